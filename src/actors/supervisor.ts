@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto';
+import PQueue from 'p-queue';
+import { type InspectionEvent, initialTransition, transition } from 'xstate';
+import type { z } from 'zod';
+import { BootyError } from '../errors.js';
+import {
+  type CancelReason,
+  type JobCancelled,
+  JobRequested,
+  type JobRequestedInput,
+  type RepoRef,
+} from '../events/job-events.js';
+import { MACHINE_VERSION } from '../events/versions.js';
+import { foldJob, type JobSnapshot, stateName } from '../machines/fold.js';
+import { type JobMachine, jobMachine } from '../machines/job.js';
+import type { EventStore } from '../store/event-store.js';
+import { type JobChange, JobRunner, jobUpdate } from './job-runner.js';
+
+// Owns every running job in this process: starts them within the concurrency bound, resumes the
+// unfinished ones at start-up, routes cancels, and stops cleanly. All appends to a job's stream go
+// through here or through its runner, so a stream has one writer.
+
+export interface JobObserver {
+  /** After each event is logged. Must not throw or block. */
+  changed?(change: JobChange): void;
+  /** Awaited when a job finishes (or on boot for a finished job whose report lags), e.g. to flush a comment. */
+  settled?(jobId: string, snapshot: JobSnapshot, version: number): Promise<void>;
+}
+
+export interface Delivery {
+  id: string;
+  event: string;
+  action: string | null;
+}
+
+export type Intent =
+  | {
+      kind: 'request';
+      request: Omit<JobRequestedInput, 'type' | 'jobId' | 'requestedAt' | 'settings' | 'deliveryId'>;
+    }
+  | { kind: 'cancel'; repo: RepoRef; issue: number; reason: z.infer<typeof CancelReason>; sender: string }
+  | { kind: 'ignore'; reason: string };
+
+export type SubmitResult =
+  | { outcome: 'duplicate' }
+  | { outcome: 'created'; jobId: string }
+  | { outcome: 'already-active'; jobId: string }
+  | { outcome: 'cancelled'; jobIds: string[] }
+  | { outcome: 'ignored'; reason: string };
+
+export interface SupervisorOptions {
+  store: EventStore;
+  /** The job machine with real (or test) effects provided. */
+  machine: JobMachine;
+  concurrency?: number;
+  /** Settings stamped into every new job, e.g. from the environment. */
+  settings?: Partial<JobRequested['settings']>;
+  /** Repositories (owner/name) whose jobs modify booty itself. */
+  isSelf?: (repo: RepoRef) => boolean;
+  observers?: JobObserver[];
+  inspect?: (event: InspectionEvent) => void;
+  onError?: (err: unknown, jobId: string) => void;
+  clock?: () => number;
+}
+
+export class Supervisor {
+  private readonly options: SupervisorOptions;
+  private readonly queue: PQueue;
+  private readonly runners = new Map<string, JobRunner>();
+  private readonly queued = new Set<string>();
+  private readonly finished = new Map<string, Promise<JobSnapshot>>();
+  private accepting = true;
+
+  constructor(options: SupervisorOptions) {
+    this.options = options;
+    this.queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
+  }
+
+  get store() {
+    return this.options.store;
+  }
+
+  get running(): string[] {
+    return [...this.runners.keys()];
+  }
+
+  /** Resumes every unfinished job from its log, and settles finished jobs whose report lags. */
+  async boot(): Promise<string[]> {
+    const { store } = this.options;
+    for (const job of store.listUnreported().filter((j) => j.final)) {
+      const snapshot = foldJob(store.readStream(job.jobId));
+      await this.settle(job.jobId, snapshot, job.version);
+    }
+    const unfinished = store.listJobs({ unfinished: true }).map((j) => j.jobId);
+    for (const jobId of unfinished) this.enqueue(jobId);
+    return unfinished;
+  }
+
+  /** Records a delivery and acts on it in one transaction; a repeated delivery changes nothing. */
+  submit(delivery: Delivery, intent: Intent): SubmitResult {
+    if (!this.accepting) throw new BootyError('BOOTY_E_SHUTTING_DOWN');
+    const { store } = this.options;
+    const result = store.transaction((): SubmitResult => {
+      const record = (outcome: string, jobId: string | null = null) =>
+        store.recordDelivery({
+          deliveryId: delivery.id,
+          event: delivery.event,
+          action: delivery.action,
+          outcome,
+          jobId,
+        });
+      if (intent.kind === 'ignore')
+        return record('ignored') ? { outcome: 'ignored', reason: intent.reason } : { outcome: 'duplicate' };
+      if (intent.kind === 'cancel') {
+        const active = store.findActiveJob(`${intent.repo.owner}/${intent.repo.name}`, intent.issue);
+        if (!record('cancelled', active?.jobId ?? null)) return { outcome: 'duplicate' };
+        if (!active) return { outcome: 'ignored', reason: 'no active job for this issue' };
+        this.cancel(active.jobId, { reason: intent.reason, sender: intent.sender, deliveryId: delivery.id });
+        return { outcome: 'cancelled', jobIds: [active.jobId] };
+      }
+      const { repo, issue } = intent.request;
+      const active = store.findActiveJob(`${repo.owner}/${repo.name}`, issue.number);
+      if (active)
+        return record('already-active', active.jobId)
+          ? { outcome: 'already-active', jobId: active.jobId }
+          : { outcome: 'duplicate' };
+      const jobId = newJobId(this.now());
+      if (!record('created', jobId)) return { outcome: 'duplicate' };
+      this.create(jobId, delivery.id, intent.request);
+      return { outcome: 'created', jobId };
+    });
+    if (result.outcome === 'created') this.enqueue(result.jobId);
+    return result;
+  }
+
+  /** Cancels a job: through its actor when it runs here, else by appending to its log directly. */
+  cancel(
+    jobId: string,
+    cancel: { reason: z.infer<typeof CancelReason>; sender: string; deliveryId?: string | null },
+  ) {
+    const event: JobCancelled = {
+      type: 'JobCancelled',
+      reason: cancel.reason,
+      sender: cancel.sender,
+      deliveryId: cancel.deliveryId ?? null,
+      at: this.now(),
+    };
+    const runner = this.runners.get(jobId);
+    if (runner?.send(event)) return;
+    const { store } = this.options;
+    const events = store.readStream(jobId);
+    const snapshot = foldJob(events);
+    if (snapshot.status === 'done') return;
+    const [next] = transition(jobMachine, snapshot, event);
+    const { type, ...data } = event;
+    store.append(
+      jobId,
+      events.length,
+      [{ type, data, state: stateName(next), meta: { machineVersion: MACHINE_VERSION } }],
+      jobUpdate(next),
+    );
+    this.notify({ jobId, version: events.length + 1, eventType: type, snapshot: next });
+  }
+
+  /** Resolves with the job's final snapshot once it has run here (or at once if already finished). */
+  whenFinished(jobId: string): Promise<JobSnapshot> {
+    return this.finished.get(jobId) ?? Promise.resolve(foldJob(this.options.store.readStream(jobId)));
+  }
+
+  /** Resolves when no job is running or queued. */
+  onIdle(): Promise<void> {
+    return this.queue.onIdle();
+  }
+
+  /** Takes no new work and stops every running actor; the log keeps everything for the next start. */
+  async shutdown(): Promise<void> {
+    this.accepting = false;
+    this.queue.clear();
+    this.queued.clear();
+    for (const runner of this.runners.values()) runner.stop();
+    await this.queue.onIdle();
+  }
+
+  private create(
+    jobId: string,
+    deliveryId: string,
+    request: Intent & { kind: 'request' } extends { request: infer R } ? R : never,
+  ) {
+    const parsed = JobRequested.parse({
+      ...request,
+      type: 'JobRequested',
+      jobId,
+      deliveryId,
+      requestedAt: this.now(),
+      settings: {
+        ...this.options.settings,
+        selfModification: this.options.isSelf?.(request.repo) ?? false,
+      },
+    });
+    const [initial] = initialTransition(jobMachine, parsed);
+    const { type, ...data } = parsed;
+    this.options.store.append(
+      jobId,
+      0,
+      [{ type, data, state: stateName(initial), meta: { machineVersion: MACHINE_VERSION, deliveryId } }],
+      jobUpdate(initial),
+    );
+  }
+
+  private enqueue(jobId: string) {
+    if (!this.accepting || this.queued.has(jobId) || this.runners.has(jobId)) return;
+    this.queued.add(jobId);
+    const done = this.queue.add(async () => {
+      this.queued.delete(jobId);
+      if (!this.accepting) return foldJob(this.options.store.readStream(jobId));
+      const runner = new JobRunner(jobId, {
+        store: this.options.store,
+        machine: this.options.machine,
+        onChange: (change) => this.notify(change),
+        inspect: this.options.inspect,
+        onError: (err) => this.options.onError?.(err, jobId),
+      });
+      this.runners.set(jobId, runner);
+      try {
+        const snapshot = await runner.run();
+        if (snapshot.status === 'done')
+          await this.settle(jobId, snapshot, this.options.store.streamVersion(jobId));
+        return snapshot;
+      } catch (err) {
+        this.options.onError?.(err, jobId);
+        return runner.snapshot;
+      } finally {
+        this.runners.delete(jobId);
+      }
+    }) as Promise<JobSnapshot>;
+    this.finished.set(jobId, done);
+  }
+
+  private notify(change: JobChange) {
+    for (const o of this.options.observers ?? []) {
+      try {
+        o.changed?.(change);
+      } catch (err) {
+        this.options.onError?.(err, change.jobId);
+      }
+    }
+  }
+
+  private async settle(jobId: string, snapshot: JobSnapshot, version: number) {
+    for (const o of this.options.observers ?? []) {
+      try {
+        await o.settled?.(jobId, snapshot, version);
+      } catch (err) {
+        this.options.onError?.(err, jobId);
+      }
+    }
+  }
+
+  private now() {
+    return (this.options.clock ?? Date.now)();
+  }
+}
+
+export function newJobId(now: number): string {
+  return `${now.toString(36)}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { BootyError } from './errors.js';
+
+// Every environment variable booty reads, checked once at start. A missing or malformed one stops
+// start-up with a line naming it. Secrets stay in this object and never enter events or logs.
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v : undefined));
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+export const EnvSchema = z.object({
+  PORT: int(0, 65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  GITHUB_WEBHOOK_SECRET: optionalText,
+  /** The previous secret while a rotation is under way: deliveries signed with either are accepted. */
+  GITHUB_WEBHOOK_SECRET_PREVIOUS: optionalText,
+  GITHUB_TOKEN: optionalText,
+  GITHUB_APP_ID: optionalText,
+  GITHUB_PRIVATE_KEY: optionalText,
+  GITHUB_PRIVATE_KEY_PATH: optionalText,
+  GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),
+
+  ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  BOOTY_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  BOOTY_MAX_INPUT_TOKENS: int(1_000).default(150_000),
+  BOOTY_MAX_TOKENS_PER_JOB: int(1).optional(),
+
+  BOOTY_DB: z.string().min(1).default('./booty.db'),
+  BOOTY_WORKDIR: z.string().min(1).default('./.booty'),
+  BOOTY_TRIGGER_LABEL: z.string().min(1).default('booty'),
+  BOOTY_CONCURRENCY: int(1, 64).default(2),
+  /** Repositories booty may work on, as globs like `org/*`; empty allows all. */
+  BOOTY_REPOS: list,
+  /** booty's own repository (owner/name): PRs to it stay draft for a human. */
+  BOOTY_SELF_REPO: optionalText,
+  BOOTY_MAX_ATTEMPTS: int(1, 10).default(3),
+  BOOTY_GIT_AUTHOR_NAME: z.string().min(1).default('booty[bot]'),
+  BOOTY_GIT_AUTHOR_EMAIL: z.string().min(3).default('booty[bot]@users.noreply.github.com'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface EnvRequirements {
+  /** `booty serve` needs a webhook secret and GitHub credentials; read-only commands need none. */
+  server?: boolean;
+}
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequirements = {}): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new BootyError('BOOTY_E_ENV_INVALID', {
+      name: String(issue.path[0]),
+      reason: `is invalid: ${issue.message}`,
+    });
+  }
+  const env = parsed.data;
+  if (needs.server) {
+    if (!env.GITHUB_WEBHOOK_SECRET) {
+      throw new BootyError('BOOTY_E_ENV_INVALID', {
+        name: 'GITHUB_WEBHOOK_SECRET',
+        reason: 'is missing: set it to the secret of your GitHub App or repository webhook',
+      });
+    }
+    if (!env.GITHUB_TOKEN && !env.GITHUB_APP_ID) {
+      throw new BootyError('BOOTY_E_ENV_INVALID', {
+        name: 'GITHUB_TOKEN',
+        reason:
+          'is missing: set GITHUB_TOKEN, or GITHUB_APP_ID with GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH',
+      });
+    }
+    if (env.GITHUB_APP_ID && !env.GITHUB_PRIVATE_KEY && !env.GITHUB_PRIVATE_KEY_PATH) {
+      throw new BootyError('BOOTY_E_ENV_INVALID', {
+        name: 'GITHUB_PRIVATE_KEY',
+        reason: 'is missing: a GitHub App needs GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH',
+      });
+    }
+    if (!env.ANTHROPIC_API_KEY) {
+      throw new BootyError('BOOTY_E_ENV_INVALID', {
+        name: 'ANTHROPIC_API_KEY',
+        reason: 'is missing: booty needs it to call Claude',
+      });
+    }
+  }
+  return env;
+}

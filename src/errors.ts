@@ -1,0 +1,100 @@
+// The one catalogue of booty's errors. Each has a stable code a user can search for, a message
+// template, an HTTP status for the gateway, and whether retrying the same step may succeed.
+
+type Params = Record<string, string | number>;
+
+interface ErrorSpec {
+  status: number;
+  retryable: boolean;
+  message: (p: Params) => string;
+}
+
+const spec = (status: number, retryable: boolean, message: (p: Params) => string): ErrorSpec => ({
+  status,
+  retryable,
+  message,
+});
+
+export const catalogue = {
+  // store
+  BOOTY_E_VERSION_CONFLICT: spec(
+    409,
+    false,
+    (p) =>
+      `stream ${p.streamId} is at version ${p.actual}, not the expected ${p.expected}; re-read the stream and retry`,
+  ),
+  BOOTY_E_STREAM_NOT_FOUND: spec(
+    404,
+    false,
+    (p) => `no job ${p.streamId} in the event store; list jobs with \`booty jobs\``,
+  ),
+  BOOTY_E_DB_OPEN: spec(
+    500,
+    false,
+    (p) => `cannot open the database ${p.path}: ${p.reason}; check the path or set --db / BOOTY_DB`,
+  ),
+  BOOTY_E_EVENT_INVALID: spec(400, false, (p) => `event ${p.type} does not match its schema: ${p.reason}`),
+  BOOTY_E_EVENT_UNKNOWN_VERSION: spec(
+    500,
+    false,
+    (p) =>
+      `event ${p.type} has schema version ${p.version}, newer than this booty knows (${p.known}); upgrade booty`,
+  ),
+  // machine and effects
+  BOOTY_E_EFFECT_NOT_PROVIDED: spec(
+    500,
+    false,
+    (p) => `effect ${p.src} has no implementation; provide it with machine.provide({ actors })`,
+  ),
+  BOOTY_E_EFFECT_OUTPUT: spec(
+    500,
+    false,
+    (p) => `effect ${p.src} returned data that does not match its schema: ${p.reason}`,
+  ),
+  BOOTY_E_EFFECT_FAILED: spec(500, false, (p) => `effect ${p.src} failed: ${p.reason}`),
+  BOOTY_E_EFFECT_TRANSIENT: spec(503, true, (p) => `effect ${p.src} failed for now: ${p.reason}`),
+  BOOTY_E_REPLAY_DIVERGED: spec(
+    500,
+    false,
+    (p) =>
+      `replay diverged at event ${p.seq} (${p.type}): the log recorded ${p.recorded}, the machine reaches ${p.folded}`,
+  ),
+  BOOTY_E_SHUTTING_DOWN: spec(
+    503,
+    true,
+    () => 'booty is shutting down and takes no new work; retry on the next start',
+  ),
+  // configuration and CLI
+  BOOTY_E_ENV_INVALID: spec(500, false, (p) => `environment variable ${p.name} ${p.reason}`),
+  BOOTY_E_USAGE: spec(400, false, (p) => `${p.reason}; see \`booty ${p.command} --help\``),
+  // gateway (add gateway codes below this line)
+  // workspace and sandbox (add workspace and sandbox codes below this line)
+  // claude (add claude codes below this line)
+  // github (add github codes below this line)
+} satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof catalogue;
+
+export class BootyError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly params: Params;
+
+  constructor(code: ErrorCode, params: Params = {}, options?: { cause?: unknown }) {
+    const entry: ErrorSpec = catalogue[code];
+    super(entry.message(params), options);
+    this.name = 'BootyError';
+    this.code = code;
+    this.status = entry.status;
+    this.retryable = entry.retryable;
+    this.params = params;
+  }
+
+  toJSON() {
+    return { code: this.code, message: this.message, retryable: this.retryable };
+  }
+}
+
+export const isBootyError = (err: unknown, code?: ErrorCode): err is BootyError =>
+  err instanceof BootyError && (code === undefined || err.code === code);

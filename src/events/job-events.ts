@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+// The events that come from outside a job: a request to start it and a request to cancel it.
+// Times are epoch milliseconds carried in the payload, so the machine never reads a clock.
+
+export const RepoRef = z.object({
+  owner: z.string().min(1),
+  name: z.string().min(1),
+});
+export type RepoRef = z.infer<typeof RepoRef>;
+
+export const IssueRef = z.object({
+  number: z.number().int().positive(),
+  title: z.string(),
+  body: z.string(),
+  url: z.string(),
+});
+export type IssueRef = z.infer<typeof IssueRef>;
+
+/** Settings fixed when the job is requested, so a replay decides exactly as the live run did. */
+export const JobSettings = z.object({
+  /** Used until the repository config says otherwise. */
+  maxAttempts: z.number().int().min(1).max(10).default(3),
+  /** Transient failures of one step retried before the job fails. */
+  maxRetries: z.number().int().min(0).max(20).default(5),
+  retryBaseMs: z.number().int().min(0).default(2_000),
+  retryCapMs: z.number().int().min(0).default(60_000),
+  /** Model tokens (input + output) one job may spend; null means no bound. */
+  maxTokens: z.number().int().positive().nullable().default(null),
+  /** The target is booty's own repository: the PR stays draft for a human. */
+  selfModification: z.boolean().default(false),
+});
+export type JobSettings = z.infer<typeof JobSettings>;
+
+export const JobRequested = z.object({
+  type: z.literal('JobRequested'),
+  jobId: z.string().min(1),
+  repo: RepoRef,
+  issue: IssueRef,
+  triggerLabel: z.string().min(1),
+  sender: z.string(),
+  deliveryId: z.string().min(1),
+  installationId: z.number().int().nullable(),
+  requestedAt: z.number().int(),
+  settings: JobSettings,
+});
+export type JobRequested = z.infer<typeof JobRequested>;
+export type JobRequestedInput = z.input<typeof JobRequested>;
+
+export const CancelReason = z.enum(['unlabeled', 'closed', 'operator']);
+
+export const JobCancelled = z.object({
+  type: z.literal('JobCancelled'),
+  reason: CancelReason,
+  sender: z.string(),
+  deliveryId: z.string().nullable(),
+  at: z.number().int(),
+});
+export type JobCancelled = z.infer<typeof JobCancelled>;
+
+export const issueKey = (repo: RepoRef, issue: number) => `${repo.owner}/${repo.name}#${issue}`;

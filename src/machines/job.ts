@@ -1,0 +1,189 @@
+import { fromPromise, setup } from 'xstate';
+import type { EffectName, EffectOutput } from '../events/effect-results.js';
+import type { JobCancelled, JobRequested } from '../events/job-events.js';
+import { type EffectInput, effectInput, initialContext, type JobContext } from './job-context.js';
+import { actions, guards } from './job-logic.js';
+
+// One job's whole lifecycle. The machine decides and never acts: every effect is an invoked actor
+// named by a string `src`, provided by the runtime (or by a test), and every result or failure
+// arrives as an event that the runner has already written to the log.
+
+/** Placeholder for an effect: the runtime replaces it with `machine.provide({ actors })`. */
+const effect = <K extends EffectName>(src: K) =>
+  fromPromise<EffectOutput<K>, EffectInput>(async () => {
+    throw {
+      src,
+      code: 'BOOTY_E_EFFECT_NOT_PROVIDED',
+      message: `effect ${src} has no implementation`,
+      retryable: false,
+      at: 0,
+    };
+  });
+
+/** A transient failure re-enters the same state after a backoff; anything else fails the job. */
+const retryOrFail = (state: string) => [
+  { guard: 'canRetry' as const, target: `#job.${state}`, reenter: true, actions: 'scheduleRetry' as const },
+  { target: '#job.failed', actions: 'recordError' as const },
+];
+
+const input =
+  (src: EffectName) =>
+  ({ context }: { context: JobContext }) =>
+    effectInput(context, src);
+
+export const jobMachine = setup({
+  types: {
+    context: {} as JobContext,
+    input: {} as JobRequested,
+    events: {} as JobCancelled,
+  },
+  actors: {
+    prepare: effect('prepare'),
+    runBaseline: effect('runBaseline'),
+    analyze: effect('analyze'),
+    generate: effect('generate'),
+    refine: effect('refine'),
+    applyChanges: effect('applyChanges'),
+    runTests: effect('runTests'),
+    openPr: effect('openPr'),
+    promotePr: effect('promotePr'),
+  },
+  guards,
+  actions,
+}).createMachine({
+  id: 'job',
+  context: ({ input }) => initialContext(input),
+  initial: 'preparing',
+  on: { JobCancelled: { target: '.cancelled', actions: 'recordCancel' } },
+  states: {
+    preparing: {
+      invoke: {
+        id: 'prepare',
+        src: 'prepare',
+        input: input('prepare'),
+        onDone: { target: 'baselining', actions: ['clearRetry', 'recordPrepared'] },
+        onError: retryOrFail('preparing'),
+      },
+    },
+    baselining: {
+      invoke: {
+        id: 'runBaseline',
+        src: 'runBaseline',
+        input: input('runBaseline'),
+        onDone: { target: 'analyzing', actions: ['clearRetry', 'recordBaseline'] },
+        onError: retryOrFail('baselining'),
+      },
+    },
+    analyzing: {
+      invoke: {
+        id: 'analyze',
+        src: 'analyze',
+        input: input('analyze'),
+        onDone: [
+          { guard: 'overBudget', target: 'failed', actions: ['clearRetry', 'recordAnalysis', 'failBudget'] },
+          { target: 'generating', actions: ['clearRetry', 'recordAnalysis', 'nextAttempt'] },
+        ],
+        onError: retryOrFail('analyzing'),
+      },
+    },
+    generating: {
+      invoke: {
+        id: 'generate',
+        src: 'generate',
+        input: input('generate'),
+        onDone: [
+          { guard: 'overBudget', target: 'failed', actions: ['clearRetry', 'recordProposal', 'failBudget'] },
+          { target: 'applying', actions: ['clearRetry', 'recordProposal'] },
+        ],
+        onError: retryOrFail('generating'),
+      },
+    },
+    applying: {
+      invoke: {
+        id: 'applyChanges',
+        src: 'applyChanges',
+        input: input('applyChanges'),
+        onDone: [
+          { guard: 'appliedSomething', target: 'testing', actions: ['clearRetry', 'recordApplied'] },
+          {
+            guard: 'attemptsLeft',
+            target: 'refining',
+            actions: ['clearRetry', 'recordApplied', 'nextAttempt'],
+          },
+          { guard: 'hasChanges', target: 'openingPr', actions: ['clearRetry', 'recordApplied'] },
+          { target: 'failed', actions: ['clearRetry', 'recordApplied', 'failNoChanges'] },
+        ],
+        onError: retryOrFail('applying'),
+      },
+    },
+    testing: {
+      invoke: {
+        id: 'runTests',
+        src: 'runTests',
+        input: input('runTests'),
+        onDone: [
+          { guard: 'testsPassed', target: 'openingPr', actions: ['clearRetry', 'recordTests'] },
+          {
+            guard: 'attemptsLeft',
+            target: 'refining',
+            actions: ['clearRetry', 'recordTests', 'nextAttempt'],
+          },
+          { target: 'openingPr', actions: ['clearRetry', 'recordTests'] },
+        ],
+        onError: retryOrFail('testing'),
+      },
+    },
+    refining: {
+      invoke: {
+        id: 'refine',
+        src: 'refine',
+        input: input('refine'),
+        onDone: [
+          { guard: 'overBudget', target: 'failed', actions: ['clearRetry', 'recordProposal', 'failBudget'] },
+          { target: 'applying', actions: ['clearRetry', 'recordProposal'] },
+        ],
+        onError: retryOrFail('refining'),
+      },
+    },
+    openingPr: {
+      invoke: {
+        id: 'openPr',
+        src: 'openPr',
+        input: input('openPr'),
+        onDone: [
+          { guard: 'lastTestsFailed', target: 'failed', actions: ['clearRetry', 'recordPr', 'failTests'] },
+          {
+            guard: 'selfModification',
+            target: 'heldAsDraft',
+            actions: ['clearRetry', 'recordPr', 'holdSelf'],
+          },
+          { target: 'prOpened', actions: ['clearRetry', 'recordPr'] },
+        ],
+        onError: retryOrFail('openingPr'),
+      },
+    },
+    prOpened: {
+      invoke: {
+        id: 'promotePr',
+        src: 'promotePr',
+        input: input('promotePr'),
+        onDone: { target: 'promoted', actions: ['clearRetry', 'recordPromoted'] },
+        // The PR is open and the tests pass: a failed promotion leaves it draft, not the job failed.
+        onError: [
+          { guard: 'canRetry', target: '#job.prOpened', reenter: true, actions: 'scheduleRetry' },
+          { target: 'heldAsDraft', actions: 'recordPromotionFailed' },
+        ],
+      },
+    },
+    promoted: { type: 'final' },
+    heldAsDraft: { type: 'final' },
+    failed: { type: 'final' },
+    cancelled: { type: 'final' },
+  },
+});
+
+export type JobMachine = typeof jobMachine;
+
+/** Every state of the job, in the order a reader meets them. */
+export const jobStates = Object.keys(jobMachine.config.states ?? {});
+export const finalStates = ['promoted', 'heldAsDraft', 'failed', 'cancelled'] as const;

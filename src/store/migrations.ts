@@ -1,0 +1,43 @@
+// Schema migrations, applied in order. PRAGMA user_version holds how many have run.
+// Never edit a released migration: add a new one.
+
+export const migrations: string[] = [
+  `
+  CREATE TABLE events (
+    position INTEGER PRIMARY KEY AUTOINCREMENT,
+    stream_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    schema_version INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    state TEXT,
+    meta TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    UNIQUE (stream_id, version)
+  );
+  CREATE TABLE jobs (
+    job_id TEXT PRIMARY KEY,
+    repo TEXT NOT NULL,
+    issue INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    final INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT,
+    tokens INTEGER NOT NULL DEFAULT 0,
+    version INTEGER NOT NULL,
+    reported_version INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX jobs_by_issue ON jobs (repo, issue, final);
+  CREATE INDEX jobs_unfinished ON jobs (final, created_at);
+  CREATE TABLE deliveries (
+    delivery_id TEXT PRIMARY KEY,
+    event TEXT NOT NULL,
+    action TEXT,
+    outcome TEXT NOT NULL,
+    job_id TEXT,
+    received_at INTEGER NOT NULL
+  );
+  `,
+];

@@ -1,0 +1,265 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { BootyError } from '../errors.js';
+import { EVENT_SCHEMA_VERSION, upcast } from '../events/versions.js';
+import type {
+  AppendResult,
+  DeliveryRecord,
+  EventStore,
+  JobRecord,
+  JobUpdate,
+  NewEvent,
+  StoredEvent,
+} from './event-store.js';
+import { migrations } from './migrations.js';
+
+export interface SqliteOptions {
+  /** How long a writer waits for another process's lock before failing. */
+  busyTimeoutMs?: number;
+}
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  version: number;
+  type: string;
+  schema_version: number;
+  data: string;
+  state: string | null;
+  meta: string;
+  at: number;
+}
+
+interface JobRow {
+  job_id: string;
+  repo: string;
+  issue: number;
+  state: string;
+  attempts: number;
+  final: number;
+  outcome: string | null;
+  tokens: number;
+  version: number;
+  reported_version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export class SqliteEventStore implements EventStore {
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly stmt;
+
+  constructor(file: string, options: SqliteOptions = {}) {
+    this.file = file;
+    try {
+      if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      this.db = new Database(file);
+      this.db.pragma('journal_mode = WAL');
+      // NORMAL is durable across a process crash in WAL mode; only power loss can drop the last commits.
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
+      this.migrate();
+    } catch (err) {
+      if (err instanceof BootyError) throw err;
+      throw new BootyError('BOOTY_E_DB_OPEN', { path: file, reason: (err as Error).message }, { cause: err });
+    }
+    const db = this.db;
+    this.stmt = {
+      // One statement checks the expected version and inserts, so a single-event append needs no
+      // explicit transaction: SQLite runs it atomically under the write lock.
+      insertFirst: db.prepare(`
+        INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at)
+        SELECT @streamId, @version, @type, @schemaVersion, @data, @state, @meta, @at
+        WHERE COALESCE((SELECT max(version) FROM events WHERE stream_id = @streamId), 0) = @expected`),
+      insertNext: db.prepare(`
+        INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at)
+        VALUES (@streamId, @version, @type, @schemaVersion, @data, @state, @meta, @at)`),
+      version: db.prepare('SELECT COALESCE(max(version), 0) AS v FROM events WHERE stream_id = ?').pluck(),
+      readStream: db.prepare(
+        'SELECT * FROM events WHERE stream_id = ? AND version >= ? AND version <= ? ORDER BY version',
+      ),
+      readAll: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      upsertJob: db.prepare(`
+        INSERT INTO jobs (job_id, repo, issue, state, attempts, final, outcome, tokens, version, created_at, updated_at)
+        VALUES (@jobId, @repo, @issue, @state, @attempts, @final, @outcome, @tokens, @version, @at, @at)
+        ON CONFLICT (job_id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
+          final = excluded.final, outcome = excluded.outcome, tokens = excluded.tokens,
+          version = excluded.version, updated_at = excluded.updated_at`),
+      getJob: db.prepare('SELECT * FROM jobs WHERE job_id = ?'),
+      listJobs: db.prepare('SELECT * FROM jobs ORDER BY created_at, job_id'),
+      listUnfinished: db.prepare('SELECT * FROM jobs WHERE final = 0 ORDER BY created_at, job_id'),
+      activeForIssue: db.prepare(
+        'SELECT * FROM jobs WHERE repo = ? AND issue = ? AND final = 0 ORDER BY created_at LIMIT 1',
+      ),
+      unreported: db.prepare('SELECT * FROM jobs WHERE reported_version < version ORDER BY created_at'),
+      markReported: db.prepare(
+        'UPDATE jobs SET reported_version = max(reported_version, ?) WHERE job_id = ?',
+      ),
+      recordDelivery: db.prepare(`
+        INSERT OR IGNORE INTO deliveries (delivery_id, event, action, outcome, job_id, received_at)
+        VALUES (@deliveryId, @event, @action, @outcome, @jobId, @at)`),
+    };
+  }
+
+  private migrate() {
+    const current = this.db.pragma('user_version', { simple: true }) as number;
+    if (current >= migrations.length) return;
+    this.db
+      .transaction(() => {
+        for (const sql of migrations.slice(current)) this.db.exec(sql);
+        this.db.pragma(`user_version = ${migrations.length}`);
+      })
+      .immediate();
+  }
+
+  append(streamId: string, expectedVersion: number, events: NewEvent[], job?: JobUpdate): AppendResult {
+    if (events.length === 0) return { version: expectedVersion, position: 0 };
+    const at = Date.now();
+    const rows = events.map((e, i) => ({
+      streamId,
+      version: expectedVersion + i + 1,
+      expected: expectedVersion,
+      type: e.type,
+      schemaVersion: EVENT_SCHEMA_VERSION,
+      data: JSON.stringify(e.data),
+      state: e.state ?? null,
+      meta: JSON.stringify(e.meta ?? {}),
+      at,
+    }));
+    const write = (): AppendResult => {
+      const first = this.stmt.insertFirst.run(rows[0]);
+      if (first.changes === 0) this.conflict(streamId, expectedVersion);
+      let position = Number(first.lastInsertRowid);
+      for (const row of rows.slice(1)) position = Number(this.stmt.insertNext.run(row).lastInsertRowid);
+      const version = expectedVersion + rows.length;
+      if (job) this.upsertJob(streamId, version, at, job);
+      return { version, position };
+    };
+    try {
+      return rows.length === 1 && !job ? write() : this.db.transaction(write).immediate();
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
+        this.conflict(streamId, expectedVersion);
+      throw err;
+    }
+  }
+
+  private conflict(streamId: string, expected: number): never {
+    throw new BootyError('BOOTY_E_VERSION_CONFLICT', {
+      streamId,
+      expected,
+      actual: this.streamVersion(streamId),
+    });
+  }
+
+  private upsertJob(jobId: string, version: number, at: number, job: JobUpdate) {
+    const existing = this.getJob(jobId);
+    const repo = job.repo ?? existing?.repo;
+    const issue = job.issue ?? existing?.issue;
+    if (repo === undefined || issue === undefined) {
+      throw new BootyError('BOOTY_E_EVENT_INVALID', {
+        type: 'JobRequested',
+        reason: `the first append to job ${jobId} must name its repo and issue`,
+      });
+    }
+    this.stmt.upsertJob.run({
+      jobId,
+      repo,
+      issue,
+      state: job.state,
+      attempts: job.attempts,
+      final: job.final ? 1 : 0,
+      outcome: job.outcome,
+      tokens: job.tokens,
+      version,
+      at,
+    });
+  }
+
+  readStream(streamId: string, options: { fromVersion?: number; toVersion?: number } = {}): StoredEvent[] {
+    const rows = this.stmt.readStream.all(
+      streamId,
+      options.fromVersion ?? 1,
+      options.toVersion ?? Number.MAX_SAFE_INTEGER,
+    ) as EventRow[];
+    return rows.map(toStoredEvent);
+  }
+
+  readAll(options: { after?: number; limit?: number } = {}): StoredEvent[] {
+    const rows = this.stmt.readAll.all(options.after ?? 0, options.limit ?? -1) as EventRow[];
+    return rows.map(toStoredEvent);
+  }
+
+  streamVersion(streamId: string): number {
+    return this.stmt.version.get(streamId) as number;
+  }
+
+  getJob(jobId: string): JobRecord | null {
+    const row = this.stmt.getJob.get(jobId) as JobRow | undefined;
+    return row ? toJobRecord(row) : null;
+  }
+
+  listJobs(filter: { unfinished?: boolean } = {}): JobRecord[] {
+    const stmt = filter.unfinished ? this.stmt.listUnfinished : this.stmt.listJobs;
+    return (stmt.all() as JobRow[]).map(toJobRecord);
+  }
+
+  findActiveJob(repo: string, issue: number): JobRecord | null {
+    const row = this.stmt.activeForIssue.get(repo, issue) as JobRow | undefined;
+    return row ? toJobRecord(row) : null;
+  }
+
+  listUnreported(): JobRecord[] {
+    return (this.stmt.unreported.all() as JobRow[]).map(toJobRecord);
+  }
+
+  markReported(jobId: string, version: number): void {
+    this.stmt.markReported.run(version, jobId);
+  }
+
+  recordDelivery(delivery: DeliveryRecord): boolean {
+    return this.stmt.recordDelivery.run({ ...delivery, at: Date.now() }).changes === 1;
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toStoredEvent(row: EventRow): StoredEvent {
+  const lifted = upcast({ type: row.type, version: row.schema_version, data: JSON.parse(row.data) });
+  return {
+    position: row.position,
+    streamId: row.stream_id,
+    version: row.version,
+    type: row.type,
+    schemaVersion: lifted.version,
+    data: lifted.data,
+    state: row.state,
+    meta: JSON.parse(row.meta),
+    at: row.at,
+  };
+}
+
+function toJobRecord(row: JobRow): JobRecord {
+  return {
+    jobId: row.job_id,
+    repo: row.repo,
+    issue: row.issue,
+    state: row.state,
+    attempts: row.attempts,
+    final: row.final === 1,
+    outcome: row.outcome,
+    tokens: row.tokens,
+    version: row.version,
+    reportedVersion: row.reported_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { toActors } from '../../src/actors/effect.js';
+import { Supervisor, type SupervisorOptions } from '../../src/actors/supervisor.js';
+import { jobMachine } from '../../src/machines/job.js';
+import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { type Script, scriptedEffects } from './scripted-effects.js';
+
+export function tempDir(prefix = 'booty-test-') {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export const sampleRequest = (issue = 1) => ({
+  repo: { owner: 'acme', name: 'widgets' },
+  issue: {
+    number: issue,
+    title: 'Add an add() function',
+    body: 'Please add add(a, b).',
+    url: `https://github.test/acme/widgets/issues/${issue}`,
+  },
+  triggerLabel: 'booty',
+  sender: 'octocat',
+  installationId: null,
+});
+
+/** A supervisor over a real SQLite file and scripted effects. */
+export function harness(script: Script = {}, options: Partial<SupervisorOptions> & { db?: string } = {}) {
+  const db = options.db ?? path.join(tempDir(), 'booty.db');
+  const store = new SqliteEventStore(db);
+  const effects = scriptedEffects(script);
+  const machine = jobMachine.provide({ actors: toActors(effects.impls) as any });
+  const supervisor = new Supervisor({
+    store,
+    machine,
+    concurrency: 2,
+    settings: { retryBaseMs: 1, retryCapMs: 5, ...options.settings },
+    ...options,
+  });
+  let n = 0;
+  const request = (issue = 1) =>
+    supervisor.submit(
+      { id: `delivery-${issue}-${++n}`, event: 'issues', action: 'labeled' },
+      { kind: 'request', request: sampleRequest(issue) },
+    );
+  return { db, store, supervisor, effects, request };
+}

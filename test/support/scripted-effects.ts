@@ -1,0 +1,169 @@
+import type { EffectImpls } from '../../src/actors/effect.js';
+import { BootyError } from '../../src/errors.js';
+import type { EffectName, RepoConfig, TestRun, Usage } from '../../src/events/effect-results.js';
+import type { EffectInput } from '../../src/machines/job-context.js';
+
+// Stand-in effects for machine and runner tests: each answers from a script, and every call is
+// counted by its idempotency key so a test can prove what ran again after a restart.
+
+export type Outcome = 'ok' | 'transient' | 'permanent';
+
+export interface Script {
+  /** Whether the tests pass, per attempt (1-based index into the array); default pass. */
+  tests?: boolean[];
+  /** Per effect, the outcome of each successive call; calls beyond the list succeed. */
+  outcomes?: Partial<Record<EffectName, Outcome[]>>;
+  /** Attempts whose every proposed change the path policy rejects. */
+  rejectAttempts?: number[];
+  maxAttempts?: number;
+  tokensPerCall?: number;
+  /** Milliseconds each effect takes, so a test can act while one is in flight. */
+  delayMs?: number;
+}
+
+export const usage = (tokens: number): Usage => ({
+  model: 'claude-test',
+  inputTokens: tokens,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0,
+});
+
+export const testRun = (passed: boolean, failing: string[] = []): Omit<TestRun, 'at'> => ({
+  command: 'npm test',
+  passed,
+  exitCode: passed ? 0 : 1,
+  signal: null,
+  timedOut: false,
+  durationMs: 5,
+  outputTail: passed ? 'ok' : `not ok ${failing.join(', ')}`,
+  failingTests: failing,
+  newFailures: failing,
+  baselineFailures: [],
+  addedTestsFailing: [],
+  sandbox: 'none',
+});
+
+export function scriptedEffects(script: Script = {}) {
+  const calls = new Map<string, number>();
+  const perSrc = new Map<EffectName, number>();
+  const log: string[] = [];
+
+  const step = async (src: EffectName, input: EffectInput, signal: AbortSignal) => {
+    calls.set(input.key, (calls.get(input.key) ?? 0) + 1);
+    const n = perSrc.get(src) ?? 0;
+    perSrc.set(src, n + 1);
+    log.push(input.key);
+    if (script.delayMs) await new Promise((r) => setTimeout(r, script.delayMs));
+    if (signal.aborted) throw new BootyError('BOOTY_E_EFFECT_TRANSIENT', { src, reason: 'aborted' });
+    const outcome = script.outcomes?.[src]?.[n] ?? 'ok';
+    if (outcome === 'transient')
+      throw new BootyError('BOOTY_E_EFFECT_TRANSIENT', { src, reason: 'simulated 503' });
+    if (outcome === 'permanent')
+      throw new BootyError('BOOTY_E_EFFECT_FAILED', { src, reason: 'simulated 401' });
+  };
+  const tokens = script.tokensPerCall ?? 100;
+  const config: RepoConfig = {
+    source: 'default',
+    path: null,
+    test: { command: 'npm test' },
+    install: null,
+    timeoutSeconds: 60,
+    maxAttempts: script.maxAttempts ?? 3,
+    protectedPaths: [],
+    sandbox: 'off',
+  };
+
+  const impls: EffectImpls = {
+    prepare: async (input, { signal }) => {
+      await step('prepare', input, signal);
+      return {
+        baseSha: 'a'.repeat(40),
+        defaultBranch: 'main',
+        branch: input.job.branch,
+        config,
+        comments: [],
+      };
+    },
+    runBaseline: async (input, { signal }) => {
+      await step('runBaseline', input, signal);
+      return testRun(true);
+    },
+    analyze: async (input, { signal }) => {
+      await step('analyze', input, signal);
+      return {
+        analysis: {
+          summary: `Solve: ${input.job.issue.title}`,
+          changeKind: 'feat',
+          filesToRead: ['src/index.js'],
+          filesToChange: ['src/index.js'],
+          testsToAdd: ['test/index.test.js'],
+          acceptanceCriteria: ['it works'],
+          risks: [],
+        },
+        usage: usage(tokens),
+      };
+    },
+    generate: async (input, { signal }) => {
+      await step('generate', input, signal);
+      return proposal(input.attempt, tokens);
+    },
+    refine: async (input, { signal }) => {
+      await step('refine', input, signal);
+      return proposal(input.attempt, tokens);
+    },
+    applyChanges: async (input, { signal }) => {
+      await step('applyChanges', input, signal);
+      const proposed = input.job.proposal?.changes ?? [];
+      if (script.rejectAttempts?.includes(input.attempt)) {
+        return {
+          applied: [],
+          rejected: proposed.map((c) => ({
+            path: c.path,
+            rule: 'protected',
+            reason: `${c.path} is protected`,
+          })),
+          addedTests: [],
+        };
+      }
+      return {
+        applied: proposed,
+        rejected: [],
+        addedTests: proposed.filter((c) => c.path.startsWith('test/')).map((c) => c.path),
+      };
+    },
+    runTests: async (input, { signal }) => {
+      await step('runTests', input, signal);
+      const passed = script.tests?.[input.attempt - 1] ?? true;
+      return testRun(passed, passed ? [] : [`adds numbers (attempt ${input.attempt})`]);
+    },
+    openPr: async (input, { signal }) => {
+      await step('openPr', input, signal);
+      return {
+        number: 7,
+        url: 'http://github.test/o/r/pull/7',
+        nodeId: 'PR_7',
+        draft: true,
+        headSha: 'b'.repeat(40),
+        created: true,
+      };
+    },
+    promotePr: async (input, { signal }) => {
+      await step('promotePr', input, signal);
+      return { draft: false };
+    },
+  };
+  return { impls, calls, log };
+}
+
+function proposal(attempt: number, tokens: number) {
+  return {
+    changes: [
+      { path: 'src/index.js', content: `export const add = (a, b) => a + b; // attempt ${attempt}\n` },
+      { path: 'test/index.test.js', content: `// test for attempt ${attempt}\n` },
+    ],
+    explanation: `attempt ${attempt}`,
+    usage: usage(tokens),
+  };
+}
