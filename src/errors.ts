@@ -53,6 +53,12 @@ export const catalogue = {
   ),
   BOOTY_E_EFFECT_FAILED: spec(500, false, (p) => `effect ${p.src} failed: ${p.reason}`),
   BOOTY_E_EFFECT_TRANSIENT: spec(503, true, (p) => `effect ${p.src} failed for now: ${p.reason}`),
+  BOOTY_E_BUDGET_EXCEEDED: spec(
+    402,
+    false,
+    (p) =>
+      `the job's token budget of ${p.max} would be exceeded (spent ${p.spent}, next request needs ~${p.needed}); raise BOOTY_MAX_TOKENS_PER_JOB`,
+  ),
   BOOTY_E_REPLAY_DIVERGED: spec(
     500,
     false,

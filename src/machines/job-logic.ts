@@ -163,9 +163,12 @@ export const actions = {
   })),
   recordError: update(({ event }) => {
     const failure = asFailure(event.error);
+    const budget = failure.code === 'BOOTY_E_BUDGET_EXCEEDED';
     return {
       error: { step: failure.src, code: failure.code, message: failure.message },
-      outcome: { reason: 'error', message: `${failure.src} failed: ${failure.message}` },
+      outcome: budget
+        ? { reason: 'budget', message: failure.message }
+        : { reason: 'error', message: `${failure.src} failed: ${failure.message}` },
     };
   }),
   recordCancel: update(({ event }) => {
