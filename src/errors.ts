@@ -74,6 +74,24 @@ export const catalogue = {
   BOOTY_E_ENV_INVALID: spec(500, false, (p) => `environment variable ${p.name} ${p.reason}`),
   BOOTY_E_USAGE: spec(400, false, (p) => `${p.reason}; see \`booty ${p.command} --help\``),
   // gateway (add gateway codes below this line)
+  BOOTY_E_WEBHOOK_SIGNATURE: spec(
+    401,
+    false,
+    (p) =>
+      `the x-hub-signature-256 header ${p.reason}; check that the webhook secret matches GITHUB_WEBHOOK_SECRET`,
+  ),
+  BOOTY_E_WEBHOOK_HEADER: spec(400, false, (p) => `the ${p.header} header ${p.reason}`),
+  BOOTY_E_WEBHOOK_NOT_JSON: spec(400, false, (p) => `the delivery body is not JSON: ${p.reason}`),
+  BOOTY_E_WEBHOOK_PAYLOAD: spec(
+    400,
+    false,
+    (p) => `the ${p.event} payload does not have the expected shape: ${p.reason}`,
+  ),
+  BOOTY_E_WEBHOOK_TOO_LARGE: spec(413, false, (p) => `the delivery body is over the limit of ${p.limit} bytes`),
+  BOOTY_E_HTTP_BAD_REQUEST: spec(400, false, (p) => `bad request: ${p.reason}`),
+  BOOTY_E_HTTP_NOT_FOUND: spec(404, false, (p) => `no route ${p.method} ${p.url}`),
+  BOOTY_E_NOT_READY: spec(503, true, (p) => `booty is not ready: ${p.reason}`),
+  BOOTY_E_INTERNAL: spec(500, false, (p) => `unexpected error (request ${p.requestId}); see the server log`),
   // workspace and sandbox (add workspace and sandbox codes below this line)
   // claude (add claude codes below this line)
   // github (add github codes below this line)
