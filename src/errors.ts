@@ -95,6 +95,35 @@ export const catalogue = {
   // workspace and sandbox (add workspace and sandbox codes below this line)
   // claude (add claude codes below this line)
   // github (add github codes below this line)
+  BOOTY_E_GITHUB_UNAVAILABLE: spec(
+    503,
+    true,
+    (p) => `GitHub did not answer ${p.method} ${p.url}: ${p.reason}; booty retries the step`,
+  ),
+  BOOTY_E_GITHUB_RATE_LIMITED: spec(
+    429,
+    true,
+    (p) => `GitHub rate-limited ${p.method} ${p.url} (${p.reason}); booty retries the step later`,
+  ),
+  BOOTY_E_GITHUB_AUTH: spec(
+    502,
+    false,
+    (p) =>
+      `GitHub rejected booty's credentials for ${p.method} ${p.url}: ${p.reason}; check GITHUB_TOKEN, or GITHUB_APP_ID and the private key`,
+  ),
+  BOOTY_E_GITHUB_REQUEST: spec(
+    502,
+    false,
+    (p) => `GitHub refused ${p.method} ${p.url} with ${p.status}: ${p.reason}`,
+  ),
+  BOOTY_E_GITHUB_GRAPHQL: spec(502, false, (p) => `GitHub GraphQL ${p.operation} failed: ${p.reason}`),
+  BOOTY_E_GITHUB_CREDENTIALS: spec(
+    500,
+    false,
+    (p) =>
+      `no usable GitHub credentials: ${p.reason}; set GITHUB_TOKEN, or GITHUB_APP_ID with GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH`,
+  ),
+  BOOTY_E_GITHUB_PRECONDITION: spec(500, false, (p) => `${p.step} cannot run for job ${p.jobId}: ${p.reason}`),
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof catalogue;
