@@ -87,12 +87,62 @@ export const catalogue = {
     false,
     (p) => `the ${p.event} payload does not have the expected shape: ${p.reason}`,
   ),
-  BOOTY_E_WEBHOOK_TOO_LARGE: spec(413, false, (p) => `the delivery body is over the limit of ${p.limit} bytes`),
+  BOOTY_E_WEBHOOK_TOO_LARGE: spec(
+    413,
+    false,
+    (p) => `the delivery body is over the limit of ${p.limit} bytes`,
+  ),
   BOOTY_E_HTTP_BAD_REQUEST: spec(400, false, (p) => `bad request: ${p.reason}`),
   BOOTY_E_HTTP_NOT_FOUND: spec(404, false, (p) => `no route ${p.method} ${p.url}`),
   BOOTY_E_NOT_READY: spec(503, true, (p) => `booty is not ready: ${p.reason}`),
   BOOTY_E_INTERNAL: spec(500, false, (p) => `unexpected error (request ${p.requestId}); see the server log`),
   // workspace and sandbox (add workspace and sandbox codes below this line)
+  BOOTY_E_CONFIG_INVALID: spec(
+    422,
+    false,
+    (p) =>
+      `${p.path} is invalid: ${p.field} ${p.problem}; fix it on the default branch and label the issue again`,
+  ),
+  BOOTY_E_NO_TEST_COMMAND: spec(
+    422,
+    false,
+    () =>
+      'no test command: the repository has no .github/booty.yml with test.command, and no package.json, pyproject.toml, pytest.ini, go.mod or Cargo.toml to detect one from',
+  ),
+  BOOTY_E_GIT_REMOTE: spec(503, true, (p) => `git ${p.op} could not reach the remote: ${p.reason}`),
+  BOOTY_E_GIT_AUTH: spec(
+    401,
+    false,
+    (p) => `git ${p.op} was refused by the remote: ${p.reason}; check the token's access to the repository`,
+  ),
+  BOOTY_E_GIT_FAILED: spec(500, false, (p) => `git ${p.op} failed: ${p.reason}`),
+  BOOTY_E_BRANCH_FOREIGN: spec(
+    409,
+    false,
+    (p) =>
+      `branch ${p.branch} on the remote has commits booty did not make (tip ${p.sha}); delete the branch or remove the label`,
+  ),
+  BOOTY_E_WORKSPACE_LOST: spec(
+    500,
+    false,
+    (p) => `cannot rebuild the workspace of job ${p.jobId}: ${p.reason}`,
+  ),
+  BOOTY_E_INSTALL_FAILED: spec(
+    422,
+    false,
+    (p) => `the install command \`${p.command}\` failed (${p.status}) on the base commit: ${p.tail}`,
+  ),
+  BOOTY_E_INSTALL_NETWORK: spec(
+    503,
+    true,
+    (p) => `the install command \`${p.command}\` failed on a network error: ${p.tail}`,
+  ),
+  BOOTY_E_SANDBOX_UNAVAILABLE: spec(
+    500,
+    false,
+    (p) =>
+      `the repository requires a sandbox, but bubblewrap cannot run here (${p.reason}); install it with \`apt-get install bubblewrap\` or set sandbox: auto`,
+  ),
   // claude (add claude codes below this line)
   // github (add github codes below this line)
   BOOTY_E_GITHUB_UNAVAILABLE: spec(
@@ -123,7 +173,11 @@ export const catalogue = {
     (p) =>
       `no usable GitHub credentials: ${p.reason}; set GITHUB_TOKEN, or GITHUB_APP_ID with GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH`,
   ),
-  BOOTY_E_GITHUB_PRECONDITION: spec(500, false, (p) => `${p.step} cannot run for job ${p.jobId}: ${p.reason}`),
+  BOOTY_E_GITHUB_PRECONDITION: spec(
+    500,
+    false,
+    (p) => `${p.step} cannot run for job ${p.jobId}: ${p.reason}`,
+  ),
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof catalogue;
