@@ -100,6 +100,7 @@ export class Supervisor {
   submit(delivery: Delivery, intent: Intent): SubmitResult {
     if (!this.accepting) throw new BootyError('BOOTY_E_SHUTTING_DOWN');
     const { store } = this.options;
+    let created: JobChange | null = null;
     const result = store.transaction((): SubmitResult => {
       const record = (outcome: string, jobId: string | null = null) =>
         store.recordDelivery({
@@ -126,9 +127,10 @@ export class Supervisor {
           : { outcome: 'duplicate' };
       const jobId = newJobId(this.now());
       if (!record('created', jobId)) return { outcome: 'duplicate' };
-      this.create(jobId, delivery.id, intent.request);
+      created = this.create(jobId, delivery.id, intent.request);
       return { outcome: 'created', jobId };
     });
+    if (created) this.notify(created);
     if (result.outcome === 'created') this.enqueue(result.jobId);
     return result;
   }
@@ -205,6 +207,7 @@ export class Supervisor {
       [{ type, data, state: stateName(initial), meta: { machineVersion: MACHINE_VERSION, deliveryId } }],
       jobUpdate(initial),
     );
+    return { jobId, version: 1, eventType: type, snapshot: initial };
   }
 
   private enqueue(jobId: string) {

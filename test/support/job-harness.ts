@@ -34,8 +34,8 @@ export function harness(script: Script = {}, options: Partial<SupervisorOptions>
     store,
     machine,
     concurrency: 2,
-    settings: { retryBaseMs: 1, retryCapMs: 5, ...options.settings },
     ...options,
+    settings: { retryBaseMs: 1, retryCapMs: 5, ...options.settings },
   });
   let n = 0;
   const request = (issue = 1) =>

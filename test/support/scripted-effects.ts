@@ -19,6 +19,11 @@ export interface Script {
   tokensPerCall?: number;
   /** Milliseconds each effect takes, so a test can act while one is in flight. */
   delayMs?: number;
+  /**
+   * Counts calls outside this process (the crash test keeps them in a file), returning how many
+   * calls of this effect came before; outcomes are then looked up by that count.
+   */
+  countCall?: (src: EffectName, key: string) => number;
 }
 
 export const usage = (tokens: number): Usage => ({
@@ -52,7 +57,7 @@ export function scriptedEffects(script: Script = {}) {
 
   const step = async (src: EffectName, input: EffectInput, signal: AbortSignal) => {
     calls.set(input.key, (calls.get(input.key) ?? 0) + 1);
-    const n = perSrc.get(src) ?? 0;
+    const n = script.countCall ? script.countCall(src, input.key) : (perSrc.get(src) ?? 0);
     perSrc.set(src, n + 1);
     log.push(input.key);
     if (script.delayMs) await new Promise((r) => setTimeout(r, script.delayMs));

@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { foldJob } from '../../src/machines/fold.js';
+import { jobMachine } from '../../src/machines/job.js';
+import { harness } from '../support/job-harness.js';
+import type { Outcome, Script } from '../support/scripted-effects.js';
+
+// Random effect outcomes, real runner and SQLite log: whatever happens, the job ends, the refine
+// loop stays bounded, and the log folds to exactly the snapshot the live actor holds.
+
+const outcome = fc.constantFrom<Outcome>('ok', 'ok', 'ok', 'transient', 'permanent');
+const outcomes = fc.array(outcome, { maxLength: 4 });
+const script = fc.record({
+  tests: fc.array(fc.boolean(), { maxLength: 5 }),
+  maxAttempts: fc.integer({ min: 1, max: 4 }),
+  rejectAttempts: fc.array(fc.integer({ min: 1, max: 4 }), { maxLength: 2 }),
+  tokensPerCall: fc.integer({ min: 10, max: 400 }),
+  outcomes: fc.record(
+    {
+      prepare: outcomes,
+      analyze: outcomes,
+      generate: outcomes,
+      refine: outcomes,
+      runTests: outcomes,
+      openPr: outcomes,
+      promotePr: outcomes,
+    },
+    { requiredKeys: [] },
+  ),
+}) as fc.Arbitrary<Script>;
+const settings = fc.record({
+  maxRetries: fc.integer({ min: 0, max: 3 }),
+  maxTokens: fc.option(fc.integer({ min: 200, max: 3000 }), { nil: null }),
+});
+
+const plain = (x: unknown) => JSON.parse(JSON.stringify(x));
+
+describe('job machine properties', () => {
+  it('always ends, never exceeds maxAttempts, and the folded log equals the live snapshot after every event', async () => {
+    await fc.assert(
+      fc.asyncProperty(script, settings, fc.boolean(), async (s, jobSettings, self) => {
+        const mismatches: string[] = [];
+        let checked = 0;
+        const h = harness(s, {
+          settings: jobSettings,
+          isSelf: () => self,
+          inspect: (ev) => {
+            if (ev.type !== '@xstate.snapshot' || ev.actorRef.sessionId !== ev.rootId) return;
+            const live = plain((ev.actorRef as any).getPersistedSnapshot());
+            const jobId = live.context.jobId as string;
+            const folded = plain(jobMachine.getPersistedSnapshot(foldJob(h.store.readStream(jobId))));
+            checked++;
+            if (JSON.stringify(live) !== JSON.stringify(folded)) mismatches.push(`${ev.event.type}`);
+          },
+        });
+        const r = h.request();
+        if (r.outcome !== 'created') throw new Error(r.outcome);
+        const snapshot = await h.supervisor.whenFinished(r.jobId);
+
+        expect(snapshot.status).toBe('done');
+        expect(['promoted', 'heldAsDraft', 'failed']).toContain(snapshot.value);
+        expect(snapshot.context.attempt).toBeLessThanOrEqual(snapshot.context.maxAttempts);
+        const testRuns = h.effects.log.filter((k) => k.includes(':runTests:'));
+        expect(new Set(testRuns).size).toBeLessThanOrEqual(snapshot.context.maxAttempts);
+        expect(checked).toBeGreaterThan(1);
+        expect(mismatches).toEqual([]);
+        expect(plain(jobMachine.getPersistedSnapshot(foldJob(h.store.readStream(r.jobId))))).toEqual(
+          plain(jobMachine.getPersistedSnapshot(snapshot)),
+        );
+        h.store.close();
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { EVENT_SCHEMA_VERSION } from '../../src/events/versions.js';
+import { migrations } from '../../src/store/migrations.js';
+import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { tempDir } from '../support/job-harness.js';
+import { eventStoreContract } from './event-store-contract.js';
+
+const run = promisify(execFile);
+
+eventStoreContract('SQLite', {
+  make() {
+    const file = path.join(tempDir(), 'contract.db');
+    return { store: new SqliteEventStore(file), reopen: () => new SqliteEventStore(file) };
+  },
+});
+
+describe('SqliteEventStore', () => {
+  it('opens in WAL mode with every migration applied', () => {
+    const file = path.join(tempDir(), 'wal.db');
+    new SqliteEventStore(file).close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    db.close();
+  });
+
+  it('names the path when the database cannot be opened', () => {
+    const dir = tempDir();
+    expect(() => new SqliteEventStore(dir)).toThrow(/BOOTY_E_DB_OPEN|cannot open the database/);
+  });
+
+  it('given two processes appending to one database, then every event lands once with no gaps', async () => {
+    const file = path.join(tempDir(), 'shared.db');
+    new SqliteEventStore(file).close();
+    const writer = path.resolve('test/store/fixtures/append-writer.ts');
+    const count = 200;
+    await Promise.all(
+      ['p1', 'p2'].map((id) => run(process.execPath, ['--import', 'tsx', writer, file, id, String(count)])),
+    );
+    const store = new SqliteEventStore(file);
+    const shared = store.readStream('shared');
+    expect(shared.length).toBe(2 * count);
+    expect(shared.map((e) => e.version)).toEqual(Array.from({ length: 2 * count }, (_, i) => i + 1));
+    const byWriter = (w: string) => shared.filter((e) => e.data.writer === w).map((e) => e.data.i);
+    expect(byWriter('p1')).toEqual(Array.from({ length: count }, (_, i) => i));
+    expect(byWriter('p2')).toEqual(Array.from({ length: count }, (_, i) => i));
+    expect(store.readStream('own-p1').length).toBe(count);
+    expect(store.readStream('own-p2').length).toBe(count);
+    store.close();
+  });
+
+  it('stamps every event with the current schema version', () => {
+    const store = new SqliteEventStore(path.join(tempDir(), 'v.db'));
+    store.append('s', 0, [{ type: 'X', data: {} }]);
+    expect(store.readStream('s')[0]!.schemaVersion).toBe(EVENT_SCHEMA_VERSION);
+    store.close();
+  });
+});
