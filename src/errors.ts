@@ -144,6 +144,28 @@ export const catalogue = {
       `the repository requires a sandbox, but bubblewrap cannot run here (${p.reason}); install it with \`apt-get install bubblewrap\` or set sandbox: auto`,
   ),
   // claude (add claude codes below this line)
+  BOOTY_E_CLAUDE_TRANSIENT: spec(
+    503,
+    true,
+    (p) => `Claude is unavailable for now (${p.status}): ${p.reason}; the job retries the ${p.step} step later`,
+  ),
+  BOOTY_E_CLAUDE_AUTH: spec(
+    401,
+    false,
+    (p) => `Claude refused the credentials (${p.status}): ${p.reason}; check ANTHROPIC_API_KEY`,
+  ),
+  BOOTY_E_CLAUDE_REQUEST: spec(400, false, (p) => `Claude rejected the ${p.step} request (${p.status}): ${p.reason}`),
+  BOOTY_E_CLAUDE_ANSWER_INVALID: spec(
+    502,
+    false,
+    (p) => `Claude's ${p.step} answer is still invalid after one repair turn: ${p.reason}`,
+  ),
+  BOOTY_E_CLAUDE_CONTEXT: spec(
+    413,
+    false,
+    (p) =>
+      `the ${p.step} request needs ${p.needed} input tokens even after trimming, over BOOTY_MAX_INPUT_TOKENS=${p.max}; raise it or shorten the issue`,
+  ),
   // github (add github codes below this line)
   BOOTY_E_GITHUB_UNAVAILABLE: spec(
     503,
