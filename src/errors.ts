@@ -33,6 +33,11 @@ export const catalogue = {
     false,
     (p) => `cannot open the database ${p.path}: ${p.reason}; check the path or set --db / BOOTY_DB`,
   ),
+  BOOTY_E_DB_MISSING: spec(
+    404,
+    false,
+    (p) => `no database at ${p.path}; pass --db PATH or set BOOTY_DB (\`booty demo\` makes one)`,
+  ),
   BOOTY_E_EVENT_INVALID: spec(400, false, (p) => `event ${p.type} does not match its schema: ${p.reason}`),
   BOOTY_E_EVENT_UNKNOWN_VERSION: spec(
     500,

@@ -1,0 +1,93 @@
+import { BootyError } from '../errors.js';
+import { type FoldStep, firstDivergence, foldSteps, type JobSnapshot } from '../machines/fold.js';
+import type { EventStore, StoredEvent } from '../store/event-store.js';
+
+// A job's log read back as a timeline: what happened, when, and where the machine stood after it.
+// Shared by `booty replay` and `GET /jobs/:id/timeline`.
+
+export interface TimelineEntry {
+  seq: number;
+  type: string;
+  /** A short human label: "prepare done", "runTests failed: …", "JobCancelled". */
+  label: string;
+  state: string;
+  recordedState: string | null;
+  at: number;
+  deltaMs: number;
+  attempt: number;
+  tokens: StoredEvent['meta']['tokens'] | null;
+}
+
+export interface Timeline {
+  jobId: string;
+  repo: string;
+  issue: number;
+  verified: boolean;
+  divergence: { seq: number; type: string; recorded: string; folded: string } | null;
+  finalState: string;
+  entries: TimelineEntry[];
+  snapshot: JobSnapshot;
+}
+
+export function readTimeline(store: EventStore, jobId: string, until?: number): Timeline {
+  const events = store.readStream(jobId);
+  if (events.length === 0) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: jobId });
+  const steps = foldSteps(events, until);
+  const diverged = firstDivergence(steps);
+  const last = steps[steps.length - 1]!;
+  const { repo, issue } = last.snapshot.context;
+  return {
+    jobId,
+    repo: `${repo.owner}/${repo.name}`,
+    issue: issue.number,
+    verified: diverged === null,
+    divergence: diverged && {
+      seq: diverged.seq,
+      type: diverged.type,
+      recorded: diverged.recorded ?? '',
+      folded: diverged.state,
+    },
+    finalState: last.state,
+    entries: steps.map((step, i) => entry(step, events[i]!, events[i - 1])),
+    snapshot: last.snapshot,
+  };
+}
+
+function entry(step: FoldStep, event: StoredEvent, previous: StoredEvent | undefined): TimelineEntry {
+  return {
+    seq: step.seq,
+    type: step.type,
+    label: label(event),
+    state: step.state,
+    recordedState: step.recorded,
+    at: event.at,
+    deltaMs: previous ? event.at - previous.at : 0,
+    attempt: step.snapshot.context.attempt,
+    tokens: event.meta.tokens ?? null,
+  };
+}
+
+function label(event: StoredEvent): string {
+  const done = /^xstate\.done\.actor\.(.+)$/.exec(event.type);
+  if (done) return `${done[1]} done`;
+  const failed = /^xstate\.error\.actor\.(.+)$/.exec(event.type);
+  if (failed) {
+    const error = event.data.error as { message?: string; retryable?: boolean } | undefined;
+    return `${failed[1]} ${error?.retryable ? 'failed (will retry)' : 'failed'}: ${error?.message ?? 'unknown error'}`;
+  }
+  if (event.type === 'JobCancelled') return `cancelled (${String(event.data.reason)})`;
+  if (event.type === 'JobRequested') return `requested by ${String(event.data.sender)}`;
+  return event.type;
+}
+
+/** Throws the coded divergence error when the log and the machine disagree. */
+export function assertVerified(timeline: Timeline) {
+  const d = timeline.divergence;
+  if (d)
+    throw new BootyError('BOOTY_E_REPLAY_DIVERGED', {
+      seq: d.seq,
+      type: d.type,
+      recorded: d.recorded,
+      folded: d.folded,
+    });
+}

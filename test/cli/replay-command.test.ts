@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { harness } from '../support/job-harness.js';
+
+const exec = promisify(execFile);
+
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env: {} });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+async function finishedJob(script = { tests: [false, true] }) {
+  const h = harness(script);
+  const r = h.request();
+  if (r.outcome !== 'created') throw new Error(r.outcome);
+  await h.supervisor.whenFinished(r.jobId);
+  h.store.close();
+  return { db: h.db, jobId: r.jobId };
+}
+
+describe('booty replay', () => {
+  it('prints the JSON timeline of a finished job, verified', async () => {
+    const { db, jobId } = await finishedJob();
+    const { code, out } = await cli(['replay', jobId, '--json', '--verify', '--db', db]);
+    expect(code).toBe(0);
+    const json = JSON.parse(out);
+    expect(json).toMatchObject({ jobId, verified: true, finalState: 'promoted' });
+    expect(json.events[0]).toMatchObject({ seq: 1, type: 'JobRequested', state: 'preparing' });
+    expect(json.events.map((e: { state: string }) => e.state)).toContain('refining');
+    const analyze = json.events.find((e: { type: string }) => e.type === 'xstate.done.actor.analyze');
+    expect(analyze.tokens).toEqual({ input: 100, output: 0, cacheRead: 0, cacheWrite: 0 });
+    expect(json.events.every((e: { at: string }) => !Number.isNaN(Date.parse(e.at)))).toBe(true);
+  });
+
+  it('prints a readable timeline with states, attempts and tokens', async () => {
+    const { db, jobId } = await finishedJob();
+    const { code, out } = await cli(['replay', jobId, '--db', db]);
+    expect(code).toBe(0);
+    expect(out).toContain(`job ${jobId}  acme/widgets#1  promoted  (verified`);
+    expect(out).toMatch(/SEQ\s+TIME\s+DELTA\s+EVENT\s+STATE\s+ATTEMPT\s+TOKENS/);
+    expect(out).toMatch(/analyze done\s+generating\s+1\s+100\/0\/0\/0/);
+    expect(out).toMatch(/runTests done\s+refining\s+2/);
+  });
+
+  it('given a log whose recorded state was tampered with, --verify exits 1 naming the first divergent event', async () => {
+    const { db, jobId } = await finishedJob();
+    const raw = new Database(db);
+    raw.prepare("UPDATE events SET state = 'promoted' WHERE stream_id = ? AND version = 5").run(jobId);
+    raw.close();
+    const { code, err } = await cli(['replay', jobId, '--verify', '--db', db]);
+    expect(code).toBe(1);
+    expect(err).toContain('replay diverged at event 5 (xstate.done.actor.generate)');
+    expect(err).toContain('the log recorded promoted, the machine reaches applying');
+    expect(err).toContain('BOOTY_E_REPLAY_DIVERGED');
+    const json = await cli(['replay', jobId, '--json', '--db', db]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out).verified).toBe(false);
+  });
+
+  it('--until N prints the snapshot after event N, inside the refine loop', async () => {
+    const { db, jobId } = await finishedJob();
+    for (const [n, state, attempt] of [
+      [1, 'preparing', 0],
+      [4, 'generating', 1],
+      [7, 'refining', 2],
+      [8, 'applying', 2],
+    ] as const) {
+      const { code, out } = await cli(['replay', jobId, '--json', '--until', String(n), '--db', db]);
+      expect(code).toBe(0);
+      const json = JSON.parse(out);
+      expect(json.events).toHaveLength(n);
+      expect(json.snapshot.state).toBe(state);
+      expect(json.snapshot.context.attempt).toBe(attempt);
+    }
+    const bad = await cli(['replay', jobId, '--until', 'zero', '--db', db]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--until must be a whole number');
+  });
+
+  it('names an unknown job and a missing database in one line', async () => {
+    const { db } = await finishedJob();
+    const unknown = await cli(['replay', 'nope', '--db', db]);
+    expect(unknown).toMatchObject({ code: 1 });
+    expect(unknown.err).toBe(
+      'booty replay: no job nope in the event store; list jobs with `booty jobs` (BOOTY_E_STREAM_NOT_FOUND)',
+    );
+    const missing = await cli(['replay', 'x', '--db', '/nonexistent/booty.db']);
+    expect(missing.err).toContain('no database at /nonexistent/booty.db');
+  });
+});
+
+describe('booty jobs', () => {
+  it('lists id, repo#issue, state, attempts and age', async () => {
+    const { db, jobId } = await finishedJob();
+    const { code, out } = await cli(['jobs', '--db', db]);
+    expect(code).toBe(0);
+    expect(out.split('\n')[0]).toMatch(/^ID\s+ISSUE\s+STATE\s+ATTEMPTS\s+AGE/);
+    expect(out).toMatch(new RegExp(`${jobId}\\s+acme/widgets#1\\s+promoted\\s+2\\s+\\d+s`));
+    const json = JSON.parse((await cli(['jobs', '--json', '--db', db])).out);
+    expect(json).toEqual([
+      expect.objectContaining({
+        id: jobId,
+        issue: 'acme/widgets#1',
+        state: 'promoted',
+        attempts: 2,
+        final: true,
+      }),
+    ]);
+  });
+
+  it('exits with a usage error for unknown commands and options, through the real binary', async () => {
+    const run = (args: string[]) =>
+      exec(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args]).then(
+        (r) => ({ code: 0, ...r }),
+        (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
+      );
+    const unknown = await run(['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe(
+      'booty: unknown command "frobnicate"; run `booty --help` for the list (BOOTY_E_USAGE)',
+    );
+    const help = await run(['jobs', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: booty jobs');
+  });
+});
