@@ -1,0 +1,39 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { Supervisor } from '../actors/supervisor.js';
+import type { Logger } from '../log.js';
+import type { EventStore } from '../store/event-store.js';
+import { installErrorReplies } from './error-reply.js';
+import type { GatewayConfig } from './gateway-config.js';
+import { jobsRoutes } from './jobs-routes.js';
+import type { GatewayMetrics } from './metrics.js';
+import { opsRoutes } from './ops-routes.js';
+import type { ReadinessCheck } from './readiness.js';
+import { webhookRoutes } from './webhook-route.js';
+
+// The HTTP surface, assembled from its parts. It does not listen: serve.ts does, and tests may
+// call `inject` on it.
+
+export interface AppDeps {
+  config: GatewayConfig;
+  supervisor: Supervisor;
+  store: EventStore;
+  metrics: GatewayMetrics;
+  log: Logger;
+  readiness: () => ReadinessCheck[];
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    // Each delivery logs one line of its own, with its delivery id and job id; per-request lines
+    // would double the log and slow the hot path.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Close idle keep-alive connections on close, so shutdown does not wait on GitHub's sockets.
+    forceCloseConnections: 'idle',
+  });
+  installErrorReplies(app, (code) => deps.metrics.countDelivery(code));
+  await app.register(webhookRoutes, deps);
+  await app.register(opsRoutes, deps);
+  await app.register(jobsRoutes, deps);
+  return app;
+}

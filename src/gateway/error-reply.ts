@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { BootyError, isBootyError } from '../errors.js';
+import { MAX_WEBHOOK_BYTES } from './webhook-body.js';
+
+// The one place an error becomes an HTTP reply: every error is first a BootyError, whose catalogue
+// entry carries the status, and the body is always { error: { code, message } }.
+
+export interface ErrorReply {
+  status: number;
+  body: { error: { code: string; message: string } };
+}
+
+export function toBootyError(err: unknown, requestId: string): BootyError {
+  if (isBootyError(err)) return err;
+  const fe = err as Partial<FastifyError>;
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new BootyError('BOOTY_E_WEBHOOK_TOO_LARGE', { limit: MAX_WEBHOOK_BYTES }, { cause: err });
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)
+    return new BootyError('BOOTY_E_HTTP_BAD_REQUEST', { reason: fe.message ?? 'malformed' }, { cause: err });
+  return new BootyError('BOOTY_E_INTERNAL', { requestId }, { cause: err });
+}
+
+export function errorReply(err: BootyError): ErrorReply {
+  return { status: err.status, body: { error: { code: err.code, message: err.message } } };
+}
+
+export function installErrorReplies(app: FastifyInstance, onError: (outcome: string) => void) {
+  app.setErrorHandler((err, request, reply) => {
+    const booty = toBootyError(err, request.id);
+    // Log the code and message only: never the body, the headers or the signature.
+    if (booty.status >= 500) request.log.error({ err }, booty.message);
+    else request.log.info({ code: booty.code }, booty.message);
+    if (request.routeOptions.url === '/webhooks') onError(booty.code);
+    const { status, body } = errorReply(booty);
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const { status, body } = errorReply(
+      new BootyError('BOOTY_E_HTTP_NOT_FOUND', { method: request.method, url: request.url }),
+    );
+    return reply.code(status).send(body);
+  });
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { BootyError } from '../errors.js';
+import type { EventStore } from '../store/event-store.js';
+
+// A read-only view of the jobs read model and each job's log, for people and dashboards.
+
+const ListQuery = z.object({ unfinished: z.enum(['true', 'false']).optional() });
+const JobParams = z.object({ id: z.string().min(1).max(200) });
+
+export async function jobsRoutes(app: FastifyInstance, deps: { store: EventStore }) {
+  app.get('/jobs', async (request) => {
+    const query = parseRequest(ListQuery, request.query, 'query');
+    return { jobs: deps.store.listJobs({ unfinished: query.unfinished === 'true' }) };
+  });
+
+  app.get('/jobs/:id', async (request) => {
+    const { id } = parseRequest(JobParams, request.params, 'path');
+    const job = deps.store.getJob(id);
+    if (!job) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: id });
+    return { job, events: deps.store.readStream(id) };
+  });
+}
+
+function parseRequest<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new BootyError('BOOTY_E_HTTP_BAD_REQUEST', {
+    reason: `${where} ${issue.path.join('.')}: ${issue.message}`,
+  });
+}

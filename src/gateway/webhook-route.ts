@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Intent, SubmitResult, Supervisor } from '../actors/supervisor.js';
+import { BootyError } from '../errors.js';
+import { issueKey } from '../events/job-events.js';
+import { classifyDelivery } from './classify.js';
+import type { GatewayConfig } from './gateway-config.js';
+import type { GatewayMetrics } from './metrics.js';
+import { checkSignature } from './signature.js';
+import { decodeWebhookBody, MAX_WEBHOOK_BYTES } from './webhook-body.js';
+
+// POST /webhooks. Verify, classify, record and reply in one request; the job runs after the reply.
+// The supervisor records the delivery id and creates or cancels the job in one transaction, so a
+// repeated delivery, however many arrive at once, starts nothing twice.
+
+export interface WebhookDeps {
+  config: GatewayConfig;
+  supervisor: Supervisor;
+  metrics: GatewayMetrics;
+}
+
+const DeliveryId = z.string().trim().min(1).max(200);
+const EventName = z.string().regex(/^[a-z_]{1,64}$/, 'is not a GitHub event name');
+
+export async function webhookRoutes(app: FastifyInstance, deps: WebhookDeps) {
+  // The raw bytes, whatever the content type: the signature covers them, so nothing parses first.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_WEBHOOK_BYTES }, (_req, body, done) =>
+    done(null, body),
+  );
+  app.post('/webhooks', { bodyLimit: MAX_WEBHOOK_BYTES }, (request, reply) => receive(request, reply, deps));
+}
+
+async function receive(request: FastifyRequest, reply: FastifyReply, deps: WebhookDeps) {
+  const { config, supervisor, metrics } = deps;
+  const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  const text = raw.toString('utf8');
+  const check = await checkSignature({
+    body: text,
+    signature: header(request, 'x-hub-signature-256'),
+    secrets: config.secrets,
+  });
+  if (!check.ok) throw new BootyError('BOOTY_E_WEBHOOK_SIGNATURE', { reason: check.reason });
+
+  const deliveryId = requiredHeader(request, 'x-github-delivery', DeliveryId);
+  const event = requiredHeader(request, 'x-github-event', EventName);
+  request.log = request.log.child({ deliveryId, event });
+
+  const payload = decodeWebhookBody(text, request.headers['content-type']);
+  const { action, intent } = classifyDelivery(event, payload, config);
+  const result = supervisor.submit({ id: deliveryId, event, action }, intent);
+  metrics.countDelivery(result.outcome);
+  const { status, body } = replyFor(result, intent);
+  const jobId = 'jobId' in result ? result.jobId : 'jobIds' in result ? result.jobIds.join(',') : undefined;
+  (jobId ? request.log.child({ jobId }) : request.log).info(
+    { action, outcome: result.outcome, ...('reason' in result ? { reason: result.reason } : {}) },
+    'delivery',
+  );
+  return reply.code(status).send(body);
+}
+
+/** The reply for each submit outcome. Pure, so the contract with GitHub reads in one place. */
+export function replyFor(
+  result: SubmitResult,
+  intent: Intent,
+): { status: number; body: Record<string, unknown> } {
+  switch (result.outcome) {
+    case 'created':
+      return { status: 202, body: { jobId: result.jobId } };
+    case 'already-active': {
+      const where =
+        intent.kind === 'request' ? issueKey(intent.request.repo, intent.request.issue.number) : 'this issue';
+      return {
+        status: 202,
+        body: {
+          jobId: result.jobId,
+          alreadyActive: true,
+          message: `${where} already has an active job ${result.jobId}; no second job was started`,
+        },
+      };
+    }
+    case 'cancelled':
+      return { status: 202, body: { cancelled: result.jobIds } };
+    case 'ignored':
+      return { status: 202, body: { ignored: true, reason: result.reason } };
+    case 'duplicate':
+      return { status: 200, body: { duplicate: true } };
+  }
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function requiredHeader(request: FastifyRequest, name: string, schema: z.ZodType<string>): string {
+  const value = header(request, name);
+  if (value === undefined)
+    throw new BootyError('BOOTY_E_WEBHOOK_HEADER', { header: name, reason: 'is missing' });
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new BootyError('BOOTY_E_WEBHOOK_HEADER', {
+      header: name,
+      reason: `is invalid: ${parsed.error.issues[0]!.message}`,
+    });
+  }
+  return parsed.data;
+}
