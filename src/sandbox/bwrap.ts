@@ -10,11 +10,13 @@ export type SandboxMode = 'auto' | 'required' | 'off';
 export interface BwrapMounts {
   /** Directories the command may write: the workspace and its HOME. */
   writable: string[];
+  /** Bound read-only on top of the writable ones. */
+  readOnly?: string[];
   cwd: string;
   network: boolean;
 }
 
-export function bwrapArgs({ writable, cwd, network }: BwrapMounts): string[] {
+export function bwrapArgs({ writable, readOnly = [], cwd, network }: BwrapMounts): string[] {
   const args = [
     '--ro-bind',
     '/',
@@ -32,6 +34,7 @@ export function bwrapArgs({ writable, cwd, network }: BwrapMounts): string[] {
   ];
   // After the tmpfs mounts, so a workspace under /tmp is bound back on top of them.
   for (const dir of writable) args.push('--bind', dir, dir);
+  for (const p of readOnly) args.push('--ro-bind', p, p);
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!network) args.push('--unshare-net');
   args.push('--die-with-parent', '--cap-drop', 'ALL', '--chdir', cwd, '--');

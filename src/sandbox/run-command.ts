@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,9 @@ export interface RunCommandOptions {
   outputCapBytes?: number;
   /** The directory the command may write; defaults to cwd. */
   workspace?: string;
+  /** Paths inside the workspace that stay read-only under bubblewrap (the clone's .git: booty
+   * runs git there later, outside the sandbox, so hooks or config written there would escape). */
+  readOnly?: string[];
   /** A HOME shared by several commands (install, then test); a fresh temp dir otherwise. */
   home?: string;
   /** Between SIGTERM and SIGKILL. */
@@ -74,7 +78,12 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
       ? [
           bin,
           [
-            ...bwrapArgs({ writable: [options.workspace ?? cwd, home], cwd, network: options.network }),
+            ...bwrapArgs({
+              writable: [options.workspace ?? cwd, home],
+              readOnly: (options.readOnly ?? []).filter((p) => existsSync(p)),
+              cwd,
+              network: options.network,
+            }),
             '/bin/sh',
             '-c',
             command,
