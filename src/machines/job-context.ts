@@ -184,7 +184,7 @@ export function retryDeadline(settings: JobSettings, failure: EffectFailure, cou
 export function mergeChanges(existing: FileChange[], applied: FileChange[]): FileChange[] {
   const byPath = new Map(existing.map((c) => [c.path, c]));
   for (const change of applied) byPath.set(change.path, change);
-  return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path));
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** An effect's rejection as a failure record, whatever shape it arrived in. */

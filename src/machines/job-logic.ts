@@ -30,6 +30,9 @@ interface Args {
 const output = <T>(event: any): T => event.output as T;
 const update = (fn: (args: Args) => Partial<JobContext>) =>
   assign<JobContext, JobCancelled, undefined, JobCancelled, any>(fn as any);
+/** Records a finished step: its retry count and last error go with it. */
+const done = (fn: (args: Args) => Partial<JobContext>) =>
+  update((args) => ({ retry: null, error: null, ...fn(args) }));
 
 const retriesUsed = (context: JobContext, src: string) =>
   context.retry?.step === src ? context.retry.count : 0;
@@ -53,7 +56,6 @@ export const guards = {
 };
 
 export const actions = {
-  clearRetry: update(() => ({ retry: null })),
   scheduleRetry: update(({ context, event }) => {
     const failure = asFailure(event.error);
     const count = retriesUsed(context, failure.src);
@@ -66,27 +68,26 @@ export const actions = {
       error: { step: failure.src, code: failure.code, message: failure.message },
     };
   }),
-  recordPrepared: update(({ event }) => {
+  recordPrepared: done(({ event }) => {
     const out = output<Prepared>(event);
     return {
       workspace: { baseSha: out.baseSha, defaultBranch: out.defaultBranch },
       config: out.config,
       maxAttempts: out.config.maxAttempts,
       comments: out.comments,
-      error: null,
     };
   }),
-  recordBaseline: update(({ event }) => ({ baseline: output<TestRun>(event), error: null })),
-  recordAnalysis: update(({ context, event }) => {
+  recordBaseline: done(({ event }) => ({ baseline: output<TestRun>(event) })),
+  recordAnalysis: done(({ context, event }) => {
     const out = output<Analyzed>(event);
-    return { analysis: out.analysis, usage: addUsage(context.usage, out.usage), error: null };
+    return { analysis: out.analysis, usage: addUsage(context.usage, out.usage) };
   }),
   nextAttempt: update(({ context }) => ({ attempt: context.attempt + 1 })),
-  recordProposal: update(({ context, event }) => {
+  recordProposal: done(({ context, event }) => {
     const out = output<Generated>(event);
-    return { proposal: out, usage: addUsage(context.usage, out.usage), error: null };
+    return { proposal: out, usage: addUsage(context.usage, out.usage) };
   }),
-  recordApplied: update(({ context, event }) => {
+  recordApplied: done(({ context, event }) => {
     const out = output<Applied>(event);
     return {
       changes: mergeChanges(context.changes, out.applied),
@@ -102,10 +103,9 @@ export const actions = {
         },
       ],
       proposal: null,
-      error: null,
     };
   }),
-  recordTests: update(({ context, event }) => {
+  recordTests: done(({ context, event }) => {
     const run = output<TestRun>(event);
     const summary = {
       passed: run.passed,
@@ -119,10 +119,10 @@ export const actions = {
     const attempts = context.attempts.map((a, i) =>
       i === context.attempts.length - 1 ? { ...a, test: summary } : a,
     );
-    return { lastTest: run, attempts, error: null };
+    return { lastTest: run, attempts };
   }),
-  recordPr: update(({ event }) => ({ pr: output<PullRequest>(event), error: null })),
-  recordPromoted: update(({ context, event }) => ({
+  recordPr: done(({ event }) => ({ pr: output<PullRequest>(event) })),
+  recordPromoted: done(({ context, event }) => ({
     pr: context.pr && { ...context.pr, draft: output<Promoted>(event).draft },
     outcome: { reason: 'tests-passed', message: 'The tests pass; the pull request is ready for review.' },
   })),

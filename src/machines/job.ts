@@ -52,7 +52,9 @@ export const jobMachine = setup({
   actions,
 }).createMachine({
   id: 'job',
-  context: ({ input }) => initialContext(input),
+  // XState's pure transition() builds a throwaway actor that asks for the initial context with no
+  // input; answering cheaply instead of throwing keeps folding a log fast.
+  context: ({ input }) => (input ? initialContext(input) : ({} as JobContext)),
   initial: 'preparing',
   on: { JobCancelled: { target: '.cancelled', actions: 'recordCancel' } },
   states: {
@@ -61,7 +63,7 @@ export const jobMachine = setup({
         id: 'prepare',
         src: 'prepare',
         input: input('prepare'),
-        onDone: { target: 'baselining', actions: ['clearRetry', 'recordPrepared'] },
+        onDone: { target: 'baselining', actions: 'recordPrepared' },
         onError: retryOrFail('preparing'),
       },
     },
@@ -70,7 +72,7 @@ export const jobMachine = setup({
         id: 'runBaseline',
         src: 'runBaseline',
         input: input('runBaseline'),
-        onDone: { target: 'analyzing', actions: ['clearRetry', 'recordBaseline'] },
+        onDone: { target: 'analyzing', actions: 'recordBaseline' },
         onError: retryOrFail('baselining'),
       },
     },
@@ -80,8 +82,8 @@ export const jobMachine = setup({
         src: 'analyze',
         input: input('analyze'),
         onDone: [
-          { guard: 'overBudget', target: 'failed', actions: ['clearRetry', 'recordAnalysis', 'failBudget'] },
-          { target: 'generating', actions: ['clearRetry', 'recordAnalysis', 'nextAttempt'] },
+          { guard: 'overBudget', target: 'failed', actions: ['recordAnalysis', 'failBudget'] },
+          { target: 'generating', actions: ['recordAnalysis', 'nextAttempt'] },
         ],
         onError: retryOrFail('analyzing'),
       },
@@ -92,8 +94,8 @@ export const jobMachine = setup({
         src: 'generate',
         input: input('generate'),
         onDone: [
-          { guard: 'overBudget', target: 'failed', actions: ['clearRetry', 'recordProposal', 'failBudget'] },
-          { target: 'applying', actions: ['clearRetry', 'recordProposal'] },
+          { guard: 'overBudget', target: 'failed', actions: ['recordProposal', 'failBudget'] },
+          { target: 'applying', actions: ['recordProposal'] },
         ],
         onError: retryOrFail('generating'),
       },
@@ -104,14 +106,14 @@ export const jobMachine = setup({
         src: 'applyChanges',
         input: input('applyChanges'),
         onDone: [
-          { guard: 'appliedSomething', target: 'testing', actions: ['clearRetry', 'recordApplied'] },
+          { guard: 'appliedSomething', target: 'testing', actions: ['recordApplied'] },
           {
             guard: 'attemptsLeft',
             target: 'refining',
-            actions: ['clearRetry', 'recordApplied', 'nextAttempt'],
+            actions: ['recordApplied', 'nextAttempt'],
           },
-          { guard: 'hasChanges', target: 'openingPr', actions: ['clearRetry', 'recordApplied'] },
-          { target: 'failed', actions: ['clearRetry', 'recordApplied', 'failNoChanges'] },
+          { guard: 'hasChanges', target: 'openingPr', actions: ['recordApplied'] },
+          { target: 'failed', actions: ['recordApplied', 'failNoChanges'] },
         ],
         onError: retryOrFail('applying'),
       },
@@ -122,13 +124,13 @@ export const jobMachine = setup({
         src: 'runTests',
         input: input('runTests'),
         onDone: [
-          { guard: 'testsPassed', target: 'openingPr', actions: ['clearRetry', 'recordTests'] },
+          { guard: 'testsPassed', target: 'openingPr', actions: ['recordTests'] },
           {
             guard: 'attemptsLeft',
             target: 'refining',
-            actions: ['clearRetry', 'recordTests', 'nextAttempt'],
+            actions: ['recordTests', 'nextAttempt'],
           },
-          { target: 'openingPr', actions: ['clearRetry', 'recordTests'] },
+          { target: 'openingPr', actions: ['recordTests'] },
         ],
         onError: retryOrFail('testing'),
       },
@@ -139,8 +141,8 @@ export const jobMachine = setup({
         src: 'refine',
         input: input('refine'),
         onDone: [
-          { guard: 'overBudget', target: 'failed', actions: ['clearRetry', 'recordProposal', 'failBudget'] },
-          { target: 'applying', actions: ['clearRetry', 'recordProposal'] },
+          { guard: 'overBudget', target: 'failed', actions: ['recordProposal', 'failBudget'] },
+          { target: 'applying', actions: ['recordProposal'] },
         ],
         onError: retryOrFail('refining'),
       },
@@ -151,13 +153,13 @@ export const jobMachine = setup({
         src: 'openPr',
         input: input('openPr'),
         onDone: [
-          { guard: 'lastTestsFailed', target: 'failed', actions: ['clearRetry', 'recordPr', 'failTests'] },
+          { guard: 'lastTestsFailed', target: 'failed', actions: ['recordPr', 'failTests'] },
           {
             guard: 'selfModification',
             target: 'heldAsDraft',
-            actions: ['clearRetry', 'recordPr', 'holdSelf'],
+            actions: ['recordPr', 'holdSelf'],
           },
-          { target: 'prOpened', actions: ['clearRetry', 'recordPr'] },
+          { target: 'prOpened', actions: ['recordPr'] },
         ],
         onError: retryOrFail('openingPr'),
       },
@@ -167,7 +169,7 @@ export const jobMachine = setup({
         id: 'promotePr',
         src: 'promotePr',
         input: input('promotePr'),
-        onDone: { target: 'promoted', actions: ['clearRetry', 'recordPromoted'] },
+        onDone: { target: 'promoted', actions: 'recordPromoted' },
         // The PR is open and the tests pass: a failed promotion leaves it draft, not the job failed.
         onError: [
           { guard: 'canRetry', target: '#job.prOpened', reenter: true, actions: 'scheduleRetry' },

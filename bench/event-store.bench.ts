@@ -1,0 +1,155 @@
+// event-store: appends through EventStore against raw better-sqlite3 inserts in the same mode,
+// and folding 1,000 recorded jobs of 30 events back into snapshots.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { toActors } from '../src/actors/effect.js';
+import { Supervisor } from '../src/actors/supervisor.js';
+import { foldJob } from '../src/machines/fold.js';
+import { jobMachine } from '../src/machines/job.js';
+import { migrations } from '../src/store/migrations.js';
+import { SqliteEventStore } from '../src/store/sqlite-event-store.js';
+import { sampleRequest } from '../test/support/job-harness.js';
+import { scriptedEffects } from '../test/support/scripted-effects.js';
+import { type BenchResult, ratio, round } from './bench-result.js';
+
+const APPENDS = 100_000;
+const STREAMS = 1_000;
+const JOBS = 1_000;
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'booty-bench-'));
+const payload = {
+  output: { at: 1_700_000_000_000, passed: true, durationMs: 1234, failingTests: [] as string[] },
+};
+
+function benchStoreAppends(): number {
+  const store = new SqliteEventStore(path.join(tmp(), 'store.db'));
+  const versions = new Array<number>(STREAMS).fill(0);
+  const started = performance.now();
+  for (let i = 0; i < APPENDS; i++) {
+    const s = i % STREAMS;
+    store.append(`stream-${s}`, versions[s]!, [
+      { type: 'xstate.done.actor.runTests', data: payload, state: 'testing', meta: { attempt: 1 } },
+    ]);
+    versions[s]! += 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  store.close();
+  return APPENDS / seconds;
+}
+
+function benchRawInserts(): number {
+  // Same schema, same journal and sync mode, a plain prepared INSERT per event in autocommit.
+  const db = new Database(path.join(tmp(), 'raw.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(migrations[0]!);
+  const insert = db.prepare(
+    'INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const versions = new Array<number>(STREAMS).fill(0);
+  const started = performance.now();
+  for (let i = 0; i < APPENDS; i++) {
+    const s = i % STREAMS;
+    versions[s]! += 1;
+    insert.run(
+      `stream-${s}`,
+      versions[s],
+      'xstate.done.actor.runTests',
+      2,
+      JSON.stringify(payload),
+      'testing',
+      JSON.stringify({ attempt: 1 }),
+      Date.now(),
+    );
+  }
+  const seconds = (performance.now() - started) / 1000;
+  db.close();
+  return APPENDS / seconds;
+}
+
+/** Records one real job of about 30 events (refines and retries), then copies it into 1,000 jobs. */
+async function recordJobs(file: string): Promise<number> {
+  const store = new SqliteEventStore(file);
+  const effects = scriptedEffects({
+    tests: [false, false, false, false, true],
+    maxAttempts: 5,
+    outcomes: { analyze: ['transient'], runTests: ['transient', 'ok', 'transient'] },
+  });
+  const supervisor = new Supervisor({
+    store,
+    machine: jobMachine.provide({ actors: toActors(effects.impls) as any }),
+    settings: { retryBaseMs: 1, retryCapMs: 2 },
+  });
+  const r = supervisor.submit(
+    { id: 'bench', event: 'issues', action: 'labeled' },
+    { kind: 'request', request: sampleRequest(1) },
+  );
+  if (r.outcome !== 'created') throw new Error(r.outcome);
+  await supervisor.whenFinished(r.jobId);
+  const template = store.readStream(r.jobId).slice(0, 30);
+  store.transaction(() => {
+    for (let j = 1; j < JOBS; j++) {
+      const jobId = `job-${j}`;
+      store.append(
+        jobId,
+        0,
+        template.map((e, i) => ({
+          type: e.type,
+          data: i === 0 ? { ...e.data, jobId } : e.data,
+          state: e.state,
+          meta: e.meta,
+        })),
+      );
+    }
+  });
+  store.close();
+  return template.length;
+}
+
+export default async function run(): Promise<BenchResult[]> {
+  const raw = benchRawInserts();
+  const ours = benchStoreAppends();
+
+  const file = path.join(tmp(), 'fold.db');
+  const perJob = await recordJobs(file);
+  const store = new SqliteEventStore(file);
+  const ids = store
+    .listJobs()
+    .map((j) => j.jobId)
+    .concat(Array.from({ length: JOBS - 1 }, (_, i) => `job-${i + 1}`));
+  const jobIds = [...new Set(ids)].slice(0, JOBS);
+
+  let started = performance.now();
+  for (const id of jobIds) store.readStream(id);
+  const readMs = performance.now() - started;
+
+  started = performance.now();
+  let done = 0;
+  for (const id of jobIds) if (foldJob(store.readStream(id)).status === 'done') done++;
+  const foldMs = performance.now() - started;
+  store.close();
+  if (done !== jobIds.length) throw new Error(`only ${done} of ${jobIds.length} folds reached a final state`);
+
+  return [
+    {
+      name: 'event-store',
+      metric: 'append',
+      value: Math.round(ours),
+      baseline: Math.round(raw),
+      ratio: ratio(ours, raw),
+      unit: 'events/s',
+      goal: 'ratio >= 0.7',
+    },
+    {
+      name: 'event-store',
+      metric: 'fold',
+      value: round(foldMs),
+      baseline: round(readMs),
+      ratio: ratio(foldMs, readMs),
+      unit: `ms for ${jobIds.length} jobs x ${perJob} events (baseline: reading them only)`,
+      goal: 'value <= 1000 ms',
+    },
+  ];
+}
