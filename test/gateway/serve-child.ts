@@ -1,0 +1,22 @@
+import { toActors } from '../../src/actors/effect.js';
+import { loadEnv } from '../../src/env.js';
+import { installShutdownSignals, startServer } from '../../src/gateway/serve.js';
+import { createLogger } from '../../src/log.js';
+import { jobMachine } from '../../src/machines/job.js';
+import { gatedEffects } from './gateway-harness.js';
+
+// `booty serve` in miniature, for tests that need a real process: it reads the environment,
+// starts the gateway with jobs held in `preparing`, and reports its URL over IPC. Start-up errors
+// print one line and exit 1, as the CLI does.
+
+try {
+  const env = loadEnv(process.env);
+  const log = createLogger({ level: 'warn' });
+  const machine = jobMachine.provide({ actors: toActors(gatedEffects({ gated: true }).impls) as any });
+  const server = await startServer({ env, machine, log });
+  installShutdownSignals(server, { log });
+  process.send?.({ url: server.url });
+} catch (err) {
+  process.stderr.write(`booty: ${(err as Error).message}\n`);
+  process.exit(1);
+}
