@@ -1,8 +1,8 @@
-import { type Actor, createActor, type InspectionEvent, transition } from 'xstate';
+import { type Actor, createActor, type InspectionEvent } from 'xstate';
 import type { Usage } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
-import { foldJob, type JobSnapshot, jobInput, stateName } from '../machines/fold.js';
+import { foldJob, type JobSnapshot, jobInput, nextSnapshot, stateName } from '../machines/fold.js';
 import { type JobMachine, jobMachine } from '../machines/job.js';
 import { tokensSpent } from '../machines/job-context.js';
 import type { EventMeta, EventStore, JobUpdate } from '../store/event-store.js';
@@ -91,7 +91,7 @@ export class JobRunner {
 
   private record(event: { type: string }) {
     if (this.stopped || event.type === 'xstate.init') return;
-    const [next] = transition(jobMachine, this.folded, event as never);
+    const next = nextSnapshot(this.folded, event);
     const { type, ...data } = event as { type: string } & Record<string, unknown>;
     const state = stateName(next);
     try {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import PQueue from 'p-queue';
-import { type InspectionEvent, initialTransition, transition } from 'xstate';
+import type { InspectionEvent } from 'xstate';
 import type { z } from 'zod';
 import { BootyError } from '../errors.js';
 import {
@@ -11,8 +11,8 @@ import {
   type RepoRef,
 } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
-import { foldJob, type JobSnapshot, stateName } from '../machines/fold.js';
-import { type JobMachine, jobMachine } from '../machines/job.js';
+import { foldJob, initialSnapshot, type JobSnapshot, nextSnapshot, stateName } from '../machines/fold.js';
+import type { JobMachine } from '../machines/job.js';
 import type { EventStore } from '../store/event-store.js';
 import { type JobChange, JobRunner, jobUpdate } from './job-runner.js';
 
@@ -153,7 +153,7 @@ export class Supervisor {
     const events = store.readStream(jobId);
     const snapshot = foldJob(events);
     if (snapshot.status === 'done') return;
-    const [next] = transition(jobMachine, snapshot, event);
+    const next = nextSnapshot(snapshot, event);
     const { type, ...data } = event;
     store.append(
       jobId,
@@ -199,7 +199,7 @@ export class Supervisor {
         selfModification: this.options.isSelf?.(request.repo) ?? false,
       },
     });
-    const [initial] = initialTransition(jobMachine, parsed);
+    const initial = initialSnapshot(parsed);
     const { type, ...data } = parsed;
     this.options.store.append(
       jobId,
