@@ -1,0 +1,101 @@
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
+import type { Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import { z } from 'zod';
+import type { Analysis } from '../events/effect-results.js';
+
+// What the model must answer, as zod schemas. Each becomes the input schema of a single strict tool
+// the request forces, so the answer arrives as JSON the schema can check; the same schema validates it.
+
+const RelativePath = z
+  .string()
+  .min(1)
+  .refine(
+    (p) =>
+      !p.startsWith('/') &&
+      !p.includes('\\') &&
+      !p.split('/').some((part) => part === '..' || part === '') &&
+      p !== '.git' &&
+      !p.startsWith('.git/'),
+    'must be a path relative to the repository root, without "..", "//" or .git/',
+  )
+  .describe('A path relative to the repository root, with forward slashes.');
+
+export const AnalysisAnswer = z.object({
+  summary: z
+    .string()
+    .min(1)
+    .describe('What the issue asks for and how you will solve it, in a few sentences.'),
+  changeKind: z.enum(['feat', 'fix']).describe('feat for new behaviour, fix for a bug.'),
+  filesToRead: z.array(RelativePath).describe('Existing files whose content is needed to make the change.'),
+  filesToChange: z.array(RelativePath).describe('Files to create or modify, source code only.'),
+  testsToAdd: z
+    .array(RelativePath)
+    .describe('Test files to create or extend, following the repository layout.'),
+  acceptanceCriteria: z.array(z.string()).describe('Observable behaviours the tests will check.'),
+  risks: z.array(z.string()).describe('What could break, or what is ambiguous in the issue.'),
+}) satisfies z.ZodType<Analysis>;
+
+export const ChangesAnswer = z
+  .object({
+    explanation: z
+      .string()
+      .min(1)
+      .describe('What you changed and why, for the pull request description and for the next attempt.'),
+    changes: z
+      .array(
+        z.object({
+          path: RelativePath,
+          content: z.string().describe('The complete new content of the file, not a diff.'),
+        }),
+      )
+      .describe('Every file you create or modify, code and tests, each with its complete content.'),
+    deletePaths: z.array(RelativePath).describe('Files to delete; usually empty. Never a test file.'),
+  })
+  .superRefine((answer, ctx) => {
+    const paths = [...answer.changes.map((c) => c.path), ...answer.deletePaths];
+    const seen = new Set<string>();
+    for (const p of paths) {
+      if (seen.has(p)) ctx.addIssue({ code: 'custom', message: `path ${p} appears more than once` });
+      seen.add(p);
+    }
+    if (paths.length === 0) ctx.addIssue({ code: 'custom', message: 'the answer changes no file' });
+  });
+export type ChangesAnswer = z.infer<typeof ChangesAnswer>;
+
+export interface AnswerTool<T> {
+  name: string;
+  schema: z.ZodType<T>;
+  tool: Tool;
+}
+
+function answerTool<T>(name: string, description: string, schema: z.ZodType<T>): AnswerTool<T> {
+  // The SDK's own transform keeps the schema within what strict tool use accepts (constraints it
+  // cannot enforce move into descriptions; zod still checks them).
+  const json = transformJSONSchema(z.toJSONSchema(schema) as Record<string, unknown>) as Record<
+    string,
+    unknown
+  >;
+  delete json.$schema;
+  return {
+    name,
+    schema,
+    tool: { name, description, strict: true, input_schema: json as Tool.InputSchema },
+  };
+}
+
+export const analysisTool = answerTool(
+  'submit_analysis',
+  'Submit your analysis of the issue. Call it exactly once with the complete analysis.',
+  AnalysisAnswer,
+);
+
+export const changesTool = answerTool(
+  'submit_changes',
+  'Submit the complete new contents of every file to create or modify, code and tests, with an explanation.',
+  ChangesAnswer,
+);
+
+/** The validation error in a form the model (and a person) can act on. */
+export function describeIssues(error: z.ZodError): string {
+  return z.prettifyError(error);
+}

@@ -1,0 +1,70 @@
+import type { AttemptRecord, JobContext } from '../machines/job-context.js';
+import { fenceTestOutput, sanitizeUntrusted } from './untrusted-text.js';
+
+// What a refinement needs to know about the past: the latest failure in detail (trimmed output,
+// failing tests against the baseline, path-policy rejections) and every earlier attempt in brief.
+
+const OUTPUT_CHARS = 6_000;
+const NAMES = 15;
+const EXPLANATION_CHARS = 500;
+
+const names = (list: string[]) =>
+  list.length === 0
+    ? 'none'
+    : list.slice(0, NAMES).join('; ') + (list.length > NAMES ? `; and ${list.length - NAMES} more` : '');
+
+/** The latest attempt's failure, or null before any attempt. */
+export function latestFailure(job: JobContext): string | null {
+  const latest = job.attempts.at(-1);
+  if (!latest) return null;
+  const lines = [`<latest_failure attempt="${latest.n}">`];
+  if (latest.rejected.length > 0) {
+    lines.push('Changes the path policy rejected (they were not applied):');
+    for (const r of latest.rejected) lines.push(`- ${r.path}: ${r.reason} (${r.rule})`);
+  }
+  const run = latest.test ? job.lastTest : null;
+  if (!run) {
+    lines.push(
+      latest.files.length === 0
+        ? 'Nothing from this attempt could be applied, so no tests ran.'
+        : 'The tests did not run for this attempt.',
+    );
+  } else {
+    lines.push(
+      `Command: ${run.command}; exit code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}${run.timedOut ? '; it timed out' : ''}.`,
+      `New failures compared to the baseline (these must pass): ${names(run.newFailures)}`,
+      `Tests this job added that fail: ${names(run.addedTestsFailing)}`,
+      `All failing tests: ${names(run.failingTests)}`,
+      `Already failing before booty changed anything (baseline): ${names(job.baseline?.failingTests ?? run.baselineFailures)}`,
+      'End of the test output:',
+      fenceTestOutput(run.outputTail, OUTPUT_CHARS),
+    );
+  }
+  lines.push('</latest_failure>');
+  return lines.join('\n');
+}
+
+/** One short entry per attempt, oldest first: what changed, why, what failed. */
+export function attemptHistory(attempts: AttemptRecord[]): string {
+  if (attempts.length === 0) return '<attempt_history>none yet</attempt_history>';
+  const lines = [`<attempt_history count="${attempts.length}">`];
+  for (const a of attempts) lines.push(attemptLine(a));
+  lines.push('</attempt_history>');
+  return lines.join('\n');
+}
+
+function attemptLine(a: AttemptRecord): string {
+  const why = sanitizeUntrusted(a.explanation, EXPLANATION_CHARS).replace(/\n+/g, ' ');
+  const parts = [
+    `Attempt ${a.n}: ${why || '(no explanation)'}`,
+    `  changed: ${a.files.length ? names(a.files) : 'nothing applied'}`,
+  ];
+  if (a.rejected.length) parts.push(`  rejected: ${names(a.rejected.map((r) => `${r.path} (${r.reason})`))}`);
+  if (!a.test) parts.push('  tests: not run');
+  else if (a.test.passed) parts.push('  tests: passed');
+  else
+    parts.push(
+      `  tests: failed${a.test.timedOut ? ' (timed out)' : ''}, exit ${a.test.exitCode ?? 'none'}; new failures: ${names(a.test.newFailures)}; added tests failing: ${names(a.test.addedTestsFailing)}`,
+    );
+  return parts.join('\n');
+}

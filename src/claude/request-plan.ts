@@ -1,0 +1,103 @@
+import type { Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { JobContext } from '../machines/job-context.js';
+import { type Keep, REPO_SHARE, type RepoFile, selectRepoContext, selectSections } from './context-budget.js';
+import { repositoryContext, SYSTEM_PROMPT } from './prompts.js';
+import type { RepoReader } from './repo-reader.js';
+import { type CountableRequest, estimateRequestTokens, estimateTokens } from './token-counter.js';
+
+// The shape of every request booty sends, and what goes into it:
+//
+//   tools:    [the step's answer tool]                                  ┐
+//   system:   [rules] [repository context ◀ cache_control]              │ cached prefix, the same
+//   messages: user [issue (+ analysis) ◀ cache_control]                 ┘ bytes on every attempt
+//                  [the step's task, failure, history, touched files]     varies, after the breakpoints
+//
+// The repository context takes a fixed share of the input budget, so it does not shift as the
+// history of attempts grows.
+
+export interface PlanInput {
+  step: 'analyze' | 'generate' | 'refine';
+  model: string;
+  tool: Tool;
+  job: JobContext;
+  reader: RepoReader;
+  tree: string[];
+  /** Candidate files, most relevant first. */
+  ranked: string[];
+  /** The first user block: stable for the whole job. */
+  stable: string;
+  /** The step's own text, always sent. */
+  head: string;
+  /** The step's trimmable texts, most relevant first. */
+  sections: string[];
+  maxInputTokens: number;
+}
+
+export interface Plan {
+  render: (keep: Keep) => CountableRequest;
+  repoFiles: RepoFile[];
+  sections: string[];
+}
+
+const ephemeral = { type: 'ephemeral' } as const;
+const MAX_CANDIDATES = 400;
+
+export async function planRequest(input: PlanInput): Promise<Plan> {
+  const repoName = `${input.job.repo.owner}/${input.job.repo.name}`;
+  const baseSha = input.job.workspace?.baseSha ?? null;
+  const build = (repoText: string, sections: string[]): CountableRequest => ({
+    model: input.model,
+    tools: [input.tool],
+    tool_choice: { type: 'tool', name: input.tool.name, disable_parallel_tool_use: true },
+    system: [
+      { type: 'text', text: SYSTEM_PROMPT },
+      { type: 'text', text: repoText, cache_control: ephemeral },
+    ],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: input.stable, cache_control: ephemeral },
+          { type: 'text', text: [input.head, ...sections].join('\n\n') },
+        ],
+      },
+    ],
+  });
+
+  const empty = repositoryContext(repoName, baseSha, { tree: [], treeOmitted: 0, files: [] });
+  const base = estimateRequestTokens(build(empty, []));
+  const fixedPrefix = estimateTokens(SYSTEM_PROMPT) + estimateTokens(JSON.stringify(input.tool));
+  const repoBudget = Math.min(
+    Math.floor(input.maxInputTokens * REPO_SHARE[input.step]) - fixedPrefix,
+    input.maxInputTokens - base,
+  );
+
+  const candidates = await readCandidates(input.reader, input.ranked, repoBudget * 3);
+  const repo = selectRepoContext({ tree: input.tree, ranked: candidates, budget: repoBudget });
+  const repoText = (files: number) =>
+    repositoryContext(repoName, baseSha, { ...repo, files: repo.files.slice(0, files) });
+  const sectionBudget =
+    input.maxInputTokens - base - estimateTokens(repoText(repo.files.length)) + estimateTokens(empty);
+  const sections = selectSections(input.sections, sectionBudget);
+
+  return {
+    render: (keep) => build(repoText(keep.repoFiles), sections.slice(0, keep.sections)),
+    repoFiles: repo.files,
+    sections,
+  };
+}
+
+/** Reads files in relevance order until more text is in hand than the budget could hold. */
+async function readCandidates(reader: RepoReader, ranked: string[], maxChars: number): Promise<RepoFile[]> {
+  const files: RepoFile[] = [];
+  let chars = 0;
+  for (const path of ranked.slice(0, MAX_CANDIDATES)) {
+    if (chars >= maxChars) break;
+    const content = await reader.readFile(path);
+    // A file bigger than the whole budget could never be selected.
+    if (content === null || content.length > maxChars) continue;
+    files.push({ path, content });
+    chars += content.length;
+  }
+  return files;
+}
