@@ -28,8 +28,29 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookDeps) {
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_WEBHOOK_BYTES }, (_req, body, done) =>
     done(null, body),
   );
-  app.post('/webhooks', { bodyLimit: MAX_WEBHOOK_BYTES }, (request, reply) => receive(request, reply, deps));
+  app.post(
+    '/webhooks',
+    {
+      bodyLimit: MAX_WEBHOOK_BYTES,
+      // The request's own logger carries the delivery id and event from the start, so every line
+      // about it (errors included) has them, without a second child logger on the hot path.
+      childLoggerFactory: (logger, bindings, options, raw) =>
+        logger.child(
+          {
+            ...bindings,
+            deliveryId: clip(raw.headers['x-github-delivery']),
+            event: clip(raw.headers['x-github-event']),
+          },
+          options,
+        ),
+    },
+    (request, reply) => receive(request, reply, deps),
+  );
 }
+
+/** Headers are not yet verified when the logger is made: keep what they add to a line short. */
+const clip = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value.slice(0, 100) : undefined;
 
 async function receive(request: FastifyRequest, reply: FastifyReply, deps: WebhookDeps) {
   const { config, supervisor, metrics } = deps;
@@ -44,18 +65,23 @@ async function receive(request: FastifyRequest, reply: FastifyReply, deps: Webho
 
   const deliveryId = requiredHeader(request, 'x-github-delivery', DeliveryId);
   const event = requiredHeader(request, 'x-github-event', EventName);
-  request.log = request.log.child({ deliveryId, event });
 
   const payload = decodeWebhookBody(text, request.headers['content-type']);
   const { action, intent } = classifyDelivery(event, payload, config);
   const result = supervisor.submit({ id: deliveryId, event, action }, intent);
   metrics.countDelivery(result.outcome);
   const { status, body } = replyFor(result, intent);
-  const jobId = 'jobId' in result ? result.jobId : 'jobIds' in result ? result.jobIds.join(',') : undefined;
-  (jobId ? request.log.child({ jobId }) : request.log).info(
-    { action, outcome: result.outcome, ...('reason' in result ? { reason: result.reason } : {}) },
-    'delivery',
-  );
+  // Most deliveries an App receives start nothing; the deliveries table keeps them all, so they log
+  // at debug and the ones that touch a job at info, from a child logger with the job id.
+  if (result.outcome === 'ignored')
+    request.log.debug({ action, outcome: result.outcome, reason: result.reason }, 'delivery');
+  else {
+    const jobId = 'jobId' in result ? result.jobId : 'jobIds' in result ? result.jobIds.join(',') : undefined;
+    (jobId ? request.log.child({ jobId }) : request.log).info(
+      { action, outcome: result.outcome },
+      'delivery',
+    );
+  }
   return reply.code(status).send(body);
 }
 

@@ -106,6 +106,8 @@ describe('bad input to POST /webhooks', () => {
     expect(r.body.error.code).toBe(row.code);
     expect(typeof r.body.error.message).toBe('string');
     expect(s.store.listJobs()).toEqual([]);
+    const logged = s.lines.map((l) => JSON.parse(l)).filter((l) => l.code === row.code);
+    if (row.delivery().deliveryId !== null) expect(logged.map((l) => l.deliveryId)).toContain(deliveryId);
 
     // The same delivery id, now well formed, is new to the gateway: the bad one was not recorded.
     const next = await deliver(s.url, {
