@@ -1,0 +1,131 @@
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { BootyError } from '../errors.js';
+import type { RepoConfig } from '../events/effect-results.js';
+
+// The repository's `.github/booty.yml` (else `.booty.yml`), read from the default branch only, so
+// an issue can never change its own test command. Without a file the setup is detected from the
+// files at the root. A malformed file fails the job with the field and the problem quoted.
+
+export const CONFIG_PATHS = ['.github/booty.yml', '.booty.yml'] as const;
+
+export const DEFAULT_PROTECTED_PATHS = [
+  '.github/workflows/**',
+  '**/.env*',
+  '**/*.pem',
+  '.github/booty.yml',
+  '.booty.yml',
+];
+
+export const DEFAULT_TIMEOUT_SECONDS = 600;
+
+const command = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty');
+
+export const RepoConfigFile = z
+  .object({
+    test: z.object({ command }, { error: 'must be a mapping with a `command`' }).strict().optional(),
+    install: z
+      .object({ command }, { error: 'must be a mapping with a `command`, or null' })
+      .strict()
+      .nullable()
+      .optional(),
+    timeoutSeconds: z
+      .number({ error: 'must be a number of seconds' })
+      .int('must be a whole number of seconds')
+      .min(1, 'must be at least 1')
+      .max(7200, 'must be at most 7200 (two hours)')
+      .optional(),
+    maxAttempts: z
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(10, 'must be at most 10')
+      .optional(),
+    protectedPaths: z
+      .array(z.string({ error: 'must be a glob string' }).min(1, 'must not be empty'), {
+        error: 'must be a list of globs',
+      })
+      .optional(),
+    sandbox: z.enum(['auto', 'required', 'off'], { error: 'must be one of auto, required, off' }).optional(),
+  })
+  .strict();
+export type RepoConfigFile = z.infer<typeof RepoConfigFile>;
+
+export interface DetectedSetup {
+  test: string;
+  install: string | null;
+}
+
+/** The setup implied by the files at the repository root, or null. */
+export function detectSetup(rootFiles: readonly string[]): DetectedSetup | null {
+  const has = (name: string) => rootFiles.includes(name);
+  if (has('package.json')) {
+    // `npm ci` refuses to run without a lockfile.
+    const locked = has('package-lock.json') || has('npm-shrinkwrap.json');
+    return { test: 'npm test', install: locked ? 'npm ci' : 'npm install' };
+  }
+  if (has('pyproject.toml') || has('pytest.ini')) return { test: 'pytest', install: null };
+  if (has('go.mod')) return { test: 'go test ./...', install: has('go.sum') ? 'go mod vendor' : null };
+  if (has('Cargo.toml')) return { test: 'cargo test', install: null };
+  return null;
+}
+
+const valueAt = (data: unknown, keys: PropertyKey[]) =>
+  keys.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as any)[k] : undefined), data);
+
+function invalid(file: string, field: string, problem: string): BootyError {
+  return new BootyError('BOOTY_E_CONFIG_INVALID', { path: file, field, problem });
+}
+
+/** Parses a config file's text; throws BOOTY_E_CONFIG_INVALID naming the field. */
+export function parseConfigFile(file: string, text: string): RepoConfigFile {
+  const doc = parseDocument(text, { prettyErrors: false });
+  const yamlError = doc.errors[0];
+  if (yamlError) throw invalid(file, 'the file', `is not valid YAML: ${yamlError.message.split('\n')[0]}`);
+  const data = doc.toJS() ?? {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw invalid(file, 'the file', 'must be a mapping of settings (test, install, timeoutSeconds, ...)');
+  }
+  const parsed = RepoConfigFile.safeParse(data);
+  if (parsed.success) return parsed.data;
+  // A misspelt key also makes its correct spelling missing: name the misspelling.
+  const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0]!;
+  const where = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const key = [...issue.path.map(String), issue.keys[0]].join('.');
+    const known = where === '' ? Object.keys(RepoConfigFile.shape).join(', ') : 'command';
+    throw invalid(file, key, `is not a known setting (known: ${known})`);
+  }
+  const value = valueAt(data, issue.path);
+  if (value === undefined) throw invalid(file, where || 'the file', 'is missing');
+  throw invalid(file, where || 'the file', `${issue.message} (got ${JSON.stringify(value)})`);
+}
+
+/** The effective config from the file (if any), detection, and the job's defaults. */
+export function resolveConfig(input: {
+  file: { path: string; text: string } | null;
+  rootFiles: readonly string[];
+  defaultMaxAttempts: number;
+}): RepoConfig {
+  const parsed = input.file ? parseConfigFile(input.file.path, input.file.text) : {};
+  const detected = detectSetup(input.rootFiles);
+  const test = parsed.test?.command ?? detected?.test;
+  if (!test) {
+    if (input.file)
+      throw invalid(input.file.path, 'test.command', 'is missing, and no test command could be detected');
+    throw new BootyError('BOOTY_E_NO_TEST_COMMAND');
+  }
+  // An explicit `install: null` turns off a detected install step.
+  const install =
+    parsed.install === undefined ? (detected?.install ?? null) : (parsed.install?.command ?? null);
+  return {
+    source: input.file ? 'file' : 'detected',
+    path: input.file?.path ?? null,
+    test: { command: test },
+    install: install ? { command: install } : null,
+    timeoutSeconds: parsed.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    maxAttempts: parsed.maxAttempts ?? input.defaultMaxAttempts,
+    protectedPaths: [...new Set([...DEFAULT_PROTECTED_PATHS, ...(parsed.protectedPaths ?? [])])],
+    sandbox: parsed.sandbox ?? 'auto',
+  };
+}

@@ -1,0 +1,158 @@
+import { rm, stat } from 'node:fs/promises';
+import type { EffectImpl } from '../actors/effect.js';
+import { BootyError } from '../errors.js';
+import type { Prepared } from '../events/effect-results.js';
+import type { RepoRef } from '../events/job-events.js';
+import type { Logger } from '../log.js';
+import type { EffectInput, JobContext } from '../machines/job-context.js';
+import { writeChanges } from './apply-changes.js';
+import { type Author, commitAndPush } from './commit-push.js';
+import { type GitAuth, git } from './git.js';
+import { cloneJob, readMetadata } from './job-clone.js';
+import { syncMirror } from './mirror-cache.js';
+import { checkChanges, checkPathSyntax } from './path-policy.js';
+import { CONFIG_PATHS, resolveConfig } from './repo-config.js';
+import { isTestFile } from './test-files.js';
+import { jobPath, mirrorPath } from './workspace-layout.js';
+
+// The effects that touch the target repository's files and git: prepare a job's clone, rebuild
+// it from the log when it is gone, apply the model's changes through the path policy, and
+// commit and push the job's branch.
+
+export interface WorkspaceOptions {
+  /** The workdir (BOOTY_WORKDIR): mirrors/ and jobs/ live under it. */
+  root: string;
+  /** The clone URL, without credentials, e.g. https://github.com/<owner>/<name>.git. */
+  remoteUrl: (repo: RepoRef) => string;
+  /** Credentials for git over HTTPS (a token as the password), or null for none. */
+  credentials?: (job: JobContext) => Promise<GitAuth | null>;
+  author: Author;
+  maxFileBytes?: number;
+  log?: Pick<Logger, 'info' | 'warn'>;
+}
+
+export type PrepareResult = Omit<Prepared, 'at' | 'comments'>;
+
+export function createWorkspace(options: WorkspaceOptions) {
+  const { root } = options;
+  const auth = (job: JobContext) => options.credentials?.(job) ?? Promise.resolve(null);
+  const exists = (p: string) =>
+    stat(p).then(
+      () => true,
+      () => false,
+    );
+
+  const show = (dir: string, rev: string) =>
+    git(['show', rev], { cwd: dir, op: 'show' }).then(
+      (text) => text,
+      () => null,
+    );
+
+  async function clone(job: JobContext, at: CloneAt | undefined, signal?: AbortSignal) {
+    const credentials = await auth(job);
+    const url = options.remoteUrl(job.repo);
+    const mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
+    return cloneJob({
+      dir: jobPath(root, job.jobId),
+      mirror,
+      url,
+      branch: job.branch,
+      auth: credentials,
+      signal,
+      at,
+    });
+  }
+  type CloneAt = { baseSha: string; defaultBranch: string };
+
+  /** The job's clone, made (or reused) at the head of the default branch, and its config. */
+  async function prepare(input: EffectInput, { signal }: { signal: AbortSignal }): Promise<PrepareResult> {
+    const { job } = input;
+    const dir = jobPath(root, job.jobId);
+    const meta = (await readMetadata(dir)) ?? (await clone(job, undefined, signal));
+    // Read from the base commit, never from the work tree the job's changes go into.
+    const rootFiles = (
+      await git(['ls-tree', '--name-only', meta.baseSha], { cwd: dir, op: 'ls-tree' })
+    ).split('\n');
+    let file: { path: string; text: string } | null = null;
+    for (const candidate of CONFIG_PATHS) {
+      const text = await show(dir, `${meta.baseSha}:${candidate}`);
+      if (text !== null) {
+        file = { path: candidate, text };
+        break;
+      }
+    }
+    const config = resolveConfig({ file, rootFiles, defaultMaxAttempts: job.settings.maxAttempts });
+    options.log?.info({ jobId: job.jobId, baseSha: meta.baseSha, source: config.source }, 'workspace ready');
+    return { baseSha: meta.baseSha, defaultBranch: meta.defaultBranch, branch: meta.branch, config };
+  }
+
+  /**
+   * The job's workspace directory. A resumed job whose clone is gone gets it back exactly: a clone
+   * at the recorded base commit with the recorded changes written again; the model is not asked.
+   */
+  async function ensure(job: JobContext, signal?: AbortSignal): Promise<string> {
+    const dir = jobPath(root, job.jobId);
+    if (await readMetadata(dir)) return dir;
+    if (!job.workspace) {
+      throw new BootyError('BOOTY_E_WORKSPACE_LOST', {
+        jobId: job.jobId,
+        reason: 'the job was never prepared',
+      });
+    }
+    if (await exists(dir)) await rm(dir, { recursive: true, force: true }); // a damaged clone
+    options.log?.warn({ jobId: job.jobId, baseSha: job.workspace.baseSha }, 'rebuilding a lost workspace');
+    await clone(job, job.workspace, signal);
+    // The recorded changes passed the policy when they were applied; the path rules run again
+    // because a path is about to be written.
+    const safe = job.changes.filter((c) => !('rule' in checkPathSyntax(c.path)));
+    await writeChanges(dir, safe);
+    return dir;
+  }
+
+  const applyChanges: EffectImpl<'applyChanges'> = async (input, { signal }) => {
+    const { job } = input;
+    const proposal = job.proposal?.changes ?? [];
+    const dir = await ensure(job, signal);
+    const baseSha = job.workspace!.baseSha;
+    const { accepted, rejected } = await checkChanges({
+      dir,
+      changes: proposal,
+      protectedPaths: job.config?.protectedPaths ?? [],
+      maxFileBytes: options.maxFileBytes,
+      readBase: (p) => show(dir, `${baseSha}:${p}`),
+    });
+    await writeChanges(dir, accepted);
+    const addedTests = accepted.filter((c) => c.content !== null && isTestFile(c.path)).map((c) => c.path);
+    return { applied: accepted, rejected, addedTests: addedTests.sort() };
+  };
+
+  async function commitAndPushJob(input: Pick<EffectInput, 'job'>, ctx: { signal?: AbortSignal } = {}) {
+    const dir = await ensure(input.job, ctx.signal);
+    return commitAndPush({
+      dir,
+      job: input.job,
+      author: options.author,
+      auth: await auth(input.job),
+      signal: ctx.signal,
+    });
+  }
+
+  /** Deletes a finished job's clone; the mirror stays for the next job. */
+  async function dispose(jobId: string): Promise<void> {
+    await rm(jobPath(root, jobId), { recursive: true, force: true });
+  }
+
+  return {
+    prepare,
+    ensure,
+    applyChanges,
+    commitAndPush: commitAndPushJob,
+    dispose,
+    paths: {
+      mirror: (repo: RepoRef) => mirrorPath(root, repo),
+      job: (jobId: string) => jobPath(root, jobId),
+    },
+  };
+}
+
+export type Workspace = ReturnType<typeof createWorkspace>;

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { type BootyError, isBootyError } from '../../src/errors.js';
+import { DEFAULT_PROTECTED_PATHS, detectSetup, resolveConfig } from '../../src/workspace/repo-config.js';
+
+const fromFile = (text: string, rootFiles: string[] = ['package.json']) =>
+  resolveConfig({ file: { path: '.github/booty.yml', text }, rootFiles, defaultMaxAttempts: 3 });
+
+const failure = (text: string): BootyError => {
+  try {
+    fromFile(text);
+  } catch (err) {
+    if (isBootyError(err, 'BOOTY_E_CONFIG_INVALID')) return err;
+    throw err;
+  }
+  throw new Error('expected the config to be refused');
+};
+
+describe('detectSetup', () => {
+  const rows: [string[], ReturnType<typeof detectSetup>][] = [
+    [['package.json', 'package-lock.json'], { test: 'npm test', install: 'npm ci' }],
+    [['package.json'], { test: 'npm test', install: 'npm install' }],
+    [['pyproject.toml'], { test: 'pytest', install: null }],
+    [['pytest.ini', 'src'], { test: 'pytest', install: null }],
+    [['go.mod', 'go.sum'], { test: 'go test ./...', install: 'go mod vendor' }],
+    [['go.mod'], { test: 'go test ./...', install: null }],
+    [['Cargo.toml'], { test: 'cargo test', install: null }],
+    [['README.md', 'Makefile'], null],
+  ];
+  for (const [files, expected] of rows) {
+    it(`detects ${expected?.test ?? 'nothing'} from ${files.join(', ')}`, () => {
+      expect(detectSetup(files)).toEqual(expected);
+    });
+  }
+});
+
+describe('resolveConfig', () => {
+  it('reads every setting from the file', () => {
+    const config = fromFile(
+      [
+        'test:',
+        '  command: make check',
+        'install:',
+        '  command: make deps',
+        'timeoutSeconds: 120',
+        'maxAttempts: 5',
+        'protectedPaths: ["db/**"]',
+        'sandbox: required',
+      ].join('\n'),
+    );
+    expect(config).toEqual({
+      source: 'file',
+      path: '.github/booty.yml',
+      test: { command: 'make check' },
+      install: { command: 'make deps' },
+      timeoutSeconds: 120,
+      maxAttempts: 5,
+      protectedPaths: [...DEFAULT_PROTECTED_PATHS, 'db/**'],
+      sandbox: 'required',
+    });
+  });
+
+  it('fills what the file leaves out from detection and the job defaults', () => {
+    expect(fromFile('timeoutSeconds: 30\n', ['package.json', 'package-lock.json'])).toMatchObject({
+      source: 'file',
+      test: { command: 'npm test' },
+      install: { command: 'npm ci' },
+      timeoutSeconds: 30,
+      maxAttempts: 3,
+      sandbox: 'auto',
+    });
+  });
+
+  it('turns a detected install step off with install: null', () => {
+    expect(fromFile('install: null\n', ['package.json']).install).toBeNull();
+  });
+
+  it('treats an empty file as all defaults', () => {
+    expect(fromFile('', ['pyproject.toml']).test.command).toBe('pytest');
+  });
+
+  it('detects without a file', () => {
+    expect(resolveConfig({ file: null, rootFiles: ['go.mod'], defaultMaxAttempts: 2 })).toMatchObject({
+      source: 'detected',
+      path: null,
+      test: { command: 'go test ./...' },
+      maxAttempts: 2,
+    });
+  });
+
+  it('fails without a file and without anything to detect', () => {
+    expect(() => resolveConfig({ file: null, rootFiles: ['README.md'], defaultMaxAttempts: 3 })).toThrow(
+      expect.objectContaining({ code: 'BOOTY_E_NO_TEST_COMMAND' }),
+    );
+  });
+
+  const malformed: { text: string; field: string; problem: string }[] = [
+    { text: 'maxAttempts: 20\n', field: 'maxAttempts', problem: 'must be at most 10 (got 20)' },
+    { text: 'maxAttempts: three\n', field: 'maxAttempts', problem: 'must be a number (got "three")' },
+    { text: 'maxAttempts: 2.5\n', field: 'maxAttempts', problem: 'must be a whole number (got 2.5)' },
+    { text: 'timeoutSeconds: 0\n', field: 'timeoutSeconds', problem: 'must be at least 1 (got 0)' },
+    {
+      text: 'test: npm test\n',
+      field: 'test',
+      problem: 'must be a mapping with a `command` (got "npm test")',
+    },
+    { text: 'test:\n  command: ""\n', field: 'test.command', problem: 'must not be empty' },
+    { text: 'test: {}\n', field: 'test.command', problem: 'is missing' },
+    { text: 'test:\n  cmd: make\n', field: 'test.cmd', problem: 'is not a known setting (known: command)' },
+    { text: 'tset:\n  command: make\n', field: 'tset', problem: 'is not a known setting' },
+    {
+      text: 'sandbox: maybe\n',
+      field: 'sandbox',
+      problem: 'must be one of auto, required, off (got "maybe")',
+    },
+    { text: 'protectedPaths: db/**\n', field: 'protectedPaths', problem: 'must be a list of globs' },
+    {
+      text: 'protectedPaths: ["ok", 3]\n',
+      field: 'protectedPaths.1',
+      problem: 'must be a glob string (got 3)',
+    },
+    { text: 'test: [unclosed\n', field: 'the file', problem: 'is not valid YAML' },
+    { text: '- a\n- b\n', field: 'the file', problem: 'must be a mapping of settings' },
+  ];
+  for (const row of malformed) {
+    it(`refuses ${JSON.stringify(row.text)} naming ${row.field}`, () => {
+      const err = failure(row.text);
+      expect(err.retryable).toBe(false);
+      expect(err.params.field).toBe(row.field);
+      expect(err.message).toContain(`.github/booty.yml is invalid: ${row.field} ${row.problem}`);
+    });
+  }
+});
