@@ -7,7 +7,7 @@ const SKIP_MARKERS =
   /\b(?:it|test|describe|suite|context|bench)\.(?:skip|todo|only|skipIf|runIf)\b|(?<![.\w])[xf](?:it|test|describe)\s*\(|@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.skip|\bpytest\.skip\s*\(|\bt\.Skip(?:Now|f)?\s*\(|#\[ignore\]|@Disabled\b|@Ignore\b/g;
 
 const TEST_CASES =
-  /\b(?:it|test)(?:\.each\s*\([\s\S]*?\))?\s*\(\s*['"`]|\bdef\s+test_\w*|\bfunc\s+Test\w*\s*\(|@Test\b|#\[test\]|\bit\s+['"]/g;
+  /\b(?:it|test)(?:\.(?:only|skip|todo|concurrent|fails|each\s*\([\s\S]*?\)))*\s*\(\s*['"`]|\bdef\s+test_\w*|\bfunc\s+Test\w*\s*\(|@Test\b|#\[test\]|\bit\s+['"]/g;
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 
