@@ -51,30 +51,35 @@ export interface ClaudeEffects {
 
 type Step = 'analyze' | 'generate' | 'refine';
 
+interface StepParts<T> {
+  tool: AnswerTool<T>;
+  reader: RepoReader;
+  tree: string[];
+  /** The fenced issue: its words and paths steer which files are relevant. */
+  issue: string;
+  stable: string;
+  head: string;
+  sections: string[];
+  check?: (value: T) => Promise<string[]>;
+}
+
 export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffects {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = createAnthropicClient({ ...options, timeoutMs });
   const counter = tokenCounter(client, { timeoutMs: Math.min(timeoutMs, 60_000), log: options.log });
   const outputCap = { analyze: 8_192, changes: 32_000, ...options.maxOutputTokens };
 
-  async function ask<T>(
-    step: Step,
-    input: EffectInput,
-    signal: AbortSignal,
-    parts: { tool: AnswerTool<T>; stable: string; head: string; sections: string[]; ranked: string[] },
-    reader: RepoReader,
-    tree: string[],
-    check?: (value: T) => Promise<string[]>,
-  ) {
+  /** Builds the step's request from its parts, then asks until the answer validates. */
+  async function ask<T>(step: Step, input: EffectInput, signal: AbortSignal, parts: StepParts<T>) {
     const { job } = input;
     const plan = await planRequest({
       step,
       model: options.model,
       tool: parts.tool.tool,
       job,
-      reader,
-      tree,
-      ranked: parts.ranked,
+      reader: parts.reader,
+      tree: parts.tree,
+      ranked: rankFiles({ files: parts.tree, analysis: job.analysis, issueText: parts.issue }),
       stable: parts.stable,
       head: parts.head,
       sections: parts.sections,
@@ -92,7 +97,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       timeoutMs,
       budget: { max: job.settings.maxTokens, spent: tokensSpent(job.usage) },
       ...plan,
-      check,
+      check: parts.check,
       signal,
       log: options.log?.child({ jobId: job.jobId }),
     });
@@ -100,17 +105,16 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
 
   const analyze: EffectImpl<'analyze'> = async (input, { signal }) => {
     const reader = await options.repo(input.job);
-    const tree = await reader.listFiles();
     const issue = issueText(input.job);
-    const ranked = rankFiles({ files: tree, analysis: null, issueText: issue });
-    const { value, usage } = await ask(
-      'analyze',
-      input,
-      signal,
-      { tool: analysisTool, stable: issue, head: ANALYZE_TASK, sections: [], ranked },
+    const { value, usage } = await ask('analyze', input, signal, {
+      tool: analysisTool,
       reader,
-      tree,
-    );
+      tree: await reader.listFiles(),
+      issue,
+      stable: issue,
+      head: ANALYZE_TASK,
+      sections: [],
+    });
     return { analysis: value, usage };
   };
 
@@ -119,9 +123,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     if (!job.analysis)
       throw new BootyError('BOOTY_E_EFFECT_FAILED', { src: step, reason: 'the job has no analysis yet' });
     const reader = await options.repo(job);
-    const tree = await reader.listFiles();
     const issue = issueText(job);
-    const ranked = rankFiles({ files: tree, analysis: job.analysis, issueText: issue });
     const touched = touchedOrder(job);
     const sections = touched.map((c) => touchedFileText(c.path, c.content));
     const head =
@@ -142,21 +144,16 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
         addedTests: job.addedTests,
         previous,
       });
-    const { value, usage } = await ask(
-      step,
-      input,
-      signal,
-      {
-        tool: changesTool,
-        stable: `${issue}\n\n${analysisText(job.analysis)}`,
-        head: head.filter(Boolean).join('\n\n'),
-        sections,
-        ranked,
-      },
+    const { value, usage } = await ask(step, input, signal, {
+      tool: changesTool,
       reader,
-      tree,
+      tree: await reader.listFiles(),
+      issue,
+      stable: `${issue}\n\n${analysisText(job.analysis)}`,
+      head: head.filter(Boolean).join('\n\n'),
+      sections,
       check,
-    );
+    });
     return { changes: toFileChanges(value), explanation: value.explanation, usage };
   }
 
