@@ -1,0 +1,163 @@
+import { createAppAuth } from '@octokit/auth-app';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import { BootyError } from '../errors.js';
+import type { RepoRef } from '../events/job-events.js';
+import type { Logger } from '../log.js';
+import type { JobContext } from '../machines/job-context.js';
+import type { GitHubAuth } from './auth.js';
+import { type GitCredentials, gitRemoteUrl } from './git-remote.js';
+import { mapped } from './github-errors.js';
+
+// The octokit clients booty talks to GitHub with: REST and GraphQL on one authenticated request,
+// with octokit's retry and throttling plugins. GITHUB_API_URL points them at github.com, GitHub
+// Enterprise (/api/v3) or the local simulator alike.
+
+export const BootyOctokit = Octokit.plugin(retry, throttling);
+export type BootyOctokit = InstanceType<typeof BootyOctokit>;
+
+export interface GitHubClientOptions {
+  apiUrl: string;
+  auth: GitHubAuth;
+  log?: Logger;
+  /** Retries of a transient failure (5xx, lost connection, secondary rate limit); default 3. */
+  retries?: number;
+  /** octokit waits (n+1)² × this many ms before retry n, and retry-after × this; default 1000. */
+  retryBaseMs?: number;
+  /** GitHub's recommended pacing of writes (1 s apart, 3 s for notifying ones); off for the simulator. */
+  paced?: boolean;
+  userAgent?: string;
+}
+
+export interface GitHubClient {
+  rest: BootyOctokit;
+  graphql: BootyOctokit['graphql'];
+  /** The token the requests carry: the job's installation token, or the configured token. */
+  token(): Promise<string>;
+}
+
+export interface GitHubClients {
+  readonly apiUrl: string;
+  /** A client for a repository: for an App, the installation's (looked up when not given). */
+  forRepo(repo: RepoRef, installationId?: number | null): Promise<GitHubClient>;
+  forJob(job: Pick<JobContext, 'repo' | 'installationId'>): Promise<GitHubClient>;
+  /** The credential git push uses: the same token as the API calls. */
+  gitCredentials(job: Pick<JobContext, 'repo' | 'installationId'>): Promise<GitCredentials>;
+  gitRemoteUrl(repo: RepoRef): string;
+}
+
+/** A limiter that lets every request through at once: the throttling plugin's groups, minus pacing. */
+const unpaced = {
+  key: () => ({ schedule: (_options: unknown, fn: (...args: any[]) => any, ...args: any[]) => fn(...args) }),
+};
+
+export function createGitHubClients(options: GitHubClientOptions): GitHubClients {
+  const apiUrl = options.apiUrl.replace(/\/+$/, '');
+  const retries = options.retries ?? 3;
+  const base = options.retryBaseMs ?? 1000;
+  const log = options.log?.child({ component: 'github' });
+
+  const make = (auth: Record<string, unknown>) =>
+    new BootyOctokit({
+      baseUrl: apiUrl,
+      userAgent: options.userAgent ?? 'booty',
+      ...auth,
+      log: {
+        debug: () => {},
+        info: () => {},
+        warn: (message: string) => log?.warn(message),
+        error: (message: string) => log?.error(message),
+      },
+      retry: { retries, retryAfterBaseValue: base },
+      throttle: {
+        retryAfterBaseValue: base,
+        ...(options.paced === false
+          ? ({
+              global: unpaced,
+              auth: unpaced,
+              write: unpaced,
+              notifications: unpaced,
+              search: unpaced,
+            } as object)
+          : {}),
+        onSecondaryRateLimit: (
+          after: number,
+          o: { method: string; url: string },
+          _k: unknown,
+          count: number,
+        ) => {
+          log?.warn(
+            { method: o.method, url: o.url, retryAfter: after, count },
+            'GitHub secondary rate limit',
+          );
+          return count < retries;
+        },
+        onRateLimit: (after: number, o: { method: string; url: string }, _k: unknown, count: number) => {
+          log?.warn({ method: o.method, url: o.url, retryAfter: after, count }, 'GitHub rate limit');
+          // Waiting out an hourly window here would hold the job's slot; the step's own retry waits instead.
+          return count < 1 && after <= 60;
+        },
+      },
+    });
+
+  const clients = new Map<string, GitHubClient>();
+  const installations = new Map<string, number>();
+  const auth = options.auth;
+  const app = auth.kind === 'app' ? make({ authStrategy: createAppAuth, auth: appAuth(auth) }) : null;
+
+  const client = (key: string, octokit: BootyOctokit, token: () => Promise<string>): GitHubClient => {
+    const existing = clients.get(key);
+    if (existing) return existing;
+    const made = { rest: octokit, graphql: octokit.graphql, token };
+    clients.set(key, made);
+    return made;
+  };
+
+  async function installationFor(repo: RepoRef): Promise<number> {
+    const key = `${repo.owner}/${repo.name}`.toLowerCase();
+    const known = installations.get(key);
+    if (known) return known;
+    const { data } = await mapped(() =>
+      app!.rest.apps.getRepoInstallation({ owner: repo.owner, repo: repo.name }),
+    );
+    installations.set(key, data.id);
+    return data.id;
+  }
+
+  async function forRepo(repo: RepoRef, installationId: number | null = null): Promise<GitHubClient> {
+    if (auth.kind === 'token') {
+      return client('token', make({ auth: auth.token }), async () => auth.token);
+    }
+    const id = installationId ?? (await installationFor(repo));
+    const key = `installation:${id}`;
+    if (clients.has(key)) return clients.get(key)!;
+    const octokit = make({ authStrategy: createAppAuth, auth: { ...appAuth(auth), installationId: id } });
+    return client(key, octokit, async () => {
+      const result = (await mapped(() => octokit.auth({ type: 'installation' }))) as { token: string };
+      return result.token;
+    });
+  }
+
+  return {
+    apiUrl,
+    forRepo,
+    forJob: (job) => forRepo(job.repo, job.installationId),
+    async gitCredentials(job) {
+      const gh = await forRepo(job.repo, job.installationId);
+      const password = await gh.token();
+      if (!password) throw new BootyError('BOOTY_E_GITHUB_CREDENTIALS', { reason: 'the token is empty' });
+      return { username: 'x-access-token', password };
+    },
+    gitRemoteUrl: (repo) => gitRemoteUrl(apiUrl, repo),
+  };
+}
+
+const appAuth = (auth: Extract<GitHubAuth, { kind: 'app' }>) => ({
+  appId: auth.appId,
+  privateKey: auth.privateKey,
+});
+
+/** The credential for git push, from the job's installation or the configured token. */
+export const gitCredentials = (clients: GitHubClients, job: Pick<JobContext, 'repo' | 'installationId'>) =>
+  clients.gitCredentials(job);

@@ -1,0 +1,237 @@
+import type { JobSnapshot } from '../machines/fold.js';
+import { stateName } from '../machines/fold.js';
+import { type JobContext, tokensSpent } from '../machines/job-context.js';
+import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
+import { progressMarker } from './markers.js';
+import { attemptsTable } from './pr-body.js';
+
+// The progress comment's text: a pure function of the job's snapshot, so every replica of the
+// reporter, before or after a restart, writes the same comment for the same point in the log.
+
+export type StageMark =
+  | 'done'
+  | 'running'
+  | 'failed'
+  | 'warning'
+  | 'held'
+  | 'cancelled'
+  | 'skipped'
+  | 'pending';
+
+export interface Stage {
+  key: 'prepare' | 'baseline' | 'analyze' | 'generate' | 'test' | 'openPr' | 'promote';
+  label: string;
+  mark: StageMark;
+  detail: string;
+}
+
+export interface RenderOptions {
+  /** Optional markdown placed after the checklist, e.g. a Mermaid diagram of the job's path. */
+  extra?: string;
+}
+
+type Snapshot = Pick<JobSnapshot, 'value' | 'context'>;
+
+const icons: Record<StageMark, string> = {
+  done: '✅',
+  running: '⏳',
+  failed: '❌',
+  warning: '⚠️',
+  held: '⏸️',
+  cancelled: '🚫',
+  skipped: '➖',
+  pending: '⬜',
+};
+
+const stageOfState: Record<string, number> = {
+  preparing: 0,
+  baselining: 1,
+  analyzing: 2,
+  generating: 3,
+  applying: 3,
+  refining: 3,
+  testing: 4,
+  openingPr: 5,
+  prOpened: 6,
+};
+
+const stageOfStep: Record<string, number> = {
+  prepare: 0,
+  runBaseline: 1,
+  analyze: 2,
+  generate: 3,
+  refine: 3,
+  applyChanges: 3,
+  runTests: 4,
+  openPr: 5,
+  promotePr: 6,
+};
+
+/** How far a job got, read from what it recorded: for a cancel or a failure without a step. */
+function reached(ctx: JobContext): number {
+  if (ctx.pr) return 6;
+  const last = ctx.attempts[ctx.attempts.length - 1];
+  if (last && last.n === ctx.attempt) {
+    if (last.test) return 5;
+    if (last.files.length > 0) return 4;
+    return 3;
+  }
+  if (ctx.attempt > 0) return 3;
+  if (ctx.baseline) return 2;
+  if (ctx.workspace) return 1;
+  return 0;
+}
+
+export function progressStages(snapshot: Snapshot): Stage[] {
+  const ctx = snapshot.context;
+  const state = stateName(snapshot);
+  const marks: StageMark[] = Array(7).fill('pending');
+  const fill = (upTo: number, mark: StageMark, after: StageMark) => {
+    for (let i = 0; i < 7; i++) marks[i] = i < upTo ? 'done' : i === upTo ? mark : after;
+  };
+  const outcome = ctx.outcome?.reason;
+  if (state in stageOfState) fill(stageOfState[state]!, 'running', 'pending');
+  else if (state === 'promoted') fill(7, 'done', 'done');
+  else if (state === 'heldAsDraft') fill(6, outcome === 'promotion-failed' ? 'warning' : 'held', 'skipped');
+  else if (state === 'cancelled') fill(reached(ctx), 'cancelled', 'skipped');
+  else if (outcome === 'tests-failing') {
+    fill(6, 'skipped', 'skipped');
+    marks[4] = 'failed';
+  } else fill(ctx.error ? (stageOfStep[ctx.error.step] ?? reached(ctx)) : reached(ctx), 'failed', 'skipped');
+
+  const attempt = ctx.attempt > 0 ? `attempt ${ctx.attempt}/${ctx.maxAttempts}` : '';
+  const baseline = ctx.baseline;
+  const test = ctx.lastTest;
+  const failing = test
+    ? test.newFailures.length || test.addedTestsFailing.length || test.failingTests.length
+    : 0;
+  const stages: Omit<Stage, 'mark'>[] = [
+    {
+      key: 'prepare',
+      label: 'Prepare the workspace',
+      detail: ctx.workspace ? `from ${code(ctx.workspace.defaultBranch)}` : '',
+    },
+    {
+      key: 'baseline',
+      label: 'Run the tests before the change',
+      detail: baseline
+        ? baseline.failingTests.length
+          ? `${baseline.failingTests.length} already failing`
+          : 'all passing'
+        : '',
+    },
+    { key: 'analyze', label: 'Analyze the issue', detail: '' },
+    {
+      key: 'generate',
+      label: ctx.attempt > 1 ? 'Refine the change' : 'Generate the change',
+      detail: attempt,
+    },
+    {
+      key: 'test',
+      label: 'Run the tests',
+      detail: test
+        ? test.passed
+          ? `passed in ${formatDuration(test.durationMs)}`
+          : `${failing} failing${test.timedOut ? ', timed out' : ''}`
+        : '',
+    },
+    {
+      key: 'openPr',
+      label: 'Open a draft pull request',
+      detail: ctx.pr ? `[#${ctx.pr.number}](${ctx.pr.url})` : '',
+    },
+    {
+      key: 'promote',
+      label: 'Mark it ready for review',
+      detail:
+        outcome === 'self-modification'
+          ? 'held as draft: a human must review a change to booty itself'
+          : outcome === 'promotion-failed'
+            ? 'failed; the pull request stays draft'
+            : '',
+    },
+  ];
+  return stages.map((s, i) => ({ ...s, mark: marks[i]! }));
+}
+
+function headline(state: string, ctx: JobContext): string {
+  switch (state) {
+    case 'promoted':
+      return '✅ booty opened a pull request, ready for review';
+    case 'heldAsDraft':
+      return ctx.outcome?.reason === 'promotion-failed'
+        ? '⚠️ booty opened a draft pull request but could not mark it ready'
+        : '⏸️ booty opened a draft pull request for a human to review';
+    case 'failed':
+      return '❌ booty could not finish this issue';
+    case 'cancelled':
+      return '🚫 booty stopped working on this issue';
+    default:
+      return '⏳ booty is working on this issue';
+  }
+}
+
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}): string {
+  const ctx = snapshot.context;
+  const state = stateName(snapshot);
+  const final = !(state in stageOfState);
+  const parts: string[] = [progressMarker(ctx.jobId), `### ${headline(state, ctx)}`];
+  if (ctx.outcome) parts.push(ctx.outcome.message);
+  if (ctx.outcome?.reason === 'self-modification') {
+    parts.push(
+      '> [!WARNING]\n> This change modifies booty itself, so a human must review it: the pull request stays a draft.',
+    );
+  }
+
+  parts.push(
+    progressStages(snapshot)
+      .map((s) => `- ${icons[s.mark]} ${s.label}${s.detail ? ` — ${s.detail}` : ''}`)
+      .join('\n'),
+  );
+  // The integrator's optional section (e.g. a Mermaid diagram of the job's path) goes here.
+  if (options.extra?.trim()) parts.push(options.extra.trim());
+
+  const facts: string[] = [];
+  if (ctx.pr)
+    facts.push(
+      `**Pull request:** [#${ctx.pr.number}](${ctx.pr.url}) (${ctx.pr.draft ? 'draft' : 'ready for review'})`,
+    );
+  const { usage } = ctx;
+  facts.push(
+    `**Model usage:** ${thousands(tokensSpent(usage))} tokens (${thousands(usage.inputTokens)} in, ${thousands(usage.outputTokens)} out, ${thousands(usage.cacheReadTokens)} cache read) · $${usage.costUsd.toFixed(4)}`,
+  );
+  if (ctx.retry && !final && ctx.error) {
+    facts.push(
+      `**Retrying** ${code(ctx.error.step)} (retry ${ctx.retry.count}/${ctx.settings.maxRetries}): ${ctx.error.message}`,
+    );
+  }
+  parts.push(facts.join('  \n'));
+
+  const failed = state === 'failed' || ctx.outcome?.reason === 'promotion-failed';
+  if (failed) parts.push(failureSection(ctx));
+  parts.push(`<sub>booty job ${code(ctx.jobId)} · state ${code(state)}</sub>`);
+  return parts.join('\n\n');
+}
+
+function failureSection(ctx: JobContext): string {
+  const out: string[] = ['#### Last failure'];
+  if (ctx.error)
+    out.push(`${code(ctx.error.step)} failed with ${code(ctx.error.code)}: ${ctx.error.message}`);
+  const test = ctx.lastTest;
+  if (test && !test.passed) {
+    const failing = test.newFailures.length ? test.newFailures : test.failingTests;
+    out.push(
+      `Failing tests (${code(test.command)}, exit code ${test.exitCode ?? 'none'}):\n${bullets([...new Set([...failing, ...test.addedTestsFailing])])}`,
+    );
+    if (test.outputTail.trim()) {
+      out.push(
+        `<details><summary>Test output (last lines)</summary>\n\n${fenced(tail(test.outputTail))}\n\n</details>`,
+      );
+    }
+  }
+  if (ctx.attempts.length) out.push(`#### Attempts\n\n${attemptsTable(ctx)}`);
+  out.push(`**Branch:** ${code(ctx.branch)}`);
+  return out.join('\n\n');
+}

@@ -1,0 +1,135 @@
+import type { JobObserver } from '../actors/supervisor.js';
+import type { Logger } from '../log.js';
+import { foldJob, type JobSnapshot } from '../machines/fold.js';
+import type { EventStore } from '../store/event-store.js';
+import type { GitHubClients } from './clients.js';
+import { type ProgressComment, reactEyes, upsertProgressComment } from './progress-comment.js';
+import { type RenderOptions, renderProgress } from './progress-render.js';
+
+// The progress comment as a projection of the job's log. Every logged event may change it; the
+// reporter keeps at most one request in flight per job and always writes the latest state, so a
+// burst of events costs one edit. It never throws into the supervisor: a failed write is logged and
+// the next change (or the next boot, through listUnreported) writes again.
+
+export interface ProgressReporterOptions {
+  clients: GitHubClients;
+  store: Pick<EventStore, 'markReported' | 'readStream'>;
+  log?: Logger;
+  /** Extra markdown for a job's comment, e.g. a Mermaid diagram of its path. */
+  extra?: (snapshot: JobSnapshot) => RenderOptions['extra'];
+  /** Tries per write before waiting for the next change; default 4. */
+  attempts?: number;
+  /** Pause before a retry, doubled each time; default 500 ms. */
+  retryDelayMs?: number;
+}
+
+export interface ProgressReporter extends JobObserver {
+  changed(change: { jobId: string; version: number; snapshot: JobSnapshot }): void;
+  settled(jobId: string, snapshot: JobSnapshot, version: number): Promise<void>;
+  /** Shows the job as its log stands: the supervisor reports no change for JobRequested itself. */
+  refresh(jobId: string): Promise<void>;
+  /** Resolves when nothing is being written for the job (or for any job). */
+  idle(jobId?: string): Promise<void>;
+}
+
+interface Entry {
+  latest: { snapshot: JobSnapshot; version: number } | null;
+  shown: number;
+  comment: ProgressComment | null;
+  reacted: boolean;
+  running: Promise<void> | null;
+}
+
+export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
+  const log = options.log?.child({ component: 'progress' });
+  const attempts = options.attempts ?? 4;
+  const delay = options.retryDelayMs ?? 500;
+  const entries = new Map<string, Entry>();
+
+  const entry = (jobId: string) => {
+    let e = entries.get(jobId);
+    if (!e) {
+      e = { latest: null, shown: 0, comment: null, reacted: false, running: null };
+      entries.set(jobId, e);
+    }
+    return e;
+  };
+
+  async function show(e: Entry, snapshot: JobSnapshot) {
+    const ctx = snapshot.context;
+    const gh = await options.clients.forJob(ctx);
+    if (!e.reacted) {
+      await reactEyes(gh, ctx).catch((err) =>
+        log?.warn({ jobId: ctx.jobId, err: String(err) }, 'no 👀 reaction'),
+      );
+      e.reacted = true;
+    }
+    const body = renderProgress(snapshot, { extra: options.extra?.(snapshot) });
+    e.comment = await upsertProgressComment(gh, ctx, body, e.comment);
+  }
+
+  async function drain(jobId: string, e: Entry) {
+    try {
+      for (;;) {
+        const next = e.latest;
+        if (!next || next.version <= e.shown) return;
+        let tries = 0;
+        for (;;) {
+          try {
+            await show(e, next.snapshot);
+            e.shown = next.version;
+            break;
+          } catch (err) {
+            e.comment = null;
+            if (++tries >= attempts) {
+              log?.warn(
+                { jobId, version: next.version, err: String(err) },
+                'progress comment not updated; retrying at the next change',
+              );
+              return;
+            }
+            await new Promise((r) => setTimeout(r, delay * 2 ** (tries - 1)));
+          }
+        }
+      }
+    } finally {
+      // Set synchronously after the last check, so a change arriving later starts a new drain.
+      e.running = null;
+    }
+  }
+
+  function schedule(jobId: string, snapshot: JobSnapshot, version: number): Promise<void> {
+    const e = entry(jobId);
+    if (!e.latest || version >= e.latest.version) e.latest = { snapshot, version };
+    if (!e.running) e.running = drain(jobId, e);
+    return e.running;
+  }
+
+  return {
+    changed(change) {
+      try {
+        void schedule(change.jobId, change.snapshot, change.version);
+      } catch (err) {
+        log?.error({ jobId: change.jobId, err: String(err) }, 'progress reporter failed');
+      }
+    },
+    async settled(jobId, snapshot, version) {
+      const e = entry(jobId);
+      await schedule(jobId, snapshot, version);
+      // A change that arrived while the last write was in flight is drained by now too.
+      while (e.running) await e.running;
+      if (e.shown >= version) {
+        options.store.markReported(jobId, version);
+        entries.delete(jobId);
+      }
+    },
+    async refresh(jobId) {
+      const events = options.store.readStream(jobId);
+      await schedule(jobId, foldJob(events), events.length);
+    },
+    async idle(jobId) {
+      const targets = jobId ? [entries.get(jobId)] : [...entries.values()];
+      for (const e of targets) while (e?.running) await e.running;
+    },
+  };
+}

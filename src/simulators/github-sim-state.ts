@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+// The simulator's whole world as one JSON document in its directory, written after every change,
+// so a restarted simulator (the demo resuming an interrupted run) carries on where it stood.
+
+const Iso = z.string();
+
+export const SimIssue = z.object({
+  id: z.number(),
+  nodeId: z.string(),
+  number: z.number(),
+  title: z.string(),
+  body: z.string(),
+  state: z.enum(['open', 'closed']),
+  labels: z.array(z.string()),
+  author: z.string(),
+  createdAt: Iso,
+  updatedAt: Iso,
+  closedAt: Iso.nullable(),
+});
+export type SimIssue = z.infer<typeof SimIssue>;
+
+export const SimComment = z.object({
+  id: z.number(),
+  nodeId: z.string(),
+  issueNumber: z.number(),
+  body: z.string(),
+  author: z.string(),
+  createdAt: Iso,
+  updatedAt: Iso,
+});
+export type SimComment = z.infer<typeof SimComment>;
+
+export const SimReaction = z.object({
+  id: z.number(),
+  issueNumber: z.number(),
+  content: z.string(),
+  author: z.string(),
+  createdAt: Iso,
+});
+export type SimReaction = z.infer<typeof SimReaction>;
+
+export const SimPull = z.object({
+  id: z.number(),
+  nodeId: z.string(),
+  number: z.number(),
+  title: z.string(),
+  body: z.string(),
+  head: z.string(),
+  base: z.string(),
+  headSha: z.string(),
+  draft: z.boolean(),
+  state: z.enum(['open', 'closed']),
+  author: z.string(),
+  createdAt: Iso,
+  updatedAt: Iso,
+});
+export type SimPull = z.infer<typeof SimPull>;
+
+export const SimRepo = z.object({
+  id: z.number(),
+  nodeId: z.string(),
+  owner: z.string(),
+  name: z.string(),
+  defaultBranch: z.string(),
+  nextNumber: z.number(),
+  issues: z.array(SimIssue),
+  comments: z.array(SimComment),
+  reactions: z.array(SimReaction),
+  pulls: z.array(SimPull),
+});
+export type SimRepo = z.infer<typeof SimRepo>;
+
+export const SimToken = z.object({
+  token: z.string(),
+  kind: z.enum(['pat', 'installation']),
+  login: z.string(),
+  installationId: z.number().nullable(),
+  createdAt: Iso,
+  expiresAt: Iso.nullable(),
+});
+export type SimToken = z.infer<typeof SimToken>;
+
+export const SimApp = z.object({
+  id: z.number(),
+  slug: z.string(),
+  publicKey: z.string(),
+  installations: z.array(z.object({ id: z.number(), account: z.string() })),
+});
+export type SimApp = z.infer<typeof SimApp>;
+
+export const SimDelivery = z.object({
+  id: z.string(),
+  event: z.string(),
+  action: z.string().nullable(),
+  payload: z.string(),
+  attempts: z.number(),
+  status: z.number().nullable(),
+  error: z.string().nullable(),
+  at: Iso,
+});
+export type SimDelivery = z.infer<typeof SimDelivery>;
+
+export const SimState = z.object({
+  version: z.literal(1),
+  seq: z.number(),
+  repos: z.record(z.string(), SimRepo),
+  tokens: z.array(SimToken),
+  apps: z.array(SimApp),
+  deliveries: z.array(SimDelivery),
+});
+export type SimState = z.infer<typeof SimState>;
+
+export const emptyState = (): SimState => ({
+  version: 1,
+  seq: 1000,
+  repos: {},
+  tokens: [],
+  apps: [],
+  deliveries: [],
+});
+
+export class SimStore {
+  readonly file: string;
+  state: SimState;
+
+  constructor(dir: string) {
+    fs.mkdirSync(dir, { recursive: true });
+    this.file = path.join(dir, 'github-state.json');
+    this.state = fs.existsSync(this.file)
+      ? SimState.parse(JSON.parse(fs.readFileSync(this.file, 'utf8')))
+      : emptyState();
+  }
+
+  nextId(): number {
+    this.state.seq += 1;
+    return this.state.seq;
+  }
+
+  repo(owner: string, name: string): SimRepo | undefined {
+    return this.state.repos[repoKey(owner, name)];
+  }
+
+  /** Writes through a temporary file, so a crash never leaves half a state behind. */
+  save() {
+    const tmp = `${this.file}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(this.state));
+    fs.renameSync(tmp, this.file);
+  }
+}
+
+/** GitHub treats owner and repository names case-insensitively. */
+export const repoKey = (owner: string, name: string) => `${owner}/${name}`.toLowerCase();
+
+export const nodeId = (prefix: string, id: number) =>
+  `${prefix}_kwDO${Buffer.from(String(id)).toString('base64url')}`;

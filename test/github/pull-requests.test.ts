@@ -1,0 +1,199 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { isBootyError } from '../../src/errors.js';
+import { createGitHubEffects } from '../../src/github/github-effects.js';
+import { effectInput, type JobContext } from '../../src/machines/job-context.js';
+import { testRun } from '../support/scripted-effects.js';
+import { jobContext, pushBranch, sampleDir, simFixture } from './sim-fixture.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+async function setup() {
+  const f = await simFixture();
+  closers.push(() => f.sim.close());
+  await f.sim.createRepo('acme', 'widgets', { fromDir: sampleDir() });
+  f.sim.createIssue('acme', 'widgets', { title: 'Add an add() function' });
+  const effects = createGitHubEffects({ clients: f.clients });
+  const job = readyJob();
+  const headSha = await pushBranch(
+    f.clients.gitRemoteUrl(job.repo),
+    await f.clients.gitCredentials(job),
+    job.branch,
+  );
+  return { ...f, effects, job, headSha };
+}
+
+function readyJob(overrides: Partial<JobContext> = {}): JobContext {
+  const base = jobContext();
+  return {
+    ...base,
+    workspace: { baseSha: 'a'.repeat(40), defaultBranch: 'main' },
+    analysis: {
+      summary: 'Adds add(a, b) to the library.',
+      changeKind: 'feat',
+      filesToRead: [],
+      filesToChange: ['add.js'],
+      testsToAdd: ['test/add.test.js'],
+      acceptanceCriteria: [],
+      risks: [],
+    },
+    attempt: 2,
+    changes: [
+      { path: 'add.js', content: 'x' },
+      { path: 'test/add.test.js', content: 'y' },
+    ],
+    addedTests: ['test/add.test.js'],
+    baseline: { ...testRun(false, ['flaky thing']), at: 1 },
+    lastTest: { ...testRun(true), durationMs: 1234, at: 2 },
+    ...overrides,
+  };
+}
+
+const openInput = (job: JobContext) => effectInput(job, 'openPr');
+
+describe('draft pull request and promotion', () => {
+  it('opens a draft with the evidence and the job marker, then promotes it', async () => {
+    const { sim, effects, job, headSha } = await setup();
+
+    const pr = await effects.openDraftPr(openInput(job), { headSha });
+
+    expect(pr).toEqual({
+      number: 2,
+      url: `${sim.url}/acme/widgets/pull/2`,
+      nodeId: expect.stringMatching(/^PR_/),
+      draft: true,
+      headSha,
+      created: true,
+    });
+    const [stored] = sim.pulls('acme', 'widgets');
+    expect(stored).toMatchObject({
+      draft: true,
+      head: job.branch,
+      base: 'main',
+      title: 'feat: Add an add() function',
+      headSha,
+    });
+    for (const part of [
+      '<!-- booty:job=job-1 -->',
+      'Adds add(a, b) to the library.',
+      'Closes #1',
+      '- `add.js`',
+      '- `test/add.test.js`',
+      '| Command | `npm test` |',
+      '| Exit code | 0 |',
+      '| Duration | 1.2 s |',
+      '| Attempt | 2 of 3 |',
+      '| Baseline failures | 1 (already failing before this change) |',
+      '- `flaky thing`',
+    ]) {
+      expect(stored!.body).toContain(part);
+    }
+
+    const promoted = await effects.promotePr(
+      { ...effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr') },
+      { signal: new AbortController().signal },
+    );
+    expect(promoted).toEqual({ draft: false });
+    expect(sim.pulls('acme', 'widgets')[0]!.draft).toBe(false);
+
+    // Resumed after a crash: both steps run again and change nothing.
+    const graphqlCalls = sim.requests().filter((r) => r.operation === 'graphql').length;
+    expect(await effects.openDraftPr(openInput(job), { headSha })).toEqual({
+      ...pr,
+      draft: false,
+      created: false,
+    });
+    expect(
+      await effects.promotePr(effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr'), {
+        signal: new AbortController().signal,
+      }),
+    ).toEqual({ draft: false });
+    expect(sim.pulls('acme', 'widgets')).toHaveLength(1);
+    expect(sim.requests().filter((r) => r.operation === 'graphql')).toHaveLength(graphqlCalls);
+  });
+
+  it('keeps a self-modification draft and says a human must review it', async () => {
+    const { sim, effects, headSha } = await setup();
+    const job = readyJob({ settings: { ...readyJob().settings, selfModification: true } });
+    const pr = await effects.openDraftPr(openInput(job), { headSha });
+    expect(sim.pulls('acme', 'widgets')[0]!.body).toContain('It stays a draft until a human reviews it');
+    const result = await effects.promotePr(effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr'), {
+      signal: new AbortController().signal,
+    });
+    expect(result).toEqual({ draft: true });
+    expect(sim.pulls('acme', 'widgets')[0]!.draft).toBe(true);
+    expect(sim.requests().filter((r) => r.operation === 'graphql')).toHaveLength(0);
+  });
+
+  it('leaves exactly one PR when the create reply is lost', async () => {
+    const { sim, effects, job, headSha } = await setup();
+    sim.fault('pulls/create', { kind: 'lost-reply' });
+
+    const pr = await effects.openDraftPr(openInput(job), { headSha });
+
+    expect(sim.pulls('acme', 'widgets').map((p) => p.number)).toEqual([pr.number]);
+    expect(pr.created).toBe(true);
+    expect(
+      sim
+        .requests()
+        .filter((r) => r.operation === 'pulls/create')
+        .map((r) => r.status),
+    ).toEqual([0]);
+    // The machine retrying the whole step finds the same PR.
+    expect((await effects.openDraftPr(openInput(job), { headSha })).number).toBe(pr.number);
+    expect(sim.pulls('acme', 'widgets')).toHaveLength(1);
+  });
+
+  it('retries a 502 and a secondary rate limit through the octokit plugins', async () => {
+    const { sim, effects, job, headSha } = await setup();
+    sim.fault('pulls/list', { kind: 'bad-gateway' });
+    sim.fault('pulls/create', { kind: 'secondary-rate-limit', retryAfter: 1 });
+
+    const pr = await effects.openDraftPr(openInput(job), { headSha });
+
+    const statuses = (op: string) =>
+      sim
+        .requests()
+        .filter((r) => r.operation === op)
+        .map((r) => r.status);
+    expect(statuses('pulls/list')).toEqual([502, 200]);
+    expect(statuses('pulls/create')).toEqual([403, 201]);
+    expect(sim.pulls('acme', 'widgets').map((p) => p.number)).toEqual([pr.number]);
+  });
+
+  it('maps a persistent 5xx to a retryable error naming the URL, and a 4xx to GitHub message', async () => {
+    const { sim, effects, job, headSha } = await setup();
+    sim.fault('pulls/list', { kind: 'bad-gateway' }, 4);
+    const unavailable = await effects.openDraftPr(openInput(job), { headSha }).catch((e) => e);
+    expect(isBootyError(unavailable, 'BOOTY_E_GITHUB_UNAVAILABLE')).toBe(true);
+    expect(unavailable.retryable).toBe(true);
+    expect(unavailable.message).toContain(`GET ${sim.url}/repos/acme/widgets/pulls?state=open&head=`);
+
+    const unpushed = readyJob({ branch: 'booty/never-pushed' });
+    const refused = await effects.openDraftPr(openInput(unpushed), { headSha }).catch((e) => e);
+    expect(isBootyError(refused, 'BOOTY_E_GITHUB_REQUEST')).toBe(true);
+    expect(refused.retryable).toBe(false);
+    expect(refused.message).toContain('with 422: Validation Failed (PullRequest head invalid)');
+  });
+
+  it('fails promotion with a non-retryable error when GitHub refuses the mutation', async () => {
+    const { sim, effects, job, headSha } = await setup();
+    const pr = await effects.openDraftPr(openInput(job), { headSha });
+    sim.fault('graphql', {
+      kind: 'graphql-error',
+      type: 'FORBIDDEN',
+      message: 'Resource not accessible by integration',
+    });
+    const err = await effects
+      .promotePr(effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr'), {
+        signal: new AbortController().signal,
+      })
+      .catch((e) => e);
+    expect(isBootyError(err, 'BOOTY_E_GITHUB_GRAPHQL')).toBe(true);
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain('FORBIDDEN: Resource not accessible by integration');
+    expect(sim.pulls('acme', 'widgets')[0]!.draft).toBe(true);
+  });
+});
