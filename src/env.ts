@@ -35,7 +35,7 @@ export const EnvSchema = z.object({
 
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  BOOTY_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  BOOTY_MODEL: z.string().min(1).default('claude-sonnet-4-6'),
   BOOTY_MAX_INPUT_TOKENS: int(1_000).default(150_000),
   BOOTY_MAX_TOKENS_PER_JOB: int(1).optional(),
 
