@@ -25,7 +25,7 @@ export interface GitHubClientOptions {
   retries?: number;
   /** octokit waits (n+1)² × this many ms before retry n, and retry-after × this; default 1000. */
   retryBaseMs?: number;
-  /** GitHub's recommended pacing of writes (1 s apart, 3 s for notifying ones); off for the simulator. */
+  /** GitHub's recommended pacing of writes (1 s apart, 3 s for notifying ones); default on, except for a loopback URL (the simulator). */
   paced?: boolean;
   userAgent?: string;
 }
@@ -72,7 +72,7 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
       retry: { retries, retryAfterBaseValue: base },
       throttle: {
         retryAfterBaseValue: base,
-        ...(options.paced === false
+        ...(!(options.paced ?? !isLoopback(apiUrl))
           ? ({
               global: unpaced,
               auth: unpaced,
@@ -152,6 +152,8 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
     gitRemoteUrl: (repo) => gitRemoteUrl(apiUrl, repo),
   };
 }
+
+const isLoopback = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
 
 const appAuth = (auth: Extract<GitHubAuth, { kind: 'app' }>) => ({
   appId: auth.appId,

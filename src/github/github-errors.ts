@@ -42,8 +42,8 @@ export function githubError(err: unknown): BootyError | unknown {
   if (err instanceof GraphqlResponseError) {
     const errors = (err.errors ?? []) as { type?: string; message: string }[];
     const reason = errors.map((e) => (e.type ? `${e.type}: ${e.message}` : e.message)).join('; ');
-    const operation =
-      /\b(mutation|query)\s*\w*\s*[({]?\s*(\w+)?/.exec(String(err.request.query))?.[0] ?? 'request';
+    const named = /\b(mutation|query)\s+(\w+)/.exec(String(err.request.query));
+    const operation = named ? `${named[1]} ${named[2]}` : 'request';
     if (errors.some((e) => e.type === 'RATE_LIMITED')) {
       return new BootyError(
         'BOOTY_E_GITHUB_RATE_LIMITED',
@@ -51,7 +51,7 @@ export function githubError(err: unknown): BootyError | unknown {
         { cause: err },
       );
     }
-    return new BootyError('BOOTY_E_GITHUB_GRAPHQL', { operation: operation.trim(), reason }, { cause: err });
+    return new BootyError('BOOTY_E_GITHUB_GRAPHQL', { operation, reason }, { cause: err });
   }
   if (!isHttpError(err)) return err;
   const method = err.request.method ?? 'GET';

@@ -78,7 +78,7 @@ export function attemptsTable(job: Pick<JobContext, 'attempts'>): string {
         : `❌ ${a.test.newFailures.length || a.test.failingTests.length} failing${a.test.timedOut ? ', timed out' : ''}`
       : 'nothing applied';
     const rejected = a.rejected.length ? `${a.rejected.length} rejected` : '';
-    return `| ${a.n} | ${a.files.length} ${rejected ? `(${rejected})` : ''} | ${result} | ${a.test ? formatDuration(a.test.durationMs) : ''} |`;
+    return `| ${a.n} | ${a.files.length}${rejected ? ` (${rejected})` : ''} | ${result} | ${a.test ? formatDuration(a.test.durationMs) : ''} |`;
   });
   return ['| Attempt | Files | Result | Duration |', '|---|---|---|---|', ...rows].join('\n');
 }

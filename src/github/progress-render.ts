@@ -151,7 +151,13 @@ export function progressStages(snapshot: Snapshot): Stage[] {
             : '',
     },
   ];
-  return stages.map((s, i) => ({ ...s, mark: marks[i]! }));
+  return stages.map((s, i) => {
+    const mark = marks[i]!;
+    // A stage still ahead says nothing, except the tests, whose last run explains a refinement.
+    const detail =
+      mark !== 'pending' ? s.detail : s.key === 'test' && s.detail ? `last run: ${s.detail}` : '';
+    return { ...s, mark, detail };
+  });
 }
 
 function headline(state: string, ctx: JobContext): string {

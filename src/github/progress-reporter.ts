@@ -1,4 +1,5 @@
 import type { JobObserver } from '../actors/supervisor.js';
+import { BootyError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { foldJob, type JobSnapshot } from '../machines/fold.js';
 import type { EventStore } from '../store/event-store.js';
@@ -81,7 +82,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
             break;
           } catch (err) {
             e.comment = null;
-            if (++tries >= attempts) {
+            const transient = err instanceof BootyError && err.retryable;
+            if (!transient || ++tries >= attempts) {
               log?.warn(
                 { jobId, version: next.version, err: String(err) },
                 'progress comment not updated; retrying at the next change',

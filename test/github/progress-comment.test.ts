@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGitHubEffects } from '../../src/github/github-effects.js';
+import { renderProgress } from '../../src/github/progress-render.js';
+import { createProgressReporter } from '../../src/github/progress-reporter.js';
+import { foldJob } from '../../src/machines/fold.js';
+import { harness } from '../support/job-harness.js';
+import { sampleDir, simFixture } from './sim-fixture.js';
+
+// The progress comment is a projection of the job's log: whatever point the log stands at, and
+// however many times booty restarted on the way, the issue carries exactly one comment for the job,
+// showing that point.
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+async function finishedJobLog() {
+  const h = harness({ tests: [false, true] });
+  const r = h.request();
+  if (r.outcome !== 'created') throw new Error(r.outcome);
+  await h.supervisor.whenFinished(r.jobId);
+  return { store: h.store, jobId: r.jobId, events: h.store.readStream(r.jobId) };
+}
+
+async function simWithIssue() {
+  const f = await simFixture();
+  closers.push(() => f.sim.close());
+  await f.sim.createRepo('acme', 'widgets', { fromDir: sampleDir() });
+  f.sim.createIssue('acme', 'widgets', { title: 'Add an add() function' });
+  f.sim.createIssue('acme', 'widgets', { title: 'Someone else', author: 'alice' });
+  return f;
+}
+
+const markerComments = (sim: Awaited<ReturnType<typeof simWithIssue>>['sim'], jobId: string) =>
+  sim.comments('acme', 'widgets', 1).filter((c) => c.body.includes(`<!-- booty:progress job=${jobId} -->`));
+
+describe('progress comment', () => {
+  it('leaves exactly one comment, showing the latest state, after a restart in every state', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    // The very first create loses its reply, and one edit meets a 502: both must heal.
+    sim.fault('issues/create-comment', { kind: 'lost-reply' });
+    sim.fault('issues/update-comment', { kind: 'bad-gateway' });
+    const states: string[] = [];
+
+    for (let version = 1; version <= events.length; version++) {
+      const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+      const snapshot = foldJob(events.slice(0, version));
+      reporter.changed({ jobId, version, snapshot });
+      await reporter.idle(jobId);
+
+      const comments = markerComments(sim, jobId);
+      expect(comments).toHaveLength(1);
+      expect(comments[0]!.body).toBe(renderProgress(snapshot));
+      states.push(String(snapshot.value));
+    }
+
+    expect(new Set(states)).toEqual(
+      new Set([
+        'preparing',
+        'baselining',
+        'analyzing',
+        'generating',
+        'applying',
+        'testing',
+        'refining',
+        'openingPr',
+        'prOpened',
+        'promoted',
+      ]),
+    );
+    expect(sim.comments('acme', 'widgets')).toHaveLength(1);
+    expect(sim.reactions('acme', 'widgets', 1).map((r) => [r.content, r.author])).toEqual([
+      ['eyes', 'booty-bot'],
+    ]);
+    const created = sim.requests().filter((r) => r.operation === 'issues/create-comment');
+    expect(created.map((r) => r.status)).toEqual([0]);
+  });
+
+  it('coalesces a burst of changes into one edit with the latest state, then marks the job reported', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+
+    for (let version = 1; version < events.length; version++) {
+      reporter.changed({ jobId, version, snapshot: foldJob(events.slice(0, version)) });
+    }
+    const final = foldJob(events);
+    await reporter.settled(jobId, final, events.length);
+
+    const ops = sim.requests().map((r) => r.operation);
+    expect(ops.filter((o) => o === 'issues/create-comment')).toHaveLength(1);
+    // The first state is being written while every later one arrives: only the final one is written next.
+    expect(ops.filter((o) => o === 'issues/update-comment')).toHaveLength(1);
+    expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([renderProgress(final)]);
+    expect(store.getJob(jobId)?.reportedVersion).toBe(events.length);
+    expect(store.listUnreported().map((j) => j.jobId)).not.toContain(jobId);
+  });
+
+  it('lists the issue discussion without booty progress comments', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    const gh = await clients.forRepo({ owner: 'acme', name: 'widgets' });
+    await gh.rest.issues.createComment({
+      owner: 'acme',
+      repo: 'widgets',
+      issue_number: 1,
+      body: 'Use BigInt please',
+    });
+    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+    await reporter.settled(jobId, foldJob(events), events.length);
+
+    const comments = await createGitHubEffects({ clients }).listIssueComments(foldJob(events).context);
+
+    expect(sim.comments('acme', 'widgets', 1)).toHaveLength(2);
+    expect(comments).toEqual([{ author: 'booty-bot', body: 'Use BigInt please' }]);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { progressStages, renderProgress } from '../../src/github/progress-render.js';
+import { foldJob, type JobSnapshot } from '../../src/machines/fold.js';
+import { harness } from '../support/job-harness.js';
+import type { Script } from '../support/scripted-effects.js';
+import { jobContext } from './sim-fixture.js';
+
+async function log(script: Script) {
+  const h = harness(script);
+  const r = h.request();
+  if (r.outcome !== 'created') throw new Error(r.outcome);
+  await h.supervisor.whenFinished(r.jobId);
+  return h.store.readStream(r.jobId);
+}
+
+const checklist = (s: Pick<JobSnapshot, 'value' | 'context'>) =>
+  progressStages(s).map((st) => `${st.mark} ${st.label}${st.detail ? ` — ${st.detail}` : ''}`);
+
+describe('renderProgress', () => {
+  it('shows the refinement attempt, what is done and what is ahead', async () => {
+    const events = await log({ tests: [false, true] });
+    const at = events.findIndex((e) => e.state === 'refining');
+    const snapshot = foldJob(events.slice(0, at + 1));
+
+    expect(checklist(snapshot)).toEqual([
+      'done Prepare the workspace — from `main`',
+      'done Run the tests before the change — all passing',
+      'done Analyze the issue',
+      'running Refine the change — attempt 2/3',
+      'pending Run the tests — last run: 1 failing',
+      'pending Open a draft pull request',
+      'pending Mark it ready for review',
+    ]);
+    expect(renderProgress(snapshot)).toContain('### ⏳ booty is working on this issue');
+  });
+
+  it('on a failed step names it, with the error, the attempts and the branch', async () => {
+    const events = await log({ outcomes: { analyze: ['permanent'] } });
+    const snapshot = foldJob(events);
+    const text = renderProgress(snapshot);
+
+    expect(checklist(snapshot).slice(1, 4)).toEqual([
+      'done Run the tests before the change — all passing',
+      'failed Analyze the issue',
+      'skipped Generate the change',
+    ]);
+    expect(text).toContain('### ❌ booty could not finish this issue');
+    expect(text).toContain(
+      '`analyze` failed with `BOOTY_E_EFFECT_FAILED`: effect analyze failed: simulated 401',
+    );
+    expect(text).toContain('**Branch:** `booty/issue-1-add-an-add-function`');
+  });
+
+  it('marks where a cancelled job stood', () => {
+    const context = jobContext({
+      workspace: { baseSha: 'a'.repeat(40), defaultBranch: 'main' },
+      attempt: 1,
+      attempts: [{ n: 1, explanation: '', files: ['a.js'], rejected: [], test: null }],
+      outcome: { reason: 'unlabeled', message: 'Cancelled: the trigger label was removed (by octocat).' },
+    });
+    const snapshot = { value: 'cancelled', context } as unknown as JobSnapshot;
+    expect(checklist(snapshot).slice(3)).toEqual([
+      'done Generate the change — attempt 1/3',
+      'cancelled Run the tests',
+      'skipped Open a draft pull request',
+      'skipped Mark it ready for review',
+    ]);
+    expect(renderProgress(snapshot)).toContain('Cancelled: the trigger label was removed (by octocat).');
+  });
+
+  it('places the optional extra section right after the checklist', async () => {
+    const snapshot = foldJob(await log({}));
+    const text = renderProgress(snapshot, { extra: '```mermaid\nflowchart LR\n```' });
+    expect(text).toMatch(
+      /- ✅ Mark it ready for review\n\n```mermaid\nflowchart LR\n```\n\n\*\*Pull request:\*\*/,
+    );
+    expect(renderProgress(snapshot)).not.toContain('mermaid');
+  });
+});
