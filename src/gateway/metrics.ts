@@ -49,7 +49,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
       this.reset();
       if (!store) return;
       const counts = new Map<string, number>();
-      for (const job of store.listJobs()) counts.set(job.state, (counts.get(job.state) ?? 0) + 1);
+      try {
+        for (const job of store.listJobs()) counts.set(job.state, (counts.get(job.state) ?? 0) + 1);
+      } catch {
+        return; // a store that cannot be read shows no jobs; /readyz says why
+      }
       for (const [state, n] of counts) this.set({ state }, n);
     },
   });

@@ -93,6 +93,7 @@ describe('readiness and shutdown', () => {
     expect(body.error.code).toBe('BOOTY_E_NOT_READY');
     expect(body.checks[0]).toMatchObject({ name: 'database', ok: false });
     expect((await get(`${s.url}/healthz`)).status).toBe(200);
+    expect((await get(`${s.url}/metrics`)).status).toBe(200);
     await s.close();
   });
 
