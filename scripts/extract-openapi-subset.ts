@@ -17,7 +17,7 @@ const out = path.join(here, '../src/simulators/openapi/api.github.com.subset.jso
 
 type Json = any;
 
-function fetchDescription(): { file: string; version: string } {
+function fetchDescription(): { file: string; version: string; dir?: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'octokit-openapi-'));
   const packed = execFileSync('npm', ['pack', '@octokit/openapi', '--silent'], { cwd: dir, encoding: 'utf8' })
     .trim()
@@ -27,7 +27,7 @@ function fetchDescription(): { file: string; version: string } {
     cwd: dir,
   });
   const version = JSON.parse(fs.readFileSync(path.join(dir, 'package/package.json'), 'utf8')).version;
-  return { file: path.join(dir, 'package/generated/api.github.com.json'), version };
+  return { file: path.join(dir, 'package/generated/api.github.com.json'), version, dir };
 }
 
 function packageVersionNear(file: string): string {
@@ -74,8 +74,11 @@ function collectSchemaRefs(doc: Json, node: Json, seen: Set<string>) {
 
 function main() {
   const given = process.argv[2];
-  const { file, version } = given ? { file: given, version: packageVersionNear(given) } : fetchDescription();
+  const { file, version, dir } = given
+    ? { file: given, version: packageVersionNear(given) }
+    : fetchDescription();
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
   const operations: Record<string, Json> = {};
   const refs = new Set<string>();
   for (const id of servedOperations) {
