@@ -1,12 +1,13 @@
 import { BootyError } from '../errors.js';
 import { type Command, type Io, parse } from './command.js';
 import { jobsCommand } from './jobs-command.js';
+import { machineCommand } from './machine-command.js';
 import { replayCommand } from './replay-command.js';
 
 // booty's command line. Each command lives in its own file; this one only dispatches and turns
 // any error into one clear line and a non-zero exit.
 
-export const commands: Command[] = [jobsCommand, replayCommand];
+export const commands: Command[] = [jobsCommand, replayCommand, machineCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,12 +1,28 @@
+import fs from 'node:fs';
 import { assertVerified, readTimeline, type Timeline } from '../actors/timeline.js';
-import { type Command, dbHelp, dbOption, intOption, openExistingStore } from './command.js';
+import { BootyError } from '../errors.js';
+import { startInspectorServer } from '../inspect/inspector-server.js';
+import { sendToRelay } from '../inspect/relay-client.js';
+import { replayInspection } from '../inspect/replay-inspection.js';
+import { timelineToJson } from '../inspect/timeline-json.js';
+import type { StoredEvent } from '../store/event-store.js';
+import {
+  type Command,
+  dbHelp,
+  dbOption,
+  type Io,
+  intOption,
+  openExistingStore,
+  type Values,
+} from './command.js';
 import { formatDelta, table } from './format.js';
 
 export const replayCommand: Command = {
   name: 'replay',
-  summary: "fold a job's log and print its timeline",
+  summary: "fold a job's log and print its timeline, or play it in the Stately inspector",
   usage: [
     'Usage: booty replay <jobId> [--verify] [--json] [--until N] [--db PATH]',
+    '       booty replay <jobId> --inspect [--port N | --relay URL] [--once] [--export FILE] [--until N]',
     '',
     "Folds the job's event log through the machine (no effect runs) and prints every step:",
     'seq, time, delta, event, the state reached, the attempt, and tokens when the step used the model.',
@@ -14,41 +30,125 @@ export const replayCommand: Command = {
     '  --verify       check every recorded state against the fold; exit 1 at the first divergence',
     '  --json         print { jobId, verified, finalState, events: [{ seq, type, state, at, ... }] }',
     '  --until N      stop after event N and print the snapshot there (state and context)',
+    '  --inspect      play the log into the machine with inert effects (nothing runs) and serve it',
+    '                 to the Stately inspector: prints the URL to open; Ctrl-C stops',
+    '  --port N       the port for --inspect (default: any free port)',
+    '  --relay URL    send to an inspector relay that is already running (e.g. ws://localhost:8080)',
+    '                 instead of serving, then exit',
+    '  --once         with --inspect: exit once the first viewer has been sent the whole replay',
+    '  --export FILE  write the inspector messages as JSON lines, to share or load later',
     dbHelp,
   ].join('\n'),
-  options: { ...dbOption, verify: { type: 'boolean' }, json: { type: 'boolean' }, until: { type: 'string' } },
+  options: {
+    ...dbOption,
+    verify: { type: 'boolean' },
+    json: { type: 'boolean' },
+    until: { type: 'string' },
+    inspect: { type: 'boolean' },
+    port: { type: 'string' },
+    relay: { type: 'string' },
+    once: { type: 'boolean' },
+    export: { type: 'string' },
+  },
   positionals: ['jobId'],
   async run({ values, positionals }, io) {
     const until = intOption('replay', 'until', values.until);
+    const inspecting = checkInspectFlags(values);
     const store = openExistingStore(values, io.env);
     let timeline: Timeline;
+    let events: StoredEvent[] = [];
     try {
       timeline = readTimeline(store, positionals[0]!, until);
+      if (inspecting) events = store.readStream(positionals[0]!);
     } finally {
       store.close();
     }
-    if (values.json) io.out(JSON.stringify(toJson(timeline, until !== undefined), null, 2));
+    if (inspecting) {
+      if (values.verify) assertVerified(timeline);
+      return inspect(timeline, events, until, values, io);
+    }
+    if (values.json) io.out(JSON.stringify(timelineToJson(timeline, until !== undefined), null, 2));
     else io.out(render(timeline, until !== undefined));
     if (values.verify) assertVerified(timeline);
     return 0;
   },
 };
 
-function toJson(t: Timeline, withSnapshot: boolean) {
-  return {
-    jobId: t.jobId,
-    verified: t.verified,
-    finalState: t.finalState,
-    events: t.entries.map((e) => ({
-      seq: e.seq,
-      type: e.type,
-      state: e.state,
-      at: new Date(e.at).toISOString(),
-      attempt: e.attempt,
-      ...(e.tokens ? { tokens: e.tokens } : {}),
-    })),
-    ...(withSnapshot ? { snapshot: { state: t.finalState, context: t.snapshot.context } } : {}),
-  };
+/** Whether inspector output is asked for; usage errors for flags that do not go together. */
+function checkInspectFlags(values: Values): boolean {
+  const usage = (reason: string) => new BootyError('BOOTY_E_USAGE', { command: 'replay', reason });
+  if (!values.inspect) {
+    for (const flag of ['port', 'relay', 'once'] as const)
+      if (values[flag] !== undefined) throw usage(`--${flag} needs --inspect`);
+  }
+  if (values.port !== undefined && values.relay !== undefined)
+    throw usage('--port serves the inspector here, --relay sends to one elsewhere: pick one');
+  const inspecting = Boolean(values.inspect) || values.export !== undefined;
+  if (inspecting && values.json)
+    throw usage('--json prints the timeline; it does not go with --inspect or --export');
+  return inspecting;
+}
+
+async function inspect(
+  timeline: Timeline,
+  events: StoredEvent[],
+  until: number | undefined,
+  values: Values,
+  io: Io,
+): Promise<number> {
+  const port = portOption(values.port);
+  const { messages } = await replayInspection(events, { until });
+  const verdict = timeline.verified
+    ? 'verified'
+    : `DIVERGED at event ${timeline.divergence!.seq}: the inspector shows what the machine does now`;
+  io.out(
+    `job ${timeline.jobId}  ${timeline.repo}#${timeline.issue}: ${timeline.entries.length} events to ${timeline.finalState} (${verdict}), ${messages.length} inspector messages`,
+  );
+  if (values.export !== undefined) {
+    const file = values.export as string;
+    fs.writeFileSync(file, messages.map((m) => `${m}\n`).join(''));
+    io.out(`wrote ${file}`);
+  }
+  if (!values.inspect) return 0;
+  if (values.relay !== undefined) {
+    await sendToRelay(values.relay as string, messages);
+    io.out(`sent to the inspector relay at ${values.relay}`);
+    return 0;
+  }
+  const server = await startInspectorServer({ port });
+  try {
+    for (const m of messages) server.publish(m);
+    io.out(
+      `inspector: open ${server.url}  (${values.once ? 'exits once a viewer has the replay' : 'Ctrl-C to stop'})`,
+    );
+    await (values.once ? server.viewed() : interrupted());
+  } finally {
+    await server.close();
+  }
+  return 0;
+}
+
+function portOption(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new BootyError('BOOTY_E_USAGE', {
+      command: 'replay',
+      reason: `--port must be a port number from 0 to 65535, not ${JSON.stringify(value)}`,
+    });
+  return n;
+}
+
+function interrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
 }
 
 function render(t: Timeline, withSnapshot: boolean): string {

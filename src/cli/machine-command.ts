@@ -1,0 +1,72 @@
+import { BootyError } from '../errors.js';
+import { jobPath } from '../inspect/job-diagram.js';
+import {
+  eventLabel,
+  machineGraph,
+  machineJson,
+  machineMermaid,
+  mermaidWithPath,
+} from '../machines/diagram.js';
+import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
+import { table } from './format.js';
+
+export const machineCommand: Command = {
+  name: 'machine',
+  summary: 'print the job machine: states and transitions, as JSON or as a Mermaid diagram',
+  usage: [
+    'Usage: booty machine [--json | --mermaid [--job ID [--db PATH]]]',
+    '',
+    'Prints every state of the job machine and every transition out of it, generated from the machine.',
+    '',
+    "  --json         the machine definition as JSON, for Stately's tools (createMachine(<json>))",
+    '  --mermaid      a Mermaid stateDiagram-v2 (paste into GitHub markdown or mermaid.live)',
+    "  --job ID       with --mermaid: highlight that job's path and the state it stands in",
+    dbHelp,
+  ].join('\n'),
+  options: { ...dbOption, json: { type: 'boolean' }, mermaid: { type: 'boolean' }, job: { type: 'string' } },
+  positionals: [],
+  async run({ values }, io) {
+    const usage = (reason: string) => new BootyError('BOOTY_E_USAGE', { command: 'machine', reason });
+    if (values.json && values.mermaid) throw usage('--json and --mermaid are two outputs: pick one');
+    if (values.job !== undefined && !values.mermaid) throw usage('--job needs --mermaid');
+    if (values.json) {
+      io.out(JSON.stringify(machineJson(), null, 2));
+      return 0;
+    }
+    if (values.mermaid) {
+      if (values.job === undefined) {
+        io.out(machineMermaid());
+        return 0;
+      }
+      const store = openExistingStore(values, io.env);
+      try {
+        io.out(mermaidWithPath(jobPath(store, values.job as string)));
+      } finally {
+        store.close();
+      }
+      return 0;
+    }
+    io.out(overview());
+    return 0;
+  },
+};
+
+function overview(): string {
+  const g = machineGraph();
+  const rows = g.states.flatMap((s) => {
+    const own = g.transitions.filter((t) => t.from === s.name && !t.fromRoot);
+    const head = [s.name, s.type === 'final' ? '(final)' : s.invokes.join(', ')];
+    if (own.length === 0) return [[...head, '', '']];
+    return own.map((t, i) => [...(i === 0 ? head : ['', '']), t.label, t.to]);
+  });
+  const root = [
+    ...new Set(g.transitions.filter((t) => t.fromRoot).map((t) => `${eventLabel(t.event)} -> ${t.to}`)),
+  ];
+  return [
+    `machine ${g.id}: ${g.states.length} states, starts in ${g.initial}`,
+    '',
+    table(['STATE', 'INVOKES', 'ON', 'GOES TO'], rows),
+    '',
+    `in every state that is not final: ${root.join('; ')}`,
+  ].join('\n');
+}

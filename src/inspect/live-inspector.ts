@@ -1,0 +1,38 @@
+import type { InspectionEvent } from 'xstate';
+import { messageInspector } from './inspector-messages.js';
+import { startInspectorServer } from './inspector-server.js';
+
+// `booty serve --inspect`: every running job's actor, live in the Stately inspector. Pass
+// `inspect` as the Supervisor's (or startServer's) `inspect` option and print `url`.
+
+export interface LiveInspector {
+  inspect: (event: InspectionEvent) => void;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface LiveInspectorOptions {
+  port?: number;
+  host?: string;
+  /** Messages kept for a viewer who opens the page later (default 5000: the last few dozen jobs). */
+  history?: number;
+  /** A message that could not be serialised; it is dropped and the job goes on. */
+  onDrop?: (err: unknown) => void;
+}
+
+export async function startLiveInspector(options: LiveInspectorOptions = {}): Promise<LiveInspector> {
+  const server = await startInspectorServer({
+    port: options.port,
+    host: options.host,
+    history: options.history ?? 5000,
+  });
+  const inspector = messageInspector({ onMessage: (line) => server.publish(line), onDrop: options.onDrop });
+  return {
+    inspect: inspector.inspect,
+    url: server.url,
+    async close() {
+      inspector.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { jobMachine } from './job.js';
+
+// The job machine as a picture and as data, generated from its definition so the diagram can never
+// drift from the code: every state node and every transition candidate becomes a line.
+
+export interface DiagramState {
+  /** The state's name as `stateName()` prints it. */
+  name: string;
+  type: 'atomic' | 'final';
+  /** The `src` of each effect the state invokes. */
+  invokes: string[];
+}
+
+export interface DiagramTransition {
+  from: string;
+  to: string;
+  event: string;
+  /** The guard's name, `else` for the unguarded fallback after guarded candidates, or null. */
+  guard: string | null;
+  /** Re-enters its own state (a retry): the invoked effect starts again. */
+  reenter: boolean;
+  /** Defined on the machine's root, so it applies in every active state. */
+  fromRoot: boolean;
+  label: string;
+}
+
+export interface MachineGraph {
+  id: string;
+  initial: string;
+  states: DiagramState[];
+  transitions: DiagramTransition[];
+}
+
+/** Every state and transition of a flat machine, in definition order. */
+export function machineGraph(machine: AnyStateMachine = jobMachine): MachineGraph {
+  const root = machine.root;
+  const nodes = Object.values(root.states) as AnyStateNode[];
+  for (const node of nodes) {
+    // booty's machine is flat by design; a nested one needs composite blocks in the diagram.
+    if (node.type !== 'atomic' && node.type !== 'final')
+      throw new Error(`diagram: state ${node.key} is ${node.type}; only flat machines are drawn`);
+  }
+  const states = nodes.map((node) => ({
+    name: node.key,
+    type: node.type as 'atomic' | 'final',
+    invokes: node.invoke.map((i) => String(i.src)),
+  }));
+  const active = nodes.filter((n) => n.type !== 'final');
+  const transitions = [
+    ...nodes.flatMap((node) => edgesOf(node, [node.key], false)),
+    ...edgesOf(
+      root,
+      active.map((n) => n.key),
+      true,
+    ),
+  ];
+  const initial = root.initial?.target[0]?.key;
+  if (!initial) throw new Error('diagram: the machine has no initial state');
+  return { id: root.id, initial, states, transitions };
+}
+
+function edgesOf(node: AnyStateNode, sources: string[], fromRoot: boolean): DiagramTransition[] {
+  const candidates = [...node.transitions.entries()];
+  if (node.always?.length) candidates.push(['always', node.always]);
+  return candidates.flatMap(([event, list]) =>
+    list.flatMap((t, i) => {
+      const guard = guardName(t.guard) ?? (i > 0 && list.slice(0, i).some((p) => p.guard) ? 'else' : null);
+      const label = `${eventLabel(event)}${guard ? ` [${guard}]` : ''}`;
+      return sources.flatMap((from) =>
+        (t.target?.length ? t.target.map((n: AnyStateNode) => n.key) : [from]).map((to: string) => ({
+          from,
+          to,
+          event,
+          guard,
+          reenter: t.reenter,
+          fromRoot,
+          label,
+        })),
+      );
+    }),
+  );
+}
+
+function guardName(guard: unknown): string | null {
+  if (!guard) return null;
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'function') return guard.name || 'guard';
+  return String((guard as { type?: unknown }).type ?? 'guard');
+}
+
+/** `xstate.done.actor.runTests` reads as `runTests done`. */
+export function eventLabel(event: string): string {
+  const m = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event);
+  return m ? `${m[2]} ${m[1]}` : event;
+}
+
+// Mermaid's state grammar ends a label at `:`, `;` or a newline, and a `#` may start a comment.
+const safeLabel = (text: string) => text.replace(/[:;#\n\r]+/g, ' ').trim();
+
+/** A `stateDiagram-v2` naming every state and every transition, for GitHub and mermaid.live. */
+export function machineMermaid(machine: AnyStateMachine = jobMachine): string {
+  const g = machineGraph(machine);
+  return [
+    'stateDiagram-v2',
+    `  [*] --> ${g.initial}`,
+    ...g.states.map((s) =>
+      s.invokes.length ? `  ${s.name} : ${safeLabel(`invoke ${s.invokes.join(', ')}`)}` : `  ${s.name}`,
+    ),
+    ...g.transitions.map((t) => `  ${t.from} --> ${t.to} : ${safeLabel(t.label)}`),
+    ...g.states.filter((s) => s.type === 'final').map((s) => `  ${s.name} --> [*]`),
+  ].join('\n');
+}
+
+/**
+ * The diagram with a job's path through it highlighted: `path` is the state after each logged
+ * event, oldest first (e.g. a timeline's `entries.map((e) => e.state)`); its last entry is where
+ * the job stands. Names the machine does not have are left out, so the text stays valid Mermaid.
+ */
+export function mermaidWithPath(path: string[], machine: AnyStateMachine = jobMachine): string {
+  const known = new Set(machineGraph(machine).states.map((s) => s.name));
+  const steps = path.filter((s) => known.has(s));
+  const current = steps[steps.length - 1];
+  const visited = [...new Set(steps)].filter((s) => s !== current);
+  const lines = [
+    machineMermaid(machine),
+    '  classDef visited fill:#dbeafe,stroke:#2563eb,color:#1e3a8a',
+    '  classDef current fill:#2563eb,stroke:#1e3a8a,color:#ffffff,font-weight:bold',
+  ];
+  if (visited.length) lines.push(`  class ${visited.join(',')} visited`);
+  if (current) lines.push(`  class ${current} current`);
+  return lines.join('\n');
+}
+
+/**
+ * The machine's definition as JSON that Stately's tools import (`createMachine(<this>)`): the
+ * config the inspector is sent, less its functions (context and effect inputs are code).
+ */
+export function machineJson(machine: AnyStateMachine = jobMachine): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(machine.config));
+}
