@@ -58,10 +58,13 @@ export function githubError(err: unknown): BootyError | unknown {
   const url = scrubSecrets(err.request.url ?? '(unknown url)');
   const headers = err.response?.headers ?? {};
   if (!err.response || err.status >= 500) {
-    const cause = (err as { cause?: { message?: string; cause?: { code?: string } } }).cause;
+    // Without a response, octokit's message is the connection's own (ECONNREFUSED, other side closed).
+    const code = (err as { cause?: { cause?: { code?: string } } }).cause?.cause?.code;
     const reason = err.response
       ? `${err.status} ${githubMessage(err)}`
-      : [err.message, cause?.cause?.code].filter(Boolean).join(': ');
+      : code && !err.message.includes(code)
+        ? `${err.message} (${code})`
+        : err.message;
     return new BootyError('BOOTY_E_GITHUB_UNAVAILABLE', { method, url, reason }, { cause: err });
   }
   const message = githubMessage(err);

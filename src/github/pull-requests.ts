@@ -135,6 +135,13 @@ export function promotePr(deps: PullRequestDeps): EffectImpl<'promotePr'> {
     const { data: current } = await mapped(() =>
       gh.rest.pulls.get({ owner: job.repo.owner, repo: job.repo.name, pull_number: job.pr!.number }),
     );
+    if (current.state === 'closed') {
+      throw new BootyError('BOOTY_E_GITHUB_PRECONDITION', {
+        step: 'promotePr',
+        jobId: job.jobId,
+        reason: `pull request #${current.number} was closed`,
+      });
+    }
     if (!current.draft) return { draft: false };
     const reply = await mapped(() =>
       gh.graphql<{ markPullRequestReadyForReview: { pullRequest: { isDraft: boolean } } }>(READY, {

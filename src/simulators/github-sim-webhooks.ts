@@ -77,7 +77,7 @@ export function newDelivery(
 export async function deliver(
   target: WebhookTarget,
   delivery: SimDelivery,
-  hookId: number,
+  hook: { id: number; app: boolean },
 ): Promise<SimDelivery> {
   const attempts = target.attempts ?? 3;
   const delay = target.retryDelayMs ?? 200;
@@ -92,9 +92,10 @@ export async function deliver(
           'user-agent': 'GitHub-Hookshot/simulator',
           'x-github-event': delivery.event,
           'x-github-delivery': delivery.id,
-          'x-github-hook-id': String(hookId),
-          'x-github-hook-installation-target-type': 'repository',
-          'x-github-hook-installation-target-id': String(hookId),
+          'x-github-hook-id': String(hook.id),
+          // An App's deliveries come from its integration hook, a repository webhook's from the repository.
+          'x-github-hook-installation-target-type': hook.app ? 'integration' : 'repository',
+          'x-github-hook-installation-target-id': String(hook.id),
           'x-hub-signature': `sha1=${createHmac('sha1', target.secret).update(delivery.payload).digest('hex')}`,
           'x-hub-signature-256': await sign(target.secret, delivery.payload),
         },

@@ -264,19 +264,20 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     sender: string,
   ) {
     const { repo, issue } = issueOrThrow(owner, name, number);
+    const installationId = installationFor(repo.owner);
     const payload = issuePayload(urls, {
       action,
       repo,
       issue,
       label,
       sender,
-      installationId: installationFor(repo.owner),
+      installationId,
     });
     const delivery = newDelivery('issues', action, payload);
     store.state.deliveries.push(delivery);
     store.save();
     if (!webhook) return delivery;
-    await deliver(webhook, delivery, repo.id);
+    await deliver(webhook, delivery, { id: repo.id, app: installationId !== null });
     store.save();
     return delivery;
   }
@@ -422,7 +423,11 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
       const delivery = store.state.deliveries.find((d) => d.id === id);
       if (!delivery) throw new Error(`no delivery ${id}`);
       if (!webhook) throw new Error('the simulator has no webhook URL configured');
-      await deliver(webhook, delivery, 1);
+      const sent = JSON.parse(delivery.payload) as { repository?: { id?: number }; installation?: unknown };
+      await deliver(webhook, delivery, {
+        id: sent.repository?.id ?? 1,
+        app: sent.installation !== undefined,
+      });
       store.save();
       return delivery;
     },

@@ -98,7 +98,7 @@ describe('progress comment', () => {
     expect(store.listUnreported().map((j) => j.jobId)).not.toContain(jobId);
   });
 
-  it('lists the issue discussion without booty progress comments', async () => {
+  it('reads the issue, and its discussion without booty progress comments', async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
     const gh = await clients.forRepo({ owner: 'acme', name: 'widgets' });
@@ -111,9 +111,20 @@ describe('progress comment', () => {
     const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
     await reporter.settled(jobId, foldJob(events), events.length);
 
-    const comments = await createGitHubEffects({ clients }).listIssueComments(foldJob(events).context);
+    const effects = createGitHubEffects({ clients });
+    const comments = await effects.listIssueComments(foldJob(events).context);
+    const issue = await effects.getIssue({ owner: 'acme', name: 'widgets' }, 2);
 
     expect(sim.comments('acme', 'widgets', 1)).toHaveLength(2);
     expect(comments).toEqual([{ author: 'booty-bot', body: 'Use BigInt please' }]);
+    expect(issue).toEqual({
+      number: 2,
+      title: 'Someone else',
+      body: '',
+      url: `${sim.url}/acme/widgets/issues/2`,
+      state: 'open',
+      labels: [],
+      author: 'alice',
+    });
   });
 });

@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
+import { createGitHubClients } from '../../src/github/clients.js';
 import { createGitHubEffects } from '../../src/github/github-effects.js';
 import { effectInput, type JobContext } from '../../src/machines/job-context.js';
 import { testRun } from '../support/scripted-effects.js';
@@ -163,13 +166,30 @@ describe('draft pull request and promotion', () => {
     expect(sim.pulls('acme', 'widgets').map((p) => p.number)).toEqual([pr.number]);
   });
 
-  it('maps a persistent 5xx to a retryable error naming the URL, and a 4xx to GitHub message', async () => {
+  it('maps a persistent 5xx or a refused connection to a retryable error naming the URL, and a 4xx to GitHub message', async () => {
     const { sim, effects, job, headSha } = await setup();
     sim.fault('pulls/list', { kind: 'bad-gateway' }, 4);
     const unavailable = await effects.openDraftPr(openInput(job), { headSha }).catch((e) => e);
     expect(isBootyError(unavailable, 'BOOTY_E_GITHUB_UNAVAILABLE')).toBe(true);
     expect(unavailable.retryable).toBe(true);
     expect(unavailable.message).toContain(`GET ${sim.url}/repos/acme/widgets/pulls?state=open&head=`);
+
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const down = createGitHubEffects({
+      clients: createGitHubClients({
+        apiUrl: `http://127.0.0.1:${port}`,
+        auth: { kind: 'token', token: 'x' },
+        retries: 1,
+        retryBaseMs: 1,
+      }),
+    });
+    const refusedConnection = await down.getIssue(job.repo, 1).catch((e) => e);
+    expect(isBootyError(refusedConnection, 'BOOTY_E_GITHUB_UNAVAILABLE')).toBe(true);
+    expect(refusedConnection.message).toContain(`GET http://127.0.0.1:${port}/repos/acme/widgets/issues/1: `);
+    expect(refusedConnection.message).toContain('ECONNREFUSED');
 
     const unpushed = readyJob({ branch: 'booty/never-pushed' });
     const refused = await effects.openDraftPr(openInput(unpushed), { headSha }).catch((e) => e);

@@ -160,6 +160,36 @@ describe('GitHub simulator', () => {
     expect(payload.issue.labels.map((l: { name: string }) => l.name)).toEqual(['booty']);
   });
 
+  it('sends issues.closed without a label, and redelivers with the same delivery id', async () => {
+    const bodies: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        bodies.push(`${req.headers['x-github-delivery']} ${body}`);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise((r) => receiver.close(() => r())));
+    const port = (receiver.address() as { port: number }).port;
+    const { sim } = await started({ webhook: { url: `http://127.0.0.1:${port}/`, secret: 's' } });
+    const issue = sim.createIssue('acme', 'widgets', { title: 'x' });
+
+    const closed = await sim.closeIssue('acme', 'widgets', issue.number);
+    const again = await sim.redeliver(closed.id);
+
+    expect(again).toMatchObject({ id: closed.id, attempts: 2, status: 204 });
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toBe(bodies[1]);
+    const payload = JSON.parse(bodies[0]!.slice(closed.id.length + 1));
+    expect(payload.action).toBe('closed');
+    expect(payload.issue.state).toBe('closed');
+    expect(payload.label).toBeUndefined();
+  });
+
   it('keeps its state across a restart in the same directory', async () => {
     const first = await started();
     first.sim.createIssue('acme', 'widgets', { title: 'one' });
