@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { toActors } from '../../src/actors/effect.js';
+import { inertMachine } from '../../src/inspect/inert-machine.js';
+import { replayInspection } from '../../src/inspect/replay-inspection.js';
+import { jobInput } from '../../src/machines/fold.js';
+import { jobMachine } from '../../src/machines/job.js';
+import { harness, sampleRequest } from '../support/job-harness.js';
+import { scriptedEffects } from '../support/scripted-effects.js';
+import { parse, recordedJob } from './recorded-job.js';
+
+describe('replaying a log into the inspector', () => {
+  it('given a machine with real effects provided, replaces every one of them: none is called', async () => {
+    const job = await recordedJob({ tests: [false, false, true] });
+    const effects = scriptedEffects({});
+    const machine = jobMachine.provide({ actors: toActors(effects.impls) as any });
+    const { steps, messages } = await replayInspection(job.events, { machine });
+    expect(effects.log).toEqual([]);
+    expect(steps.map((s) => s.state)).toEqual(job.events.map((e) => e.state));
+    expect(steps.every((s) => s.state === s.recorded)).toBe(true);
+    expect(steps.filter((s) => s.state === 'refining')).toHaveLength(2);
+    expect(parse(messages).filter((m) => m.snapshot?.status === 'done' && m.sessionId !== m.rootId)).toEqual(
+      [],
+    );
+  });
+
+  it('an inert actor stays in its first state: its effect never settles', async () => {
+    const input = jobInput({
+      type: 'JobRequested',
+      data: { ...sampleRequest(), jobId: 'j1', deliveryId: 'd1', requestedAt: 1, settings: {} },
+    });
+    const actor = createActor(inertMachine(), { input }).start();
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().value).toBe('preparing');
+    expect(actor.getSnapshot().children.prepare?.getSnapshot().status).toBe('active');
+    actor.stop();
+  });
+
+  it('replays a job cancelled while an effect was in flight, to the end of its log', async () => {
+    let cancel = () => {};
+    const h = harness(
+      { delayMs: 5 },
+      {
+        observers: [
+          {
+            changed: (c) => {
+              if (c.eventType === 'xstate.done.actor.analyze') queueMicrotask(cancel);
+            },
+          },
+        ],
+      },
+    );
+    const r = h.request();
+    if (r.outcome !== 'created') throw new Error(r.outcome);
+    cancel = () => h.supervisor.cancel(r.jobId, { reason: 'unlabeled', sender: 'octocat' });
+    await h.supervisor.whenFinished(r.jobId);
+    const events = h.store.readStream(r.jobId);
+    h.store.close();
+    expect(events.map((e) => e.type).slice(-2)).toEqual(['xstate.done.actor.analyze', 'JobCancelled']);
+    const { steps, messages } = await replayInspection(events);
+    expect(steps.map((s) => s.state)).toEqual([
+      'preparing',
+      'baselining',
+      'analyzing',
+      'generating',
+      'cancelled',
+    ]);
+    const last = parse(messages)
+      .filter((m) => m.type === '@xstate.snapshot' && m.sessionId === m.rootId)
+      .pop();
+    expect(last!.snapshot).toMatchObject({ status: 'done', value: 'cancelled' });
+    expect(last!.snapshot!.context.outcome.reason).toBe('unlabeled');
+  });
+});

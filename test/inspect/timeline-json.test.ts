@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { jobDiagram, jobPath } from '../../src/inspect/job-diagram.js';
+import { timelineJson } from '../../src/inspect/timeline-json.js';
+import { mermaidWithPath } from '../../src/machines/diagram.js';
+import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { cli, recordedJob } from './recorded-job.js';
+
+describe('the timeline as JSON (GET /jobs/:id/timeline)', () => {
+  it('is what `booty replay --json` prints, whole or cut with until', async () => {
+    const job = await recordedJob();
+    const store = new SqliteEventStore(job.db);
+    try {
+      const whole = timelineJson(store, job.jobId);
+      expect(whole).toEqual(JSON.parse((await cli(['replay', job.jobId, '--json', '--db', job.db])).out));
+      expect(whole).toMatchObject({ jobId: job.jobId, verified: true, finalState: 'promoted' });
+      expect(whole.events).toHaveLength(12);
+      expect(whole.snapshot).toBeUndefined();
+      const cut = timelineJson(store, job.jobId, 7);
+      expect(cut).toEqual(
+        JSON.parse((await cli(['replay', job.jobId, '--json', '--until', '7', '--db', job.db])).out),
+      );
+      expect(cut.snapshot).toMatchObject({ state: 'refining', context: { attempt: 2 } });
+      expect(() => timelineJson(store, 'nope')).toThrow(
+        expect.objectContaining({ code: 'BOOTY_E_STREAM_NOT_FOUND' }),
+      );
+    } finally {
+      store.close();
+    }
+  });
+
+  it("gives a job's path and its highlighted diagram for the progress comment", async () => {
+    const job = await recordedJob({ tests: [true] });
+    const store = new SqliteEventStore(job.db);
+    try {
+      const path = jobPath(store, job.jobId);
+      expect(path).toEqual(job.events.map((e) => e.state));
+      expect(path[path.length - 1]).toBe('promoted');
+      expect(jobDiagram(store, job.jobId)).toBe(mermaidWithPath(path));
+    } finally {
+      store.close();
+    }
+  });
+});

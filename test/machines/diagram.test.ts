@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { createMachine } from 'xstate';
+import {
+  eventLabel,
+  machineGraph,
+  machineJson,
+  machineMermaid,
+  mermaidWithPath,
+} from '../../src/machines/diagram.js';
+import { finalStates, jobMachine } from '../../src/machines/job.js';
+
+const lines = (text: string) => text.split('\n');
+
+// What Mermaid's state grammar accepts on one line: ids end at `:`, space, `-` or `{`; a
+// description ends at `:`, `;` or a newline; class lists are word characters.
+const ID = String.raw`[^:\s\-{]+`;
+const grammar = [
+  /^stateDiagram-v2$/,
+  new RegExp(`^  (${ID}|\\[\\*\\]) --> (${ID}|\\[\\*\\])( : [^:;#\\n]+)?$`),
+  new RegExp(`^  ${ID}( : [^:;#\\n]+)?$`),
+  /^ {2}classDef \w+ [^\n]+$/,
+  /^ {2}class \w+(,\w+)* \w+$/,
+];
+
+describe('the machine as a Mermaid diagram', () => {
+  const mermaid = machineMermaid();
+
+  it('names every state of the machine, and ends the final ones', () => {
+    const states = Object.keys(jobMachine.root.states);
+    expect(states.length).toBeGreaterThan(10);
+    for (const state of states) expect(mermaid).toMatch(new RegExp(`^ {2}${state}( : .*)?$`, 'm'));
+    for (const state of finalStates) expect(lines(mermaid)).toContain(`  ${state} --> [*]`);
+    expect(lines(mermaid)[1]).toBe('  [*] --> preparing');
+  });
+
+  it('draws every transition candidate of every state, and the root cancel from each active one', () => {
+    const edges = lines(mermaid).filter((l) => / --> (?!\[\*\])/.test(l) && !l.includes('[*] -->'));
+    let expected = 0;
+    for (const node of Object.values(jobMachine.root.states)) {
+      for (const [event, candidates] of node.transitions) {
+        for (const t of candidates) {
+          const to = t.target?.[0]?.key ?? node.key;
+          expected++;
+          expect(edges.some((l) => l.startsWith(`  ${node.key} --> ${to} : ${eventLabel(event)}`))).toBe(
+            true,
+          );
+        }
+      }
+    }
+    const active = Object.values(jobMachine.root.states).filter((n) => n.type !== 'final');
+    for (const [event, candidates] of jobMachine.root.transitions) {
+      for (const t of candidates) {
+        for (const node of active) {
+          expected++;
+          expect(edges).toContain(`  ${node.key} --> ${t.target![0]!.key} : ${event}`);
+        }
+      }
+    }
+    expect(edges).toHaveLength(expected);
+  });
+
+  it('labels the refine loop, retries, error routes and fallbacks exactly', () => {
+    const all = lines(mermaid);
+    for (const edge of [
+      '  testing --> refining : runTests done [attemptsLeft]',
+      '  testing --> openingPr : runTests done [testsPassed]',
+      '  testing --> openingPr : runTests done [else]',
+      '  refining --> applying : refine done [else]',
+      '  applying --> testing : applyChanges done [appliedSomething]',
+      '  testing --> testing : runTests error [canRetry]',
+      '  testing --> failed : runTests error [else]',
+      '  prOpened --> heldAsDraft : promotePr error [else]',
+      '  prOpened --> promoted : promotePr done',
+      '  openingPr --> heldAsDraft : openPr done [selfModification]',
+      '  preparing --> cancelled : JobCancelled',
+      '  prOpened --> cancelled : JobCancelled',
+      '  testing : invoke runTests',
+    ])
+      expect(all).toContain(edge);
+    // A job that is over takes no more events.
+    expect(mermaid).not.toMatch(/^ {2}(promoted|failed|heldAsDraft|cancelled) --> (?!\[\*\])/m);
+  });
+
+  it('keeps every line inside the Mermaid state grammar', () => {
+    const highlighted = mermaidWithPath(['preparing', 'testing']);
+    for (const line of lines(highlighted))
+      expect(
+        grammar.some((re) => re.test(line)),
+        line,
+      ).toBe(true);
+  });
+
+  it('draws a state the machine gains, and refuses a nested machine rather than drop its states', () => {
+    const grown = createMachine({
+      id: 'm',
+      initial: 'a',
+      on: { STOP: '.stopped' },
+      states: {
+        a: { on: { GO: 'extra' } },
+        extra: { always: 'done' },
+        done: { type: 'final' },
+        stopped: { type: 'final' },
+      },
+    });
+    expect(lines(machineMermaid(grown))).toEqual([
+      'stateDiagram-v2',
+      '  [*] --> a',
+      '  a',
+      '  extra',
+      '  done',
+      '  stopped',
+      '  a --> extra : GO',
+      '  extra --> done : always',
+      '  a --> stopped : STOP',
+      '  extra --> stopped : STOP',
+      '  done --> [*]',
+      '  stopped --> [*]',
+    ]);
+    const nested = createMachine({
+      id: 'n',
+      initial: 'a',
+      states: { a: { initial: 'b', states: { b: {} } } },
+    });
+    expect(() => machineGraph(nested)).toThrow('diagram: state a is compound; only flat machines are drawn');
+  });
+});
+
+describe("a job's path through the diagram", () => {
+  it('marks the visited states and the one the job stands in, ignoring names the machine lacks', () => {
+    const path = [
+      'preparing',
+      'baselining',
+      'analyzing',
+      'generating',
+      'applying',
+      'testing',
+      'refining',
+      'applying',
+      'testing',
+      'nowhere',
+    ];
+    const out = lines(mermaidWithPath(path));
+    expect(out.slice(0, lines(machineMermaid()).length)).toEqual(lines(machineMermaid()));
+    expect(out.slice(-2)).toEqual([
+      '  class preparing,baselining,analyzing,generating,applying,refining visited',
+      '  class testing current',
+    ]);
+    expect(out.filter((l) => l.startsWith('  classDef '))).toHaveLength(2);
+  });
+
+  it('adds no class lines for an empty path', () => {
+    expect(mermaidWithPath([])).not.toMatch(/^ {2}class /m);
+    expect(lines(mermaidWithPath(['promoted'])).slice(-1)).toEqual(['  class promoted current']);
+  });
+});
+
+describe('the machine as JSON', () => {
+  it('is the machine config without its code, for createMachine() in Stately tools', () => {
+    const json = machineJson() as any;
+    expect(JSON.parse(JSON.stringify(json))).toEqual(json);
+    expect(Object.keys(json.states)).toEqual(Object.keys(jobMachine.root.states));
+    expect(json).toMatchObject({ id: 'job', initial: 'preparing' });
+    expect(json.context).toBeUndefined();
+    expect(json.states.testing.invoke).toEqual({
+      id: 'runTests',
+      src: 'runTests',
+      onDone: [
+        { guard: 'testsPassed', target: 'openingPr', actions: ['recordTests'] },
+        { guard: 'attemptsLeft', target: 'refining', actions: ['recordTests', 'nextAttempt'] },
+        { target: 'openingPr', actions: ['recordTests'] },
+      ],
+      onError: [
+        { guard: 'canRetry', target: '#job.testing', reenter: true, actions: 'scheduleRetry' },
+        { target: '#job.failed', actions: 'recordError' },
+      ],
+    });
+    // It builds a machine with the same shape.
+    const rebuilt = createMachine(json);
+    expect(Object.keys(rebuilt.root.states)).toEqual(Object.keys(jobMachine.root.states));
+  });
+});
