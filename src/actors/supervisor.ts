@@ -101,17 +101,19 @@ export class Supervisor {
     if (!this.accepting) throw new BootyError('BOOTY_E_SHUTTING_DOWN');
     const { store } = this.options;
     let created: JobChange | null = null;
+    const record = (outcome: string, jobId: string | null = null) =>
+      store.recordDelivery({
+        deliveryId: delivery.id,
+        event: delivery.event,
+        action: delivery.action,
+        outcome,
+        jobId,
+      });
+    // Most deliveries start nothing: one insert records them, no transaction needed.
+    if (intent.kind === 'ignore') {
+      return record('ignored') ? { outcome: 'ignored', reason: intent.reason } : { outcome: 'duplicate' };
+    }
     const result = store.transaction((): SubmitResult => {
-      const record = (outcome: string, jobId: string | null = null) =>
-        store.recordDelivery({
-          deliveryId: delivery.id,
-          event: delivery.event,
-          action: delivery.action,
-          outcome,
-          jobId,
-        });
-      if (intent.kind === 'ignore')
-        return record('ignored') ? { outcome: 'ignored', reason: intent.reason } : { outcome: 'duplicate' };
       if (intent.kind === 'cancel') {
         const active = store.findActiveJob(`${intent.repo.owner}/${intent.repo.name}`, intent.issue);
         if (!record('cancelled', active?.jobId ?? null)) return { outcome: 'duplicate' };
@@ -166,7 +168,10 @@ export class Supervisor {
 
   /** Resolves with the job's final snapshot once it has run here (or at once if already finished). */
   whenFinished(jobId: string): Promise<JobSnapshot> {
-    return this.finished.get(jobId) ?? Promise.resolve(foldJob(this.options.store.readStream(jobId)));
+    // A job cancelled while it waited for a slot is finished now, not when the slot frees up.
+    const pending = this.finished.get(jobId);
+    if (pending && !this.options.store.getJob(jobId)?.final) return pending;
+    return Promise.resolve(foldJob(this.options.store.readStream(jobId)));
   }
 
   /** Resolves when no job is running or queued. */

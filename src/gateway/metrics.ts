@@ -48,13 +48,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     collect() {
       this.reset();
       if (!store) return;
-      const counts = new Map<string, number>();
+      let counts: Record<string, number>;
       try {
-        for (const job of store.listJobs()) counts.set(job.state, (counts.get(job.state) ?? 0) + 1);
+        counts = store.countJobsByState();
       } catch {
         return; // a store that cannot be read shows no jobs; /readyz says why
       }
-      for (const [state, n] of counts) this.set({ state }, n);
+      for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
     },
   });
   const effects = new Histogram({

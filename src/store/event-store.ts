@@ -94,6 +94,11 @@ export interface EventStore {
   listUnreported(): JobRecord[];
   markReported(jobId: string, version: number): void;
 
+  /** How many jobs stand in each state, for metrics. */
+  countJobsByState(): Record<string, number>;
+  /** Throws unless this process can take the database's write lock right now. */
+  probeWritable(): void;
+
   /** Records a webhook delivery; false when it was seen before. */
   recordDelivery(delivery: DeliveryRecord): boolean;
   /** Runs fn in one transaction; appends inside it commit or roll back together. */

@@ -97,6 +97,9 @@ export class SqliteEventStore implements EventStore {
       markReported: db.prepare(
         'UPDATE jobs SET reported_version = max(reported_version, ?) WHERE job_id = ?',
       ),
+      countByState: db.prepare('SELECT state, count(*) AS n FROM jobs GROUP BY state'),
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      rollback: db.prepare('ROLLBACK'),
       recordDelivery: db.prepare(`
         INSERT OR IGNORE INTO deliveries (delivery_id, event, action, outcome, job_id, received_at)
         VALUES (@deliveryId, @event, @action, @outcome, @jobId, @at)`),
@@ -217,6 +220,16 @@ export class SqliteEventStore implements EventStore {
 
   markReported(jobId: string, version: number): void {
     this.stmt.markReported.run(version, jobId);
+  }
+
+  countJobsByState(): Record<string, number> {
+    const rows = this.stmt.countByState.all() as { state: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
+  probeWritable(): void {
+    this.stmt.begin.run();
+    this.stmt.rollback.run();
   }
 
   recordDelivery(delivery: DeliveryRecord): boolean {
