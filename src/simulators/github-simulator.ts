@@ -1,21 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  type AuthFailure,
-  authenticate,
-  type Caller,
-  callerLogin,
-  mayAccess,
-  newToken,
-} from './github-sim-auth.js';
-import { type Fault, FaultBook, type FaultTarget, faultReply } from './github-sim-faults.js';
-import { bareDir, createBareRepo, serveGit } from './github-sim-git.js';
-import { runGraphQL } from './github-sim-graphql.js';
-import { graphqlRoots } from './github-sim-graphql-roots.js';
+import { newToken } from './github-sim-auth.js';
+import { type Fault, FaultBook, type FaultTarget } from './github-sim-faults.js';
+import { bareDir, createBareRepo } from './github-sim-git.js';
 import { issueJson, type Urls } from './github-sim-json.js';
-import { matchRoute, notFound, validateRequest } from './github-sim-openapi.js';
-import { appOperations, handlers, type Reply } from './github-sim-routes.js';
+import { createDispatcher, type RequestRecord } from './github-sim-server.js';
 import {
   nodeId,
   repoKey,
@@ -44,15 +33,6 @@ export interface GitHubSimulatorOptions {
   webhook?: WebhookTarget;
   /** Personal tokens the simulator accepts, with the login they act as (default `octocat`). */
   tokens?: (string | { token: string; login?: string })[];
-}
-
-export interface RequestRecord {
-  method: string;
-  path: string;
-  operation: FaultTarget | null;
-  /** 0 when the reply was lost on purpose. */
-  status: number;
-  login: string | null;
 }
 
 export type GitHubSimulator = Awaited<ReturnType<typeof startGitHubSimulator>>;
@@ -84,149 +64,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     return token;
   }
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      if (!res.headersSent)
-        send(res, { status: 500, body: { message: `simulator error: ${(err as Error).message}` } });
-      else res.destroy();
-    });
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', urls.base);
-    const method = req.method ?? 'GET';
-    const record = (operation: FaultTarget | null, status: number, caller: Caller | null = null) =>
-      log.push({
-        method,
-        path: url.pathname,
-        operation,
-        status,
-        login: caller ? callerLogin(store.state, caller) : null,
-      });
-
-    const git = /^\/([^/]+)\/([^/]+?)\.git(\/.*)?$/.exec(url.pathname);
-    if (git) return handleGit(req, res, url, git[1]!, git[2]!, git[3] ?? '/', record);
-
-    const raw = await readBody(req);
-    const isGraphQL = url.pathname === '/graphql' && method === 'POST';
-    const matched = isGraphQL ? null : matchRoute(method, url.pathname);
-    const route = matched && 'values' in matched ? matched.route : null;
-    const target: FaultTarget | null = isGraphQL ? 'graphql' : (route?.operationId ?? null);
-    if (!target) {
-      record(null, 404);
-      return send(res, notFound());
-    }
-    const doc = route?.documentationUrl ?? 'https://docs.github.com/graphql';
-    const fault = faults.take(target);
-    const early = fault && faultReply(fault, doc);
-    if (early) {
-      record(target, early.status);
-      return send(res, early);
-    }
-
-    const caller = authenticate(store.state, req.headers.authorization, new Date());
-    if ('status' in caller) {
-      record(target, 401);
-      return send(res, caller as AuthFailure);
-    }
-    const wantsApp = route ? appOperations.has(route.operationId) : false;
-    if (wantsApp !== (caller.kind === 'app')) {
-      record(target, 401, caller);
-      const message = wantsApp
-        ? 'A JSON web token could not be decoded'
-        : 'A JSON web token cannot be used to access this endpoint; use an installation access token';
-      return send(res, { status: 401, body: { message, documentation_url: doc, status: '401' } });
-    }
-
-    let reply: Reply;
-    if (isGraphQL) {
-      let request: Record<string, unknown>;
-      try {
-        request = JSON.parse(raw || '{}');
-      } catch {
-        record(target, 400, caller);
-        return send(res, { status: 400, body: { message: 'Problems parsing JSON', documentation_url: doc } });
-      }
-      if (fault?.kind === 'graphql-error') {
-        reply = { status: 200, body: { data: null, errors: [{ type: fault.type, message: fault.message }] } };
-      } else {
-        reply = { status: 200, body: await runGraphQL(request, graphqlRoots(store, urls, caller)) };
-      }
-    } else {
-      const checked = validateRequest(
-        route!,
-        (matched as { values: Record<string, string> }).values,
-        url.searchParams,
-        raw,
-      );
-      if (!checked.ok) {
-        record(target, checked.error.status, caller);
-        return send(res, checked.error);
-      }
-      reply = await handlers[route!.operationId]({
-        store,
-        urls,
-        root: options.dir,
-        caller,
-        login: callerLogin(store.state, caller),
-        path: checked.path,
-        query: checked.query,
-        body: checked.body,
-        url,
-        documentationUrl: doc,
-        now: new Date(),
-      });
-    }
-    if (fault?.kind === 'lost-reply') {
-      record(target, 0, caller);
-      // The change is stored; the client never hears of it.
-      req.socket.destroy();
-      return;
-    }
-    record(target, reply.status, caller);
-    send(res, reply);
-  }
-
-  async function handleGit(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    owner: string,
-    name: string,
-    rest: string,
-    record: (op: FaultTarget | null, status: number, caller?: Caller | null) => void,
-  ) {
-    const fault = faults.take('git');
-    const early = fault && faultReply(fault, 'https://docs.github.com');
-    if (early) {
-      record('git', early.status);
-      res.writeHead(early.status, { 'content-type': 'text/plain' }).end(JSON.stringify(early.body));
-      return;
-    }
-    const caller = authenticate(store.state, req.headers.authorization, new Date());
-    const repo = store.repo(owner, name);
-    if ('status' in caller || caller.kind !== 'token') {
-      record('git', 401);
-      req.resume();
-      res
-        .writeHead(401, { 'www-authenticate': 'Basic realm="GitHub"', 'content-type': 'text/plain' })
-        .end('Authentication failed');
-      return;
-    }
-    if (!repo || !mayAccess(store.state, caller, repo.owner)) {
-      record('git', 404, caller);
-      req.resume();
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Repository not found.');
-      return;
-    }
-    await serveGit(req, res, {
-      root: options.dir,
-      pathInfo: `/${repo.owner.toLowerCase()}/${repo.name.toLowerCase()}.git${rest}`,
-      query: url.search.replace(/^\?/, ''),
-      user: caller.token.login,
-    });
-    record('git', res.statusCode, caller);
-  }
+  const server = http.createServer(createDispatcher({ store, faults, log, urls, root: options.dir }));
 
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
@@ -452,30 +290,4 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     deliveries: (): SimDelivery[] => structuredClone(store.state.deliveries),
     requests: (): RequestRecord[] => [...log],
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function send(
-  res: ServerResponse,
-  reply: { status: number; body?: unknown; headers?: Record<string, string> },
-) {
-  const body = reply.body === undefined ? '' : JSON.stringify(reply.body);
-  res.writeHead(reply.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'x-github-media-type': 'github.v3; format=json',
-    'x-github-request-id': randomUUID().toUpperCase(),
-    'x-ratelimit-limit': '5000',
-    'x-ratelimit-remaining': '4999',
-    'x-ratelimit-resource': 'core',
-    ...reply.headers,
-  });
-  res.end(body);
 }
