@@ -106,11 +106,14 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
   const auth = options.auth;
   const app = auth.kind === 'app' ? make({ authStrategy: createAppAuth, auth: appAuth(auth) }) : null;
 
-  const client = (key: string, octokit: BootyOctokit, token: () => Promise<string>): GitHubClient => {
-    const existing = clients.get(key);
-    if (existing) return existing;
-    const made = { rest: octokit, graphql: octokit.graphql, token };
-    clients.set(key, made);
+  /** One client per credential, made on first use: octokit caches the installation token inside it. */
+  const client = (key: string, make: () => { octokit: BootyOctokit; token: () => Promise<string> }) => {
+    let made = clients.get(key);
+    if (!made) {
+      const { octokit, token } = make();
+      made = { rest: octokit, graphql: octokit.graphql, token };
+      clients.set(key, made);
+    }
     return made;
   };
 
@@ -127,15 +130,16 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
 
   async function forRepo(repo: RepoRef, installationId: number | null = null): Promise<GitHubClient> {
     if (auth.kind === 'token') {
-      return client('token', make({ auth: auth.token }), async () => auth.token);
+      return client('token', () => ({ octokit: make({ auth: auth.token }), token: async () => auth.token }));
     }
     const id = installationId ?? (await installationFor(repo));
-    const key = `installation:${id}`;
-    if (clients.has(key)) return clients.get(key)!;
-    const octokit = make({ authStrategy: createAppAuth, auth: { ...appAuth(auth), installationId: id } });
-    return client(key, octokit, async () => {
-      const result = (await mapped(() => octokit.auth({ type: 'installation' }))) as { token: string };
-      return result.token;
+    return client(`installation:${id}`, () => {
+      const octokit = make({ authStrategy: createAppAuth, auth: { ...appAuth(auth), installationId: id } });
+      const token = async () => {
+        const result = (await mapped(() => octokit.auth({ type: 'installation' }))) as { token: string };
+        return result.token;
+      };
+      return { octokit, token };
     });
   }
 
