@@ -86,15 +86,3 @@ export async function git(args: string[], options: GitOptions): Promise<string> 
   }
   throw new BootyError('BOOTY_E_GIT_FAILED', { op: options.op, reason });
 }
-
-/** git, but a non-zero exit is an answer (e.g. `cat-file -e`), not an error. */
-export async function gitOk(args: string[], cwd: string): Promise<boolean> {
-  const r = await execa('git', [...HARDENING, ...args], {
-    cwd,
-    env: gitEnv(null),
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-  });
-  return r.exitCode === 0;
-}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { RepoRef } from '../events/job-events.js';
-import { type GitAuth, git, gitOk } from './git.js';
+import { type GitAuth, git } from './git.js';
 import { withLock } from './keyed-lock.js';
 import { mirrorPath } from './workspace-layout.js';
 
@@ -58,5 +58,15 @@ export function syncMirror({ root, repo, url, auth, signal }: MirrorInput): Prom
   });
 }
 
-/** Whether the mirror already has a commit (a rebuild may find it without fetching). */
-export const mirrorHas = (dir: string, sha: string) => gitOk(['cat-file', '-e', `${sha}^{commit}`], dir);
+/** Points the mirror's HEAD at the remote's default branch, which may have been renamed. */
+async function followDefaultBranch(dir: string, auth: GitAuth | null, signal?: AbortSignal) {
+  const out = await git(['ls-remote', '--symref', 'origin', 'HEAD'], {
+    cwd: dir,
+    auth,
+    signal,
+    op: 'ls-remote',
+    remote: true,
+  });
+  const ref = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(out)?.[1];
+  if (ref) await git(['symbolic-ref', 'HEAD', ref], { cwd: dir, op: 'symbolic-ref' });
+}

@@ -3,7 +3,8 @@ import { BootyError } from '../errors.js';
 import type { RepoRef } from '../events/job-events.js';
 
 // Where things live under the workdir: `mirrors/<owner>/<name>.git` (bare, shared by every job on
-// the repository) and `jobs/<jobId>` (one clone per job). Names become path segments, so they
+// the repository), `spares/<owner>/<name>` (a clone made ahead of its job) and `jobs/<jobId>`
+// (one clone per job). Names become path segments, so they
 // are checked to be plain segments first.
 
 const SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]+$/;
@@ -25,6 +26,10 @@ export const mirrorPath = (root: string, repo: RepoRef) =>
     segment(repo.owner, 'owner'),
     `${segment(repo.name, 'repository')}.git`,
   );
+
+/** A clone checked out ahead of time, waiting for the repository's next job. */
+export const sparePath = (root: string, repo: RepoRef) =>
+  path.join(path.resolve(root), 'spares', segment(repo.owner, 'owner'), segment(repo.name, 'repository'));
 
 export const jobPath = (root: string, jobId: string) =>
   path.join(path.resolve(root), 'jobs', segment(jobId, 'job id'));

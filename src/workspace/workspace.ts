@@ -8,12 +8,12 @@ import type { EffectInput, JobContext } from '../machines/job-context.js';
 import { writeChanges } from './apply-changes.js';
 import { type Author, commitAndPush } from './commit-push.js';
 import { type GitAuth, git } from './git.js';
-import { cloneJob, readMetadata } from './job-clone.js';
+import { cloneJob, makeSpare, readMetadata } from './job-clone.js';
 import { syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
 import { CONFIG_PATHS, resolveConfig } from './repo-config.js';
 import { isTestFile } from './test-files.js';
-import { jobPath, mirrorPath } from './workspace-layout.js';
+import { jobPath, mirrorPath, sparePath } from './workspace-layout.js';
 
 // The effects that touch the target repository's files and git: prepare a job's clone, rebuild
 // it from the log when it is gone, apply the model's changes through the path policy, and
@@ -28,6 +28,8 @@ export interface WorkspaceOptions {
   credentials?: (job: JobContext) => Promise<GitAuth | null>;
   author: Author;
   maxFileBytes?: number;
+  /** Check out a spare clone per repository ahead of its next job (default true). */
+  spares?: boolean;
   log?: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -48,12 +50,17 @@ export function createWorkspace(options: WorkspaceOptions) {
       () => null,
     );
 
+  const refills = new Map<string, Promise<void>>();
+
   async function clone(job: JobContext, at: CloneAt | undefined, signal?: AbortSignal) {
     const credentials = await auth(job);
     const url = options.remoteUrl(job.repo);
     const mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
-    return cloneJob({
+    const spare = sparePath(root, job.repo);
+    await refills.get(spare); // a spare half made is not worth a second clone beside it
+    const meta = await cloneJob({
       dir: jobPath(root, job.jobId),
+      spare,
       mirror,
       url,
       branch: job.branch,
@@ -61,6 +68,16 @@ export function createWorkspace(options: WorkspaceOptions) {
       signal,
       at,
     });
+    if (options.spares !== false && !refills.has(spare)) {
+      // Off the job's path: the next job on this repository starts from a checked-out tree.
+      const refill = makeSpare(spare, { mirror, url, auth: credentials })
+        .catch((err: unknown) =>
+          options.log?.warn({ repo: job.repo, err: (err as Error).message }, 'spare clone failed'),
+        )
+        .finally(() => refills.delete(spare));
+      refills.set(spare, refill);
+    }
+    return meta;
   }
   type CloneAt = { baseSha: string; defaultBranch: string };
 
@@ -142,8 +159,14 @@ export function createWorkspace(options: WorkspaceOptions) {
     await rm(jobPath(root, jobId), { recursive: true, force: true });
   }
 
+  /** Resolves when no spare clone is being made (for shutdown, tests and benchmarks). */
+  async function idle(): Promise<void> {
+    while (refills.size > 0) await Promise.all(refills.values());
+  }
+
   return {
     prepare,
+    idle,
     ensure,
     applyChanges,
     commitAndPush: commitAndPushJob,

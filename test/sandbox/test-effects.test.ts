@@ -14,10 +14,14 @@ const signal = new AbortController().signal;
 const legacy = 'test/legacy.test.js > already broken';
 
 let base: string;
+const open: { idle: () => Promise<void> }[] = [];
 beforeEach(() => {
   base = tempDir();
 });
-afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+afterEach(async () => {
+  for (const ws of open.splice(0)) await ws.idle();
+  fs.rmSync(base, { recursive: true, force: true });
+});
 
 async function preparedJob() {
   const remote = makeRemote(base, nodeSample);
@@ -27,6 +31,7 @@ async function preparedJob() {
     remoteUrl: () => remote.url,
     author: { name: 'b', email: 'b@example.test' },
   });
+  open.push(ws);
   const job0 = sampleJob();
   const out = await ws.prepare(
     { key: 'k', step: 'prepare', attempt: 0, notBefore: null, job: job0 },

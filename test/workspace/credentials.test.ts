@@ -71,13 +71,16 @@ describe('credentials', () => {
     };
     job = { ...job, changes: mergeChanges([], [{ path: 'src/sum.js', content: 'exports.sum = 1;\n' }]) };
     fs.rmSync(path.join(root, 'jobs'), { recursive: true }); // also exercise a rebuild over HTTP
+    await ws.idle();
     const { headSha } = await ws.commitAndPush({ job });
+    await ws.idle();
 
     expect(remote.branchSha(job.branch)).toBe(headSha);
     expect(server.seen.length).toBeGreaterThan(0);
     expect(server.seen.every((h) => h === `Basic ${basic('x-access-token', token)}`)).toBe(true);
     const needles = [token, basic('x-access-token', token)];
     expect(filesContaining(root, needles)).toEqual([]);
+    expect(fs.existsSync(path.join(root, 'spares/acme/widgets/.git'))).toBe(true);
     expect(fs.readFileSync(path.join(root, 'jobs/job-1/.git/config'), 'utf8')).not.toContain('extraheader');
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.filter((l) => needles.some((n) => l.includes(n)))).toEqual([]);

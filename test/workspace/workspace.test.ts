@@ -26,15 +26,20 @@ const input = (job: JobContext) => ({
 });
 
 let base: string;
+const open: ReturnType<typeof createWorkspace>[] = [];
 beforeEach(() => {
   base = tempDir();
 });
-afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+afterEach(async () => {
+  for (const ws of open.splice(0)) await ws.idle();
+  fs.rmSync(base, { recursive: true, force: true });
+});
 
 function setup(files = nodeSample) {
   const remote = makeRemote(base, files);
   const root = path.join(base, 'workdir');
   const ws = createWorkspace({ root, remoteUrl: () => remote.url, author });
+  open.push(ws);
   return { remote, root, ws };
 }
 
@@ -135,6 +140,29 @@ describe('prepare', () => {
     const out = await ws.prepare(input(sampleJob({ jobId: 'job-2' })), { signal });
     expect(out.baseSha).toBe(newer);
     expect(sh(path.join(root, 'mirrors/acme/widgets.git'), 'rev-parse', 'refs/heads/main')).toBe(newer);
+  });
+
+  it('starts the next job from a spare checked out ahead of time, ending with the same tree as a fresh clone', async () => {
+    const { remote, root, ws } = setup();
+    await ws.prepare(input(sampleJob()), { signal });
+    await ws.idle();
+    const spare = path.join(root, 'spares/acme/widgets');
+    expect(sh(spare, 'rev-parse', 'HEAD')).toBe(remote.head);
+    const newer = remote.push({ 'src/more.js': 'exports.more = 1;\n', 'src/math.js': 'changed\n' });
+    fs.rmSync(path.join(remote.bare, '..', 'seed', 'README.md'));
+    const newest = remote.push({}, 'remove README');
+
+    const out = await ws.prepare(input(sampleJob({ jobId: 'job-2' })), { signal });
+    expect(out.baseSha).toBe(newest);
+    expect(newest).not.toBe(newer);
+    const dir = path.join(root, 'jobs/job-2');
+    const fresh = path.join(base, 'fresh');
+    sh(base, 'clone', '--quiet', remote.bare, fresh);
+    expect(treeFingerprint(dir)).toEqual(treeFingerprint(fresh));
+    expect(sh(dir, 'status', '--porcelain')).toBe('');
+    expect(sh(dir, 'remote', 'get-url', 'origin')).toBe(remote.url);
+    await ws.idle();
+    expect(sh(spare, 'rev-parse', 'HEAD')).toBe(newest);
   });
 
   it("reads the config from the default branch, never from the job's work tree", async () => {
@@ -238,7 +266,9 @@ describe('ensure', () => {
 
     // A new machine: neither the clone nor the mirror is there.
     fs.rmSync(path.join(root, 'jobs'), { recursive: true, force: true });
+    await ws.idle();
     fs.rmSync(path.join(root, 'mirrors'), { recursive: true, force: true });
+    fs.rmSync(path.join(root, 'spares'), { recursive: true, force: true });
     expect(await ws.ensure(job)).toBe(dir);
 
     expect(treeFingerprint(dir)).toEqual(before);
