@@ -96,6 +96,11 @@ export class Supervisor {
     return unfinished;
   }
 
+  /** Runs one unfinished job from its log (a no-op when it is finished, queued or running). */
+  resume(jobId: string) {
+    if (this.options.store.getJob(jobId)?.final === false) this.enqueue(jobId);
+  }
+
   /** Records a delivery and acts on it in one transaction; a repeated delivery changes nothing. */
   submit(delivery: Delivery, intent: Intent): SubmitResult {
     if (!this.accepting) throw new BootyError('BOOTY_E_SHUTTING_DOWN');

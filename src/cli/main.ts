@@ -1,13 +1,23 @@
 import { BootyError } from '../errors.js';
 import { type Command, type Io, parse } from './command.js';
+import { demoCommand } from './demo-command.js';
 import { jobsCommand } from './jobs-command.js';
 import { machineCommand } from './machine-command.js';
 import { replayCommand } from './replay-command.js';
+import { runCommand } from './run-command.js';
+import { serveCommand } from './serve-command.js';
 
 // booty's command line. Each command lives in its own file; this one only dispatches and turns
 // any error into one clear line and a non-zero exit.
 
-export const commands: Command[] = [jobsCommand, replayCommand, machineCommand];
+export const commands: Command[] = [
+  demoCommand,
+  serveCommand,
+  runCommand,
+  jobsCommand,
+  replayCommand,
+  machineCommand,
+];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { BootyError } from '../errors.js';
+import { timelineJson } from '../inspect/timeline-json.js';
 import type { EventStore } from '../store/event-store.js';
 
 // A read-only view of the jobs read model and each job's log, for people and dashboards.
@@ -19,6 +20,12 @@ export async function jobsRoutes(app: FastifyInstance, deps: { store: EventStore
     const job = deps.store.getJob(id);
     if (!job) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: id });
     return { job, events: deps.store.readStream(id) };
+  });
+
+  // The replay timeline, exactly as `booty replay --json` prints it.
+  app.get('/jobs/:id/timeline', async (request) => {
+    const { id } = parseRequest(JobParams, request.params, 'path');
+    return timelineJson(deps.store, id);
   });
 }
 

@@ -40,6 +40,14 @@ describe('a job run through the gateway', () => {
     expect(one.events.at(-1).state).toBe('promoted');
   });
 
+  it('serves the replay timeline at GET /jobs/:id/timeline, as booty replay --json prints it', async () => {
+    const timeline = (await get(`${s.url}/jobs/${jobId}/timeline`)).json();
+    const events = s.store.readStream(jobId);
+    expect(timeline).toMatchObject({ jobId, verified: true, finalState: 'promoted' });
+    expect(timeline.events.map((e: any) => [e.seq, e.type, e.state])).toEqual(events.map((e) => [e.version, e.type, e.state]));
+    expect((await get(`${s.url}/jobs/nope/timeline`)).status).toBe(404);
+  });
+
   it('answers an unknown job, an unknown route and a bad query with 404/404/400 JSON errors', async () => {
     const job = await get(`${s.url}/jobs/nope`);
     expect(job.status).toBe(404);

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Scenario, scenarios } from '../demo/demo-script.js';
+import { runDemo } from '../demo/run-demo.js';
+import { BootyError } from '../errors.js';
+import type { Command } from './command.js';
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'run a real job offline: local GitHub, sample repo, scripted model',
+  usage: [
+    'Usage: booty demo [--scenario pass|refine|exhausted] [--dir DIR] [--json]',
+    '',
+    'Runs the whole pipeline on this machine: a local GitHub simulator (state in DIR), the sample',
+    'repository in examples/ with a real issue, a scripted model, real git and real test runs.',
+    'It labels the issue, prints each state as the job moves, and a summary at the end.',
+    '',
+    '  --scenario S   pass (promoted after 1 attempt, the default), refine (a failing first attempt,',
+    '                 then a fix) or exhausted (never passes: a draft PR, a failure comment, failed)',
+    '  --dir DIR      where the demo keeps its state (default: a new temporary directory). Run the same',
+    '                 command again on the same DIR to resume an interrupted job or see a finished one.',
+    '  --json         print one JSON object: { jobId, finalState, attempts, pullRequest, comments, db }',
+    '',
+    'Exits 0 when the scenario reaches the end it promises.',
+  ].join('\n'),
+  options: { scenario: { type: 'string' }, dir: { type: 'string' }, json: { type: 'boolean' } },
+  positionals: [],
+  async run({ values }, io) {
+    const scenario = (values.scenario ?? 'pass') as Scenario;
+    if (!scenarios.includes(scenario)) {
+      throw new BootyError('BOOTY_E_USAGE', {
+        command: 'demo',
+        reason: `--scenario must be one of ${scenarios.join(', ')}, not ${JSON.stringify(values.scenario)}`,
+      });
+    }
+    const dir = (values.dir as string | undefined) ?? fs.mkdtempSync(path.join(os.tmpdir(), 'booty-demo-'));
+    const json = values.json === true;
+    const started = Date.now();
+    const say = (line: string) => (json ? undefined : io.out(line));
+    say(`booty demo: scenario ${scenario}, in ${path.resolve(dir)}`);
+
+    const result = await runDemo({
+      scenario,
+      dir,
+      progress: {
+        note: (text) => say(`  ${text}`),
+        state: ({ state, attempt, maxAttempts, at }) => {
+          const when = `${((at - started) / 1000).toFixed(1)}s`.padStart(6);
+          const detail =
+            state === 'generating' || state === 'refining' ? `  attempt ${attempt}/${maxAttempts}` : '';
+          say(`  ${when}  ${state}${detail}`);
+        },
+      },
+    });
+
+    if (json) {
+      const { jobId, finalState, attempts, pullRequest, comments, db, ok } = result;
+      io.out(JSON.stringify({ jobId, scenario, finalState, attempts, pullRequest, comments, db, ok }));
+      return result.ok ? 0 : 1;
+    }
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const pr = result.pullRequest;
+    say('');
+    say(
+      `${result.ok ? '✓' : '✗'} job ${result.jobId}: ${result.finalState} after ${plural(result.attempts, 'attempt')} of ${result.maxAttempts}`,
+    );
+    if (result.outcome) say(`  ${result.outcome}`);
+    say(
+      pr
+        ? `  pull request #${pr.number} (${pr.draft ? 'draft' : 'ready for review'}): ${pr.url}`
+        : '  no pull request',
+    );
+    say(`  the issue has ${plural(result.comments, 'comment')}: booty's progress comment, edited in place`);
+    say(`  database: ${result.db}`);
+    say(`  replay it: booty replay ${result.jobId} --db ${result.db}`);
+    if (!result.ok)
+      say(
+        `  the "${scenario}" scenario did not reach its expected end; see ${path.join(path.resolve(dir), 'booty.log')}`,
+      );
+    return result.ok ? 0 : 1;
+  },
+};

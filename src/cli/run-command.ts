@@ -1,0 +1,99 @@
+import crypto from 'node:crypto';
+import { Supervisor } from '../actors/supervisor.js';
+import { loadEnv } from '../env.js';
+import { BootyError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { stateName } from '../machines/fold.js';
+import { createJobRuntime } from '../runtime/job-effects.js';
+import { SqliteEventStore } from '../store/sqlite-event-store.js';
+import { type Command, dbHelp, dbOption } from './command.js';
+
+const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run one job for owner/repo#N without a webhook',
+  usage: [
+    'Usage: booty run <owner/repo#N> [--db PATH]',
+    '',
+    'Reads the issue through the GitHub API and runs one job for it in this process, printing each',
+    'state; helpful behind NAT and when debugging. Needs GitHub credentials and ANTHROPIC_API_KEY',
+    '(see README); no webhook secret. Exits 0 when the PR is ready for review (or held as a draft).',
+    '',
+    dbHelp,
+  ].join('\n'),
+  options: { ...dbOption },
+  positionals: ['owner/repo#N'],
+  async run({ values, positionals }, io) {
+    const match = TARGET.exec(positionals[0]!);
+    if (!match) {
+      throw new BootyError('BOOTY_E_USAGE', {
+        command: 'run',
+        reason: `expected owner/repo#N, not ${JSON.stringify(positionals[0])}`,
+      });
+    }
+    const [, owner, name, number] = match as unknown as [string, string, string, string];
+    const env = loadEnv({ ...io.env, ...(values.db ? { BOOTY_DB: values.db as string } : {}) });
+    if (!env.ANTHROPIC_API_KEY)
+      throw new BootyError('BOOTY_E_ENV_INVALID', {
+        name: 'ANTHROPIC_API_KEY',
+        reason: 'is missing: booty needs it to call Claude',
+      });
+    const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
+    const store = new SqliteEventStore(env.BOOTY_DB);
+    try {
+      const runtime = createJobRuntime({ env, log, store });
+      const repo = { owner, name };
+      const issue = await runtime.github.getIssue(repo, Number(number));
+      let last = '';
+      const supervisor = new Supervisor({
+        store,
+        machine: runtime.machine,
+        concurrency: 1,
+        settings: { maxAttempts: env.BOOTY_MAX_ATTEMPTS, maxTokens: env.BOOTY_MAX_TOKENS_PER_JOB ?? null },
+        isSelf: (r) => env.BOOTY_SELF_REPO?.toLowerCase() === `${r.owner}/${r.name}`.toLowerCase(),
+        observers: [
+          ...runtime.observers,
+          {
+            changed: ({ snapshot }) => {
+              const s = stateName(snapshot);
+              if (s !== last) io.out(`  ${new Date().toISOString()}  ${(last = s)}`);
+            },
+          },
+        ],
+        onError: (err, jobId) => log.error({ err, jobId }, 'job error'),
+      });
+      const submitted = supervisor.submit(
+        { id: `run-${crypto.randomUUID()}`, event: 'issues', action: 'labeled' },
+        {
+          kind: 'request',
+          request: {
+            repo,
+            issue: { number: issue.number, title: issue.title, body: issue.body, url: issue.url },
+            triggerLabel: env.BOOTY_TRIGGER_LABEL,
+            sender: 'booty run',
+            installationId: null,
+          },
+        },
+      );
+      if (submitted.outcome === 'already-active')
+        io.out(`${owner}/${name}#${number} already has job ${submitted.jobId}; following it`);
+      const jobId =
+        submitted.outcome === 'created' || submitted.outcome === 'already-active' ? submitted.jobId : null;
+      if (!jobId)
+        throw new BootyError('BOOTY_E_EFFECT_FAILED', {
+          src: 'run',
+          reason: `the job was not created (${submitted.outcome})`,
+        });
+      io.out(`job ${jobId} for ${owner}/${name}#${number}`);
+      if (submitted.outcome === 'already-active') supervisor.resume(jobId);
+      const snapshot = await supervisor.whenFinished(jobId);
+      await runtime.reporter.idle(jobId);
+      const { outcome, pr } = snapshot.context;
+      io.out(`${stateName(snapshot)}: ${outcome?.message ?? ''}${pr ? `\n  ${pr.url}` : ''}`);
+      return ['promoted', 'heldAsDraft'].includes(stateName(snapshot)) ? 0 : 1;
+    } finally {
+      store.close();
+    }
+  },
+};

@@ -1,0 +1,59 @@
+import { loadEnv } from '../env.js';
+import { createMetrics } from '../gateway/metrics.js';
+import { installShutdownSignals, startServer } from '../gateway/serve.js';
+import { startLiveInspector } from '../inspect/live-inspector.js';
+import { createLogger } from '../log.js';
+import { createJobRuntime } from '../runtime/job-effects.js';
+import { SqliteEventStore } from '../store/sqlite-event-store.js';
+import { type Command, intOption } from './command.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the webhook gateway and the job supervisor',
+  usage: [
+    'Usage: booty serve [--inspect] [--inspect-port N]',
+    '',
+    'Listens on $PORT (default 3000) for GitHub webhooks at POST /webhooks and runs the jobs they',
+    'start; unfinished jobs resume from their logs. Settings come from the environment (see README).',
+    '',
+    '  --inspect          show the running jobs live in the Stately inspector; prints the URL',
+    '  --inspect-port N   the inspector page port (default: any free port)',
+  ].join('\n'),
+  options: { inspect: { type: 'boolean' }, 'inspect-port': { type: 'string' } },
+  positionals: [],
+  async run({ values }, io) {
+    const env = loadEnv(io.env, { server: true });
+    const log = createLogger({ level: env.LOG_LEVEL });
+    const inspector = values.inspect
+      ? await startLiveInspector({ port: intOption('serve', 'inspect-port', values['inspect-port']) ?? 0 })
+      : null;
+    const store = new SqliteEventStore(env.BOOTY_DB);
+    const metrics = createMetrics();
+    const runtime = createJobRuntime({ env, log, store, observeEffect: metrics.observeEffect });
+    const server = await startServer({
+      env,
+      log,
+      store,
+      metrics,
+      machine: runtime.machine,
+      observers: runtime.observers,
+      inspect: inspector?.inspect,
+    });
+    log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
+    io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
+    if (inspector) io.out(`inspector: ${inspector.url}`);
+    return new Promise<number>((resolve) => {
+      installShutdownSignals(
+        {
+          close: async () => {
+            await server.close();
+            await runtime.reporter.idle();
+            await inspector?.close();
+            store.close();
+          },
+        },
+        { log, exit: resolve },
+      );
+    });
+  },
+};

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Responder, Turn } from '../simulators/anthropic-simulator.js';
+
+// What the scripted model says in each demo scenario. The turns are written for the sample
+// repository's issue (examples/): the demo shows booty's machinery, not a model. The answer for a
+// change is chosen by the attempt the request is for, read from the history it carries, so a
+// resumed demo gets the same answer it would have got uninterrupted.
+
+export const scenarios = ['pass', 'refine', 'exhausted'] as const;
+export type Scenario = (typeof scenarios)[number];
+
+/** Which scripted change each attempt gets: the fixed one, or the one with a bug. */
+const plans: Record<Scenario, ('fixed' | 'buggy')[]> = {
+  pass: ['fixed'],
+  refine: ['buggy', 'fixed'],
+  exhausted: ['buggy', 'buggy', 'buggy'],
+};
+
+/** The examples/ folder of this package, the same from src/ (tsx) and dist/. */
+export const examplesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples');
+
+export function sampleIssue(): { title: string; body: string } {
+  const text = fs.readFileSync(path.join(examplesDir, 'sample-issue.md'), 'utf8');
+  const [title, ...body] = text.split('\n');
+  return { title: title!.trim(), body: body.join('\n').trim() };
+}
+
+function changeAnswer(variant: 'fixed' | 'buggy') {
+  const dir = path.join(examplesDir, 'demo-turns', variant);
+  const read = (p: string) => fs.readFileSync(path.join(dir, p), 'utf8');
+  return {
+    explanation: read('explanation.md').trim(),
+    changes: ['src/duration.js', 'test/parse-duration.test.js'].map((p) => ({ path: p, content: read(p) })),
+    deletePaths: [],
+  };
+}
+
+export function demoResponder(scenario: Scenario): Responder {
+  const analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
+  const plan = plans[scenario];
+  return (request): Turn | undefined => {
+    if (request.toolName === 'submit_analysis') return { answer: analysis };
+    if (request.toolName !== 'submit_changes') return undefined;
+    // A refinement request lists every earlier attempt as "Attempt n: …".
+    const attempt = new Set(request.raw.match(/Attempt \d+:/g) ?? []).size + 1;
+    return { answer: changeAnswer(plan[Math.min(attempt, plan.length) - 1]!) };
+  };
+}
+
+/** The end each scenario must reach for `booty demo` to exit 0. */
+export function expectedEnd(scenario: Scenario, maxAttempts: number) {
+  return {
+    pass: { state: 'promoted', attempts: 1 },
+    refine: { state: 'promoted', attempts: 2 },
+    exhausted: { state: 'failed', attempts: maxAttempts },
+  }[scenario];
+}

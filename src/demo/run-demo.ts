@@ -1,0 +1,243 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { JobObserver } from '../actors/supervisor.js';
+import { loadEnv } from '../env.js';
+import { BootyError } from '../errors.js';
+import { startServer } from '../gateway/serve.js';
+import { createLogger } from '../log.js';
+import { type JobSnapshot, stateName } from '../machines/fold.js';
+import { createJobRuntime } from '../runtime/job-effects.js';
+import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
+import { type GitHubSimulator, startGitHubSimulator } from '../simulators/github-simulator.js';
+import { SqliteEventStore } from '../store/sqlite-event-store.js';
+import { demoResponder, examplesDir, expectedEnd, type Scenario, sampleIssue } from './demo-script.js';
+
+// `booty demo`: a real job on this machine. The local GitHub simulator (its state in DIR) holds
+// the sample repository and its issue; the local Anthropic simulator plays the scenario's turns;
+// booty serves on a free port with its database in DIR. Labeling the issue sends a signed
+// webhook, and the job runs through real git, real test runs and real HTTP. Run again on the same
+// DIR, the demo resumes the unfinished job from its log, or shows the finished one.
+
+const OWNER = 'demo';
+const REPO = 'tiny-durations';
+
+const DemoState = z.object({
+  scenario: z.string(),
+  secret: z.string(),
+  token: z.string(),
+  githubPort: z.number().int(),
+  issue: z.number().int().nullable(),
+});
+type DemoState = z.infer<typeof DemoState>;
+
+export interface DemoProgress {
+  /** A job reached a new state: `attempt` is set while generating or refining. */
+  state(change: { jobId: string; state: string; attempt: number; maxAttempts: number; at: number }): void;
+  note(text: string): void;
+}
+
+export interface DemoResult {
+  jobId: string;
+  finalState: string;
+  attempts: number;
+  maxAttempts: number;
+  outcome: string | null;
+  pullRequest: { number: number; draft: boolean; url: string } | null;
+  comments: number;
+  progressComment: string | null;
+  db: string;
+  /** The scenario reached the end it promises. */
+  ok: boolean;
+}
+
+export async function runDemo(options: {
+  scenario: Scenario;
+  dir: string;
+  progress?: DemoProgress;
+}): Promise<DemoResult> {
+  const { scenario, progress } = options;
+  const dir = path.resolve(options.dir);
+  fs.mkdirSync(dir, { recursive: true });
+  const state = loadState(dir, scenario);
+  const db = path.join(dir, 'booty.db');
+  // Logs go to a file: the terminal shows the job, and --json keeps stdout to one object.
+  const log = createLogger({
+    level: 'info',
+    destination: fs.createWriteStream(path.join(dir, 'booty.log'), { flags: 'a' }),
+  });
+
+  const github = await startSimulator(dir, state);
+  const anthropic = await startAnthropicSimulator({ responder: demoResponder(scenario) });
+  const store = new SqliteEventStore(db);
+  const env = loadEnv({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    BOOTY_DB: db,
+    BOOTY_WORKDIR: path.join(dir, 'work'),
+    GITHUB_API_URL: github.url,
+    GITHUB_TOKEN: state.token,
+    GITHUB_WEBHOOK_SECRET: state.secret,
+    ANTHROPIC_API_KEY: 'demo-key',
+    ANTHROPIC_BASE_URL: anthropic.url,
+    BOOTY_CONCURRENCY: '1',
+  });
+  const runtime = createJobRuntime({ env, log, store, githubRetryBaseMs: 200 });
+  let last = '';
+  const printer: JobObserver = {
+    changed: ({ jobId, snapshot }) => {
+      const name = stateName(snapshot);
+      if (name === last) return;
+      last = name;
+      const { attempt, maxAttempts } = snapshot.context;
+      progress?.state({ jobId, state: name, attempt, maxAttempts, at: Date.now() });
+    },
+  };
+  const server = await startServer({
+    env,
+    log,
+    store,
+    machine: runtime.machine,
+    observers: [...runtime.observers, printer],
+  });
+
+  try {
+    github.setWebhook({ url: `${server.url}/webhooks`, secret: state.secret });
+    const issue = state.issue ?? createIssue(github, dir, state);
+    const key = `${OWNER}/${REPO}`;
+    const existing = store
+      .listJobs()
+      .filter((j) => j.repo === key && j.issue === issue)
+      .at(-1);
+    let jobId = existing?.jobId;
+    if (!jobId) {
+      progress?.note(`labeling ${key}#${issue} "booty": the simulator sends a signed issues.labeled webhook`);
+      // An interrupted earlier run may have left the label on with no job: label afresh.
+      if (
+        github
+          .issues(OWNER, REPO)
+          .find((i) => i.number === issue)
+          ?.labels.includes('booty')
+      ) {
+        await github.unlabelIssue(OWNER, REPO, issue, 'booty');
+      }
+      await github.labelIssue(OWNER, REPO, issue, 'booty');
+      jobId =
+        store.findActiveJob(key, issue)?.jobId ??
+        store
+          .listJobs()
+          .filter((j) => j.repo === key && j.issue === issue)
+          .at(-1)?.jobId;
+      if (!jobId)
+        throw new BootyError('BOOTY_E_EFFECT_FAILED', {
+          src: 'demo',
+          reason: 'the webhook did not start a job; see booty.log in the demo dir',
+        });
+    } else if (!existing!.final) {
+      progress?.note(`resuming job ${jobId} from its log (it stopped at ${existing!.state})`);
+    } else {
+      progress?.note(`job ${jobId} already finished; showing it again`);
+    }
+    const snapshot = await server.supervisor.whenFinished(jobId);
+    await runtime.reporter.idle(jobId);
+    return result(jobId, snapshot, github, issue, db, scenario);
+  } finally {
+    await server.close();
+    await runtime.reporter.idle();
+    await runtime.workspace.idle();
+    store.close();
+    await anthropic.close();
+    await github.close();
+  }
+}
+
+function loadState(dir: string, scenario: Scenario): DemoState {
+  const file = path.join(dir, 'demo.json');
+  if (fs.existsSync(file)) {
+    const state = DemoState.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    if (state.scenario !== scenario) {
+      throw new BootyError('BOOTY_E_USAGE', {
+        command: 'demo',
+        reason: `${dir} holds the "${state.scenario}" scenario; run it with --scenario ${state.scenario}, or pick another --dir`,
+      });
+    }
+    return state;
+  }
+  const state: DemoState = {
+    scenario,
+    secret: randomBytes(16).toString('hex'),
+    token: `ghp_demo${randomBytes(16).toString('hex')}`,
+    githubPort: 0,
+    issue: null,
+  };
+  saveState(dir, state);
+  return state;
+}
+
+const saveState = (dir: string, state: DemoState) =>
+  fs.writeFileSync(path.join(dir, 'demo.json'), `${JSON.stringify(state, null, 2)}\n`);
+
+/** The simulator on the port it had before, so the PR links in the log stay valid on resume. */
+async function startSimulator(dir: string, state: DemoState): Promise<GitHubSimulator> {
+  const start = (port: number) =>
+    startGitHubSimulator({
+      dir: path.join(dir, 'github'),
+      port,
+      tokens: [{ token: state.token, login: 'booty-demo' }],
+    });
+  let sim: GitHubSimulator;
+  try {
+    sim = await start(state.githubPort);
+  } catch {
+    sim = await start(0);
+  }
+  state.githubPort = Number(new URL(sim.url).port);
+  saveState(dir, state);
+  await sim.createRepo(OWNER, REPO, { fromDir: path.join(examplesDir, 'sample-repo') });
+  return sim;
+}
+
+function createIssue(github: GitHubSimulator, dir: string, state: DemoState): number {
+  const { title, body } = sampleIssue();
+  const issue = github.createIssue(OWNER, REPO, { title, body, author: 'octocat' }) as { number: number };
+  state.issue = issue.number;
+  saveState(dir, state);
+  return issue.number;
+}
+
+function result(
+  jobId: string,
+  snapshot: JobSnapshot,
+  github: GitHubSimulator,
+  issue: number,
+  db: string,
+  scenario: Scenario,
+): DemoResult {
+  const { context } = snapshot;
+  const pull = github.pulls(OWNER, REPO).find((p) => p.number === context.pr?.number) ?? null;
+  const comments = github.comments(OWNER, REPO, issue);
+  const finalState = stateName(snapshot);
+  const expected = expectedEnd(scenario, context.maxAttempts);
+  const ok =
+    finalState === expected.state &&
+    context.attempt === expected.attempts &&
+    (scenario === 'exhausted' ? pull?.draft === true : pull?.draft === false);
+  return {
+    jobId,
+    finalState,
+    attempts: context.attempt,
+    maxAttempts: context.maxAttempts,
+    outcome: context.outcome?.message ?? null,
+    pullRequest: pull && {
+      number: pull.number,
+      draft: pull.draft,
+      url: `${github.url}/${OWNER}/${REPO}/pull/${pull.number}`,
+    },
+    comments: comments.length,
+    progressComment: comments.find((c) => c.body.includes('booty:progress'))?.body ?? null,
+    db,
+    ok,
+  };
+}

@@ -1,0 +1,106 @@
+import { type EffectImpls, type EffectOptions, toActors } from '../actors/effect.js';
+import type { JobObserver } from '../actors/supervisor.js';
+import { createClaudeEffects } from '../claude/claude-effects.js';
+import { repoReaderFor } from '../claude/repo-reader.js';
+import type { Env } from '../env.js';
+import { authFromEnv } from '../github/auth.js';
+import { createGitHubClients, type GitHubClients } from '../github/clients.js';
+import { createGitHubEffects, type GitHubEffects } from '../github/github-effects.js';
+import { fenced } from '../github/markdown-format.js';
+import { createProgressReporter, type ProgressReporter } from '../github/progress-reporter.js';
+import { jobDiagram } from '../inspect/job-diagram.js';
+import type { Logger } from '../log.js';
+import { type JobMachine, jobMachine } from '../machines/job.js';
+import { createTestEffects } from '../sandbox/test-effects.js';
+import type { EventStore } from '../store/event-store.js';
+import { createWorkspace, type Workspace } from '../workspace/workspace.js';
+
+// The composition root of a job: every effect the machine invokes, made from the real clients
+// (GitHub, Claude, git, the sandbox), plus the observers that show a job to people. `serve`,
+// `run` and `demo` all build their machine here, so they run exactly the same job.
+
+export interface JobRuntimeOptions {
+  env: Env;
+  log: Logger;
+  store: EventStore;
+  /** Feeds effect durations to the metrics. */
+  observeEffect?: EffectOptions['observe'];
+  /** Waits between GitHub retries (octokit's plugins); shorter in tests. */
+  githubRetryBaseMs?: number;
+}
+
+export interface JobRuntime {
+  machine: JobMachine;
+  observers: JobObserver[];
+  clients: GitHubClients;
+  github: GitHubEffects;
+  workspace: Workspace;
+  reporter: ProgressReporter;
+}
+
+export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
+  const { env, log, store } = options;
+  const clients = createGitHubClients({
+    apiUrl: env.GITHUB_API_URL,
+    auth: authFromEnv(env),
+    log,
+    retryBaseMs: options.githubRetryBaseMs,
+  });
+  const github = createGitHubEffects({ clients, log });
+  const workspace = createWorkspace({
+    root: env.BOOTY_WORKDIR,
+    remoteUrl: (repo) => clients.gitRemoteUrl(repo),
+    credentials: (job) => clients.gitCredentials(job),
+    author: { name: env.BOOTY_GIT_AUTHOR_NAME, email: env.BOOTY_GIT_AUTHOR_EMAIL },
+    log,
+  });
+  const tests = createTestEffects({ workspace });
+  const claude = createClaudeEffects({
+    apiKey: env.ANTHROPIC_API_KEY ?? '',
+    baseURL: env.ANTHROPIC_BASE_URL,
+    model: env.BOOTY_MODEL,
+    maxInputTokens: env.BOOTY_MAX_INPUT_TOKENS,
+    log,
+    // The repository as it stands at the base commit: a stable prefix the prompt cache can reuse.
+    repo: async (job) => repoReaderFor(await workspace.ensure(job), { ref: job.workspace!.baseSha }),
+  });
+
+  const effects: EffectImpls = {
+    prepare: async (input, ctx) => {
+      const prepared = await workspace.prepare(input, ctx);
+      return { ...prepared, comments: await github.listIssueComments(input.job) };
+    },
+    runBaseline: tests.runBaseline,
+    analyze: claude.analyze,
+    generate: claude.generate,
+    refine: claude.refine,
+    applyChanges: workspace.applyChanges,
+    runTests: tests.runTests,
+    openPr: async (input, ctx) => {
+      const { headSha } = await workspace.commitAndPush(input, ctx);
+      return github.openDraftPr(input, { headSha });
+    },
+    promotePr: github.promotePr,
+  };
+
+  const reporter = createProgressReporter({
+    clients,
+    store,
+    log,
+    extra: (snapshot) =>
+      `<details><summary>Where the job stands</summary>\n\n${fenced(jobDiagram(store, snapshot.context.jobId), 'mermaid')}\n</details>`,
+  });
+  // A finished job's clone goes; its branch is pushed and its log can rebuild it.
+  const cleanup: JobObserver = {
+    settled: async (jobId) => {
+      await workspace
+        .dispose(jobId)
+        .catch((err) => log.warn({ err, jobId }, 'could not remove the workspace'));
+    },
+  };
+
+  const machine = jobMachine.provide({
+    actors: toActors(effects, { observe: options.observeEffect }) as never,
+  });
+  return { machine, observers: [reporter, cleanup], clients, github, workspace, reporter };
+}
