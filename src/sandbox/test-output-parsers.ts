@@ -8,6 +8,7 @@
 //   go test                   `<package> > <Test>/<subtest>`
 //   cargo test                `<module path>`
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 export function stripAnsi(text: string): string {

@@ -42,6 +42,7 @@ export function syncMirror({ root, repo, url, auth, signal }: MirrorInput): Prom
         op: 'fetch',
         remote: true,
       });
+      await followDefaultBranch(dir, auth, signal);
       return dir;
     }
     // Cloned beside and renamed into place, so a crash never leaves a half mirror at `dir`.

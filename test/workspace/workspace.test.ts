@@ -165,6 +165,20 @@ describe('prepare', () => {
     expect(sh(spare, 'rev-parse', 'HEAD')).toBe(newest);
   });
 
+  it("follows the remote's default branch when it changes", async () => {
+    const { remote, ws } = setup();
+    await ws.prepare(input(sampleJob()), { signal });
+    const seed = path.join(remote.bare, '..', 'seed');
+    sh(seed, 'checkout', '--quiet', '-b', 'trunk');
+    fs.writeFileSync(path.join(seed, 'trunk.txt'), 'trunk\n');
+    sh(seed, 'add', 'trunk.txt');
+    sh(seed, 'commit', '--quiet', '-m', 'trunk');
+    sh(seed, 'push', '--quiet', remote.bare, 'HEAD:refs/heads/trunk');
+    sh(remote.bare, 'symbolic-ref', 'HEAD', 'refs/heads/trunk');
+    const out = await ws.prepare(input(sampleJob({ jobId: 'job-2' })), { signal });
+    expect(out).toMatchObject({ defaultBranch: 'trunk', baseSha: remote.branchSha('trunk') });
+  });
+
   it("reads the config from the default branch, never from the job's work tree", async () => {
     const { root, ws } = setup({
       ...nodeSample,
