@@ -48,6 +48,9 @@ export const EnvSchema = z.object({
   /** booty's own repository (owner/name): PRs to it stay draft for a human. */
   BOOTY_SELF_REPO: optionalText,
   BOOTY_MAX_ATTEMPTS: int(1, 10).default(3),
+  /** Transient failures of one step retried before the job fails, and the first backoff (doubling). */
+  BOOTY_MAX_RETRIES: int(0, 20).default(5),
+  BOOTY_RETRY_BASE_MS: int(0).default(2_000),
   BOOTY_GIT_AUTHOR_NAME: z.string().min(1).default('booty[bot]'),
   BOOTY_GIT_AUTHOR_EMAIL: z.string().min(3).default('booty[bot]@users.noreply.github.com'),
 });
@@ -98,3 +101,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
   }
   return env;
 }
+
+/** The settings every new job is stamped with, so its replay decides as the live run did. */
+export const jobSettingsFrom = (env: Env) => ({
+  maxAttempts: env.BOOTY_MAX_ATTEMPTS,
+  maxTokens: env.BOOTY_MAX_TOKENS_PER_JOB ?? null,
+  maxRetries: env.BOOTY_MAX_RETRIES,
+  retryBaseMs: env.BOOTY_RETRY_BASE_MS,
+});

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Supervisor } from '../actors/supervisor.js';
-import { loadEnv } from '../env.js';
+import { jobSettingsFrom, loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
@@ -50,7 +50,7 @@ export const runCommand: Command = {
         store,
         machine: runtime.machine,
         concurrency: 1,
-        settings: { maxAttempts: env.BOOTY_MAX_ATTEMPTS, maxTokens: env.BOOTY_MAX_TOKENS_PER_JOB ?? null },
+        settings: jobSettingsFrom(env),
         isSelf: (r) => env.BOOTY_SELF_REPO?.toLowerCase() === `${r.owner}/${r.name}`.toLowerCase(),
         observers: [
           ...runtime.observers,

@@ -1,10 +1,8 @@
 import { loadEnv } from '../env.js';
-import { createMetrics } from '../gateway/metrics.js';
-import { installShutdownSignals, startServer } from '../gateway/serve.js';
+import { installShutdownSignals } from '../gateway/serve.js';
 import { startLiveInspector } from '../inspect/live-inspector.js';
 import { createLogger } from '../log.js';
-import { createJobRuntime } from '../runtime/job-effects.js';
-import { SqliteEventStore } from '../store/sqlite-event-store.js';
+import { startBooty } from '../runtime/start-booty.js';
 import { type Command, intOption } from './command.js';
 
 export const serveCommand: Command = {
@@ -27,18 +25,8 @@ export const serveCommand: Command = {
     const inspector = values.inspect
       ? await startLiveInspector({ port: intOption('serve', 'inspect-port', values['inspect-port']) ?? 0 })
       : null;
-    const store = new SqliteEventStore(env.BOOTY_DB);
-    const metrics = createMetrics();
-    const runtime = createJobRuntime({ env, log, store, observeEffect: metrics.observeEffect });
-    const server = await startServer({
-      env,
-      log,
-      store,
-      metrics,
-      machine: runtime.machine,
-      observers: runtime.observers,
-      inspect: inspector?.inspect,
-    });
+    const booty = await startBooty({ env, log, inspect: inspector?.inspect });
+    const { server } = booty;
     log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
     io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
     if (inspector) io.out(`inspector: ${inspector.url}`);
@@ -46,10 +34,8 @@ export const serveCommand: Command = {
       installShutdownSignals(
         {
           close: async () => {
-            await server.close();
-            await runtime.reporter.idle();
+            await booty.close();
             await inspector?.close();
-            store.close();
           },
         },
         { log, exit: resolve },

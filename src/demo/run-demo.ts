@@ -5,13 +5,11 @@ import { z } from 'zod';
 import type { JobObserver } from '../actors/supervisor.js';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
-import { startServer } from '../gateway/serve.js';
 import { createLogger } from '../log.js';
 import { type JobSnapshot, stateName } from '../machines/fold.js';
-import { createJobRuntime } from '../runtime/job-effects.js';
+import { startBooty } from '../runtime/start-booty.js';
 import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
 import { type GitHubSimulator, startGitHubSimulator } from '../simulators/github-simulator.js';
-import { SqliteEventStore } from '../store/sqlite-event-store.js';
 import { demoResponder, examplesDir, expectedEnd, type Scenario, sampleIssue } from './demo-script.js';
 
 // `booty demo`: a real job on this machine. The local GitHub simulator (its state in DIR) holds
@@ -70,7 +68,6 @@ export async function runDemo(options: {
 
   const github = await startSimulator(dir, state);
   const anthropic = await startAnthropicSimulator({ responder: demoResponder(scenario) });
-  const store = new SqliteEventStore(db);
   const env = loadEnv({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -84,7 +81,6 @@ export async function runDemo(options: {
     ANTHROPIC_BASE_URL: anthropic.url,
     BOOTY_CONCURRENCY: '1',
   });
-  const runtime = createJobRuntime({ env, log, store, githubRetryBaseMs: 200 });
   let last = '';
   const printer: JobObserver = {
     changed: ({ jobId, snapshot }) => {
@@ -95,13 +91,8 @@ export async function runDemo(options: {
       progress?.state({ jobId, state: name, attempt, maxAttempts, at: Date.now() });
     },
   };
-  const server = await startServer({
-    env,
-    log,
-    store,
-    machine: runtime.machine,
-    observers: [...runtime.observers, printer],
-  });
+  const booty = await startBooty({ env, log, observers: [printer], githubRetryBaseMs: 200 });
+  const { server, store, runtime } = booty;
 
   try {
     github.setWebhook({ url: `${server.url}/webhooks`, secret: state.secret });
@@ -144,10 +135,7 @@ export async function runDemo(options: {
     await runtime.reporter.idle(jobId);
     return result(jobId, snapshot, github, issue, db, scenario);
   } finally {
-    await server.close();
-    await runtime.reporter.idle();
-    await runtime.workspace.idle();
-    store.close();
+    await booty.close();
     await anthropic.close();
     await github.close();
   }

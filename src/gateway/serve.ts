@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { InspectionEvent } from 'xstate';
 import { type JobObserver, Supervisor } from '../actors/supervisor.js';
-import type { Env } from '../env.js';
+import { type Env, jobSettingsFrom } from '../env.js';
 import type { Logger } from '../log.js';
 import type { JobMachine } from '../machines/job.js';
 import type { EventStore } from '../store/event-store.js';
@@ -55,7 +55,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     store,
     machine: options.machine,
     concurrency: env.BOOTY_CONCURRENCY,
-    settings: { maxAttempts: env.BOOTY_MAX_ATTEMPTS, maxTokens: env.BOOTY_MAX_TOKENS_PER_JOB ?? null },
+    settings: jobSettingsFrom(env),
     isSelf: (repo) => config.isSelfRepo(`${repo.owner}/${repo.name}`),
     observers: [metrics.jobObserver, jobLogObserver(log), ...(options.observers ?? [])],
     inspect: options.inspect,
