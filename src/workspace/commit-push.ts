@@ -23,10 +23,12 @@ export async function commitAndPush(input: {
   dir: string;
   job: JobContext;
   author: Author;
+  /** booty's URL for the repository, not the clone's origin: the clone has held generated code. */
+  url: string;
   auth: GitAuth | null;
   signal?: AbortSignal;
 }): Promise<{ headSha: string }> {
-  const { dir, job, author, auth, signal } = input;
+  const { dir, job, author, auth, signal, url } = input;
   if (!job.workspace)
     throw new BootyError('BOOTY_E_GIT_FAILED', { op: 'commit', reason: 'the job has no workspace yet' });
   const { baseSha } = job.workspace;
@@ -41,7 +43,7 @@ export async function commitAndPush(input: {
 
   // What is on the remote now decides the lease.
   const remoteRef = `refs/heads/${branch}`;
-  const listed = await git(['ls-remote', '--quiet', 'origin', remoteRef], {
+  const listed = await git(['ls-remote', '--quiet', url, remoteRef], {
     cwd: dir,
     auth,
     signal,
@@ -50,7 +52,10 @@ export async function commitAndPush(input: {
   });
   const remoteSha = listed.split(/\s+/)[0] || null;
   if (remoteSha === headSha) return { headSha };
-  if (remoteSha !== null && !(await isBootys(dir, remoteSha, author, auth, signal, remoteRef))) {
+  if (
+    remoteSha !== null &&
+    !(await isBootys({ dir, sha: remoteSha, author, url, auth, signal, ref: remoteRef }))
+  ) {
     throw new BootyError('BOOTY_E_BRANCH_FOREIGN', { branch, sha: remoteSha });
   }
   await git(
@@ -59,7 +64,7 @@ export async function commitAndPush(input: {
       '--quiet',
       '--porcelain',
       `--force-with-lease=${remoteRef}:${remoteSha ?? ''}`,
-      'origin',
+      url,
       `${headSha}:${remoteRef}`,
     ],
     { cwd: dir, auth, signal, op: 'push', remote: true },
@@ -105,17 +110,19 @@ async function commitTree(dir: string, job: JobContext, author: Author, baseSha:
 }
 
 /** Whether the remote branch's tip is booty's own work (an earlier push of this job). */
-async function isBootys(
-  dir: string,
-  sha: string,
-  author: Author,
-  auth: GitAuth | null,
-  signal: AbortSignal | undefined,
-  ref: string,
-): Promise<boolean> {
+async function isBootys(p: {
+  dir: string;
+  sha: string;
+  author: Author;
+  url: string;
+  auth: GitAuth | null;
+  signal: AbortSignal | undefined;
+  ref: string;
+}): Promise<boolean> {
+  const { dir, sha, author, url, auth, signal, ref } = p;
   const have = await git(['cat-file', '-t', sha], { cwd: dir, op: 'cat-file' }).catch(() => '');
   if (have !== 'commit') {
-    await git(['fetch', '--quiet', 'origin', ref], { cwd: dir, auth, signal, op: 'fetch', remote: true });
+    await git(['fetch', '--quiet', url, ref], { cwd: dir, auth, signal, op: 'fetch', remote: true });
   }
   const email = await git(['log', '-1', '--format=%ae', sha], { cwd: dir, op: 'log' });
   return email === author.email;

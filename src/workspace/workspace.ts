@@ -149,6 +149,7 @@ export function createWorkspace(options: WorkspaceOptions) {
       dir,
       job: input.job,
       author: options.author,
+      url: options.remoteUrl(input.job.repo),
       auth: await auth(input.job),
       signal: ctx.signal,
     });

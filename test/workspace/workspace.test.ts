@@ -362,6 +362,17 @@ describe('commitAndPush', () => {
     expect(sh(remote.bare, 'rev-parse', `${second.headSha}^`)).toBe(remote.head);
   });
 
+  it("pushes to booty's URL for the repository even if the clone's origin was rewritten", async () => {
+    const { remote, root, ws } = setup();
+    const { job } = await apply(ws, await prepared(ws), [{ path: 'src/sum.js', content: 'x\n' }]);
+    const evil = path.join(base, 'evil.git');
+    sh(base, 'init', '--quiet', '--bare', evil);
+    sh(path.join(root, 'jobs/job-1'), 'remote', 'set-url', 'origin', `file://${evil}`);
+    const { headSha } = await ws.commitAndPush({ job });
+    expect(remote.branchSha(job.branch)).toBe(headSha);
+    expect(sh(evil, 'for-each-ref')).toBe('');
+  });
+
   it("refuses to overwrite a branch holding someone else's commit", async () => {
     const { remote, ws } = setup();
     const { job } = await apply(ws, await prepared(ws), [{ path: 'src/sum.js', content: 'x\n' }]);
