@@ -1,0 +1,112 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { tempDir } from '../support/job-harness.js';
+
+// `booty demo` as a user runs it: the real CLI in its own process, offline, on a fresh directory.
+
+const exec = promisify(execFile);
+const cli = ['--import', 'tsx', path.resolve('src/cli/bin.ts')];
+
+async function booty(args: string[]) {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [...cli, ...args], {
+      maxBuffer: 10 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
+
+describe('booty demo', () => {
+  it.each([
+    ['pass', 'promoted', 1, false],
+    ['refine', 'promoted', 2, false],
+    ['exhausted', 'failed', 3, true],
+  ] as const)(
+    'scenario %s ends %s after %i attempt(s), and its log replays verified',
+    async (scenario, state, attempts, draft) => {
+      const dir = tempDir('booty-demo-');
+      const run = await booty(['demo', '--scenario', scenario, '--dir', dir, '--json']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const out = lastJson(run.stdout);
+      expect(out).toMatchObject({
+        scenario,
+        finalState: state,
+        attempts,
+        comments: 1,
+        ok: true,
+        db: path.join(dir, 'booty.db'),
+      });
+      expect(out.pullRequest).toMatchObject({ number: 2, draft });
+      expect(out.pullRequest.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/tiny-durations\/pull\/2$/);
+
+      const replay = await booty(['replay', out.jobId, '--verify', '--json', '--db', out.db]);
+      expect(replay.code).toBe(0);
+      expect(JSON.parse(replay.stdout)).toMatchObject({
+        jobId: out.jobId,
+        verified: true,
+        finalState: state,
+      });
+    },
+  );
+
+  it('given an interrupted demo, when run again on the same dir, then it resumes the same job to the end', async () => {
+    const dir = tempDir('booty-demo-');
+    const child = spawn(process.execPath, [...cli, 'demo', '--scenario', 'refine', '--dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await killWhen(child, (out) => /\btesting\b/.test(out));
+
+    const store = new SqliteEventStore(path.join(dir, 'booty.db'));
+    const [interrupted] = store.listJobs();
+    store.close();
+    expect(interrupted?.final).toBe(false);
+
+    const again = await booty(['demo', '--scenario', 'refine', '--dir', dir]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`resuming job ${interrupted!.jobId} from its log`);
+    expect(again.stdout).toContain(`job ${interrupted!.jobId}: promoted after 2 attempts of 3`);
+
+    const once = await booty(['demo', '--scenario', 'refine', '--dir', dir, '--json']);
+    expect(lastJson(once.stdout)).toMatchObject({
+      jobId: interrupted!.jobId,
+      finalState: 'promoted',
+      attempts: 2,
+      comments: 1,
+    });
+    expect(lastJson(once.stdout).pullRequest).toMatchObject({ number: 2, draft: false });
+
+    const wrong = await booty(['demo', '--scenario', 'pass', '--dir', dir]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('holds the "refine" scenario');
+  });
+
+  it('refuses an unknown scenario in one line', async () => {
+    const r = await booty(['demo', '--scenario', 'maybe']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      'booty demo: --scenario must be one of pass, refine, exhausted, not "maybe"; see `booty demo --help` (BOOTY_E_USAGE)',
+    );
+  });
+});
+
+function killWhen(child: ChildProcess, seen: (stdout: string) => boolean): Promise<void> {
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (seen(out)) child.kill('SIGKILL');
+    });
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`the demo ended before it was killed:\n${out}`)),
+    );
+  });
+}

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { demoResponder, examplesDir, type Scenario, sampleIssue } from '../../src/demo/demo-script.js';
+import { loadEnv } from '../../src/env.js';
+import { createLogger } from '../../src/log.js';
+import { type Booty, startBooty } from '../../src/runtime/start-booty.js';
+import { startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
+import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
+import { tempDir } from '../support/job-harness.js';
+
+// The world an end-to-end test runs in: a local GitHub holding the sample repository and its
+// issue, a local Anthropic answering the scenario's turns, and the environment booty would read.
+
+export const OWNER = 'demo';
+export const REPO = 'tiny-durations';
+export const TOKEN = `ghp_${'e2e'.repeat(12)}`;
+export const SECRET = 'e2e-webhook-secret';
+
+export async function e2eWorld(scenario: Scenario = 'pass') {
+  const dir = tempDir('booty-e2e-');
+  const github = await startGitHubSimulator({
+    dir: path.join(dir, 'github'),
+    tokens: [{ token: TOKEN, login: 'booty-bot' }],
+  });
+  await github.createRepo(OWNER, REPO, { fromDir: path.join(examplesDir, 'sample-repo') });
+  const issue = (github.createIssue(OWNER, REPO, sampleIssue()) as { number: number }).number;
+  const anthropic = await startAnthropicSimulator({ responder: demoResponder(scenario) });
+
+  /** The environment `booty serve` would get; short retry waits so failures end quickly. */
+  const env = (overrides: Record<string, string> = {}): Record<string, string> => ({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    BOOTY_DB: path.join(dir, 'booty.db'),
+    BOOTY_WORKDIR: path.join(dir, 'work'),
+    GITHUB_API_URL: github.url,
+    GITHUB_TOKEN: TOKEN,
+    GITHUB_WEBHOOK_SECRET: SECRET,
+    ANTHROPIC_API_KEY: 'e2e-key',
+    ANTHROPIC_BASE_URL: anthropic.url,
+    BOOTY_RETRY_BASE_MS: '20',
+    BOOTY_MAX_RETRIES: '2',
+    ...overrides,
+  });
+
+  const started: Booty[] = [];
+  /** booty in this process, with GitHub's webhook pointed at it. */
+  async function startInProcess(overrides: Record<string, string> = {}) {
+    const e = loadEnv(env(overrides));
+    const booty = await startBooty({
+      env: e,
+      log: createLogger({ level: e.LOG_LEVEL }),
+      githubRetryBaseMs: 1,
+    });
+    started.push(booty);
+    github.setWebhook({ url: `${booty.server.url}/webhooks`, secret: SECRET });
+    return booty;
+  }
+
+  return {
+    dir,
+    github,
+    anthropic,
+    issue,
+    env,
+    startInProcess,
+    pulls: () => github.pulls(OWNER, REPO),
+    comments: () => github.comments(OWNER, REPO, issue),
+    label: () => github.labelIssue(OWNER, REPO, issue, 'booty'),
+    unlabel: () => github.unlabelIssue(OWNER, REPO, issue, 'booty'),
+    /** Model calls by the tool they answered: analysis or changes. */
+    modelCalls: (tool: 'submit_analysis' | 'submit_changes') =>
+      anthropic.messages().filter((r) => r.toolName === tool && r.status === 200).length,
+    async close() {
+      for (const b of started) await b.close();
+      await anthropic.close();
+      await github.close();
+    },
+  };
+}
