@@ -153,14 +153,19 @@ export const catalogue = {
   BOOTY_E_CLAUDE_TRANSIENT: spec(
     503,
     true,
-    (p) => `Claude is unavailable for now (${p.status}): ${p.reason}; the job retries the ${p.step} step later`,
+    (p) =>
+      `Claude is unavailable for now (${p.status}): ${p.reason}; the job retries the ${p.step} step later`,
   ),
   BOOTY_E_CLAUDE_AUTH: spec(
     401,
     false,
     (p) => `Claude refused the credentials (${p.status}): ${p.reason}; check ANTHROPIC_API_KEY`,
   ),
-  BOOTY_E_CLAUDE_REQUEST: spec(400, false, (p) => `Claude rejected the ${p.step} request (${p.status}): ${p.reason}`),
+  BOOTY_E_CLAUDE_REQUEST: spec(
+    400,
+    false,
+    (p) => `Claude rejected the ${p.step} request (${p.status}): ${p.reason}`,
+  ),
   BOOTY_E_CLAUDE_ANSWER_INVALID: spec(
     502,
     false,

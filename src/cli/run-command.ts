@@ -57,7 +57,9 @@ export const runCommand: Command = {
           {
             changed: ({ snapshot }) => {
               const s = stateName(snapshot);
-              if (s !== last) io.out(`  ${new Date().toISOString()}  ${(last = s)}`);
+              if (s === last) return;
+              last = s;
+              io.out(`  ${new Date().toISOString()}  ${s}`);
             },
           },
         ],

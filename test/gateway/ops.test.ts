@@ -44,7 +44,9 @@ describe('a job run through the gateway', () => {
     const timeline = (await get(`${s.url}/jobs/${jobId}/timeline`)).json();
     const events = s.store.readStream(jobId);
     expect(timeline).toMatchObject({ jobId, verified: true, finalState: 'promoted' });
-    expect(timeline.events.map((e: any) => [e.seq, e.type, e.state])).toEqual(events.map((e) => [e.version, e.type, e.state]));
+    expect(timeline.events.map((e: any) => [e.seq, e.type, e.state])).toEqual(
+      events.map((e) => [e.version, e.type, e.state]),
+    );
     expect((await get(`${s.url}/jobs/nope/timeline`)).status).toBe(404);
   });
 
