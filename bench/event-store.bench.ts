@@ -136,14 +136,20 @@ export default async function run(): Promise<BenchResult[]> {
     .concat(Array.from({ length: JOBS - 1 }, (_, i) => `job-${i + 1}`));
   const jobIds = [...new Set(ids)].slice(0, JOBS);
 
-  let started = performance.now();
-  for (const id of jobIds) store.readStream(id);
-  const readMs = performance.now() - started;
-
-  started = performance.now();
+  // Best of three passes each, read-only first, as the append figures are.
+  let readMs = Number.POSITIVE_INFINITY;
+  let foldMs = Number.POSITIVE_INFINITY;
   let done = 0;
-  for (const id of jobIds) if (foldJob(store.readStream(id)).status === 'done') done++;
-  const foldMs = performance.now() - started;
+  for (let pass = 0; pass < 3; pass++) {
+    let started = performance.now();
+    for (const id of jobIds) store.readStream(id);
+    readMs = Math.min(readMs, performance.now() - started);
+
+    started = performance.now();
+    done = 0;
+    for (const id of jobIds) if (foldJob(store.readStream(id)).status === 'done') done++;
+    foldMs = Math.min(foldMs, performance.now() - started);
+  }
   store.close();
   if (done !== jobIds.length) throw new Error(`only ${done} of ${jobIds.length} folds reached a final state`);
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { JobSettings } from '../src/events/job-events.js';
-import { initialContext } from '../src/machines/job-context.js';
+import { initialContext, jobView } from '../src/machines/job-context.js';
 import { createWorkspace } from '../src/workspace/workspace.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
 
@@ -105,18 +105,20 @@ export default async function run(): Promise<BenchResult[]> {
       spares: false,
     });
     const job = (n: number) => ({
-      ...initialContext({
-        type: 'JobRequested',
-        jobId: `bench-${n}`,
-        repo: { owner: 'bench', name: 'synthetic' },
-        issue: { number: n, title: 'Bench', body: '', url: '' },
-        triggerLabel: 'booty',
-        sender: 'bench',
-        deliveryId: `d${n}`,
-        installationId: null,
-        requestedAt: 0,
-        settings: JobSettings.parse({}),
-      }),
+      ...jobView(
+        initialContext({
+          type: 'JobRequested',
+          jobId: `bench-${n}`,
+          repo: { owner: 'bench', name: 'synthetic' },
+          issue: { number: n, title: 'Bench', body: '', url: '' },
+          triggerLabel: 'booty',
+          sender: 'bench',
+          deliveryId: `d${n}`,
+          installationId: null,
+          requestedAt: 0,
+          settings: JobSettings.parse({}),
+        }),
+      ),
     });
     const signal = new AbortController().signal;
     const prepareWith = (w: typeof ws, n: number) =>

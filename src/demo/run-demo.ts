@@ -7,6 +7,7 @@ import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { type JobSnapshot, stateName } from '../machines/fold.js';
+import { maxAttemptsOf } from '../machines/job-context.js';
 import { startBooty } from '../runtime/start-booty.js';
 import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
 import { type GitHubSimulator, startGitHubSimulator } from '../simulators/github-simulator.js';
@@ -87,7 +88,8 @@ export async function runDemo(options: {
       const name = stateName(snapshot);
       if (name === last) return;
       last = name;
-      const { attempt, maxAttempts } = snapshot.context;
+      const { attempt } = snapshot.context;
+      const maxAttempts = maxAttemptsOf(snapshot.context);
       progress?.state({ jobId, state: name, attempt, maxAttempts, at: Date.now() });
     },
   };
@@ -207,7 +209,7 @@ function result(
   const pull = github.pulls(OWNER, REPO).find((p) => p.number === context.pr?.number) ?? null;
   const comments = github.comments(OWNER, REPO, issue);
   const finalState = stateName(snapshot);
-  const expected = expectedEnd(scenario, context.maxAttempts);
+  const expected = expectedEnd(scenario, maxAttemptsOf(context));
   const ok =
     finalState === expected.state &&
     context.attempt === expected.attempts &&
@@ -216,7 +218,7 @@ function result(
     jobId,
     finalState,
     attempts: context.attempt,
-    maxAttempts: context.maxAttempts,
+    maxAttempts: maxAttemptsOf(context),
     outcome: context.outcome?.message ?? null,
     pullRequest: pull && {
       number: pull.number,

@@ -38,6 +38,7 @@ export const RepoConfig = z.object({
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
 export const IssueComment = z.object({ author: z.string(), body: z.string() });
+export type IssueComment = z.infer<typeof IssueComment>;
 
 export const Prepared = z.object({
   at,

@@ -9,7 +9,7 @@ export function jobLogObserver(log: Logger): JobObserver {
   return {
     changed(change) {
       const { context, status } = change.snapshot;
-      log.child({ jobId: change.jobId, deliveryId: context.deliveryId }).info(
+      log.child({ jobId: change.jobId, deliveryId: context.request.deliveryId }).info(
         {
           event: change.eventType,
           version: change.version,

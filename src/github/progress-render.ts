@@ -1,6 +1,6 @@
 import type { JobSnapshot } from '../machines/fold.js';
 import { stateName } from '../machines/fold.js';
-import { type JobContext, tokensSpent } from '../machines/job-context.js';
+import { type JobContext, jobView, tokensSpent } from '../machines/job-context.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
 import { progressMarker } from './markers.js';
 import { attemptsTable } from './pr-body.js';
@@ -83,7 +83,7 @@ function reached(ctx: JobContext): number {
 }
 
 export function progressStages(snapshot: Snapshot): Stage[] {
-  const ctx = snapshot.context;
+  const ctx = jobView(snapshot.context);
   const state = stateName(snapshot);
   const marks: StageMark[] = Array(7).fill('pending');
   const fill = (upTo: number, mark: StageMark, after: StageMark) => {
@@ -180,7 +180,7 @@ function headline(state: string, ctx: JobContext): string {
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}): string {
-  const ctx = snapshot.context;
+  const ctx = jobView(snapshot.context);
   const state = stateName(snapshot);
   const final = !(state in stageOfState);
   const parts: string[] = [progressMarker(ctx.jobId), `### ${headline(state, ctx)}`];

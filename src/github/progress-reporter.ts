@@ -2,6 +2,7 @@ import type { JobObserver } from '../actors/supervisor.js';
 import { BootyError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { foldJob, type JobSnapshot } from '../machines/fold.js';
+import { jobView } from '../machines/job-context.js';
 import type { EventStore } from '../store/event-store.js';
 import type { GitHubClients } from './clients.js';
 import { type ProgressComment, reactEyes, upsertProgressComment } from './progress-comment.js';
@@ -57,7 +58,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
   };
 
   async function show(e: Entry, snapshot: JobSnapshot) {
-    const ctx = snapshot.context;
+    const ctx = jobView(snapshot.context);
     const gh = await options.clients.forJob(ctx);
     if (!e.reacted) {
       await reactEyes(gh, ctx).catch((err) =>

@@ -2,6 +2,7 @@ import { type AnyActorScope, createActor, type SnapshotFrom } from 'xstate';
 import { BootyError } from '../errors.js';
 import { JobRequested } from '../events/job-events.js';
 import { jobMachine } from './job.js';
+import { jobDecider } from './job-decider.js';
 
 // Folding a job's log back into its snapshot. Nothing runs: initialTransition and transition are
 // pure. The same fold resumes a job after a crash, verifies a log, and drives `booty replay`.
@@ -50,16 +51,16 @@ export function jobInput(first: LoggedEvent | undefined): JobRequested {
 
 export const toMachineEvent = (e: LoggedEvent) => ({ ...e.data, type: e.type }) as any;
 
-let inert: AnyActorScope | null = null;
 /**
- * An actor scope that records nothing and runs nothing. XState's own pure `transition()` builds a
- * new actor for every call; folding a log reuses this one, which makes replay several times faster.
- * Invoked children are created in the snapshot but never started.
+ * An actor scope that records nothing and runs nothing, one per machine. XState's own pure
+ * `transition()` builds a new actor for every call; folding reuses this one instead.
  */
-function inertScope(): AnyActorScope {
-  if (!inert) {
-    const self = createActor(jobMachine, { input: undefined as never });
-    inert = {
+const inertScopes = new Map<unknown, AnyActorScope>();
+function inertScope(machine: typeof jobMachine | typeof jobDecider): AnyActorScope {
+  let scope = inertScopes.get(machine);
+  if (!scope) {
+    const self = createActor(machine as typeof jobMachine, { input: undefined as never });
+    scope = {
       self,
       id: '',
       sessionId: '',
@@ -70,51 +71,76 @@ function inertScope(): AnyActorScope {
       stopChild: () => {},
       actionExecutor: () => {},
     };
+    inertScopes.set(machine, scope);
   }
-  return inert;
+  return scope;
 }
 
-/** The pure initial transition: the snapshot a job starts in. */
+/** The pure initial transition: the snapshot a job starts in, with its first effect ready to start. */
 export function initialSnapshot(input: JobRequested): JobSnapshot {
-  return jobMachine.getInitialSnapshot(inertScope(), input);
+  return jobMachine.getInitialSnapshot(inertScope(jobMachine), input);
 }
 
-/** The pure transition: the snapshot one logged event leads to. No effect runs. */
+/** The pure transition: the snapshot one logged event leads to, ready to resume. No effect runs. */
 export function nextSnapshot(snapshot: JobSnapshot, event: { type: string }): JobSnapshot {
-  return jobMachine.transition(snapshot, event as never, inertScope());
+  const real =
+    snapshot.machine === jobMachine
+      ? snapshot
+      : jobMachine.resolveState({ value: snapshot.value, context: snapshot.context });
+  return jobMachine.transition(real, event as never, inertScope(jobMachine));
+}
+
+/** The same decision without creating the effect's actor: for the steps a fold passes through. */
+function decide(snapshot: JobSnapshot, event: { type: string }): JobSnapshot {
+  return jobDecider.transition(
+    snapshot as never,
+    event as never,
+    inertScope(jobDecider),
+  ) as unknown as JobSnapshot;
+}
+
+/**
+ * Folds the first `until` events into a snapshot, calling `onStep` with each one along the way.
+ * Only the snapshot the fold ends on needs its effect's actor (to resume it), so every earlier
+ * step goes through the decider, which makes the same decision without creating one.
+ */
+function fold(
+  events: LoggedEvent[],
+  until: number,
+  onStep?: (i: number, snapshot: JobSnapshot) => void,
+): JobSnapshot {
+  const last = Math.min(until, events.length) - 1;
+  const input = jobInput(events[0]);
+  let snapshot =
+    last === 0
+      ? initialSnapshot(input)
+      : (jobDecider.getInitialSnapshot(inertScope(jobDecider), input) as unknown as JobSnapshot);
+  onStep?.(0, snapshot);
+  for (let i = 1; i <= last; i++) {
+    const event = toMachineEvent(events[i]!);
+    snapshot = i === last ? nextSnapshot(snapshot, event) : decide(snapshot, event);
+    onStep?.(i, snapshot);
+  }
+  return snapshot;
 }
 
 /** Every snapshot along the log, the first being the state after JobRequested. */
 export function foldSteps(events: LoggedEvent[], until = events.length): FoldStep[] {
-  const initial = initialSnapshot(jobInput(events[0]));
-  const steps: FoldStep[] = [
-    {
-      seq: 1,
-      type: 'JobRequested',
-      state: stateName(initial),
-      recorded: events[0]?.state ?? null,
-      snapshot: initial,
-    },
-  ];
-  let snapshot = initial;
-  for (let i = 1; i < Math.min(until, events.length); i++) {
-    const event = events[i]!;
-    snapshot = nextSnapshot(snapshot, toMachineEvent(event));
+  const steps: FoldStep[] = [];
+  fold(events, until, (i, snapshot) =>
     steps.push({
       seq: i + 1,
-      type: event.type,
+      type: events[i]!.type,
       state: stateName(snapshot),
-      recorded: event.state ?? null,
+      recorded: events[i]!.state ?? null,
       snapshot,
-    });
-  }
+    }),
+  );
   return steps;
 }
 
-export function foldJob(events: LoggedEvent[]): JobSnapshot {
-  const steps = foldSteps(events);
-  return steps[steps.length - 1]!.snapshot;
-}
+/** The snapshot a job's whole log folds to: where it stands, ready to resume. */
+export const foldJob = (events: LoggedEvent[]): JobSnapshot => fold(events, events.length);
 
 /** The first step whose recorded state differs from the one the machine reaches, if any. */
 export function firstDivergence(steps: FoldStep[]): FoldStep | null {

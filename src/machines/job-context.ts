@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type {
   Analysis,
   EffectFailure,
@@ -15,7 +14,7 @@ import type {
 import type { IssueRef, JobRequested, JobSettings, RepoRef } from '../events/job-events.js';
 
 // Everything a job knows. Plain JSON only: it is rebuilt by folding the log, and handed whole to
-// effects as their input, so an effect never needs state that is not in the log.
+// effects as their input (as a JobContext view), so an effect never needs state outside the log.
 
 export interface UsageTotals {
   inputTokens: number;
@@ -25,16 +24,19 @@ export interface UsageTotals {
   costUsd: number;
 }
 
+/** One attempt's whole story: what the model proposed, what the path policy let through, and the tests. */
 export interface AttemptRecord {
   n: number;
   explanation: string;
+  proposed: FileChange[];
+  /** Paths written, once applied. */
   files: string[];
   rejected: Rejection[];
-  /** null when the attempt applied nothing, so there was nothing to test. */
-  test: Pick<
-    TestRun,
-    'passed' | 'exitCode' | 'timedOut' | 'durationMs' | 'failingTests' | 'newFailures' | 'addedTestsFailing'
-  > | null;
+  /** Test files among the applied changes: they must pass. */
+  addedTests: string[];
+  applied: boolean;
+  /** null until tested, and for good when the attempt applied nothing. */
+  test: TestRun | null;
 }
 
 export type OutcomeReason =
@@ -54,39 +56,69 @@ export interface Outcome {
   message: string;
 }
 
-export interface JobContext {
+/** The last failure of a step, and when it is retried: the retry deadline survives a restart. */
+export interface StepError {
+  step: string;
+  code: string;
+  message: string;
+  /** Retries of this step so far. */
+  retries: number;
+  /** When the next try may start (epoch ms), or null when there is none. */
+  notBefore: number | null;
+}
+
+/**
+ * The machine's context: everything a job knows, as plain JSON rebuilt by folding the log. It is
+ * kept to 17 fields on purpose: XState copies the context with Object.assign on every update, and
+ * V8 turns objects of more than 19 properties made that way into slow dictionaries, which made
+ * every step of a replay several times slower. What can be derived is derived (see jobView).
+ */
+export interface JobState {
   jobId: string;
   repo: RepoRef;
-  issue: IssueRef;
+  issue: IssueRef & { comments: IssueComment[] };
+  /** Who asked and how, fixed when the job was requested. */
+  request: {
+    triggerLabel: string;
+    sender: string;
+    deliveryId: string;
+    installationId: number | null;
+    requestedAt: number;
+  };
+  settings: JobSettings;
+  branch: string;
+  /** The attempt under way: 0 before the first generation. */
+  attempt: number;
+  workspace: { baseSha: string; defaultBranch: string } | null;
+  config: RepoConfig | null;
+  baseline: TestRun | null;
+  analysis: Analysis | null;
+  /** Every change applied so far, one entry per path, latest content wins. */
+  changes: FileChange[];
+  attempts: AttemptRecord[];
+  pr: PullRequest | null;
+  usage: UsageTotals;
+  error: StepError | null;
+  outcome: Outcome | null;
+}
+
+/** What effects and renderers read: the state with its derived facts spelled out. */
+export interface JobContext extends JobState {
   triggerLabel: string;
   sender: string;
   deliveryId: string;
   installationId: number | null;
   requestedAt: number;
-  settings: JobSettings;
-  branch: string;
+  comments: IssueComment[];
   /** From the repository config once it is read; the job settings until then. */
   maxAttempts: number;
-  /** The attempt under way: 0 before the first generation. */
-  attempt: number;
-  workspace: { baseSha: string; defaultBranch: string } | null;
-  config: RepoConfig | null;
-  comments: z.infer<typeof IssueComment>[];
-  baseline: TestRun | null;
-  analysis: Analysis | null;
-  /** The model's latest proposal, waiting for the path policy. */
-  proposal: Generated | null;
-  /** Every change applied so far, one entry per path, latest content wins. */
-  changes: FileChange[];
-  /** Test files the job added or changed: they must pass. */
-  addedTests: string[];
-  attempts: AttemptRecord[];
+  /** The latest test run of an attempt. */
   lastTest: TestRun | null;
-  pr: PullRequest | null;
-  usage: UsageTotals;
+  /** Test files the job added or changed, over all attempts. */
+  addedTests: string[];
+  /** The model's latest proposal, waiting for the path policy. */
+  proposal: Pick<Generated, 'changes' | 'explanation'> | null;
   retry: { step: EffectName; count: number; notBefore: number } | null;
-  error: { step: string; code: string; message: string } | null;
-  outcome: Outcome | null;
 }
 
 /** What every effect receives. `key` makes the effect idempotent across restarts and retries. */
@@ -99,6 +131,31 @@ export interface EffectInput {
   job: JobContext;
 }
 
+export const maxAttemptsOf = (s: Pick<JobState, 'config' | 'settings'>) =>
+  s.config?.maxAttempts ?? s.settings.maxAttempts;
+
+export const lastTestOf = (s: Pick<JobState, 'attempts'>): TestRun | null =>
+  s.attempts.findLast((a) => a.test !== null)?.test ?? null;
+
+export function jobView(state: JobState): JobContext {
+  const current = state.attempts.at(-1);
+  const { error } = state;
+  return {
+    ...state,
+    ...state.request,
+    comments: state.issue.comments,
+    maxAttempts: maxAttemptsOf(state),
+    lastTest: lastTestOf(state),
+    addedTests: [...new Set(state.attempts.flatMap((a) => a.addedTests))].sort(),
+    proposal:
+      current && !current.applied ? { changes: current.proposed, explanation: current.explanation } : null,
+    retry:
+      error?.notBefore != null
+        ? { step: error.step as EffectName, count: error.retries, notBefore: error.notBefore }
+        : null,
+  };
+}
+
 export const zeroUsage: UsageTotals = {
   inputTokens: 0,
   outputTokens: 0,
@@ -107,33 +164,29 @@ export const zeroUsage: UsageTotals = {
   costUsd: 0,
 };
 
-export function initialContext(input: JobRequested): JobContext {
+export function initialContext(input: JobRequested): JobState {
   return {
     jobId: input.jobId,
     repo: input.repo,
-    issue: input.issue,
-    triggerLabel: input.triggerLabel,
-    sender: input.sender,
-    deliveryId: input.deliveryId,
-    installationId: input.installationId,
-    requestedAt: input.requestedAt,
+    issue: { ...input.issue, comments: [] },
+    request: {
+      triggerLabel: input.triggerLabel,
+      sender: input.sender,
+      deliveryId: input.deliveryId,
+      installationId: input.installationId,
+      requestedAt: input.requestedAt,
+    },
     settings: input.settings,
     branch: branchName(input.issue),
-    maxAttempts: input.settings.maxAttempts,
     attempt: 0,
     workspace: null,
     config: null,
-    comments: [],
     baseline: null,
     analysis: null,
-    proposal: null,
     changes: [],
-    addedTests: [],
     attempts: [],
-    lastTest: null,
     pr: null,
     usage: zeroUsage,
-    retry: null,
     error: null,
     outcome: null,
   };
@@ -150,13 +203,13 @@ export function branchName(issue: Pick<IssueRef, 'number' | 'title'>): string {
   return `booty/issue-${issue.number}${slug ? `-${slug}` : ''}`;
 }
 
-export function effectInput(job: JobContext, step: EffectName): EffectInput {
+export function effectInput(state: JobState, step: EffectName): EffectInput {
   return {
-    key: `${job.jobId}:${step}:${job.attempt}`,
+    key: `${state.jobId}:${step}:${state.attempt}`,
     step,
-    attempt: job.attempt,
-    notBefore: job.retry?.step === step ? job.retry.notBefore : null,
-    job,
+    attempt: state.attempt,
+    notBefore: state.error?.step === step ? state.error.notBefore : null,
+    job: jobView(state),
   };
 }
 

@@ -2,6 +2,7 @@ import { assign } from 'xstate';
 import type {
   Analyzed,
   Applied,
+  EffectFailure,
   Generated,
   Prepared,
   Promoted,
@@ -10,11 +11,15 @@ import type {
 } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
 import {
+  type AttemptRecord,
   addUsage,
   asFailure,
-  type JobContext,
+  type JobState,
+  lastTestOf,
+  maxAttemptsOf,
   mergeChanges,
   retryDeadline,
+  type StepError,
   tokensSpent,
 } from './job-context.js';
 
@@ -22,20 +27,35 @@ import {
 // no randomness, no I/O, so folding the log always lands on the same snapshot.
 
 interface Args {
-  context: JobContext;
+  context: JobState;
   // Done, error and outside events all arrive here; each function reads the one it is wired to.
   event: any;
 }
 
 const output = <T>(event: any): T => event.output as T;
-const update = (fn: (args: Args) => Partial<JobContext>) =>
-  assign<JobContext, JobCancelled, undefined, JobCancelled, any>(fn as any);
+const update = (fn: (args: Args) => Partial<JobState>) =>
+  assign<JobState, JobCancelled, undefined, JobCancelled, any>(fn as any);
 /** Records a finished step: its retry count and last error go with it. */
-const done = (fn: (args: Args) => Partial<JobContext>) =>
-  update((args) => ({ retry: null, error: null, ...fn(args) }));
+const done = (fn: (args: Args) => Partial<JobState>) => update((args) => ({ error: null, ...fn(args) }));
 
-const retriesUsed = (context: JobContext, src: string) =>
-  context.retry?.step === src ? context.retry.count : 0;
+const retriesUsed = (context: JobState, src: string) =>
+  context.error?.step === src ? context.error.retries : 0;
+
+const stepError = (
+  context: JobState,
+  failure: EffectFailure,
+  notBefore: number | null = null,
+): StepError => ({
+  step: failure.src,
+  code: failure.code,
+  message: failure.message,
+  retries: retriesUsed(context, failure.src) + (notBefore === null ? 0 : 1),
+  notBefore,
+});
+
+/** The attempt under way, changed. */
+const withCurrent = (context: JobState, change: Partial<AttemptRecord>) =>
+  context.attempts.map((a, i) => (i === context.attempts.length - 1 ? { ...a, ...change } : a));
 
 export const guards = {
   canRetry: ({ context, event }: Args) => {
@@ -48,33 +68,25 @@ export const guards = {
     return max !== null && tokensSpent(addUsage(context.usage, usage)) > max;
   },
   appliedSomething: ({ event }: Args) => output<Applied>(event).applied.length > 0,
-  attemptsLeft: ({ context }: Args) => context.attempt < context.maxAttempts,
+  attemptsLeft: ({ context }: Args) => context.attempt < maxAttemptsOf(context),
   hasChanges: ({ context }: Args) => context.changes.length > 0,
   testsPassed: ({ event }: Args) => output<TestRun>(event).passed,
-  lastTestsFailed: ({ context }: Args) => context.lastTest?.passed !== true,
+  lastTestsFailed: ({ context }: Args) => lastTestOf(context)?.passed !== true,
   selfModification: ({ context }: Args) => context.settings.selfModification,
 };
 
 export const actions = {
   scheduleRetry: update(({ context, event }) => {
     const failure = asFailure(event.error);
-    const count = retriesUsed(context, failure.src);
-    return {
-      retry: {
-        step: failure.src as NonNullable<JobContext['retry']>['step'],
-        count: count + 1,
-        notBefore: retryDeadline(context.settings, failure, count),
-      },
-      error: { step: failure.src, code: failure.code, message: failure.message },
-    };
+    const notBefore = retryDeadline(context.settings, failure, retriesUsed(context, failure.src));
+    return { error: stepError(context, failure, notBefore) };
   }),
-  recordPrepared: done(({ event }) => {
+  recordPrepared: done(({ context, event }) => {
     const out = output<Prepared>(event);
     return {
       workspace: { baseSha: out.baseSha, defaultBranch: out.defaultBranch },
       config: out.config,
-      maxAttempts: out.config.maxAttempts,
-      comments: out.comments,
+      issue: { ...context.issue, comments: out.comments },
     };
   }),
   recordBaseline: done(({ event }) => ({ baseline: output<TestRun>(event) })),
@@ -85,42 +97,33 @@ export const actions = {
   nextAttempt: update(({ context }) => ({ attempt: context.attempt + 1 })),
   recordProposal: done(({ context, event }) => {
     const out = output<Generated>(event);
-    return { proposal: out, usage: addUsage(context.usage, out.usage) };
+    const attempt: AttemptRecord = {
+      n: context.attempt,
+      explanation: out.explanation,
+      proposed: out.changes,
+      files: [],
+      rejected: [],
+      addedTests: [],
+      applied: false,
+      test: null,
+    };
+    return { attempts: [...context.attempts, attempt], usage: addUsage(context.usage, out.usage) };
   }),
   recordApplied: done(({ context, event }) => {
     const out = output<Applied>(event);
     return {
       changes: mergeChanges(context.changes, out.applied),
-      addedTests: [...new Set([...context.addedTests, ...out.addedTests])].sort(),
-      attempts: [
-        ...context.attempts,
-        {
-          n: context.attempt,
-          explanation: context.proposal?.explanation ?? '',
-          files: out.applied.map((c) => c.path),
-          rejected: out.rejected,
-          test: null,
-        },
-      ],
-      proposal: null,
+      attempts: withCurrent(context, {
+        files: out.applied.map((c) => c.path),
+        rejected: out.rejected,
+        addedTests: out.addedTests,
+        applied: true,
+      }),
     };
   }),
-  recordTests: done(({ context, event }) => {
-    const run = output<TestRun>(event);
-    const summary = {
-      passed: run.passed,
-      exitCode: run.exitCode,
-      timedOut: run.timedOut,
-      durationMs: run.durationMs,
-      failingTests: run.failingTests,
-      newFailures: run.newFailures,
-      addedTestsFailing: run.addedTestsFailing,
-    };
-    const attempts = context.attempts.map((a, i) =>
-      i === context.attempts.length - 1 ? { ...a, test: summary } : a,
-    );
-    return { lastTest: run, attempts };
-  }),
+  recordTests: done(({ context, event }) => ({
+    attempts: withCurrent(context, { test: output<TestRun>(event) }),
+  })),
   recordPr: done(({ event }) => ({ pr: output<PullRequest>(event) })),
   recordPromoted: done(({ context, event }) => ({
     pr: context.pr && { ...context.pr, draft: output<Promoted>(event).draft },
@@ -133,10 +136,10 @@ export const actions = {
         'The tests pass, but this change modifies booty itself: the pull request stays draft until a human reviews it.',
     },
   })),
-  recordPromotionFailed: update(({ event }) => {
+  recordPromotionFailed: update(({ context, event }) => {
     const failure = asFailure(event.error);
     return {
-      error: { step: failure.src, code: failure.code, message: failure.message },
+      error: stepError(context, failure),
       outcome: {
         reason: 'promotion-failed',
         message: `The tests pass, but marking the pull request ready for review failed: ${failure.message}`,
@@ -146,13 +149,13 @@ export const actions = {
   failTests: update(({ context }) => ({
     outcome: {
       reason: 'tests-failing',
-      message: `The tests still fail after ${context.attempt} of ${context.maxAttempts} attempts; the work is up as a draft pull request.`,
+      message: `The tests still fail after ${context.attempt} of ${maxAttemptsOf(context)} attempts; the work is up as a draft pull request.`,
     },
   })),
   failNoChanges: update(({ context }) => ({
     outcome: {
       reason: 'no-changes',
-      message: `No change could be applied in ${context.attempt} of ${context.maxAttempts} attempts; nothing was pushed.`,
+      message: `No change could be applied in ${context.attempt} of ${maxAttemptsOf(context)} attempts; nothing was pushed.`,
     },
   })),
   failBudget: update(({ context }) => ({
@@ -161,11 +164,11 @@ export const actions = {
       message: `The job went over its budget of ${context.settings.maxTokens} tokens (spent ${tokensSpent(context.usage)}).`,
     },
   })),
-  recordError: update(({ event }) => {
+  recordError: update(({ context, event }) => {
     const failure = asFailure(event.error);
     const budget = failure.code === 'BOOTY_E_BUDGET_EXCEEDED';
     return {
-      error: { step: failure.src, code: failure.code, message: failure.message },
+      error: stepError(context, failure),
       outcome: budget
         ? { reason: 'budget', message: failure.message }
         : { reason: 'error', message: `${failure.src} failed: ${failure.message}` },

@@ -1,7 +1,7 @@
 import { fromPromise, setup } from 'xstate';
 import type { EffectName, EffectOutput } from '../events/effect-results.js';
 import type { JobCancelled, JobRequested } from '../events/job-events.js';
-import { type EffectInput, effectInput, initialContext, type JobContext } from './job-context.js';
+import { type EffectInput, effectInput, initialContext, type JobState } from './job-context.js';
 import { actions, guards } from './job-logic.js';
 
 // One job's whole lifecycle. The machine decides and never acts: every effect is an invoked actor
@@ -28,12 +28,12 @@ const retryOrFail = (state: string) => [
 
 const input =
   (src: EffectName) =>
-  ({ context }: { context: JobContext }) =>
+  ({ context }: { context: JobState }) =>
     effectInput(context, src);
 
 export const jobMachine = setup({
   types: {
-    context: {} as JobContext,
+    context: {} as JobState,
     input: {} as JobRequested,
     events: {} as JobCancelled,
   },
@@ -54,7 +54,7 @@ export const jobMachine = setup({
   id: 'job',
   // XState's pure transition() builds a throwaway actor that asks for the initial context with no
   // input; answering cheaply instead of throwing keeps folding a log fast.
-  context: ({ input }) => (input ? initialContext(input) : ({} as JobContext)),
+  context: ({ input }) => (input ? initialContext(input) : ({} as JobState)),
   initial: 'preparing',
   on: { JobCancelled: { target: '.cancelled', actions: 'recordCancel' } },
   states: {

@@ -246,7 +246,11 @@ export class SqliteEventStore implements EventStore {
 }
 
 function toStoredEvent(row: EventRow): StoredEvent {
-  const lifted = upcast({ type: row.type, version: row.schema_version, data: JSON.parse(row.data) });
+  const data = JSON.parse(row.data);
+  const lifted =
+    row.schema_version === EVENT_SCHEMA_VERSION
+      ? { version: row.schema_version, data }
+      : upcast({ type: row.type, version: row.schema_version, data });
   return {
     position: row.position,
     streamId: row.stream_id,

@@ -3,15 +3,7 @@ import { toFailure } from '../../src/actors/effect.js';
 import { BootyError } from '../../src/errors.js';
 import { effectInput, type JobContext } from '../../src/machines/job-context.js';
 import { type AnthropicSimulator, faults } from '../../src/simulators/anthropic-simulator.js';
-import {
-  analysis,
-  attempt,
-  claudeOverSimulator,
-  failedRun,
-  job,
-  makeRepo,
-  signal,
-} from './claude-fixtures.js';
+import { analysis, attempt, claudeOverSimulator, job, makeRepo, signal } from './claude-fixtures.js';
 
 let sim: AnthropicSimulator | undefined;
 afterEach(async () => {
@@ -135,9 +127,7 @@ describe('claude steps when the answer or the API fails', () => {
     const j: JobContext = {
       ...job({ baseSha, analysis, attempt: 2 }),
       changes: [{ path: 'test/subtract.test.js', content: "test('subtract', () => {});\n" }],
-      addedTests: ['test/subtract.test.js'],
-      attempts: [attempt(1, 'first try', ['test/subtract.test.js'])],
-      lastTest: failedRun(1, 'not ok'),
+      attempts: [attempt(1, 'first try', ['test/subtract.test.js'], 'not ok')],
     };
 
     const out = await started.effects.refine(effectInput(j, 'refine'), { signal: signal() });

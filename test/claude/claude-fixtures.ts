@@ -6,7 +6,12 @@ import { type ClaudeEffectsOptions, createClaudeEffects } from '../../src/claude
 import { repoReaderFor } from '../../src/claude/repo-reader.js';
 import type { Analysis, TestRun } from '../../src/events/effect-results.js';
 import { JobRequested } from '../../src/events/job-events.js';
-import { type AttemptRecord, initialContext, type JobContext } from '../../src/machines/job-context.js';
+import {
+  type AttemptRecord,
+  initialContext,
+  type JobContext,
+  jobView,
+} from '../../src/machines/job-context.js';
 import {
   type AnthropicSimulatorOptions,
   startAnthropicSimulator,
@@ -64,7 +69,7 @@ export const analysis: Analysis = {
 export function job(
   overrides: Partial<JobContext> & { body?: string; maxTokens?: number | null; baseSha?: string } = {},
 ): JobContext {
-  const { body, maxTokens, baseSha, ...rest } = overrides;
+  const { body, maxTokens, baseSha, comments, ...rest } = overrides;
   const request = JobRequested.parse({
     type: 'JobRequested',
     jobId: 'job-1',
@@ -83,7 +88,7 @@ export function job(
     settings: { maxTokens: maxTokens ?? null },
   });
   return {
-    ...initialContext(request),
+    ...jobView({ ...initialContext(request), issue: { ...request.issue, comments: comments ?? [] } }),
     workspace: baseSha ? { baseSha, defaultBranch: 'main' } : null,
     ...rest,
   };
@@ -105,20 +110,21 @@ export const failedRun = (n: number, output: string): TestRun => ({
   sandbox: 'none',
 });
 
-export const attempt = (n: number, explanation: string, files: string[]): AttemptRecord => ({
+/** An applied attempt whose tests failed with `output`; its test files count as added. */
+export const attempt = (
+  n: number,
+  explanation: string,
+  files: string[],
+  output = `attempt ${n} failed`,
+): AttemptRecord => ({
   n,
   explanation,
+  proposed: files.map((path) => ({ path, content: `// attempt ${n}\n` })),
   files,
   rejected: [],
-  test: {
-    passed: false,
-    exitCode: 1,
-    timedOut: false,
-    durationMs: 10,
-    failingTests: [`subtract works (attempt ${n})`],
-    newFailures: [`subtract works (attempt ${n})`],
-    addedTestsFailing: [`subtract works (attempt ${n})`],
-  },
+  addedTests: files.filter((f) => f.startsWith('test/')),
+  applied: true,
+  test: failedRun(n, output),
 });
 
 export async function claudeOverSimulator(

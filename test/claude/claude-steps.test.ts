@@ -3,16 +3,7 @@ import { analysisTool, changesTool } from '../../src/claude/answer-schemas.js';
 import { SYSTEM_PROMPT } from '../../src/claude/prompts.js';
 import { effectInput, mergeChanges } from '../../src/machines/job-context.js';
 import type { AnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
-import {
-  analysis,
-  attempt,
-  claudeOverSimulator,
-  failedRun,
-  job,
-  MODEL,
-  makeRepo,
-  signal,
-} from './claude-fixtures.js';
+import { analysis, attempt, claudeOverSimulator, job, MODEL, makeRepo, signal } from './claude-fixtures.js';
 
 const ephemeral = { type: 'ephemeral' };
 let sim: AnthropicSimulator | undefined;
@@ -144,14 +135,13 @@ describe('claude steps against the simulator', () => {
       1,
       generated.explanation,
       generated.changes.map((c) => c.path),
+      'not ok 1 - subtract works\n  expected: 2\n  actual: 4\n',
     );
     const j2 = {
       ...j1,
       attempt: 2,
       changes: mergeChanges([], generated.changes),
-      addedTests: ['test/subtract.test.js'],
       attempts: [first],
-      lastTest: failedRun(1, 'not ok 1 - subtract works\n  expected: 2\n  actual: 4\n'),
     };
     const refined = await started.effects.refine(effectInput(j2, 'refine'), { signal: signal() });
     expect(refined.changes).toEqual([{ path: 'src/subtract.js', content: subtract }]);
@@ -160,8 +150,15 @@ describe('claude steps against the simulator', () => {
       ...j2,
       attempt: 3,
       changes: mergeChanges(j2.changes, refined.changes),
-      attempts: [first, attempt(2, refined.explanation, ['src/subtract.js'])],
-      lastTest: failedRun(2, 'Error [ERR_MODULE_NOT_FOUND]: Cannot find module'),
+      attempts: [
+        first,
+        attempt(
+          2,
+          refined.explanation,
+          ['src/subtract.js'],
+          'Error [ERR_MODULE_NOT_FOUND]: Cannot find module',
+        ),
+      ],
     };
     const again = await started.effects.refine(effectInput(j3, 'refine'), { signal: signal() });
     expect(again.explanation).toBe('Import path of the test was wrong.');

@@ -157,12 +157,12 @@ describe('booty replay --inspect', () => {
       const last = rootSnapshots[rootSnapshots.length - 1]!.snapshot!;
       expect(last.value).toBe(folded.snapshot.state);
       expect(last.context.attempt).toBe(folded.snapshot.context.attempt);
-      expect(last.context.retry).toEqual(folded.snapshot.context.retry);
+      expect(last.context.error).toEqual(folded.snapshot.context.error);
     }
     const retried = JSON.parse(
       (await cli(['replay', job.jobId, '--json', '--until', String(retry), '--db', job.db])).out,
     );
-    expect(retried.snapshot.context.retry).toMatchObject({ step: 'runTests', count: 1 });
+    expect(retried.snapshot.context.error).toMatchObject({ step: 'runTests', retries: 1 });
   });
 
   it('prints the snapshot after event N in the readable timeline', async () => {

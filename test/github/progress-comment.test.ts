@@ -3,6 +3,7 @@ import { createGitHubEffects } from '../../src/github/github-effects.js';
 import { renderProgress } from '../../src/github/progress-render.js';
 import { createProgressReporter } from '../../src/github/progress-reporter.js';
 import { foldJob } from '../../src/machines/fold.js';
+import { jobView } from '../../src/machines/job-context.js';
 import { harness } from '../support/job-harness.js';
 import { sampleDir, simFixture } from './sim-fixture.js';
 
@@ -112,7 +113,7 @@ describe('progress comment', () => {
     await reporter.settled(jobId, foldJob(events), events.length);
 
     const effects = createGitHubEffects({ clients });
-    const comments = await effects.listIssueComments(foldJob(events).context);
+    const comments = await effects.listIssueComments(jobView(foldJob(events).context));
     const issue = await effects.getIssue({ owner: 'acme', name: 'widgets' }, 2);
 
     expect(sim.comments('acme', 'widgets', 1)).toHaveLength(2);

@@ -55,7 +55,18 @@ describe('renderProgress', () => {
     const context = jobContext({
       workspace: { baseSha: 'a'.repeat(40), defaultBranch: 'main' },
       attempt: 1,
-      attempts: [{ n: 1, explanation: '', files: ['a.js'], rejected: [], test: null }],
+      attempts: [
+        {
+          n: 1,
+          explanation: '',
+          proposed: [],
+          files: ['a.js'],
+          rejected: [],
+          addedTests: [],
+          applied: true,
+          test: null,
+        },
+      ],
       outcome: { reason: 'unlabeled', message: 'Cancelled: the trigger label was removed (by octocat).' },
     });
     const snapshot = { value: 'cancelled', context } as unknown as JobSnapshot;

@@ -47,9 +47,29 @@ function readyJob(overrides: Partial<JobContext> = {}): JobContext {
       { path: 'add.js', content: 'x' },
       { path: 'test/add.test.js', content: 'y' },
     ],
-    addedTests: ['test/add.test.js'],
     baseline: { ...testRun(false, ['flaky thing']), at: 1 },
-    lastTest: { ...testRun(true), durationMs: 1234, at: 2 },
+    attempts: [
+      {
+        n: 1,
+        explanation: '',
+        proposed: [],
+        files: ['add.js'],
+        rejected: [],
+        addedTests: [],
+        applied: true,
+        test: null,
+      },
+      {
+        n: 2,
+        explanation: 'Adds add(a, b).',
+        proposed: [],
+        files: ['add.js', 'test/add.test.js'],
+        rejected: [],
+        addedTests: ['test/add.test.js'],
+        applied: true,
+        test: { ...testRun(true), durationMs: 1234, at: 2 },
+      },
+    ],
     ...overrides,
   };
 }

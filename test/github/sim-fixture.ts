@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { JobRequested } from '../../src/events/job-events.js';
 import { createGitHubClients, type GitHubClients } from '../../src/github/clients.js';
-import { initialContext, type JobContext } from '../../src/machines/job-context.js';
+import { initialContext, type JobContext, jobView } from '../../src/machines/job-context.js';
 import { type GitHubSimulatorOptions, startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { tempDir } from '../support/job-harness.js';
 
@@ -95,7 +95,7 @@ export function jobContext(
     },
     ...request,
   });
-  return { ...base, ...overrides };
+  return { ...jobView(base), ...overrides };
 }
 
 export type { GitHubClients };

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldJob } from '../../src/machines/fold.js';
 import { jobMachine } from '../../src/machines/job.js';
+import { maxAttemptsOf } from '../../src/machines/job-context.js';
 import { harness } from '../support/job-harness.js';
 import type { Outcome, Script } from '../support/scripted-effects.js';
 
@@ -59,9 +60,9 @@ describe('job machine properties', () => {
 
         expect(snapshot.status).toBe('done');
         expect(['promoted', 'heldAsDraft', 'failed']).toContain(snapshot.value);
-        expect(snapshot.context.attempt).toBeLessThanOrEqual(snapshot.context.maxAttempts);
+        expect(snapshot.context.attempt).toBeLessThanOrEqual(maxAttemptsOf(snapshot.context));
         const testRuns = h.effects.log.filter((k) => k.includes(':runTests:'));
-        expect(new Set(testRuns).size).toBeLessThanOrEqual(snapshot.context.maxAttempts);
+        expect(new Set(testRuns).size).toBeLessThanOrEqual(maxAttemptsOf(snapshot.context));
         expect(checked).toBeGreaterThan(1);
         expect(mismatches).toEqual([]);
         expect(plain(jobMachine.getPersistedSnapshot(foldJob(h.store.readStream(r.jobId))))).toEqual(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobChange } from '../../src/actors/job-runner.js';
 import { stateName } from '../../src/machines/fold.js';
 import { jobStates } from '../../src/machines/job.js';
+import { maxAttemptsOf } from '../../src/machines/job-context.js';
 import { harness } from '../support/job-harness.js';
 import type { Script } from '../support/scripted-effects.js';
 
@@ -94,7 +95,7 @@ describe('job machine', () => {
 
   it('reads maxAttempts from the repository config, not the default', async () => {
     const { snapshot } = await runJob({ tests: [false, false, false, false, false], maxAttempts: 5 });
-    expect(snapshot.context.maxAttempts).toBe(5);
+    expect(maxAttemptsOf(snapshot.context)).toBe(5);
     expect(snapshot.context.attempt).toBe(5);
   });
 
@@ -107,7 +108,7 @@ describe('job machine', () => {
     const errors = events.filter((e) => e.type === 'xstate.error.actor.analyze');
     expect(errors).toHaveLength(2);
     expect(errors.map((e) => e.state)).toEqual(['analyzing', 'analyzing']);
-    expect(snapshot.context.retry).toBeNull();
+    expect(snapshot.context.error).toBeNull();
   });
 
   it('given transient failures beyond maxRetries, then the job fails naming the step', async () => {

@@ -60,19 +60,7 @@ async function apply(
 ) {
   const withProposal: JobContext = {
     ...job,
-    proposal: {
-      at: 0,
-      changes,
-      explanation: '',
-      usage: {
-        model: 'm',
-        inputTokens: 0,
-        outputTokens: 0,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        costUsd: 0,
-      },
-    },
+    proposal: { changes, explanation: '' },
   };
   const out = (await ws.applyChanges({ ...input(withProposal), step: 'applyChanges' }, { signal })) as Omit<
     Applied,
