@@ -13,7 +13,7 @@ import {
 import { MACHINE_VERSION } from '../events/versions.js';
 import { foldJob, initialSnapshot, type JobSnapshot, nextSnapshot, stateName } from '../machines/fold.js';
 import type { JobMachine } from '../machines/job.js';
-import type { EventStore } from '../store/event-store.js';
+import type { DeliveryRecord, EventStore } from '../store/event-store.js';
 import { type JobChange, JobRunner, jobUpdate } from './job-runner.js';
 
 // Owns every running job in this process: starts them within the concurrency bound, resumes the
@@ -70,6 +70,11 @@ export class Supervisor {
   private readonly queued = new Set<string>();
   private readonly finished = new Map<string, Promise<JobSnapshot>>();
   private accepting = true;
+  private readonly ignored: {
+    delivery: DeliveryRecord;
+    done: (fresh: boolean) => void;
+    fail: (err: unknown) => void;
+  }[] = [];
 
   constructor(options: SupervisorOptions) {
     this.options = options;
@@ -142,6 +147,44 @@ export class Supervisor {
     return result;
   }
 
+  /**
+   * Records a delivery that starts nothing, durably, before the promise resolves. Deliveries that
+   * arrive in the same turn of the event loop share one commit (group commit): most of what a
+   * GitHub App receives is of this kind, and a commit per delivery was most of its cost.
+   */
+  ignore(delivery: Delivery, reason: string): Promise<SubmitResult> {
+    if (!this.accepting) return Promise.reject(new BootyError('BOOTY_E_SHUTTING_DOWN'));
+    return new Promise((resolve, reject) => {
+      if (this.ignored.length === 0) setImmediate(() => this.flushIgnored());
+      this.ignored.push({
+        delivery: {
+          deliveryId: delivery.id,
+          event: delivery.event,
+          action: delivery.action,
+          outcome: 'ignored',
+          jobId: null,
+        },
+        done: (fresh) => resolve(fresh ? { outcome: 'ignored', reason } : { outcome: 'duplicate' }),
+        fail: reject,
+      });
+    });
+  }
+
+  private flushIgnored() {
+    const batch = this.ignored.splice(0);
+    if (batch.length === 0) return;
+    let fresh: boolean[];
+    try {
+      fresh = this.options.store.transaction(() =>
+        batch.map((b) => this.options.store.recordDelivery(b.delivery)),
+      );
+    } catch (err) {
+      for (const b of batch) b.fail(err);
+      return;
+    }
+    batch.forEach((b, i) => b.done(fresh[i]!));
+  }
+
   /** Cancels a job: through its actor when it runs here, else by appending to its log directly. */
   cancel(
     jobId: string,
@@ -187,6 +230,7 @@ export class Supervisor {
   /** Takes no new work and stops every running actor; the log keeps everything for the next start. */
   async shutdown(): Promise<void> {
     this.accepting = false;
+    this.flushIgnored();
     this.queue.clear();
     this.queued.clear();
     for (const runner of this.runners.values()) runner.stop();

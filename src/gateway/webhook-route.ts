@@ -68,7 +68,11 @@ async function receive(request: FastifyRequest, reply: FastifyReply, deps: Webho
 
   const payload = decodeWebhookBody(text, request.headers['content-type']);
   const { action, intent } = classifyDelivery(event, payload, config);
-  const result = supervisor.submit({ id: deliveryId, event, action }, intent);
+  const delivery = { id: deliveryId, event, action };
+  const result =
+    intent.kind === 'ignore'
+      ? await supervisor.ignore(delivery, intent.reason)
+      : supervisor.submit(delivery, intent);
   metrics.countDelivery(result.outcome);
   const { status, body } = replyFor(result, intent);
   // Most deliveries an App receives start nothing; the deliveries table keeps them all, so they log

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { isBootyError } from '../../src/errors.js';
+import { harness } from '../support/job-harness.js';
+
+const delivery = (id: string) => ({ id, event: 'issues', action: 'labeled' });
+
+describe('supervisor: deliveries that start nothing', () => {
+  it('given deliveries arriving together, when recorded, then each id is stored once and the repeats are duplicates', async () => {
+    const h = harness();
+    const ids = Array.from({ length: 10 }, (_, i) => `d-${i}`);
+    const results = await Promise.all(
+      [...ids, ...ids].map((id) => h.supervisor.ignore(delivery(id), 'not the trigger label')),
+    );
+    expect(results.filter((r) => r.outcome === 'ignored')).toHaveLength(10);
+    expect(results.filter((r) => r.outcome === 'duplicate')).toHaveLength(10);
+    expect(results.slice(0, 10).every((r) => r.outcome === 'ignored')).toBe(true);
+    // Durable: every id is in the deliveries table already.
+    for (const id of ids) {
+      expect(
+        h.store.recordDelivery({
+          deliveryId: id,
+          event: 'issues',
+          action: 'labeled',
+          outcome: 'x',
+          jobId: null,
+        }),
+      ).toBe(false);
+    }
+    expect(h.store.listJobs()).toEqual([]);
+  });
+
+  it('given a shutdown, then deliveries already waiting are committed and new ones are refused', async () => {
+    const h = harness();
+    const waiting = h.supervisor.ignore(delivery('before'), 'other event');
+    await h.supervisor.shutdown();
+    expect(await waiting).toEqual({ outcome: 'ignored', reason: 'other event' });
+    const refused = await h.supervisor.ignore(delivery('after'), 'other event').catch((err) => err);
+    expect(isBootyError(refused, 'BOOTY_E_SHUTTING_DOWN')).toBe(true);
+  });
+
+  it('given a store that fails, then every delivery in the batch is rejected, none is half-recorded', async () => {
+    const h = harness();
+    const batch = [h.supervisor.ignore(delivery('x1'), 'r'), h.supervisor.ignore(delivery('x2'), 'r')];
+    h.store.close();
+    const outcomes = await Promise.allSettled(batch);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+  });
+});
