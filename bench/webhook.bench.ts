@@ -11,6 +11,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +33,9 @@ const WARMUP_SECONDS = 1;
 /** Each target takes this many rounds, in turns; throughput and p99 come from the same rounds. */
 const ROUNDS = 2;
 const ROUND_SECONDS = 2.5;
+/** The steady load p99 is measured at: far above what one GitHub org sends, well below saturation. */
+const PACED_RATE = 500;
+const PACED_SECONDS = 3;
 const TARGET_ENV = 'BOOTY_WEBHOOK_BENCH_TARGET';
 
 type Target = 'booty' | 'baseline';
@@ -99,6 +103,72 @@ async function load(url: string, seconds: number): Promise<AutocannonResult> {
   return result;
 }
 
+/**
+ * Latency at a steady load, open loop: one delivery every 1/rate seconds whether or not earlier ones
+ * were answered, each timed from when it was due (so a stall counts against every request it
+ * delays, with no coordinated omission). autocannon cannot pace like this: its rate limit sends
+ * each second's quota in a burst.
+ */
+async function paced(url: string, rate: number, seconds: number): Promise<number> {
+  const { body, signature } = delivery();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const target = new URL('/webhooks', url);
+  const runId = `paced${++runs}`;
+  const total = Math.round(rate * seconds);
+  const latencies: number[] = [];
+  let failures = 0;
+  const send = (i: number, due: number) =>
+    new Promise<void>((resolve) => {
+      const req = http.request(
+        target,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            'x-github-event': 'issues',
+            'x-github-delivery': `${runId}-${i}`,
+            'x-hub-signature-256': signature,
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode !== 202) failures++;
+            latencies.push(performance.now() - due);
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        failures++;
+        resolve();
+      });
+      req.end(body);
+    });
+  const start = performance.now() + 20;
+  const pending: Promise<void>[] = [];
+  let next = 0;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const now = performance.now();
+      while (next < total && start + (next * 1000) / rate <= now) {
+        pending.push(send(next, start + (next * 1000) / rate));
+        next++;
+      }
+      if (next >= total) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 1);
+  });
+  await Promise.all(pending);
+  agent.destroy();
+  if (failures) throw new Error(`webhook bench: ${failures} paced deliveries failed`);
+  latencies.sort((a, b) => a - b);
+  return latencies[Math.ceil(latencies.length * 0.99) - 1]!;
+}
+
 /** A target server in its own process, answering `cpu` and `stop` over IPC. */
 class Server {
   readonly db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'booty-bench-')), 'booty.db');
@@ -163,6 +233,7 @@ class Server {
 interface Figures {
   rps: number;
   p99: number;
+  p99Saturated: number;
   cpuPerRequest: number;
 }
 
@@ -174,7 +245,7 @@ export default async function run(): Promise<BenchResult[]> {
     for (const s of targets) await s.run(WARMUP_SECONDS);
     const cpuBefore = await Promise.all(targets.map((s) => s.cpu()));
     const sentBefore = targets.map((s) => s.sent);
-    const totals = targets.map(() => ({ requests: 0, seconds: 0, p99: 0 }));
+    const totals = targets.map(() => ({ requests: 0, seconds: 0, p99: 0, paced: 0 }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, s] of targets.entries()) {
         const r = await s.run(ROUND_SECONDS);
@@ -184,11 +255,19 @@ export default async function run(): Promise<BenchResult[]> {
         totals[i]!.p99 = Math.max(totals[i]!.p99, r.latency.p99);
       }
     }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, s] of targets.entries()) {
+        totals[i]!.paced = Math.max(totals[i]!.paced, await paced(await s.url, PACED_RATE, PACED_SECONDS));
+        s.sent += PACED_RATE * PACED_SECONDS;
+        s.accepted += PACED_RATE * PACED_SECONDS;
+      }
+    }
     const cpuAfter = await Promise.all(targets.map((s) => s.cpu()));
     for (const [i, s] of targets.entries()) {
       figures[s.target] = {
         rps: totals[i]!.requests / totals[i]!.seconds,
-        p99: totals[i]!.p99,
+        p99: totals[i]!.paced,
+        p99Saturated: totals[i]!.p99,
         cpuPerRequest: (cpuAfter[i]! - cpuBefore[i]!) / (s.sent - sentBefore[i]!),
       };
     }
@@ -208,7 +287,14 @@ export default async function run(): Promise<BenchResult[]> {
   });
   return [
     row('throughput', 'req/s', '>= 0.5', booty.rps, baseline.rps),
-    row('p99', 'ms', '<= 10', booty.p99, baseline.p99),
+    row('p99', `ms at a steady ${PACED_RATE} deliveries/s, open loop`, '<= 10', booty.p99, baseline.p99),
+    row(
+      'p99_saturated',
+      `ms with ${CONNECTIONS} connections flat out`,
+      'report only',
+      booty.p99Saturated,
+      baseline.p99Saturated,
+    ),
     row('cpu_per_request', 'µs', 'report only', booty.cpuPerRequest, baseline.cpuPerRequest),
   ];
 }

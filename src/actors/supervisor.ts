@@ -182,7 +182,7 @@ export class Supervisor {
       for (const b of batch) b.fail(err);
       return;
     }
-    batch.forEach((b, i) => b.done(fresh[i]!));
+    for (const [i, b] of batch.entries()) b.done(fresh[i]!);
   }
 
   /** Cancels a job: through its actor when it runs here, else by appending to its log directly. */

@@ -46,7 +46,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { env, log } = options;
   // Checked before anything opens, so a bad setting leaves no port or file behind.
   const config = gatewayConfig(env);
-  const store = options.store ?? new SqliteEventStore(env.BOOTY_DB);
+  const store = options.store ?? new SqliteEventStore(env.BOOTY_DB, { backgroundCheckpoint: true });
   const ownsStore = options.store === undefined;
   const metrics = options.metrics ?? createMetrics();
   metrics.watchStore(store);

@@ -28,7 +28,7 @@ export interface Booty {
 
 export async function startBooty(options: StartBootyOptions): Promise<Booty> {
   const { env, log } = options;
-  const store = new SqliteEventStore(env.BOOTY_DB);
+  const store = new SqliteEventStore(env.BOOTY_DB, { backgroundCheckpoint: true });
   try {
     const metrics = createMetrics();
     const runtime = createJobRuntime({

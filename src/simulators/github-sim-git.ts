@@ -57,12 +57,12 @@ export async function commitsAhead(bare: string, base: string, head: string): Pr
 export function serveGit(
   req: IncomingMessage,
   res: ServerResponse,
-  options: { root: string; pathInfo: string; query: string; user: string },
+  options: { projectRoot: string; pathInfo: string; query: string; user: string },
 ): Promise<void> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
-      GIT_PROJECT_ROOT: path.join(options.root, 'git'),
+      GIT_PROJECT_ROOT: options.projectRoot,
       GIT_HTTP_EXPORT_ALL: '1',
       PATH_INFO: options.pathInfo,
       QUERY_STRING: options.query,

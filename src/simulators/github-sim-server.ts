@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import { type AuthFailure, authenticate, type Caller, callerLogin, mayAccess } from './github-sim-auth.js';
 import { type FaultBook, type FaultTarget, faultReply } from './github-sim-faults.js';
 import { serveGit } from './github-sim-git.js';
@@ -162,7 +163,7 @@ export function createDispatcher(deps: DispatchDeps) {
       return;
     }
     await serveGit(req, res, {
-      root: deps.root,
+      projectRoot: path.join(deps.root, 'git'),
       pathInfo: `/${repo.owner.toLowerCase()}/${repo.name.toLowerCase()}.git${rest}`,
       query: url.search.replace(/^\?/, ''),
       user: caller.token.login,

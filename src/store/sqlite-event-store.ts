@@ -13,10 +13,13 @@ import type {
   StoredEvent,
 } from './event-store.js';
 import { migrations } from './migrations.js';
+import { type Checkpointer, startCheckpointer } from './wal-checkpointer.js';
 
 export interface SqliteOptions {
   /** How long a writer waits for another process's lock before failing. */
   busyTimeoutMs?: number;
+  /** Checkpoint the write-ahead log on a worker thread, off the commit path (long-running servers). */
+  backgroundCheckpoint?: boolean;
 }
 
 interface EventRow {
@@ -50,6 +53,7 @@ export class SqliteEventStore implements EventStore {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly stmt;
+  private checkpointer: Checkpointer | null = null;
 
   constructor(file: string, options: SqliteOptions = {}) {
     this.file = file;
@@ -61,6 +65,14 @@ export class SqliteEventStore implements EventStore {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
       this.migrate();
+      if (options.backgroundCheckpoint && file !== ':memory:') {
+        this.db.pragma('wal_autocheckpoint = 0');
+        this.checkpointer = startCheckpointer(file, {
+          onExit: () => {
+            if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+          },
+        });
+      }
     } catch (err) {
       if (err instanceof BootyError) throw err;
       throw new BootyError('BOOTY_E_DB_OPEN', { path: file, reason: (err as Error).message }, { cause: err });
@@ -240,7 +252,10 @@ export class SqliteEventStore implements EventStore {
     return this.db.transaction(fn).immediate();
   }
 
+  /** Closes the database; a background checkpointer is told to stop and finishes on its own. */
   close(): void {
+    void this.checkpointer?.stop();
+    this.checkpointer = null;
     if (this.db.open) this.db.close();
   }
 }

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
@@ -51,6 +52,26 @@ describe('SqliteEventStore', () => {
     expect(store.readStream('own-p1').length).toBe(count);
     expect(store.readStream('own-p2').length).toBe(count);
     store.close();
+  });
+
+  it('with a background checkpointer, folds the write-ahead log into the database off the commit path', async () => {
+    const file = path.join(tempDir(), 'ckpt.db');
+    const store = new SqliteEventStore(file, { backgroundCheckpoint: true });
+    const raw = new Database(file, { readonly: true });
+    expect(raw.pragma('wal_autocheckpoint', { simple: true })).toBe(1000); // a fresh connection's own
+    const before = fs.statSync(file).size;
+    const big = 'x'.repeat(4000);
+    store.transaction(() => {
+      for (let i = 0; i < 500; i++) store.append(`s${i}`, 0, [{ type: 'Big', data: { big } }]);
+    });
+    // The store's own connection never checkpoints; the worker's passive checkpoints grow the file.
+    const deadline = Date.now() + 10_000;
+    while (fs.statSync(file).size <= before + 1_000_000 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(fs.statSync(file).size).toBeGreaterThan(before + 1_000_000);
+    raw.close();
+    store.close();
+    expect(new SqliteEventStore(file).readStream('s499')[0]!.data).toEqual({ big });
   });
 
   it('stamps every event with the current schema version', () => {

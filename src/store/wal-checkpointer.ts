@@ -1,0 +1,47 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+// SQLite folds the write-ahead log back into the database (a checkpoint) during a commit once the
+// log has grown by 1,000 pages, and that commit then stalls for the copy and its fsync. The webhook
+// gateway answers from the same thread, so those stalls became its slowest replies. A checkpointer
+// runs the same PASSIVE checkpoints on a worker thread with its own connection instead; passive
+// checkpoints never block a writer. If the worker dies, the store turns SQLite's own back on.
+
+const script = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close(); });
+`;
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+export function startCheckpointer(
+  file: string,
+  options: { intervalMs?: number; onExit?: () => void } = {},
+): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(script, {
+    eval: true,
+    workerData: { file, driver, intervalMs: options.intervalMs ?? 200 },
+  });
+  let stopping = false;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.once('error', () => {});
+  void exited.then(() => {
+    if (!stopping) options.onExit?.();
+  });
+  worker.unref();
+  return {
+    stop() {
+      stopping = true;
+      worker.postMessage('stop');
+      return exited;
+    },
+  };
+}
