@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { e2eWorld, OWNER, REPO } from './e2e-world.js';
+
+// `booty run owner/repo#N`: one job with no webhook, the issue read through the API.
+
+type World = Awaited<ReturnType<typeof e2eWorld>>;
+let world: World | null = null;
+afterEach(async () => {
+  await world?.close();
+  world = null;
+});
+
+async function run(args: string[], env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('booty run', () => {
+  it('reads the issue through the API and runs its job to a promoted PR', async () => {
+    world = await e2eWorld('refine');
+    const env = world.env({ GITHUB_WEBHOOK_SECRET: '' });
+    const r = await run(['run', `${OWNER}/${REPO}#${world.issue}`], env);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/job \S+ for demo\/tiny-durations#1/);
+    expect(r.out).toContain('refining');
+    expect(r.out).toContain('promoted: The tests pass; the pull request is ready for review.');
+    expect(world.pulls()).toEqual([expect.objectContaining({ draft: false })]);
+
+    const store = new SqliteEventStore(env.BOOTY_DB!);
+    const [job] = store.listJobs();
+    const first = store.readStream(job!.jobId)[0]!;
+    store.close();
+    // The job was made from the issue as the API returned it, not from a webhook.
+    expect(first.data).toMatchObject({
+      sender: 'booty run',
+      issue: { number: world.issue, title: expect.stringContaining('parseDuration') },
+    });
+  });
+
+  it('names a malformed target and a missing API key in one line', async () => {
+    world = await e2eWorld('pass');
+    const bad = await run(['run', 'not-a-target'], world.env());
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe(
+      'booty run: expected owner/repo#N, not "not-a-target"; see `booty run --help` (BOOTY_E_USAGE)',
+    );
+    const noKey = await run(['run', `${OWNER}/${REPO}#1`], world.env({ ANTHROPIC_API_KEY: '' }));
+    expect(noKey.code).toBe(1);
+    expect(noKey.err).toContain('environment variable ANTHROPIC_API_KEY is missing');
+  });
+});
