@@ -27,12 +27,26 @@ export function sampleIssue(): { title: string; body: string } {
   return { title: title!.trim(), body: body.join('\n').trim() };
 }
 
+/**
+ * The model's complete files for an attempt: the sample's src/duration.js with parseDuration added,
+ * and its tests. The buggy variant makes the classic first mistake: it tries "m" before "ms", so
+ * "250ms" reads as 250 minutes and a stray "s", and one of its own tests fails.
+ */
 function changeAnswer(variant: 'fixed' | 'buggy') {
-  const dir = path.join(examplesDir, 'demo-turns', variant);
-  const read = (p: string) => fs.readFileSync(path.join(dir, p), 'utf8');
+  const read = (...p: string[]) => fs.readFileSync(path.join(examplesDir, ...p), 'utf8');
+  const explanations = JSON.parse(read('demo-turns', 'explanations.json')) as Record<typeof variant, string>;
+  let parse = read('demo-turns', 'parse-duration.js');
+  if (variant === 'buggy') {
+    parse = parse
+      .replace(/^\/\/ "ms" comes first.*$/m, '// Each part is a number and a unit.')
+      .replace('(ms|d|h|m|s)', '(d|h|m|s|ms)');
+  }
   return {
-    explanation: read('explanation.md').trim(),
-    changes: ['src/duration.js', 'test/parse-duration.test.js'].map((p) => ({ path: p, content: read(p) })),
+    explanation: explanations[variant],
+    changes: [
+      { path: 'src/duration.js', content: `${read('sample-repo', 'src', 'duration.js')}\n${parse}` },
+      { path: 'test/parse-duration.test.js', content: read('demo-turns', 'parse-duration.test.js') },
+    ],
     deletePaths: [],
   };
 }
