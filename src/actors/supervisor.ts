@@ -288,6 +288,8 @@ export class Supervisor {
         return runner.snapshot;
       } finally {
         this.runners.delete(jobId);
+        // A finished job is answered from its log from now on; the map only holds jobs under way.
+        this.finished.delete(jobId);
       }
     }) as Promise<JobSnapshot>;
     this.finished.set(jobId, done);
