@@ -106,8 +106,11 @@ export class Supervisor {
     if (this.options.store.getJob(jobId)?.final === false) this.enqueue(jobId);
   }
 
-  /** Records a delivery and acts on it in one transaction; a repeated delivery changes nothing. */
-  submit(delivery: Delivery, intent: Intent): SubmitResult {
+  /**
+   * Records a delivery and acts on it in one transaction; a repeated delivery changes nothing.
+   * Deliveries that start nothing go through `ignore`, which batches their commits.
+   */
+  submit(delivery: Delivery, intent: Exclude<Intent, { kind: 'ignore' }>): SubmitResult {
     if (!this.accepting) throw new BootyError('BOOTY_E_SHUTTING_DOWN');
     const { store } = this.options;
     let created: JobChange | null = null;
@@ -119,10 +122,6 @@ export class Supervisor {
         outcome,
         jobId,
       });
-    // Most deliveries start nothing: one insert records them, no transaction needed.
-    if (intent.kind === 'ignore') {
-      return record('ignored') ? { outcome: 'ignored', reason: intent.reason } : { outcome: 'duplicate' };
-    }
     const result = store.transaction((): SubmitResult => {
       if (intent.kind === 'cancel') {
         const active = store.findActiveJob(`${intent.repo.owner}/${intent.repo.name}`, intent.issue);

@@ -1,8 +1,7 @@
-import type { z } from 'zod';
 import type { IssueComment } from '../events/effect-results.js';
 import type { IssueRef, RepoRef } from '../events/job-events.js';
 import type { JobContext } from '../machines/job-context.js';
-import type { GitHubClients } from './clients.js';
+import type { GitHubClient, GitHubClients } from './clients.js';
 import { mapped } from './github-errors.js';
 import { isProgressComment } from './markers.js';
 
@@ -36,20 +35,21 @@ export function getIssue(clients: GitHubClients) {
   };
 }
 
+/** Every comment on the job's issue, oldest first, across all pages. */
+export const allIssueComments = (gh: GitHubClient, job: Pick<JobContext, 'repo' | 'issue'>) =>
+  mapped(() =>
+    gh.rest.paginate(gh.rest.issues.listComments, {
+      owner: job.repo.owner,
+      repo: job.repo.name,
+      issue_number: job.issue.number,
+      per_page: 100,
+    }),
+  );
+
 /** The issue's comments, oldest first, without booty's own progress comments. */
 export function listIssueComments(clients: GitHubClients) {
-  return async (
-    job: Pick<JobContext, 'repo' | 'issue' | 'installationId'>,
-  ): Promise<z.infer<typeof IssueComment>[]> => {
-    const gh = await clients.forJob(job);
-    const comments = await mapped(() =>
-      gh.rest.paginate(gh.rest.issues.listComments, {
-        owner: job.repo.owner,
-        repo: job.repo.name,
-        issue_number: job.issue.number,
-        per_page: 100,
-      }),
-    );
+  return async (job: Pick<JobContext, 'repo' | 'issue' | 'installationId'>): Promise<IssueComment[]> => {
+    const comments = await allIssueComments(await clients.forJob(job), job);
     return comments
       .filter((c) => !isProgressComment(c.body))
       .map((c) => ({ author: c.user?.login ?? 'ghost', body: c.body ?? '' }));

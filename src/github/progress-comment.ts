@@ -2,6 +2,7 @@ import { BootyError } from '../errors.js';
 import type { JobContext } from '../machines/job-context.js';
 import type { GitHubClient } from './clients.js';
 import { githubError, httpStatus, mapped } from './github-errors.js';
+import { allIssueComments } from './issues.js';
 import { progressMarker } from './markers.js';
 
 // The one progress comment per job, found again by its hidden marker. Upserting is safe to repeat:
@@ -16,14 +17,7 @@ export interface ProgressComment {
 
 export async function findProgressComment(gh: GitHubClient, job: Target): Promise<ProgressComment | null> {
   const marker = progressMarker(job.jobId);
-  const comments = await mapped(() =>
-    gh.rest.paginate(gh.rest.issues.listComments, {
-      owner: job.repo.owner,
-      repo: job.repo.name,
-      issue_number: job.issue.number,
-      per_page: 100,
-    }),
-  );
+  const comments = await allIssueComments(gh, job);
   const found = comments.find((c) => (c.body ?? '').includes(marker));
   return found ? { id: found.id, body: found.body ?? '' } : null;
 }

@@ -122,6 +122,22 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
 
   const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+  /** Changes an issue as a person would, then sends the webhook GitHub sends for it. */
+  function changeIssue(
+    owner: string,
+    name: string,
+    number: number,
+    action: IssueAction,
+    label: string | undefined,
+    sender: string | undefined,
+    change: (issue: SimIssue) => void,
+  ): Promise<SimDelivery> {
+    const { issue } = issueOrThrow(owner, name, number);
+    change(issue);
+    issue.updatedAt = now();
+    return sendIssueEvent(owner, name, number, action, label, sender ?? 'octocat');
+  }
+
   return {
     url: urls.base,
     dir: options.dir,
@@ -217,44 +233,33 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     },
 
     /** Adds a label and sends `issues.labeled`; resolves with the delivery once tried. */
-    labelIssue(
+    labelIssue: (
       owner: string,
       name: string,
       number: number,
       label: string,
       opts: { sender?: string } = {},
-    ): Promise<SimDelivery> {
-      const { issue } = issueOrThrow(owner, name, number);
-      if (!issue.labels.includes(label)) issue.labels.push(label);
-      issue.updatedAt = now();
-      return sendIssueEvent(owner, name, number, 'labeled', label, opts.sender ?? 'octocat');
-    },
+    ) =>
+      changeIssue(owner, name, number, 'labeled', label, opts.sender, (issue) => {
+        if (!issue.labels.includes(label)) issue.labels.push(label);
+      }),
 
-    unlabelIssue(
+    unlabelIssue: (
       owner: string,
       name: string,
       number: number,
       label: string,
       opts: { sender?: string } = {},
-    ): Promise<SimDelivery> {
-      const { issue } = issueOrThrow(owner, name, number);
-      issue.labels = issue.labels.filter((l) => l !== label);
-      issue.updatedAt = now();
-      return sendIssueEvent(owner, name, number, 'unlabeled', label, opts.sender ?? 'octocat');
-    },
+    ) =>
+      changeIssue(owner, name, number, 'unlabeled', label, opts.sender, (issue) => {
+        issue.labels = issue.labels.filter((l) => l !== label);
+      }),
 
-    closeIssue(
-      owner: string,
-      name: string,
-      number: number,
-      opts: { sender?: string } = {},
-    ): Promise<SimDelivery> {
-      const { issue } = issueOrThrow(owner, name, number);
-      issue.state = 'closed';
-      issue.closedAt = now();
-      issue.updatedAt = now();
-      return sendIssueEvent(owner, name, number, 'closed', undefined, opts.sender ?? 'octocat');
-    },
+    closeIssue: (owner: string, name: string, number: number, opts: { sender?: string } = {}) =>
+      changeIssue(owner, name, number, 'closed', undefined, opts.sender, (issue) => {
+        issue.state = 'closed';
+        issue.closedAt = now();
+      }),
 
     /** Sends a stored delivery again, with the same delivery id, as GitHub's redeliver does. */
     async redeliver(id: string): Promise<SimDelivery> {
