@@ -5,17 +5,12 @@ import path from 'node:path';
 import { type ClaudeEffectsOptions, createClaudeEffects } from '../../src/claude/claude-effects.js';
 import { repoReaderFor } from '../../src/claude/repo-reader.js';
 import type { Analysis, TestRun } from '../../src/events/effect-results.js';
-import { JobRequested } from '../../src/events/job-events.js';
-import {
-  type AttemptRecord,
-  initialContext,
-  type JobContext,
-  jobView,
-} from '../../src/machines/job-context.js';
+import type { AttemptRecord, JobContext } from '../../src/machines/job-context.js';
 import {
   type AnthropicSimulatorOptions,
   startAnthropicSimulator,
 } from '../../src/simulators/anthropic-simulator.js';
+import { sampleJobView } from '../support/job-harness.js';
 
 // A small real git repository, a job over it, and Claude effects talking to the simulator over HTTP.
 
@@ -70,25 +65,19 @@ export function job(
   overrides: Partial<JobContext> & { body?: string; maxTokens?: number | null; baseSha?: string } = {},
 ): JobContext {
   const { body, maxTokens, baseSha, comments, ...rest } = overrides;
-  const request = JobRequested.parse({
-    type: 'JobRequested',
-    jobId: 'job-1',
-    repo: { owner: 'acme', name: 'widgets' },
+  const view = sampleJobView({
     issue: {
       number: 5,
       title: 'Add subtract()',
       body: body ?? 'Please add subtract(a, b).',
       url: 'https://x/5',
     },
-    triggerLabel: 'booty',
-    sender: 'octocat',
-    deliveryId: 'd-1',
-    installationId: null,
-    requestedAt: 1,
     settings: { maxTokens: maxTokens ?? null },
   });
   return {
-    ...jobView({ ...initialContext(request), issue: { ...request.issue, comments: comments ?? [] } }),
+    ...view,
+    issue: { ...view.issue, comments: comments ?? [] },
+    comments: comments ?? [],
     workspace: baseSha ? { baseSha, defaultBranch: 'main' } : null,
     ...rest,
   };

@@ -2,11 +2,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { JobRequested } from '../../src/events/job-events.js';
 import { createGitHubClients, type GitHubClients } from '../../src/github/clients.js';
-import { initialContext, type JobContext, jobView } from '../../src/machines/job-context.js';
+import type { JobContext } from '../../src/machines/job-context.js';
 import { type GitHubSimulatorOptions, startGitHubSimulator } from '../../src/simulators/github-simulator.js';
-import { tempDir } from '../support/job-harness.js';
+import { sampleJobView, tempDir } from '../support/job-harness.js';
 
 // A GitHub simulator on 127.0.0.1:0 with a seeded repository, token-authenticated clients with tiny
 // retry delays, and helpers to push a real branch and build a job's context.
@@ -66,36 +65,13 @@ export async function pushBranch(
   return stdout.trim();
 }
 
-export function jobContext(
-  overrides: Partial<JobContext> = {},
-  request: Partial<JobRequested> = {},
-): JobContext {
-  const base = initialContext({
-    type: 'JobRequested',
-    jobId: 'job-1',
-    repo: { owner: 'acme', name: 'widgets' },
-    issue: {
-      number: 1,
-      title: 'Add an add() function',
-      body: 'Please add add(a, b).',
-      url: 'http://x/acme/widgets/issues/1',
+export const jobContext = (overrides: Partial<JobContext> = {}): JobContext =>
+  sampleJobView(
+    {
+      issue: { number: 1, url: 'http://x/acme/widgets/issues/1' },
+      settings: { maxRetries: 5, retryBaseMs: 1, retryCapMs: 5 },
     },
-    triggerLabel: 'booty',
-    sender: 'octocat',
-    deliveryId: 'd-1',
-    installationId: null,
-    requestedAt: 1,
-    settings: {
-      maxAttempts: 3,
-      maxRetries: 5,
-      retryBaseMs: 1,
-      retryCapMs: 5,
-      maxTokens: null,
-      selfModification: false,
-    },
-    ...request,
-  });
-  return { ...jobView(base), ...overrides };
-}
+    overrides,
+  );
 
 export type { GitHubClients };

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { toActors } from '../../src/actors/effect.js';
 import { Supervisor, type SupervisorOptions } from '../../src/actors/supervisor.js';
+import { JobRequested, type JobRequestedInput } from '../../src/events/job-events.js';
 import { jobMachine } from '../../src/machines/job.js';
+import { initialContext, type JobContext, jobView } from '../../src/machines/job-context.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { type Script, scriptedEffects } from './scripted-effects.js';
 
@@ -44,4 +46,26 @@ export function harness(script: Script = {}, options: Partial<SupervisorOptions>
       { kind: 'request', request: sampleRequest(issue) },
     );
   return { db, store, supervisor, effects, request };
+}
+
+/**
+ * The view effects receive for a job that was just requested on acme/widgets: the request's parts
+ * merge over a sample (issue fields one by one, settings through their schema defaults).
+ */
+export function sampleJobView(
+  request: Partial<Omit<JobRequestedInput, 'issue'>> & { issue?: Partial<JobRequestedInput['issue']> } = {},
+  overrides: Partial<JobContext> = {},
+): JobContext {
+  const { issue, ...rest } = request;
+  const parsed = JobRequested.parse({
+    ...sampleRequest(),
+    type: 'JobRequested',
+    jobId: 'job-1',
+    deliveryId: 'd-1',
+    requestedAt: 1,
+    settings: {},
+    ...rest,
+    issue: { ...sampleRequest().issue, ...issue },
+  });
+  return { ...jobView(initialContext(parsed)), ...overrides };
 }
