@@ -51,6 +51,18 @@ export const EnvSchema = z.object({
   /** Transient failures of one step retried before the job fails, and the first backoff (doubling). */
   BOOTY_MAX_RETRIES: int(0, 20).default(5),
   BOOTY_RETRY_BASE_MS: int(0).default(2_000),
+  /** How tests are contained: required (bubblewrap or refuse), auto (bubblewrap when present), off. */
+  BOOTY_SANDBOX: z.enum(['required', 'auto', 'off']).optional(),
+  /** Extra directories bound read-only into the sandbox (toolchains booty does not detect). */
+  BOOTY_SANDBOX_RO_PATHS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(/[:,]/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
   BOOTY_GIT_AUTHOR_NAME: z.string().min(1).default('booty[bot]'),
   BOOTY_GIT_AUTHOR_EMAIL: z.string().min(3).default('booty[bot]@users.noreply.github.com'),
 });
@@ -100,6 +112,18 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
     }
   }
   return env;
+}
+
+/** Every secret value booty holds, for scrubbing text before it is published. */
+export function secretValues(env: Env, privateKeyFile?: string | null): string[] {
+  return [
+    env.GITHUB_TOKEN,
+    env.GITHUB_WEBHOOK_SECRET,
+    env.GITHUB_WEBHOOK_SECRET_PREVIOUS,
+    env.GITHUB_PRIVATE_KEY,
+    privateKeyFile ?? undefined,
+    env.ANTHROPIC_API_KEY,
+  ].filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
 
 /** The settings every new job is stamped with, so its replay decides as the live run did. */

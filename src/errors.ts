@@ -147,7 +147,7 @@ export const catalogue = {
     500,
     false,
     (p) =>
-      `the repository requires a sandbox, but bubblewrap cannot run here (${p.reason}); install it with \`apt-get install bubblewrap\` or set sandbox: auto`,
+      `the sandbox is required, but bubblewrap cannot run here (${p.reason}); install it with \`apt-get install bubblewrap\`, or set BOOTY_SANDBOX=off to run tests without it`,
   ),
   // claude (add claude codes below this line)
   BOOTY_E_CLAUDE_TRANSIENT: spec(

@@ -36,14 +36,3 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
     options.destination,
   );
 }
-
-/** Removes anything that looks like a credential from free text (git and HTTP errors echo URLs). */
-export function scrubSecrets(text: string, secrets: (string | undefined)[] = []): string {
-  let out = text.replace(/(https?:\/\/)[^/@\s]+@/g, '$1[redacted]@');
-  out = out.replace(
-    /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-ant-[A-Za-z0-9_-]{10,})/g,
-    '[redacted]',
-  );
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
-  return out;
-}

@@ -241,6 +241,9 @@ export class Supervisor {
     deliveryId: string,
     request: Intent & { kind: 'request' } extends { request: infer R } ? R : never,
   ) {
+    const earlier = this.options.store.jobsForIssue(`${request.repo.owner}/${request.repo.name}`, request.issue.number);
+    const last = earlier.at(-1);
+    const previousPr = last ? foldJob(this.options.store.readStream(last.jobId)).context.pr : null;
     const parsed = JobRequested.parse({
       ...request,
       type: 'JobRequested',
@@ -251,6 +254,11 @@ export class Supervisor {
         ...this.options.settings,
         selfModification: this.options.isSelf?.(request.repo) ?? false,
       },
+      // A fresh attempt after a finished one works on its own branch and links the earlier PR.
+      run: earlier.length + 1,
+      previous: last
+        ? { jobId: last.jobId, pr: previousPr ? { number: previousPr.number, url: previousPr.url } : null }
+        : null,
     });
     const initial = initialSnapshot(parsed);
     const { type, ...data } = parsed;

@@ -1,3 +1,4 @@
+import type { TestCase, TestRun } from '../events/effect-results.js';
 import type { AttemptRecord, JobContext } from '../machines/job-context.js';
 import { fenceTestOutput, sanitizeUntrusted } from './untrusted-text.js';
 
@@ -7,6 +8,8 @@ import { fenceTestOutput, sanitizeUntrusted } from './untrusted-text.js';
 const OUTPUT_CHARS = 6_000;
 const NAMES = 15;
 const EXPLANATION_CHARS = 500;
+const DETAILS = 8;
+const DETAIL_CHARS = 1_500;
 
 const names = (list: string[]) =>
   list.length === 0
@@ -32,16 +35,40 @@ export function latestFailure(job: JobContext): string | null {
   } else {
     lines.push(
       `Command: ${run.command}; exit code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}${run.timedOut ? '; it timed out' : ''}.`,
+      ...(run.reasons ?? []).map((r) => `Why it did not pass: ${r.message}`),
       `New failures compared to the baseline (these must pass): ${names(run.newFailures)}`,
-      `Tests this job added that fail: ${names(run.addedTestsFailing)}`,
+      `Tests this job added or modified that did not pass: ${names(run.addedTestsFailing)}`,
       `All failing tests: ${names(run.failingTests)}`,
       `Already failing before booty changed anything (baseline): ${names(job.baseline?.failingTests ?? run.baselineFailures)}`,
-      'End of the test output:',
-      fenceTestOutput(run.outputTail, OUTPUT_CHARS),
     );
+    const details = failureDetails(run);
+    // The runner's own failure messages, when it gave them, say more than the output's last lines
+    // and, unlike them, hold no timings: the same failure makes the same request.
+    if (details) lines.push('Failure details, as the test runner reported them:', details);
+    else lines.push('End of the test output:', fenceTestOutput(run.outputTail, OUTPUT_CHARS));
   }
   lines.push('</latest_failure>');
   return lines.join('\n');
+}
+
+const isFailure = (c: TestCase) => c.status === 'failed' || c.status === 'errored';
+
+/** Each failing test's own message, the tests the change must fix first; null when there are none. */
+function failureDetails(run: TestRun): string | null {
+  const cases = (run.cases ?? []).filter((c) => isFailure(c) && c.message);
+  const loadErrors = run.loadErrors ?? [];
+  if (cases.length === 0 && loadErrors.length === 0) return null;
+  const first = new Set([...run.newFailures, ...run.addedTestsFailing]);
+  const ordered = [...cases.filter((c) => first.has(c.id)), ...cases.filter((c) => !first.has(c.id))];
+  const blocks = [
+    ...loadErrors.map((e) => ({ id: `${e.file} (did not load)`, text: e.message })),
+    ...ordered.map((c) => ({ id: c.id, text: c.message ?? '' })),
+  ];
+  const shown = blocks
+    .slice(0, DETAILS)
+    .map((b) => `${b.id}:\n${fenceTestOutput(b.text, DETAIL_CHARS)}`);
+  if (blocks.length > DETAILS) shown.push(`(and ${blocks.length - DETAILS} more failing)`);
+  return shown.join('\n');
 }
 
 /** One short entry per attempt, oldest first: what changed, why, what failed. */
@@ -64,7 +91,7 @@ function attemptLine(a: AttemptRecord): string {
   else if (a.test.passed) parts.push('  tests: passed');
   else
     parts.push(
-      `  tests: failed${a.test.timedOut ? ' (timed out)' : ''}, exit ${a.test.exitCode ?? 'none'}; new failures: ${names(a.test.newFailures)}; added tests failing: ${names(a.test.addedTestsFailing)}`,
+      `  tests: ${a.test.verdict === 'unknown' ? 'not proven' : 'failed'}${a.test.timedOut ? ' (timed out)' : ''}, exit ${a.test.exitCode ?? 'none'}; new failures: ${names(a.test.newFailures)}; added or modified tests not passing: ${names(a.test.addedTestsFailing)}`,
     );
   return parts.join('\n');
 }

@@ -92,7 +92,8 @@ async function send<T>(input: AskInput<T>, fitted: Fitted, before: Usage) {
   let message: Message;
   try {
     message = await input.client.messages.create(
-      { ...fitted.request, model: input.model, max_tokens: maxTokens },
+      // Temperature 0: the same log gives the same request, and as near the same answer as the API allows.
+      { ...fitted.request, model: input.model, max_tokens: maxTokens, temperature: 0 },
       { signal: input.signal, timeout: input.timeoutMs },
     );
   } catch (err) {

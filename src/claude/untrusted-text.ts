@@ -1,3 +1,5 @@
+import { stripAnsi } from '../sandbox/clean-output.js';
+
 // The issue's title, body and comments are written by anyone who can open an issue. They reach the
 // model as data: what a reader of the rendered issue cannot see is removed (it is where injected
 // instructions hide), and the rest is wrapped in delimiters the text itself cannot forge.
@@ -81,7 +83,10 @@ export function fenceIssue(issue: UntrustedIssue): string {
 
 /** Test output is produced by the repository's code: also data, also fenced. */
 export function fenceTestOutput(output: string, maxChars: number): string {
-  let text = output.replace(/\r\n?/g, '\n').replace(INVISIBLE_CHARS, '').replace(DELIMITER, '&lt;$1$2');
+  // Whole escape sequences first: removing only their ESC byte would leave `[31m` in the prompt.
+  let text = stripAnsi(output.replace(/\r\n?/g, '\n'))
+    .replace(INVISIBLE_CHARS, '')
+    .replace(DELIMITER, '&lt;$1$2');
   if (text.length > maxChars)
     text = `[… ${text.length - maxChars} earlier characters cut]\n${text.slice(-maxChars)}`;
   return `<test_output>\n${text.trim()}\n</test_output>`;

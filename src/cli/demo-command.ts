@@ -55,8 +55,10 @@ export const demoCommand: Command = {
     });
 
     if (json) {
-      const { jobId, finalState, attempts, pullRequest, comments, db, ok } = result;
-      io.out(JSON.stringify({ jobId, scenario, finalState, attempts, pullRequest, comments, db, ok }));
+      const { jobId, finalState, attempts, pullRequest, comments, db, ok, sandboxNotice } = result;
+      io.out(
+        JSON.stringify({ jobId, scenario, finalState, attempts, pullRequest, comments, db, ok, sandbox: sandboxNotice }),
+      );
       return result.ok ? 0 : 1;
     }
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -66,6 +68,7 @@ export const demoCommand: Command = {
       `${result.ok ? '✓' : '✗'} job ${result.jobId}: ${result.finalState} after ${plural(result.attempts, 'attempt')} of ${result.maxAttempts}`,
     );
     if (result.outcome) say(`  ${result.outcome}`);
+    if (result.sandboxNotice) say(`  ⚠ ${result.sandboxNotice} Install bubblewrap to contain them.`);
     say(
       pr
         ? `  pull request #${pr.number} (${pr.draft ? 'draft' : 'ready for review'}): ${pr.url}`

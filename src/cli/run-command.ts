@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { Supervisor } from '../actors/supervisor.js';
 import { jobSettingsFrom, loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
+import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
 import { createJobRuntime } from '../runtime/job-effects.js';
@@ -91,8 +92,10 @@ export const runCommand: Command = {
       if (submitted.outcome === 'already-active') supervisor.resume(jobId);
       const snapshot = await supervisor.whenFinished(jobId);
       await runtime.reporter.idle(jobId);
-      const { outcome, pr } = snapshot.context;
+      const { outcome, pr, baseline, attempts } = snapshot.context;
       io.out(`${stateName(snapshot)}: ${outcome?.message ?? ''}${pr ? `\n  ${pr.url}` : ''}`);
+      const notice = sandboxNotice([baseline, ...attempts.map((a) => a.test)]);
+      if (notice) io.out(`  ⚠ ${notice} Install bubblewrap to contain them.`);
       return ['promoted', 'heldAsDraft'].includes(stateName(snapshot)) ? 0 : 1;
     } finally {
       store.close();

@@ -1,4 +1,6 @@
 import { loadEnv } from '../env.js';
+import { BootyError } from '../errors.js';
+import { probeBwrap } from '../sandbox/bwrap.js';
 import { installShutdownSignals } from '../gateway/serve.js';
 import { startLiveInspector } from '../inspect/live-inspector.js';
 import { createLogger } from '../log.js';
@@ -21,11 +23,17 @@ export const serveCommand: Command = {
   positionals: [],
   async run({ values }, io) {
     const env = loadEnv(io.env, { server: true });
+    // A server runs strangers' code all day: without a wall it does not start, unless told to.
+    const sandbox = env.BOOTY_SANDBOX ?? 'required';
+    if (sandbox === 'required') {
+      const probe = await probeBwrap();
+      if (!probe.ok) throw new BootyError('BOOTY_E_SANDBOX_UNAVAILABLE', { reason: probe.reason });
+    }
     const log = createLogger({ level: env.LOG_LEVEL });
     const inspector = values.inspect
       ? await startLiveInspector({ port: intOption('serve', 'inspect-port', values['inspect-port']) ?? 0 })
       : null;
-    const booty = await startBooty({ env, log, inspect: inspector?.inspect });
+    const booty = await startBooty({ env, log, inspect: inspector?.inspect, defaultSandbox: sandbox });
     const { server } = booty;
     log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
     io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);

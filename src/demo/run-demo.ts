@@ -7,6 +7,7 @@ import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { type JobSnapshot, stateName } from '../machines/fold.js';
+import { sandboxNotice } from '../github/test-evidence.js';
 import { maxAttemptsOf } from '../machines/job-context.js';
 import { startBooty } from '../runtime/start-booty.js';
 import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
@@ -47,6 +48,8 @@ export interface DemoResult {
   comments: number;
   progressComment: string | null;
   db: string;
+  /** Said when the tests ran without bubblewrap, else null. */
+  sandboxNotice: string | null;
   /** The scenario reached the end it promises. */
   ok: boolean;
 }
@@ -228,6 +231,7 @@ function result(
     comments: comments.length,
     progressComment: comments.find((c) => c.body.includes('booty:progress'))?.body ?? null,
     db,
+    sandboxNotice: sandboxNotice([context.baseline, ...context.attempts.map((a) => a.test)]),
     ok,
   };
 }

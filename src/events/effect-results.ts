@@ -28,7 +28,11 @@ export const RepoConfig = z.object({
   /** Where it came from: a config file, detection from the repository's files, or booty's defaults. */
   source: z.enum(['file', 'detected', 'default']),
   path: z.string().nullable(),
-  test: z.object({ command: z.string().min(1) }),
+  test: z.object({
+    command: z.string().min(1),
+    /** Reports the repository writes itself (globs), read after each run. */
+    report: z.array(z.string()).optional(),
+  }),
   install: z.object({ command: z.string().min(1) }).nullable(),
   timeoutSeconds: z.number().int().positive(),
   maxAttempts: z.number().int().min(1).max(10),
@@ -50,21 +54,99 @@ export const Prepared = z.object({
 });
 export type Prepared = z.infer<typeof Prepared>;
 
+/** What one test case did in one run, as the runner's own report says. */
+export const TestStatus = z.enum(['passed', 'failed', 'errored', 'skipped']);
+export type TestStatus = z.infer<typeof TestStatus>;
+
+export const TestCase = z.object({
+  /**
+   * Stable across runs (no durations, no line numbers), so a run can be compared with the baseline:
+   * `file > suite > title` (vitest, jest, mocha, node:test), the pytest node id
+   * `file::Class::name[param]`, `package > TestName/sub` (go), `target > module::path::name` (cargo).
+   */
+  id: z.string().min(1),
+  /** The repository-relative file that declares it, when the report says. */
+  file: z.string().nullable(),
+  /** The declaration to look for in the source: the test function's name (pytest without the
+   * parameters, go's top-level Test function, cargo's fn), or the test's own title (JS). */
+  name: z.string(),
+  status: TestStatus,
+  durationMs: z.number().min(0).nullable(),
+  /** The failure's message and the test's own stack, ANSI-free and capped; failed and errored only. */
+  message: z.string().nullable().default(null),
+});
+export type TestCase = z.infer<typeof TestCase>;
+
+/** A file that did not load, so none of its tests ran: a collection error, a suite failed to run. */
+export const LoadError = z.object({ file: z.string(), message: z.string() });
+export type LoadError = z.infer<typeof LoadError>;
+
+export const TestTotals = z.object({
+  total: z.number().int().min(0),
+  passed: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  errored: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+});
+export type TestTotals = z.infer<typeof TestTotals>;
+
+/** Why a run did not pass. `fail` reasons are evidence of a break; `unknown` ones are what booty could not see. */
+export const VerdictReason = z.object({
+  code: z.enum([
+    'not-run',
+    'timed-out',
+    'no-test-passed',
+    'changed-test-failed',
+    'changed-test-unseen',
+    'baseline-test-failed',
+    'baseline-test-missing',
+    'exit-disagrees',
+    'install-failed',
+  ]),
+  level: z.enum(['fail', 'unknown']),
+  message: z.string(),
+  tests: z.array(z.string()).default([]),
+});
+export type VerdictReason = z.infer<typeof VerdictReason>;
+
+export const ReportSource = z.enum(['junit', 'jest-json', 'mocha-json', 'go-json', 'tap', 'libtest', 'text', 'none']);
+export type ReportSource = z.infer<typeof ReportSource>;
+
 export const TestRun = z.object({
   at,
   command: z.string(),
-  /** No new failures against the baseline, and every test the job added passes. */
-  passed: z.boolean(),
+  /** The command ran at all: not 126 or 127, and no "command not found". */
+  ran: z.boolean(),
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
   timedOut: z.boolean(),
   durationMs: z.number().min(0),
+  /** The end of what the command printed: ANSI-free, secrets scrubbed, the workspace shown as `.`. */
   outputTail: z.string(),
+  /** Where the cases were read from: a machine-readable report, or the text as a fallback. */
+  source: ReportSource,
+  cases: z.array(TestCase),
+  loadErrors: z.array(LoadError),
+  totals: TestTotals,
+  /** On the baseline: why this run cannot gate a change (the job then ends before any model call). */
+  broken: z
+    .object({ reason: z.enum(['test-command-broken', 'test-command-timeout']), message: z.string() })
+    .nullable(),
+  /** pass only on positive evidence (see test-verdict.ts); unknown never promotes. */
+  verdict: z.enum(['pass', 'fail', 'unknown']),
+  reasons: z.array(VerdictReason),
+  /** verdict === 'pass', kept for the machine's guards and older readers. */
+  passed: z.boolean(),
+  /** Ids that failed or errored. */
   failingTests: z.array(z.string()),
+  /** Tests that passed on the baseline and fail or are gone now, and changed tests that fail. */
   newFailures: z.array(z.string()),
   baselineFailures: z.array(z.string()),
+  /** Tests the change added or modified (by id), and declarations it changed that no run showed. */
+  changedTests: z.array(z.string()),
   addedTestsFailing: z.array(z.string()),
-  sandbox: z.enum(['bwrap', 'none']),
+  /** How the command was contained: bubblewrap, namespaces through unshare, or nothing. */
+  sandbox: z.enum(['bwrap', 'unshare', 'none']),
 });
 export type TestRun = z.infer<typeof TestRun>;
 

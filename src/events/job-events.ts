@@ -43,6 +43,16 @@ export const JobRequested = z.object({
   installationId: z.number().int().nullable(),
   requestedAt: z.number().int(),
   settings: JobSettings,
+  /** The how-manieth job: a relabel after a job finished starts a fresh attempt. */
+  run: z.number().int().min(1).optional(),
+  /** The previous job and its pull request, which the new one links and never pushes onto. */
+  previous: z
+    .object({
+      jobId: z.string(),
+      pr: z.object({ number: z.number().int().positive(), url: z.string() }).nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type JobRequested = z.infer<typeof JobRequested>;
 export type JobRequestedInput = z.input<typeof JobRequested>;

@@ -4,7 +4,7 @@ import { BootyError } from '../errors.js';
 // on read, an upcaster lifts it one version at a time to the current shape.
 
 /** Bump when an event's stored shape changes, and add an upcaster from the previous version. */
-export const EVENT_SCHEMA_VERSION = 2;
+export const EVENT_SCHEMA_VERSION = 3;
 /** Bump when the job machine's states or transitions change. Stored in every row's metadata. */
 export const MACHINE_VERSION = 1;
 
@@ -16,8 +16,43 @@ export interface VersionedEvent {
 
 type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
 
+/**
+ * v2 test runs named only their failing tests. v3 records every case; an old run becomes one whose
+ * cases are its named failures, read from the text, and whose verdict is what it decided then.
+ */
+const testRunV3: Upcaster = (data) => {
+  const output = data.output as Record<string, any> | undefined;
+  if (!output || 'cases' in output) return data;
+  const failing: string[] = output.failingTests ?? [];
+  const exit = output.exitCode;
+  return {
+    ...data,
+    output: {
+      ...output,
+      ran: exit !== 126 && exit !== 127,
+      source: 'text',
+      cases: failing.map((id) => ({
+        id,
+        file: null,
+        name: id.split(/ > |::/).at(-1) ?? id,
+        status: 'failed',
+        durationMs: null,
+        message: null,
+      })),
+      loadErrors: [],
+      totals: { total: failing.length, passed: 0, failed: failing.length, errored: 0, skipped: 0 },
+      broken: null,
+      verdict: output.passed ? 'pass' : 'fail',
+      reasons: [],
+      changedTests: output.addedTestsFailing ?? [],
+    },
+  };
+};
+
 /** upcasters[type][v] turns version v of that event into version v + 1. */
 const upcasters: Record<string, Record<number, Upcaster>> = {
+  'xstate.done.actor.runBaseline': { 2: testRunV3 },
+  'xstate.done.actor.runTests': { 2: testRunV3 },
   JobRequested: {
     // v1 stored the repository as "owner/name" and the issue as a bare number with a separate title.
     1: (data) => {

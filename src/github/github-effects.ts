@@ -6,8 +6,16 @@ import { openDraftPr, promotePr } from './pull-requests.js';
 // The GitHub side of the job's effects, bound to one set of clients. `openDraftPr` takes the head
 // the workspace pushed, so the integrator's `openPr` effect is push-then-open.
 
-export function createGitHubEffects({ clients, log }: { clients: GitHubClients; log?: Logger }) {
-  const deps = { clients, log };
+export function createGitHubEffects({
+  clients,
+  log,
+  scrub,
+}: {
+  clients: GitHubClients;
+  log?: Logger;
+  scrub?: (text: string) => string;
+}) {
+  const deps = { clients, log, scrub };
   return {
     openDraftPr: openDraftPr(deps),
     promotePr: promotePr(deps),

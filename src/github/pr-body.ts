@@ -1,5 +1,6 @@
-import type { JobContext } from '../machines/job-context.js';
+import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
 import { bullets, capBody, code, formatDuration } from './markdown-format.js';
+import { sandboxWarning, testEvidence } from './test-evidence.js';
 import { prMarker } from './markers.js';
 
 // The draft pull request's title and body: a pure function of the job, so a resumed job writes
@@ -15,67 +16,63 @@ export function prTitle(job: Pick<JobContext, 'analysis' | 'issue'>): string {
   return full.length > 200 ? `${full.slice(0, 199)}…` : full;
 }
 
+/** The model's own account of the change: its last applied attempt's explanation. */
+export function changeSummary(job: Pick<JobContext, 'attempts' | 'analysis' | 'issue'>): string {
+  const applied = job.attempts.filter((a) => a.applied && a.files.length > 0).at(-1);
+  return (applied?.explanation || job.analysis?.summary || job.issue.title).trim();
+}
+
 export function renderPrBody(job: JobContext): string {
   const test = job.lastTest;
+  const passed = test?.passed === true;
   const sections = [prMarker(job.jobId)];
   if (job.settings.selfModification) sections.push(SELF_MODIFICATION_NOTE);
-  if (test && !test.passed) {
-    sections.push(
-      `> [!CAUTION]\n> The tests still fail after ${job.attempt} of ${job.maxAttempts} attempts. This draft holds the work so far for a human to pick up.`,
-    );
+  if (!passed || job.outcome) {
+    const why =
+      job.outcome?.message ??
+      (test?.verdict === 'unknown'
+        ? `booty could not see the tests pass after ${job.attempt} of ${job.maxAttempts} attempts.`
+        : `The tests still fail after ${job.attempt} of ${job.maxAttempts} attempts.`);
+    sections.push(`> [!CAUTION]\n> ${why} This draft holds the work so far for a human to pick up.`);
   }
-  sections.push(
-    `## Summary\n\n${job.analysis?.summary?.trim() || job.issue.title}\n\nCloses #${job.issue.number}`,
-  );
+  const warning = sandboxWarning([job.baseline, test]);
+  if (warning) sections.push(warning);
+  // Only a change whose tests were seen passing closes the issue.
+  const link = passed ? `Closes #${job.issue.number}` : `Refs #${job.issue.number}`;
+  const previous = job.request.previous?.pr
+    ? `\n\nFollows #${job.request.previous.pr.number}, the earlier attempt at this issue, which this pull request does not change.`
+    : '';
+  sections.push(`## Summary\n\n${changeSummary(job)}\n\n${link}${previous}`);
   sections.push(
     `## Files changed\n\n${bullets(
       job.changes.map((c) => (c.content === null ? `${c.path} (deleted)` : c.path)),
       50,
     )}`,
   );
-  sections.push(`## Tests added\n\n${bullets(job.addedTests, 50)}`);
-  sections.push(`## Test evidence\n\n${evidence(job)}`);
+  sections.push(`## Test evidence\n\n${testEvidence(job)}`);
   if (job.attempts.length > 1) sections.push(`## Attempts\n\n${attemptsTable(job)}`);
+  sections.push(`## Model usage\n\n${usageLine(job.usage)}`);
   sections.push(
     `---\nOpened by booty for job ${code(job.jobId)} from #${job.issue.number}, branch ${code(job.branch)}.`,
   );
   return capBody(sections.join('\n\n'));
 }
 
-function evidence(job: JobContext): string {
-  const test = job.lastTest;
-  if (!test) return '_No test run was recorded._';
-  const baseline = job.baseline?.failingTests ?? test.baselineFailures;
-  const rows = [
-    ['Result', test.passed ? '✅ passed' : '❌ failing'],
-    ['Command', code(test.command)],
-    [
-      'Exit code',
-      test.exitCode === null
-        ? `none (${test.timedOut ? 'timed out' : (test.signal ?? 'killed')})`
-        : String(test.exitCode),
-    ],
-    ['Duration', formatDuration(test.durationMs)],
-    ['Attempt', `${job.attempt} of ${job.maxAttempts}`],
-    [
-      'Baseline failures',
-      baseline.length ? `${baseline.length} (already failing before this change)` : 'none',
-    ],
-  ];
-  const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
-  const parts = [table];
-  if (baseline.length) parts.push(`Failing before the change:\n${bullets(baseline)}`);
-  if (test.newFailures.length) parts.push(`New failures:\n${bullets(test.newFailures)}`);
-  if (test.addedTestsFailing.length) parts.push(`Added tests failing:\n${bullets(test.addedTestsFailing)}`);
-  return parts.join('\n\n');
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** Tokens in all four kinds, and what they cost. */
+export function usageLine(usage: UsageTotals): string {
+  return `${thousands(tokensSpent(usage))} tokens (${thousands(usage.inputTokens)} in, ${thousands(usage.outputTokens)} out, ${thousands(usage.cacheReadTokens)} cache read, ${thousands(usage.cacheWriteTokens)} cache write) · $${usage.costUsd.toFixed(4)}`;
 }
 
 export function attemptsTable(job: Pick<JobContext, 'attempts'>): string {
   const rows = job.attempts.map((a) => {
     const result = a.test
       ? a.test.passed
-        ? '✅ passed'
-        : `❌ ${a.test.newFailures.length || a.test.failingTests.length} failing${a.test.timedOut ? ', timed out' : ''}`
+        ? `✅ passed (${a.test.totals?.passed ?? 0} tests)`
+        : a.test.verdict === 'unknown'
+          ? `❔ not proven: ${a.test.reasons?.[0]?.message ?? 'no result'}`
+          : `❌ ${a.test.newFailures.length || a.test.failingTests.length} failing${a.test.timedOut ? ', timed out' : ''}`
       : 'nothing applied';
     const rejected = a.rejected.length ? `${a.rejected.length} rejected` : '';
     return `| ${a.n} | ${a.files.length}${rejected ? ` (${rejected})` : ''} | ${result} | ${a.test ? formatDuration(a.test.durationMs) : ''} |`;

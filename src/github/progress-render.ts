@@ -1,9 +1,11 @@
 import type { JobSnapshot } from '../machines/fold.js';
 import { stateName } from '../machines/fold.js';
-import { type JobContext, jobView, tokensSpent } from '../machines/job-context.js';
+import { type JobContext, jobView } from '../machines/job-context.js';
+import type { TestRun } from '../events/effect-results.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
 import { progressMarker } from './markers.js';
-import { attemptsTable } from './pr-body.js';
+import { attemptsTable, usageLine } from './pr-body.js';
+import { brokenBaseline, counts, sandboxWarning, verdictReasons } from './test-evidence.js';
 
 // The progress comment's text: a pure function of the job's snapshot, so every replica of the
 // reporter, before or after a restart, writes the same comment for the same point in the log.
@@ -94,7 +96,8 @@ export function progressStages(snapshot: Snapshot): Stage[] {
   else if (state === 'promoted') fill(7, 'done', 'done');
   else if (state === 'heldAsDraft') fill(6, outcome === 'promotion-failed' ? 'warning' : 'held', 'skipped');
   else if (state === 'cancelled') fill(reached(ctx), 'cancelled', 'skipped');
-  else if (outcome === 'tests-failing') {
+  else if (outcome === 'test-command-broken' || outcome === 'test-command-timeout') fill(1, 'failed', 'skipped');
+  else if (outcome === 'tests-failing' || outcome === 'tests-unknown') {
     fill(6, 'skipped', 'skipped');
     marks[4] = 'failed';
   } else fill(ctx.error ? (stageOfStep[ctx.error.step] ?? reached(ctx)) : reached(ctx), 'failed', 'skipped');
@@ -114,11 +117,7 @@ export function progressStages(snapshot: Snapshot): Stage[] {
     {
       key: 'baseline',
       label: 'Run the tests before the change',
-      detail: baseline
-        ? baseline.failingTests.length
-          ? `${baseline.failingTests.length} already failing`
-          : 'all passing'
-        : '',
+      detail: baseline ? baselineDetail(baseline) : '',
     },
     { key: 'analyze', label: 'Analyze the issue', detail: '' },
     {
@@ -131,8 +130,10 @@ export function progressStages(snapshot: Snapshot): Stage[] {
       label: 'Run the tests',
       detail: test
         ? test.passed
-          ? `passed in ${formatDuration(test.durationMs)}`
-          : `${failing} failing${test.timedOut ? ', timed out' : ''}`
+          ? `passed in ${formatDuration(test.durationMs)} (${counts(test)})`
+          : test.verdict === 'unknown'
+            ? `not proven: ${test.reasons?.[0]?.message ?? 'no result booty could read'}`
+            : `${failing} failing${test.timedOut ? ', timed out' : ''} (${counts(test)})`
         : '',
     },
     {
@@ -177,7 +178,12 @@ function headline(state: string, ctx: JobContext): string {
   }
 }
 
-const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+function baselineDetail(baseline: TestRun): string {
+  if (baseline.broken) return baseline.broken.message;
+  const failing = baseline.failingTests.length;
+  const named = failing ? `${failing} already failing` : baseline.exitCode === 0 ? 'all passing' : `exited ${baseline.exitCode ?? 'abnormally'} and named no failing test`;
+  return baseline.totals ? `${named} (${counts(baseline)})` : named;
+}
 
 export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}): string {
   const ctx = jobView(snapshot.context);
@@ -204,10 +210,7 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
     facts.push(
       `**Pull request:** [#${ctx.pr.number}](${ctx.pr.url}) (${ctx.pr.draft ? 'draft' : 'ready for review'})`,
     );
-  const { usage } = ctx;
-  facts.push(
-    `**Model usage:** ${thousands(tokensSpent(usage))} tokens (${thousands(usage.inputTokens)} in, ${thousands(usage.outputTokens)} out, ${thousands(usage.cacheReadTokens)} cache read) · $${usage.costUsd.toFixed(4)}`,
-  );
+  facts.push(`**Model usage:** ${usageLine(ctx.usage)}`);
   if (ctx.retry && !final && ctx.error) {
     facts.push(
       `**Retrying** ${code(ctx.error.step)} (retry ${ctx.retry.count}/${ctx.settings.maxRetries}): ${ctx.error.message}`,
@@ -215,6 +218,8 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
   }
   parts.push(facts.join('  \n'));
 
+  const warning = sandboxWarning([ctx.baseline, ctx.lastTest]);
+  if (warning) parts.push(warning);
   const failed = state === 'failed' || ctx.outcome?.reason === 'promotion-failed';
   if (failed) parts.push(failureSection(ctx));
   parts.push(`<sub>booty job ${code(ctx.jobId)} · state ${code(state)}</sub>`);
@@ -223,14 +228,22 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
 
 function failureSection(ctx: JobContext): string {
   const out: string[] = ['#### Last failure'];
+  if (ctx.baseline?.broken) {
+    out.push(brokenBaseline(ctx.baseline));
+    return out.join('\n\n');
+  }
   if (ctx.error)
     out.push(`${code(ctx.error.step)} failed with ${code(ctx.error.code)}: ${ctx.error.message}`);
   const test = ctx.lastTest;
   if (test && !test.passed) {
     const failing = test.newFailures.length ? test.newFailures : test.failingTests;
-    out.push(
-      `Failing tests (${code(test.command)}, exit code ${test.exitCode ?? 'none'}):\n${bullets([...new Set([...failing, ...test.addedTestsFailing])])}`,
-    );
+    if (failing.length || test.addedTestsFailing.length) {
+      out.push(
+        `Failing tests (${code(test.command)}, exit code ${test.exitCode ?? 'none'}):\n${bullets([...new Set([...failing, ...test.addedTestsFailing])])}`,
+      );
+    }
+    const why = verdictReasons(test);
+    if (why) out.push(why);
     if (test.outputTail.trim()) {
       out.push(
         `<details><summary>Test output (last lines)</summary>\n\n${fenced(tail(test.outputTail))}\n\n</details>`,

@@ -19,6 +19,8 @@ export interface ProgressReporterOptions {
   log?: Logger;
   /** Extra markdown for a job's comment, e.g. a Mermaid diagram of its path. */
   extra?: (snapshot: JobSnapshot) => RenderOptions['extra'];
+  /** Removes secrets before the comment is published. */
+  scrub?: (text: string) => string;
   /** Tries per write before waiting for the next change; default 4. */
   attempts?: number;
   /** Pause before a retry, doubled each time; default 500 ms. */
@@ -66,7 +68,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       );
       e.reacted = true;
     }
-    const body = renderProgress(snapshot, { extra: options.extra?.(snapshot) });
+    const rendered = renderProgress(snapshot, { extra: options.extra?.(snapshot) });
+    const body = options.scrub ? options.scrub(rendered) : rendered;
     e.comment = await upsertProgressComment(gh, ctx, body, e.comment);
   }
 

@@ -14,6 +14,8 @@ import { prTitle, renderPrBody } from './pr-body.js';
 export interface PullRequestDeps {
   clients: GitHubClients;
   log?: Logger;
+  /** Removes secrets before anything is published. */
+  scrub?: (text: string) => string;
 }
 
 interface PrData {
@@ -64,7 +66,7 @@ export function openDraftPr(deps: PullRequestDeps) {
       });
     }
     const gh = await deps.clients.forJob(job);
-    const body = renderPrBody(job);
+    const body = (deps.scrub ?? ((t: string) => t))(renderPrBody(job));
     const existing = await findOpenPr(gh, job);
     if (existing) {
       if (existing.body !== body) {

@@ -44,6 +44,9 @@ export type OutcomeReason =
   | 'self-modification'
   | 'promotion-failed'
   | 'tests-failing'
+  | 'tests-unknown'
+  | 'test-command-broken'
+  | 'test-command-timeout'
   | 'no-changes'
   | 'budget'
   | 'error'
@@ -84,6 +87,8 @@ export interface JobState {
     deliveryId: string;
     installationId: number | null;
     requestedAt: number;
+    run: number;
+    previous: JobRequested['previous'];
   };
   settings: JobSettings;
   branch: string;
@@ -175,9 +180,11 @@ export function initialContext(input: JobRequested): JobState {
       deliveryId: input.deliveryId,
       installationId: input.installationId,
       requestedAt: input.requestedAt,
+      run: input.run ?? 1,
+      previous: input.previous ?? null,
     },
     settings: input.settings,
-    branch: branchName(input.issue),
+    branch: branchName(input.issue, input.run ?? 1),
     attempt: 0,
     workspace: null,
     config: null,
@@ -192,7 +199,8 @@ export function initialContext(input: JobRequested): JobState {
   };
 }
 
-export function branchName(issue: Pick<IssueRef, 'number' | 'title'>): string {
+/** `booty/issue-12-add-parser`, and `booty/issue-12-r2-add-parser` for the issue's second job. */
+export function branchName(issue: Pick<IssueRef, 'number' | 'title'>, run = 1): string {
   const slug = issue.title
     .toLowerCase()
     .normalize('NFKD')
@@ -200,7 +208,7 @@ export function branchName(issue: Pick<IssueRef, 'number' | 'title'>): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 40)
     .replace(/-+$/, '');
-  return `booty/issue-${issue.number}${slug ? `-${slug}` : ''}`;
+  return `booty/issue-${issue.number}${run > 1 ? `-r${run}` : ''}${slug ? `-${slug}` : ''}`;
 }
 
 export function effectInput(state: JobState, step: EffectName): EffectInput {

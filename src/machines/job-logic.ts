@@ -57,16 +57,21 @@ const stepError = (
 const withCurrent = (context: JobState, change: Partial<AttemptRecord>) =>
   context.attempts.map((a, i) => (i === context.attempts.length - 1 ? { ...a, ...change } : a));
 
+function overBudget(context: JobState, event: unknown): boolean {
+  const max = context.settings.maxTokens;
+  const { usage } = output<Generated>(event);
+  return max !== null && tokensSpent(addUsage(context.usage, usage)) > max;
+}
+
 export const guards = {
   canRetry: ({ context, event }: Args) => {
     const failure = asFailure(event.error);
     return failure.retryable && retriesUsed(context, failure.src) < context.settings.maxRetries;
   },
-  overBudget: ({ context, event }: Args) => {
-    const max = context.settings.maxTokens;
-    const { usage } = output<Generated>(event);
-    return max !== null && tokensSpent(addUsage(context.usage, usage)) > max;
-  },
+  overBudget: ({ context, event }: Args) => overBudget(context, event),
+  overBudgetWithChanges: ({ context, event }: Args) => overBudget(context, event) && context.changes.length > 0,
+  baselineBroken: ({ event }: Args) => (output<TestRun>(event).broken ?? null) !== null,
+  outcomeDecided: ({ context }: Args) => context.outcome !== null,
   appliedSomething: ({ event }: Args) => output<Applied>(event).applied.length > 0,
   attemptsLeft: ({ context }: Args) => context.attempt < maxAttemptsOf(context),
   hasChanges: ({ context }: Args) => context.changes.length > 0,
@@ -125,6 +130,8 @@ export const actions = {
     attempts: withCurrent(context, { test: output<TestRun>(event) }),
   })),
   recordPr: done(({ event }) => ({ pr: output<PullRequest>(event) })),
+  /** The draft of a job that already failed: the error that failed it stays on record. */
+  recordDraft: update(({ event }) => ({ pr: output<PullRequest>(event) })),
   recordPromoted: done(({ context, event }) => ({
     pr: context.pr && { ...context.pr, draft: output<Promoted>(event).draft },
     outcome: { reason: 'tests-passed', message: 'The tests pass; the pull request is ready for review.' },
@@ -146,12 +153,34 @@ export const actions = {
       },
     };
   }),
-  failTests: update(({ context }) => ({
-    outcome: {
-      reason: 'tests-failing',
-      message: `The tests still fail after ${context.attempt} of ${maxAttemptsOf(context)} attempts; the work is up as a draft pull request.`,
-    },
-  })),
+  failTests: update(({ context }) => {
+    const unknown = lastTestOf(context)?.verdict === 'unknown';
+    const tried = `${context.attempt} of ${maxAttemptsOf(context)} attempts`;
+    return {
+      outcome: unknown
+        ? {
+            reason: 'tests-unknown',
+            message: `After ${tried}, booty could not see the tests pass, so it does not call the change done; the work is up as a draft pull request.`,
+          }
+        : {
+            reason: 'tests-failing',
+            message: `The tests still fail after ${tried}; the work is up as a draft pull request.`,
+          },
+    };
+  }),
+  failBaseline: update(({ event }) => {
+    const run = output<TestRun>(event);
+    const broken = run.broken!;
+    return {
+      outcome: {
+        reason: broken.reason,
+        message:
+          broken.reason === 'test-command-timeout'
+            ? `The test command \`${run.command}\` did not finish on the base branch before the timeout, so booty cannot judge a change with it. Nothing was sent to the model.`
+            : `The test command \`${run.command}\` does not work on the base branch: ${broken.message}. Nothing was sent to the model.`,
+      },
+    };
+  }),
   failNoChanges: update(({ context }) => ({
     outcome: {
       reason: 'no-changes',
@@ -161,17 +190,22 @@ export const actions = {
   failBudget: update(({ context }) => ({
     outcome: {
       reason: 'budget',
-      message: `The job went over its budget of ${context.settings.maxTokens} tokens (spent ${tokensSpent(context.usage)}).`,
+      message: `The job went over its budget of ${context.settings.maxTokens} tokens (spent ${tokensSpent(context.usage)}).${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,
     },
   })),
   recordError: update(({ context, event }) => {
     const failure = asFailure(event.error);
     const budget = failure.code === 'BOOTY_E_BUDGET_EXCEEDED';
+    // Past an applied change, the machine goes on to open a draft pull request with the work.
+    const kept =
+      context.changes.length > 0 && failure.src !== 'openPr' ? ' The work so far goes up as a draft pull request.' : '';
     return {
       error: stepError(context, failure),
-      outcome: budget
-        ? { reason: 'budget', message: failure.message }
-        : { reason: 'error', message: `${failure.src} failed: ${failure.message}` },
+      outcome:
+        context.outcome ??
+        (budget
+          ? { reason: 'budget', message: `${failure.message}${kept}` }
+          : { reason: 'error', message: `${failure.src} failed: ${failure.message}${kept}` }),
     };
   }),
   recordCancel: update(({ event }) => {

@@ -20,10 +20,20 @@ const effect = <K extends EffectName>(src: K) =>
     };
   });
 
-/** A transient failure re-enters the same state after a backoff; anything else fails the job. */
+/**
+ * A transient failure re-enters the same state after a backoff. Anything else fails the job; once a
+ * change has been applied, the work goes up first as a draft pull request that states the reason.
+ */
 const retryOrFail = (state: string) => [
   { guard: 'canRetry' as const, target: `#job.${state}`, reenter: true, actions: 'scheduleRetry' as const },
+  { guard: 'hasChanges' as const, target: '#job.openingPr', actions: 'recordError' as const },
   { target: '#job.failed', actions: 'recordError' as const },
+];
+
+/** Over the token budget: the same, with the budget as the reason. */
+const overBudget = [
+  { guard: 'overBudgetWithChanges' as const, target: 'openingPr', actions: ['recordProposal', 'failBudget'] as const },
+  { guard: 'overBudget' as const, target: 'failed', actions: ['recordProposal', 'failBudget'] as const },
 ];
 
 const input =
@@ -72,7 +82,11 @@ export const jobMachine = setup({
         id: 'runBaseline',
         src: 'runBaseline',
         input: input('runBaseline'),
-        onDone: { target: 'analyzing', actions: 'recordBaseline' },
+        onDone: [
+          // A suite that cannot run cannot judge a change: stop before any request to the model.
+          { guard: 'baselineBroken', target: 'failed', actions: ['recordBaseline', 'failBaseline'] },
+          { target: 'analyzing', actions: 'recordBaseline' },
+        ],
         onError: retryOrFail('baselining'),
       },
     },
@@ -93,10 +107,7 @@ export const jobMachine = setup({
         id: 'generate',
         src: 'generate',
         input: input('generate'),
-        onDone: [
-          { guard: 'overBudget', target: 'failed', actions: ['recordProposal', 'failBudget'] },
-          { target: 'applying', actions: ['recordProposal'] },
-        ],
+        onDone: [...overBudget, { target: 'applying', actions: ['recordProposal'] }],
         onError: retryOrFail('generating'),
       },
     },
@@ -140,10 +151,7 @@ export const jobMachine = setup({
         id: 'refine',
         src: 'refine',
         input: input('refine'),
-        onDone: [
-          { guard: 'overBudget', target: 'failed', actions: ['recordProposal', 'failBudget'] },
-          { target: 'applying', actions: ['recordProposal'] },
-        ],
+        onDone: [...overBudget, { target: 'applying', actions: ['recordProposal'] }],
         onError: retryOrFail('refining'),
       },
     },
@@ -153,6 +161,8 @@ export const jobMachine = setup({
         src: 'openPr',
         input: input('openPr'),
         onDone: [
+          // The job already failed (a step error, the budget): its work is up as a draft.
+          { guard: 'outcomeDecided', target: 'failed', actions: ['recordDraft'] },
           { guard: 'lastTestsFailed', target: 'failed', actions: ['recordPr', 'failTests'] },
           {
             guard: 'selfModification',
@@ -161,7 +171,10 @@ export const jobMachine = setup({
           },
           { target: 'prOpened', actions: ['recordPr'] },
         ],
-        onError: retryOrFail('openingPr'),
+        onError: [
+          { guard: 'canRetry', target: '#job.openingPr', reenter: true, actions: 'scheduleRetry' },
+          { target: '#job.failed', actions: 'recordError' },
+        ],
       },
     },
     prOpened: {

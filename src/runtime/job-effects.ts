@@ -2,7 +2,8 @@ import { type EffectImpls, type EffectOptions, toActors } from '../actors/effect
 import type { JobObserver } from '../actors/supervisor.js';
 import { createClaudeEffects } from '../claude/claude-effects.js';
 import { repoReaderFor } from '../claude/repo-reader.js';
-import type { Env } from '../env.js';
+import { readFileSync } from 'node:fs';
+import { type Env, secretValues } from '../env.js';
 import { authFromEnv } from '../github/auth.js';
 import { createGitHubClients, type GitHubClients } from '../github/clients.js';
 import { createGitHubEffects, type GitHubEffects } from '../github/github-effects.js';
@@ -11,7 +12,9 @@ import { createProgressReporter, type ProgressReporter } from '../github/progres
 import { jobDiagram } from '../inspect/job-diagram.js';
 import type { Logger } from '../log.js';
 import { type JobMachine, jobMachine } from '../machines/job.js';
+import type { SandboxMode } from '../sandbox/bwrap.js';
 import { createTestEffects } from '../sandbox/test-effects.js';
+import { scrubberOf } from '../secrets/scrub.js';
 import type { EventStore } from '../store/event-store.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
 
@@ -27,6 +30,8 @@ export interface JobRuntimeOptions {
   observeEffect?: EffectOptions['observe'];
   /** Waits between GitHub retries (octokit's plugins); shorter in tests. */
   githubRetryBaseMs?: number;
+  /** The sandbox mode when BOOTY_SANDBOX does not say: `serve` requires one, `run` and `demo` use auto. */
+  defaultSandbox?: SandboxMode;
 }
 
 export interface JobRuntime {
@@ -38,6 +43,14 @@ export interface JobRuntime {
   reporter: ProgressReporter;
 }
 
+function readQuietly(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
   const { env, log, store } = options;
   const clients = createGitHubClients({
@@ -46,7 +59,9 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     log,
     retryBaseMs: options.githubRetryBaseMs,
   });
-  const github = createGitHubEffects({ clients, log });
+  const keyFile = env.GITHUB_PRIVATE_KEY_PATH ? readQuietly(env.GITHUB_PRIVATE_KEY_PATH) : null;
+  const scrub = scrubberOf(() => secretValues(env, keyFile));
+  const github = createGitHubEffects({ clients, log, scrub });
   const workspace = createWorkspace({
     root: env.BOOTY_WORKDIR,
     remoteUrl: (repo) => clients.gitRemoteUrl(repo),
@@ -54,7 +69,12 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     author: { name: env.BOOTY_GIT_AUTHOR_NAME, email: env.BOOTY_GIT_AUTHOR_EMAIL },
     log,
   });
-  const tests = createTestEffects({ workspace });
+  const tests = createTestEffects({
+    workspace,
+    sandbox: env.BOOTY_SANDBOX ?? options.defaultSandbox ?? 'auto',
+    roPaths: env.BOOTY_SANDBOX_RO_PATHS,
+    scrub,
+  });
   const claude = createClaudeEffects({
     apiKey: env.ANTHROPIC_API_KEY ?? '',
     baseURL: env.ANTHROPIC_BASE_URL,
@@ -87,6 +107,7 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     clients,
     store,
     log,
+    scrub,
     extra: (snapshot) =>
       `<details><summary>Where the job stands</summary>\n\n${fenced(jobDiagram(store, snapshot.context.jobId), 'mermaid')}\n</details>`,
   });

@@ -4,6 +4,7 @@ import type { Env } from '../env.js';
 import { createMetrics } from '../gateway/metrics.js';
 import { type RunningServer, startServer } from '../gateway/serve.js';
 import type { Logger } from '../log.js';
+import type { SandboxMode } from '../sandbox/bwrap.js';
 import { SqliteEventStore } from '../store/sqlite-event-store.js';
 import { createJobRuntime, type JobRuntime } from './job-effects.js';
 
@@ -16,6 +17,8 @@ export interface StartBootyOptions {
   observers?: JobObserver[];
   inspect?: (event: InspectionEvent) => void;
   githubRetryBaseMs?: number;
+  /** The sandbox mode when BOOTY_SANDBOX does not say (serve: required; demo: auto). */
+  defaultSandbox?: SandboxMode;
 }
 
 export interface Booty {
@@ -37,6 +40,7 @@ export async function startBooty(options: StartBootyOptions): Promise<Booty> {
       store,
       observeEffect: metrics.observeEffect,
       githubRetryBaseMs: options.githubRetryBaseMs,
+      defaultSandbox: options.defaultSandbox,
     });
     const server = await startServer({
       env,

@@ -8,10 +8,16 @@ import { bwrapArgs, probeBwrap, type SandboxMode } from './bwrap.js';
 import { OutputCap } from './output-cap.js';
 import { groupAlive, signalGroup } from './process-group.js';
 import { safeEnv } from './safe-env.js';
+import { detectToolchains, type Toolchains } from './toolchains.js';
+import { probeUnshare, unshareArgs } from './unshare.js';
 
-// Runs one shell command of the target repository: untrusted code. It gets an allowlisted
-// environment, its own process group (killed whole on timeout or abort, and swept when the
-// command exits so nothing it started outlives it), capped output, and bubblewrap when available.
+// Runs one shell command of the target repository: untrusted code. It gets a scrubbed environment,
+// its own process group (killed whole on timeout or abort, and swept when the command exits), capped
+// output, and a wall: bubblewrap when it is there. Where the operator turned the sandbox off, it
+// still gets a pid namespace (so every descendant dies with it, setsid or not) and a read-only .git,
+// through unshare.
+
+export type Containment = 'bwrap' | 'unshare' | 'none';
 
 export interface RunCommandOptions {
   cwd: string;
@@ -24,15 +30,19 @@ export interface RunCommandOptions {
   outputCapBytes?: number;
   /** The directory the command may write; defaults to cwd. */
   workspace?: string;
-  /** Paths inside the workspace that stay read-only under bubblewrap (the clone's .git: booty
-   * runs git there later, outside the sandbox, so hooks or config written there would escape). */
+  /** Paths inside the workspace that stay read-only (the clone's .git: booty runs git there later,
+   * outside the sandbox, so hooks or config written there would escape). */
   readOnly?: string[];
-  /** A HOME shared by several commands (install, then test); a fresh temp dir otherwise. */
+  /** A HOME kept for the job (install, then every test run); a fresh temp dir otherwise. */
   home?: string;
+  /** Variables added to the scrubbed environment: reporter settings, scripts-off switches. */
+  env?: Record<string, string>;
+  /** Directories bound read-only besides the detected toolchains (BOOTY_SANDBOX_RO_PATHS). */
+  roPaths?: readonly string[];
   /** Between SIGTERM and SIGKILL. */
   killGraceMs?: number;
   bwrapPath?: string;
-  /** Where PATH and LANG come from; everything else in it is ignored. */
+  /** Where PATH and the toolchains come from; nothing else in it reaches the command. */
   parentEnv?: NodeJS.ProcessEnv;
   /** Called with the process group id once the command starts. */
   onStart?: (pgid: number) => void;
@@ -47,17 +57,30 @@ export interface CommandResult {
   output: string;
   outputBytes: number;
   truncated: boolean;
-  sandbox: 'bwrap' | 'none';
+  sandbox: Containment;
 }
 
 export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
 
-export async function chooseSandbox(mode: SandboxMode, bin = 'bwrap'): Promise<'bwrap' | 'none'> {
-  if (mode === 'off') return 'none';
-  const probe = await probeBwrap(bin);
-  if (probe.ok) return 'bwrap';
-  if (mode === 'required') throw new BootyError('BOOTY_E_SANDBOX_UNAVAILABLE', { reason: probe.reason });
-  return 'none';
+/** How a command will be contained under this mode, or BOOTY_E_SANDBOX_UNAVAILABLE for `required`. */
+export async function chooseSandbox(mode: SandboxMode, bin = 'bwrap'): Promise<Containment> {
+  if (mode !== 'off') {
+    const probe = await probeBwrap(bin);
+    if (probe.ok) return 'bwrap';
+    if (mode === 'required') throw new BootyError('BOOTY_E_SANDBOX_UNAVAILABLE', { reason: probe.reason });
+  }
+  return (await probeUnshare()).ok ? 'unshare' : 'none';
+}
+
+const toolchainCache = new Map<string, Toolchains>();
+function toolchainsFor(parent: NodeJS.ProcessEnv, extra: readonly string[]): Toolchains {
+  const key = `${parent.PATH}\0${parent.RUSTUP_HOME}\0${parent.PYENV_ROOT}\0${extra.join(':')}`;
+  let found = toolchainCache.get(key);
+  if (!found) {
+    found = detectToolchains(parent, extra);
+    toolchainCache.set(key, found);
+  }
+  return found;
 }
 
 export async function runCommand(options: RunCommandOptions): Promise<CommandResult> {
@@ -67,6 +90,9 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   const sandbox = await chooseSandbox(options.sandbox, bin);
   const ownHome = options.home === undefined;
   const home = options.home ?? (await mkdtemp(path.join(tmpdir(), 'booty-home-')));
+  const parent = options.parentEnv ?? process.env;
+  const toolchains = toolchainsFor(parent, options.roPaths ?? []);
+  const readOnly = (options.readOnly ?? []).filter((p) => existsSync(p));
   const cap = new OutputCap(options.outputCapBytes ?? DEFAULT_OUTPUT_CAP);
   const started = performance.now();
   let timedOut = false;
@@ -80,7 +106,8 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
           [
             ...bwrapArgs({
               writable: [options.workspace ?? cwd, home],
-              readOnly: (options.readOnly ?? []).filter((p) => existsSync(p)),
+              readOnly,
+              toolchains: toolchains.paths,
               cwd,
               network: options.network,
             }),
@@ -89,13 +116,15 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
             command,
           ],
         ]
-      : ['/bin/sh', ['-c', command]];
+      : sandbox === 'unshare'
+        ? unshareArgs({ command, readOnly })
+        : ['/bin/sh', ['-c', command]];
 
   try {
     if (signal?.aborted) aborted = true;
     const child = execa(file, args, {
       cwd,
-      env: safeEnv(home, options.parentEnv),
+      env: { ...safeEnv(home, toolchains.env), ...options.env },
       extendEnv: false,
       detached: true,
       stdin: 'ignore',

@@ -1,23 +1,45 @@
-import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EffectImpl } from '../actors/effect.js';
 import { BootyError } from '../errors.js';
-import type { RepoConfig, TestRun } from '../events/effect-results.js';
+import type { FileChange, RepoConfig, TestCase, TestRun } from '../events/effect-results.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
+import { baselineProblem, commandRan } from './baseline-health.js';
+import type { SandboxMode } from './bwrap.js';
+import { touchedTests } from './changed-tests.js';
+import { cleanOutput } from './clean-output.js';
+import { buildCodeChanged, installPlan, markInstalled } from './install-step.js';
 import { tailOf } from './output-cap.js';
+import { readResults } from './reports/read-results.js';
+import { clearReports, planReporters } from './reports/reporter-plan.js';
+import { totalsOf } from './reports/totals.js';
 import { type CommandResult, runCommand } from './run-command.js';
-import { parseFailingTests } from './test-output-parsers.js';
-import { judge, type RunFacts } from './test-verdict.js';
+import { strictest } from './sandbox-mode.js';
+import { describeExit, failingIds, judge } from './test-verdict.js';
 
 // The two effects that run the repository's tests: once on the base commit (the baseline), and
-// after every applied attempt. The install step runs with network when the workspace has not been
-// installed yet (a fresh or rebuilt clone) or a manifest changed; the tests never have network.
+// after every applied attempt. Each run is read from the framework's own report where booty can get
+// one, and recorded case by case; the verdict needs positive evidence. The install step runs when
+// the workspace is new or a manifest changed, into a HOME kept for the whole job. Tests never have
+// network, and after each run the work tree goes back to exactly the logged change.
 
 export interface TestEffectsOptions {
-  /** The job's workspace directory, rebuilt from the log if it is gone. */
-  workspace: { ensure: (job: JobContext) => Promise<string> };
+  workspace: {
+    /** The job's work tree, rebuilt from the log if it is gone. */
+    ensure: (job: JobContext) => Promise<string>;
+    /** The job's sandbox HOME. */
+    home: (job: JobContext) => Promise<string>;
+    /** Back to the base commit plus the logged changes. */
+    resetTree: (job: JobContext) => Promise<void>;
+    /** A file at the base commit, or null. */
+    readBase: (job: JobContext, file: string) => Promise<string | null>;
+  };
+  /** The operator's sandbox mode (BOOTY_SANDBOX); a repository may only ask for stricter. */
+  sandbox?: SandboxMode;
+  /** Read-only paths the operator adds to the sandbox (BOOTY_SANDBOX_RO_PATHS). */
+  roPaths?: readonly string[];
+  /** Removes secrets from anything kept from a run. */
+  scrub?: (text: string) => string;
   outputCapBytes?: number;
   outputTailChars?: number;
   killGraceMs?: number;
@@ -26,82 +48,21 @@ export interface TestEffectsOptions {
 
 type Run = Omit<TestRun, 'at'>;
 
-const MANIFESTS = [
-  'package.json',
-  'package-lock.json',
-  'npm-shrinkwrap.json',
-  'pyproject.toml',
-  'requirements.txt',
-  'go.mod',
-  'go.sum',
-  'Cargo.toml',
-  'Cargo.lock',
-];
-/** Written outside the sandbox's reach (.git is read-only inside it). */
-const MARKER = path.join('.git', 'booty-installed');
+const MESSAGE_CHARS = 2_000;
 
 const NETWORK_ERROR =
   /\b(ECONNRESET|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|socket hang up|network error|Temporary failure in name resolution|503 Service Unavailable|502 Bad Gateway)\b/i;
 
-async function manifestDigest(dir: string, installCommand: string): Promise<string> {
-  const hash = createHash('sha256').update(installCommand);
-  for (const name of MANIFESTS) {
-    const content = await readFile(path.join(dir, name)).catch(() => null);
-    hash.update(`\0${name}\0`).update(content ?? '-');
-  }
-  return hash.digest('hex');
+interface FailedInstall {
+  command: string;
+  status: string;
+  tail: string;
+  network: boolean;
+  sandbox: CommandResult['sandbox'];
 }
-
-const describeExit = (r: CommandResult) =>
-  r.timedOut ? 'timed out' : r.signal ? `was killed by ${r.signal}` : `exited with ${r.exitCode}`;
 
 export function createTestEffects(options: TestEffectsOptions) {
   const tailChars = options.outputTailChars ?? 10_000;
-
-  const exec = (
-    dir: string,
-    config: RepoConfig,
-    command: string,
-    network: boolean,
-    home: string,
-    signal: AbortSignal,
-  ) =>
-    runCommand({
-      cwd: dir,
-      command,
-      network,
-      home,
-      signal,
-      timeoutMs: config.timeoutSeconds * 1000,
-      sandbox: config.sandbox,
-      outputCapBytes: options.outputCapBytes,
-      killGraceMs: options.killGraceMs,
-      bwrapPath: options.bwrapPath,
-      readOnly: [path.join(dir, '.git')],
-    });
-
-  async function withHome<T>(fn: (home: string) => Promise<T>): Promise<T> {
-    const home = await mkdtemp(path.join(tmpdir(), 'booty-home-'));
-    try {
-      return await fn(home);
-    } finally {
-      await rm(home, { recursive: true, force: true });
-    }
-  }
-
-  /** Runs the install step if this workspace needs it; the failed result if it failed. */
-  async function install(dir: string, config: RepoConfig, home: string, signal: AbortSignal) {
-    if (!config.install) return null;
-    const digest = await manifestDigest(dir, config.install.command);
-    const marker = await readFile(path.join(dir, MARKER), 'utf8').catch(() => null);
-    if (marker === digest) return null;
-    const result = await exec(dir, config, config.install.command, true, home, signal);
-    if (result.exitCode === 0 && !result.timedOut) {
-      await writeFile(path.join(dir, MARKER), digest);
-      return null;
-    }
-    return result;
-  }
 
   function config(input: EffectInput): RepoConfig {
     if (!input.job.config) {
@@ -113,89 +74,189 @@ export function createTestEffects(options: TestEffectsOptions) {
     return input.job.config;
   }
 
-  function toRun(result: CommandResult, command: string, dir: string) {
-    const failingTests = parseFailingTests(result.output, dir);
-    const facts: RunFacts = {
+  async function exec(
+    cfg: RepoConfig,
+    run: { dir: string; home: string; command: string; network: boolean; env?: Record<string, string> },
+    signal: AbortSignal,
+  ): Promise<CommandResult> {
+    return runCommand({
+      cwd: run.dir,
+      command: run.command,
+      network: run.network,
+      home: run.home,
+      env: run.env,
+      signal,
+      timeoutMs: cfg.timeoutSeconds * 1000,
+      sandbox: strictest(options.sandbox ?? 'auto', cfg.sandbox),
+      roPaths: options.roPaths,
+      outputCapBytes: options.outputCapBytes,
+      killGraceMs: options.killGraceMs,
+      bwrapPath: options.bwrapPath,
+      readOnly: [path.join(run.dir, '.git')],
+    });
+  }
+
+  const clean = (text: string, dir: string, home: string) =>
+    cleanOutput(text, { workspace: dir, home, scrub: options.scrub });
+
+  /** Runs the install step if the workspace needs it; the failed result if it failed. */
+  async function install(
+    job: JobContext,
+    cfg: RepoConfig,
+    dir: string,
+    home: string,
+    signal: AbortSignal,
+  ): Promise<FailedInstall | null> {
+    const plan = await installPlan(dir, cfg, job.changes);
+    if (!plan) return null;
+    if (plan.untrusted) {
+      const script = buildCodeChanged(job.changes);
+      if (script) {
+        return {
+          command: plan.command,
+          status: 'was not run',
+          tail: `${script} is a build script the change wrote; booty does not run it with network access. Leave it as it is, or have a human make that change.`,
+          network: false,
+          sandbox: 'none' as const,
+        };
+      }
+    }
+    const result = await exec(cfg, { dir, home, command: plan.command, network: true, env: plan.env }, signal);
+    if (result.exitCode === 0 && !result.timedOut) {
+      await markInstalled(dir, plan);
+      return null;
+    }
+    const output = clean(result.output, dir, home);
+    return {
+      command: plan.command,
+      status: describeExit(result),
+      tail: tailOf(output, 2_000),
+      network: NETWORK_ERROR.test(output),
+      sandbox: result.sandbox,
+    };
+  }
+
+  /** Runs the test command with the framework's reporter added, and reads what it reported. */
+  async function testRun(job: JobContext, cfg: RepoConfig, dir: string, home: string, signal: AbortSignal) {
+    const reportDir = path.join(home, '.booty-reports');
+    await rm(reportDir, { recursive: true, force: true });
+    await mkdir(reportDir, { recursive: true });
+    const plan = await planReporters({
+      command: cfg.test.command,
+      cwd: dir,
+      reportDir,
+      configured: cfg.test.report ?? [],
+    });
+    await clearReports(plan, dir);
+    const result = await exec(cfg, { dir, home, command: plan.command, network: false, env: plan.env }, signal);
+    const report = await readResults({ plan, output: result.output, cwd: dir });
+    const output = clean(report.text ?? result.output, dir, home);
+    const cases = report.cases.map(
+      (c): TestCase => ({ ...c, message: c.message === null ? null : clean(c.message, dir, home).slice(0, MESSAGE_CHARS) }),
+    );
+    const loadErrors = report.loadErrors.map((e) => ({ ...e, message: clean(e.message, dir, home).slice(0, MESSAGE_CHARS) }));
+    const ran = commandRan({ exitCode: result.exitCode, output, cases });
+    const facts = {
+      command: cfg.test.command,
+      ran,
       exitCode: result.exitCode,
       signal: result.signal,
       timedOut: result.timedOut,
-      failingTests,
-    };
-    return {
-      facts,
-      base: {
-        command,
-        exitCode: result.exitCode,
-        signal: result.signal,
-        timedOut: result.timedOut,
-        durationMs: result.durationMs,
-        outputTail: tailOf(result.output, tailChars),
-        failingTests,
-        sandbox: result.sandbox,
-      },
-    };
+      durationMs: result.durationMs,
+      outputTail: tailOf(output, tailChars),
+      source: report.cases.length || report.loadErrors.length ? report.source : 'none',
+      cases,
+      loadErrors,
+      totals: totalsOf(cases),
+      sandbox: result.sandbox,
+    } as const;
+    return { facts, output };
   }
 
   const runBaseline: EffectImpl<'runBaseline'> = async (input, { signal }): Promise<Run> => {
     const cfg = config(input);
-    const dir = await options.workspace.ensure(input.job);
-    return withHome(async (home) => {
-      const failedInstall = await install(dir, cfg, home, signal);
+    const { job } = input;
+    const dir = await options.workspace.ensure(job);
+    const home = await options.workspace.home(job);
+    try {
+      const failedInstall = await install(job, cfg, dir, home, signal);
       if (failedInstall) {
-        const command = cfg.install!.command;
-        const tail = tailOf(failedInstall.output, 2_000);
-        if (NETWORK_ERROR.test(failedInstall.output)) {
-          throw new BootyError('BOOTY_E_INSTALL_NETWORK', { command, tail });
-        }
-        throw new BootyError('BOOTY_E_INSTALL_FAILED', {
-          command,
-          status: describeExit(failedInstall),
-          tail,
-        });
+        const { command, status, tail } = failedInstall;
+        // A registry that did not answer may answer later; anything else is the repository's setup.
+        if (failedInstall.network) throw new BootyError('BOOTY_E_INSTALL_NETWORK', { command, tail });
+        throw new BootyError('BOOTY_E_INSTALL_FAILED', { command, status, tail });
       }
-      const result = await exec(dir, cfg, cfg.test.command, false, home, signal);
-      const { facts, base } = toRun(result, cfg.test.command, dir);
-      const failed = facts.timedOut || facts.exitCode !== 0;
+      const { facts, output } = await testRun(job, cfg, dir, home, signal);
+      const broken = baselineProblem({ ...facts, output });
       return {
-        ...base,
-        passed: !failed,
+        ...facts,
+        broken,
+        verdict: broken ? 'unknown' : 'pass',
+        reasons: [],
+        passed: broken === null,
+        failingTests: failingIds(facts),
         newFailures: [],
-        baselineFailures: facts.failingTests,
+        baselineFailures: failingIds(facts),
+        changedTests: [],
         addedTestsFailing: [],
       };
-    });
+    } finally {
+      await options.workspace.resetTree(job);
+    }
   };
 
   const runTests: EffectImpl<'runTests'> = async (input, { signal }): Promise<Run> => {
     const cfg = config(input);
     const { job } = input;
     const dir = await options.workspace.ensure(job);
-    return withHome(async (home) => {
-      const failedInstall = await install(dir, cfg, home, signal);
-      if (failedInstall) {
-        const { base } = toRun(failedInstall, cfg.install!.command, dir);
-        return {
-          ...base,
-          failingTests: [],
-          passed: false,
-          newFailures: [`the install command \`${cfg.install!.command}\` ${describeExit(failedInstall)}`],
-          baselineFailures: job.baseline?.failingTests ?? [],
-          addedTestsFailing: [...job.addedTests],
-        };
-      }
-      const result = await exec(dir, cfg, cfg.test.command, false, home, signal);
-      const { facts, base } = toRun(result, cfg.test.command, dir);
-      const goMod = await readFile(path.join(dir, 'go.mod'), 'utf8').catch(() => '');
-      const verdict = judge({
-        run: facts,
-        baseline: job.baseline,
-        addedTests: job.addedTests,
-        unnamedFailure: `\`${cfg.test.command}\` ${describeExit(result)} and its output names no failing test`,
-        goModule: /^module\s+(\S+)/m.exec(goMod)?.[1] ?? null,
-      });
-      return { ...base, ...verdict };
-    });
+    const home = await options.workspace.home(job);
+    try {
+      const failedInstall = await install(job, cfg, dir, home, signal);
+      if (failedInstall) return installFailed(cfg, failedInstall, job);
+      const { facts } = await testRun(job, cfg, dir, home, signal);
+      const touched = touchedTests(
+        await Promise.all(
+          job.changes.map(async (c: FileChange) => ({
+            path: c.path,
+            before: await options.workspace.readBase(job, c.path),
+            after: c.content,
+          })),
+        ),
+      );
+      const judgement = judge({ baseline: job.baseline, run: facts, touched });
+      return { ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' };
+    } finally {
+      await options.workspace.resetTree(job);
+    }
   };
 
   return { runBaseline, runTests };
+}
+
+/** An install that failed after the change touched a manifest: the change broke it. */
+function installFailed(cfg: RepoConfig, failed: FailedInstall, job: JobContext): Run {
+  const message = `the install command \`${failed.command}\` ${failed.status}`;
+  return {
+    command: cfg.test.command,
+    ran: false,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    durationMs: 0,
+    outputTail: failed.tail,
+    source: 'none',
+    cases: [],
+    loadErrors: [],
+    totals: totalsOf([]),
+    broken: null,
+    verdict: 'fail',
+    reasons: [{ code: 'install-failed', level: 'fail', message, tests: [] }],
+    passed: false,
+    failingTests: [],
+    newFailures: [message],
+    baselineFailures: job.baseline ? failingIds(job.baseline) : [],
+    changedTests: [],
+    addedTestsFailing: [],
+    sandbox: failed.sandbox,
+  };
 }

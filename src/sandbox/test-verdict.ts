@@ -1,68 +1,155 @@
-import path from 'node:path/posix';
-import type { TestRun } from '../events/effect-results.js';
+import type { LoadError, TestCase, TestRun, VerdictReason } from '../events/effect-results.js';
+import { matchesTouched, type TouchedTest } from './changed-tests.js';
 
-// Whether a run passes, given the baseline: no test fails that did not already fail on the base
-// commit, and every test file the job added passes. Pure, so the rules read as a table.
+// Whether a change passes, on positive evidence only. A change passes when all of these hold:
+//   - the command ran (not 126 or 127, not "not found") and did not time out;
+//   - at least one test was seen passing after the change;
+//   - every test the change added or modified was seen, by id, and passed;
+//   - no test that passed on the baseline fails or disappears;
+//   - the exit status agrees with the named results.
+// A reason of level `fail` is evidence that the change broke something; `unknown` is what booty
+// could not see. Either way nothing is promoted. Pure, so the rule reads as a table and a property.
 
-export type RunFacts = Pick<TestRun, 'exitCode' | 'signal' | 'timedOut' | 'failingTests'>;
+/** What a run showed, before any comparison. */
+export type RunFacts = Pick<TestRun, 'ran' | 'exitCode' | 'signal' | 'timedOut' | 'cases' | 'loadErrors'>;
 
-export interface Verdict {
-  passed: boolean;
+export interface Judgement {
+  verdict: TestRun['verdict'];
+  reasons: VerdictReason[];
+  failingTests: string[];
   newFailures: string[];
   baselineFailures: string[];
+  changedTests: string[];
   addedTestsFailing: string[];
 }
 
-const sameFailure = (a: RunFacts, b: RunFacts) =>
-  a.exitCode === b.exitCode && a.signal === b.signal && a.timedOut === b.timedOut;
+const NAMES = 10;
 
-const failed = (r: RunFacts) => r.timedOut || r.exitCode !== 0;
+const isFailure = (c: TestCase) => c.status === 'failed' || c.status === 'errored';
 
-/** Whether a failing test id belongs to a test file (see test-output-parsers for the id shapes). */
-export function belongsTo(id: string, file: string, goModule?: string | null): boolean {
-  if (id === file || id.startsWith(`${file} > `) || id.startsWith(`${file}::`)) return true;
-  if (file.endsWith('_test.go') && goModule) {
-    const dir = path.dirname(file);
-    const pkg = dir === '.' ? goModule : `${goModule}/${dir}`;
-    return id === pkg || id.startsWith(`${pkg} > `) || id.startsWith(`${pkg} [`);
-  }
-  return false;
+export const failingIds = (r: Pick<RunFacts, 'cases' | 'loadErrors'>) =>
+  [...r.cases.filter(isFailure).map((c) => c.id), ...r.loadErrors.map((e) => `${e.file} (did not load)`)].sort();
+
+const list = (ids: string[]) =>
+  ids.slice(0, NAMES).join(', ') + (ids.length > NAMES ? ` and ${ids.length - NAMES} more` : '');
+
+const reason = (
+  code: VerdictReason['code'],
+  level: VerdictReason['level'],
+  message: string,
+  tests: string[] = [],
+): VerdictReason => ({ code, level, message, tests: [...tests].sort() });
+
+/** How the command ended, in words: "exited 1", "timed out", "was killed by SIGKILL". */
+export function describeExit(r: Pick<RunFacts, 'exitCode' | 'signal' | 'timedOut'>): string {
+  if (r.timedOut) return 'timed out';
+  if (r.signal) return `was killed by ${r.signal}`;
+  return `exited ${r.exitCode ?? 'without a status'}`;
 }
 
 export function judge(input: {
+  baseline: Pick<RunFacts, 'cases' | 'loadErrors'> | null;
   run: RunFacts;
-  baseline: RunFacts | null;
-  addedTests: string[];
-  /** What a failure that names no test is called, e.g. "`npm test` exited with 1". */
-  unnamedFailure: string;
-  goModule?: string | null;
-}): Verdict {
-  const { run, baseline, addedTests } = input;
-  const baselineFailures = baseline?.failingTests ?? [];
-  const known = new Set(baselineFailures);
-  let newFailures = run.failingTests.filter((t) => !known.has(t));
-  let addedTestsFailing = addedTests.filter((f) =>
-    run.failingTests.some((id) => belongsTo(id, f, input.goModule)),
-  );
-  if (failed(run) && run.failingTests.length === 0) {
-    // The output names no test. It is a failure of this job unless the baseline failed the same way.
-    const inherited =
-      baseline !== null &&
-      failed(baseline) &&
-      baseline.failingTests.length === 0 &&
-      sameFailure(run, baseline);
-    if (!inherited) {
-      newFailures = [input.unnamedFailure];
-      addedTestsFailing = [...addedTests];
-    }
-  } else if (run.timedOut) {
-    // Named failures and a timeout: the tests that never finished are unknown, so it cannot pass.
-    newFailures = [...newFailures, input.unnamedFailure];
+  /** Test declarations the change added or modified (see changed-tests.ts). */
+  touched: TouchedTest[];
+}): Judgement {
+  const { run, touched } = input;
+  const baseline = input.baseline ?? { cases: [], loadErrors: [] };
+  const before = new Map(baseline.cases.map((c) => [c.id, c]));
+  const after = new Map(run.cases.map((c) => [c.id, c]));
+  const reasons: VerdictReason[] = [];
+
+  if (!run.ran) reasons.push(reason('not-run', 'unknown', `the test command did not run: it ${describeExit(run)}`));
+  if (run.timedOut) reasons.push(reason('timed-out', 'fail', 'the tests did not finish before the timeout'));
+
+  if (!run.cases.some((c) => c.status === 'passed')) {
+    reasons.push(reason('no-test-passed', 'unknown', 'no test was seen passing after the change'));
   }
+
+  // Tests of the change: every id the baseline did not have, and every case whose declaration the
+  // change edited. A declaration no run showed is named by its file and name.
+  const changed = run.cases.filter(
+    (c) => !before.has(c.id) || touched.some((t) => matchesTouched(c, t)),
+  );
+  const unseen = touched
+    .filter((t) => !run.cases.some((c) => matchesTouched(c, t)))
+    .filter((t) => !run.loadErrors.some((e) => e.file === t.file))
+    .map((t) => `${t.file} > ${t.name}`);
+  const brokenFiles = run.loadErrors.filter((e) => touched.some((t) => t.file === e.file));
+  const changedFailing = [
+    ...changed.filter(isFailure).map((c) => c.id),
+    ...brokenFiles.map((e: LoadError) => `${e.file} (did not load)`),
+  ];
+  const changedSkipped = changed.filter((c) => c.status === 'skipped').map((c) => c.id);
+  if (changedFailing.length) {
+    reasons.push(
+      reason('changed-test-failed', 'fail', `tests the change added or modified fail: ${list(changedFailing)}`, changedFailing),
+    );
+  }
+  if (unseen.length || changedSkipped.length) {
+    const missing = [...unseen, ...changedSkipped];
+    reasons.push(
+      reason(
+        'changed-test-unseen',
+        'unknown',
+        `tests the change added or modified were never seen passing (not run, or skipped): ${list(missing)}`,
+        missing,
+      ),
+    );
+  }
+
+  // The baseline's passing tests must still pass.
+  const regressed: string[] = [];
+  const missing: string[] = [];
+  for (const c of baseline.cases) {
+    if (c.status !== 'passed') continue;
+    const now = after.get(c.id);
+    if (!now || now.status === 'skipped') missing.push(c.id);
+    else if (isFailure(now)) regressed.push(c.id);
+  }
+  if (regressed.length) {
+    reasons.push(
+      reason('baseline-test-failed', 'fail', `tests that passed before the change fail now: ${list(regressed)}`, regressed),
+    );
+  }
+  if (missing.length) {
+    reasons.push(
+      reason(
+        'baseline-test-missing',
+        'fail',
+        `tests that passed before the change were not seen passing after it: ${list(missing)}`,
+        missing,
+      ),
+    );
+  }
+
+  // The exit status must agree with what the report names.
+  const failures = run.cases.filter(isFailure).length + run.loadErrors.length;
+  const exitedZero = run.exitCode === 0 && !run.signal && !run.timedOut;
+  if (run.ran && !run.timedOut) {
+    if (exitedZero && failures > 0) {
+      reasons.push(
+        reason('exit-disagrees', 'unknown', `the command exited 0 but its results name ${failures} failing test(s)`),
+      );
+    } else if (!exitedZero && failures === 0) {
+      reasons.push(
+        reason('exit-disagrees', 'unknown', `the command ${describeExit(run)} and named no failing test`),
+      );
+    }
+  }
+
+  const verdict = reasons.some((r) => r.level === 'fail')
+    ? 'fail'
+    : reasons.length > 0
+      ? 'unknown'
+      : 'pass';
   return {
-    passed: newFailures.length === 0 && addedTestsFailing.length === 0,
-    newFailures,
-    baselineFailures,
-    addedTestsFailing,
+    verdict,
+    reasons,
+    failingTests: failingIds(run),
+    newFailures: [...new Set([...regressed, ...missing, ...changedFailing])].sort(),
+    baselineFailures: failingIds(baseline),
+    changedTests: [...new Set([...changed.map((c) => c.id), ...unseen])].sort(),
+    addedTestsFailing: [...new Set([...changedFailing, ...changedSkipped, ...unseen])].sort(),
   };
 }

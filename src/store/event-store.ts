@@ -90,6 +90,8 @@ export interface EventStore {
   getJob(jobId: string): JobRecord | null;
   listJobs(filter?: { unfinished?: boolean }): JobRecord[];
   findActiveJob(repo: string, issue: number): JobRecord | null;
+  /** Every job ever requested for an issue, oldest first. */
+  jobsForIssue(repo: string, issue: number): JobRecord[];
   /** Jobs whose progress comment lags their stream. */
   listUnreported(): JobRecord[];
   markReported(jobId: string, version: number): void;

@@ -105,6 +105,7 @@ export class SqliteEventStore implements EventStore {
       activeForIssue: db.prepare(
         'SELECT * FROM jobs WHERE repo = ? AND issue = ? AND final = 0 ORDER BY created_at LIMIT 1',
       ),
+      forIssue: db.prepare('SELECT * FROM jobs WHERE repo = ? AND issue = ? ORDER BY created_at, job_id'),
       unreported: db.prepare('SELECT * FROM jobs WHERE reported_version < version ORDER BY created_at'),
       markReported: db.prepare(
         'UPDATE jobs SET reported_version = max(reported_version, ?) WHERE job_id = ?',
@@ -224,6 +225,10 @@ export class SqliteEventStore implements EventStore {
   findActiveJob(repo: string, issue: number): JobRecord | null {
     const row = this.stmt.activeForIssue.get(repo, issue) as JobRow | undefined;
     return row ? toJobRecord(row) : null;
+  }
+
+  jobsForIssue(repo: string, issue: number): JobRecord[] {
+    return (this.stmt.forIssue.all(repo, issue) as JobRow[]).map(toJobRecord);
   }
 
   listUnreported(): JobRecord[] {

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { BootyError } from '../errors.js';
-import { scrubSecrets } from '../log.js';
+import { scrubSecrets } from '../secrets/scrub.js';
 
 // Runs git for booty itself (never for generated code). Credentials travel only in the child's
 // environment as an HTTP header (GIT_CONFIG_COUNT/KEY/VALUE), so they never touch .git/config,
@@ -23,6 +23,8 @@ export interface GitOptions {
   input?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Keep stdout byte for byte (file contents), instead of trimming its final newline. */
+  raw?: boolean;
 }
 
 const HARDENING = [
@@ -71,7 +73,7 @@ export async function git(args: string[], options: GitOptions): Promise<string> 
     stdin: options.input === undefined ? 'ignore' : undefined,
     cancelSignal: options.signal,
     timeout: options.timeoutMs ?? 15 * 60_000,
-    stripFinalNewline: true,
+    stripFinalNewline: !options.raw,
   });
   if (result.exitCode === 0) return result.stdout;
   const raw = `${result.stderr || result.stdout || result.shortMessage}`

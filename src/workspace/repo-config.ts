@@ -15,6 +15,12 @@ export const DEFAULT_PROTECTED_PATHS = [
   '**/*.pem',
   '.github/booty.yml',
   '.booty.yml',
+  // Package-manager settings and hooks: they redirect installs or run code during them.
+  '**/.npmrc',
+  '**/.yarnrc',
+  '**/.yarnrc.yml',
+  '**/.pnpmfile.cjs',
+  '**/pip.conf',
 ];
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -23,7 +29,20 @@ const command = z.string({ error: 'must be a string' }).trim().min(1, 'must not 
 
 export const RepoConfigFile = z
   .object({
-    test: z.object({ command }, { error: 'must be a mapping with a `command`' }).strict().optional(),
+    test: z
+      .object(
+        {
+          command,
+          report: z
+            .union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
+              error: 'must be a path or glob (or a list of them) of a JUnit, TAP or go test -json report',
+            })
+            .optional(),
+        },
+        { error: 'must be a mapping with a `command` (and optionally a `report`)' },
+      )
+      .strict()
+      .optional(),
     install: z
       .object({ command }, { error: 'must be a mapping with a `command`, or null' })
       .strict()
@@ -56,17 +75,45 @@ export interface DetectedSetup {
   install: string | null;
 }
 
-/** The setup implied by the files at the repository root, or null. */
-export function detectSetup(rootFiles: readonly string[]): DetectedSetup | null {
+/** Extras a Python project declares for its tests, in the order booty prefers them. */
+const TEST_EXTRAS = ['test', 'tests', 'testing', 'dev'];
+
+function pythonExtras(pyproject: string | null): string[] {
+  const section = /^\[project\.optional-dependencies\]\s*\n([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject ?? '');
+  const declared = [...(section?.[1] ?? '').matchAll(/^([A-Za-z][\w.-]*)\s*=/gm)].map((m) => m[1]!);
+  const extra = TEST_EXTRAS.find((e) => declared.includes(e));
+  return extra ? [extra] : [];
+}
+
+/**
+ * The setup implied by the files at the repository root, or null. Installs land in the job's
+ * sandbox HOME (a virtualenv, cargo's and go's caches), which every test run of the job sees.
+ */
+export function detectSetup(rootFiles: readonly string[], texts: { pyproject?: string | null } = {}): DetectedSetup | null {
   const has = (name: string) => rootFiles.includes(name);
   if (has('package.json')) {
     // `npm ci` refuses to run without a lockfile.
     const locked = has('package-lock.json') || has('npm-shrinkwrap.json');
     return { test: 'npm test', install: locked ? 'npm ci' : 'npm install' };
   }
-  if (has('pyproject.toml') || has('pytest.ini')) return { test: 'pytest', install: null };
-  if (has('go.mod')) return { test: 'go test ./...', install: has('go.sum') ? 'go mod vendor' : null };
-  if (has('Cargo.toml')) return { test: 'cargo test', install: null };
+  const python = ['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'pytest.ini', 'tox.ini'];
+  if (python.some(has)) {
+    const pip: string[] = [];
+    if (has('pyproject.toml') || has('setup.py')) {
+      const extras = pythonExtras(texts.pyproject ?? null);
+      pip.push(`-e ".${extras.length ? `[${extras.join(',')}]` : ''}"`);
+    }
+    for (const req of ['requirements.txt', 'requirements-dev.txt', 'requirements-test.txt', 'test-requirements.txt']) {
+      if (has(req)) pip.push(`-r ${req}`);
+    }
+    const venv = 'python3 -m venv --system-site-packages "$HOME/.venv"';
+    return {
+      test: 'python -m pytest',
+      install: pip.length ? `${venv} && "$HOME/.venv/bin/pip" install ${pip.join(' ')}` : venv,
+    };
+  }
+  if (has('go.mod')) return { test: 'go test ./...', install: has('go.sum') ? 'go mod download' : null };
+  if (has('Cargo.toml')) return { test: 'cargo test', install: 'cargo fetch' };
   return null;
 }
 
@@ -105,10 +152,12 @@ export function parseConfigFile(file: string, text: string): RepoConfigFile {
 export function resolveConfig(input: {
   file: { path: string; text: string } | null;
   rootFiles: readonly string[];
+  /** The root pyproject.toml, for the test extras of a detected Python setup. */
+  pyproject?: string | null;
   defaultMaxAttempts: number;
 }): RepoConfig {
   const parsed = input.file ? parseConfigFile(input.file.path, input.file.text) : {};
-  const detected = detectSetup(input.rootFiles);
+  const detected = detectSetup(input.rootFiles, { pyproject: input.pyproject });
   const test = parsed.test?.command ?? detected?.test;
   if (!test) {
     if (input.file)
@@ -121,7 +170,7 @@ export function resolveConfig(input: {
   return {
     source: input.file ? 'file' : 'detected',
     path: input.file?.path ?? null,
-    test: { command: test },
+    test: { command: test, report: [parsed.test?.report ?? []].flat() },
     install: install ? { command: install } : null,
     timeoutSeconds: parsed.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     maxAttempts: parsed.maxAttempts ?? input.defaultMaxAttempts,

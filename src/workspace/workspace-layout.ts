@@ -36,3 +36,8 @@ export const jobPath = (root: string, jobId: string) =>
 
 /** booty's note about a job clone, kept inside its .git so it travels with the clone. */
 export const METADATA = path.join('.git', 'booty-workspace.json');
+
+/** The sandbox's HOME for one job, beside its clone: what the install step puts there stays for
+ * every test run of the job, and goes with the job. */
+export const jobHomePath = (root: string, jobId: string) =>
+  path.join(path.resolve(root), 'homes', segment(jobId, 'job id'));

@@ -1,4 +1,4 @@
-import { rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import type { EffectImpl } from '../actors/effect.js';
 import { BootyError } from '../errors.js';
 import type { Prepared } from '../events/effect-results.js';
@@ -13,7 +13,7 @@ import { syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
 import { CONFIG_PATHS, resolveConfig } from './repo-config.js';
 import { isTestFile } from './test-files.js';
-import { jobPath, mirrorPath, sparePath } from './workspace-layout.js';
+import { jobHomePath, jobPath, mirrorPath, sparePath } from './workspace-layout.js';
 
 // The effects that touch the target repository's files and git: prepare a job's clone, rebuild
 // it from the log when it is gone, apply the model's changes through the path policy, and
@@ -44,8 +44,9 @@ export function createWorkspace(options: WorkspaceOptions) {
       () => false,
     );
 
+  // A file at a commit, byte for byte.
   const show = (dir: string, rev: string) =>
-    git(['show', rev], { cwd: dir, op: 'show' }).then(
+    git(['cat-file', 'blob', rev], { cwd: dir, op: 'cat-file', raw: true }).then(
       (text) => text,
       () => null,
     );
@@ -98,7 +99,8 @@ export function createWorkspace(options: WorkspaceOptions) {
         break;
       }
     }
-    const config = resolveConfig({ file, rootFiles, defaultMaxAttempts: job.settings.maxAttempts });
+    const pyproject = rootFiles.includes('pyproject.toml') ? await show(dir, `${meta.baseSha}:pyproject.toml`) : null;
+    const config = resolveConfig({ file, rootFiles, pyproject, defaultMaxAttempts: job.settings.maxAttempts });
     options.log?.info({ jobId: job.jobId, baseSha: meta.baseSha, source: config.source }, 'workspace ready');
     return { baseSha: meta.baseSha, defaultBranch: meta.defaultBranch, branch: meta.branch, config };
   }
@@ -143,21 +145,53 @@ export function createWorkspace(options: WorkspaceOptions) {
     return { applied: accepted, rejected, addedTests: addedTests.sort() };
   };
 
-  async function commitAndPushJob(input: Pick<EffectInput, 'job'>, ctx: { signal?: AbortSignal } = {}) {
-    const dir = await ensure(input.job, ctx.signal);
-    return commitAndPush({
-      dir,
-      job: input.job,
-      author: options.author,
-      url: options.remoteUrl(input.job.repo),
-      auth: await auth(input.job),
-      signal: ctx.signal,
-    });
+  /**
+   * Puts the work tree back to the base commit plus the logged changes: tracked files restored,
+   * untracked ones a test left removed (ignored build output such as node_modules stays), and every
+   * change written again. Run after each test run, so no test's edit outlives it.
+   */
+  async function resetTree(job: JobContext, signal?: AbortSignal): Promise<void> {
+    const dir = await ensure(job, signal);
+    await git(['reset', '--hard', '--quiet', job.workspace!.baseSha], { cwd: dir, op: 'reset' });
+    await git(['clean', '-fdq'], { cwd: dir, op: 'clean' });
+    await writeChanges(dir, job.changes.filter((c) => !('rule' in checkPathSyntax(c.path))));
   }
 
-  /** Deletes a finished job's clone; the mirror stays for the next job. */
+  /** A file as it is at the job's base commit, or null where it does not exist. */
+  async function readBase(job: JobContext, file: string): Promise<string | null> {
+    const dir = await ensure(job);
+    return show(dir, `${job.workspace!.baseSha}:${file}`);
+  }
+
+  /** The job's sandbox HOME, made on first use; it lives as long as the job's clone. */
+  async function home(job: Pick<JobContext, 'jobId'>): Promise<string> {
+    const dir = jobHomePath(root, job.jobId);
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  async function commitAndPushJob(input: Pick<EffectInput, 'job'>, ctx: { signal?: AbortSignal } = {}) {
+    const { job } = input;
+    const credentials = await auth(job);
+    const url = options.remoteUrl(job.repo);
+    const mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal: ctx.signal });
+    const base = job.workspace?.baseSha ?? '';
+    const present = await git(['cat-file', '-t', base], { cwd: mirror, op: 'cat-file' }).catch(() => '');
+    if (present !== 'commit') {
+      // The base commit left the remote's branches: the job's clone still has it.
+      const dir = await ensure(job, ctx.signal);
+      await git(['fetch', '--quiet', '--no-write-fetch-head', dir, `+refs/heads/${job.branch}:refs/booty/base/${job.jobId}`], {
+        cwd: mirror,
+        op: 'fetch',
+      });
+    }
+    return commitAndPush({ mirror, job, author: options.author, url, auth: credentials, signal: ctx.signal });
+  }
+
+  /** Deletes a finished job's clone and HOME; the mirror stays for the next job. */
   async function dispose(jobId: string): Promise<void> {
     await rm(jobPath(root, jobId), { recursive: true, force: true });
+    await rm(jobHomePath(root, jobId), { recursive: true, force: true });
   }
 
   /** Resolves when no spare clone is being made (for shutdown, tests and benchmarks). */
@@ -171,6 +205,9 @@ export function createWorkspace(options: WorkspaceOptions) {
     ensure,
     applyChanges,
     commitAndPush: commitAndPushJob,
+    resetTree,
+    readBase,
+    home,
     dispose,
     paths: {
       mirror: (repo: RepoRef) => mirrorPath(root, repo),

@@ -171,6 +171,7 @@ describe('the machine as JSON', () => {
       ],
       onError: [
         { guard: 'canRetry', target: '#job.testing', reenter: true, actions: 'scheduleRetry' },
+        { guard: 'hasChanges', target: '#job.openingPr', actions: 'recordError' },
         { target: '#job.failed', actions: 'recordError' },
       ],
     });

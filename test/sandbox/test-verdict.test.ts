@@ -1,123 +1,180 @@
 import { describe, expect, it } from 'vitest';
+import type { TestCase } from '../../src/events/effect-results.js';
 import { judge, type RunFacts } from '../../src/sandbox/test-verdict.js';
 
-const run = (
-  exitCode: number | null,
-  failingTests: string[] = [],
-  extra: Partial<RunFacts> = {},
-): RunFacts => ({
+// The verdict as a table: given the baseline and a run after the change, then this verdict and
+// these reasons. See test-verdict.property.test.ts for the rule over random runs.
+
+const t = (id: string, status: TestCase['status'], file: string | null = id.split(' > ')[0]!): TestCase => ({
+  id,
+  file,
+  name: id.split(/ > |::/).at(-1)!.replace(/\[.*\]$/, ''),
+  status,
+  durationMs: 1,
+  message: status === 'failed' ? 'expected 1 to be 2' : null,
+});
+
+const run = (exitCode: number | null, cases: TestCase[], extra: Partial<RunFacts> = {}): RunFacts => ({
+  ran: true,
   exitCode,
   signal: null,
   timedOut: false,
-  failingTests,
+  cases,
+  loadErrors: [],
   ...extra,
 });
-const unnamedFailure = '`npm test` exited with 1 and its output names no failing test';
+
+const A = 'test/a.test.js > adds';
+const B = 'test/a.test.js > subtracts';
+const OLD = 'test/old.test.js > already broken';
+const NEW = 'test/new.test.js > parses 1h';
 
 describe('judge', () => {
-  const cases: {
+  const rows: {
     name: string;
-    run: RunFacts;
-    baseline: RunFacts | null;
-    addedTests?: string[];
-    goModule?: string;
-    expected: { passed: boolean; newFailures: string[]; addedTestsFailing: string[] };
+    baseline: RunFacts;
+    after: RunFacts;
+    touched?: { file: string; name: string }[];
+    verdict: 'pass' | 'fail' | 'unknown';
+    codes: string[];
   }[] = [
     {
-      name: 'a clean run passes',
-      run: run(0),
-      baseline: run(0),
-      addedTests: ['test/add.test.js'],
-      expected: { passed: true, newFailures: [], addedTestsFailing: [] },
+      name: 'a clean run with the new test passing passes',
+      baseline: run(0, [t(A, 'passed')]),
+      after: run(0, [t(A, 'passed'), t(NEW, 'passed')]),
+      touched: [{ file: 'test/new.test.js', name: 'parses 1h' }],
+      verdict: 'pass',
+      codes: [],
     },
     {
-      name: 'failures the baseline already had do not count',
-      run: run(1, ['test/old.test.js > flaky']),
-      baseline: run(1, ['test/old.test.js > flaky']),
-      expected: { passed: true, newFailures: [], addedTestsFailing: [] },
+      name: 'a failure the baseline already had does not block',
+      baseline: run(1, [t(A, 'passed'), t(OLD, 'failed')]),
+      after: run(1, [t(A, 'passed'), t(OLD, 'failed'), t(NEW, 'passed')]),
+      verdict: 'pass',
+      codes: [],
     },
     {
-      name: 'a failure the baseline did not have is new',
-      run: run(1, ['test/old.test.js > flaky', 'test/old.test.js > sums']),
-      baseline: run(1, ['test/old.test.js > flaky']),
-      expected: { passed: false, newFailures: ['test/old.test.js > sums'], addedTestsFailing: [] },
+      name: 'a test that passed before and fails now fails the change',
+      baseline: run(0, [t(A, 'passed'), t(B, 'passed')]),
+      after: run(1, [t(A, 'passed'), t(B, 'failed')]),
+      verdict: 'fail',
+      codes: ['baseline-test-failed'],
     },
     {
-      name: 'an added test that fails fails the run',
-      run: run(1, ['test/add.test.js > add > adds']),
-      baseline: run(0),
-      addedTests: ['test/add.test.js', 'test/other.test.js'],
-      expected: {
-        passed: false,
-        newFailures: ['test/add.test.js > add > adds'],
-        addedTestsFailing: ['test/add.test.js'],
-      },
+      name: 'a test that passed before and is gone now fails the change',
+      baseline: run(0, [t(A, 'passed'), t(B, 'passed')]),
+      after: run(0, [t(A, 'passed')]),
+      verdict: 'fail',
+      codes: ['baseline-test-missing'],
     },
     {
-      name: 'pytest node ids belong to their file',
-      run: run(1, ['tests/test_add.py::test_adds']),
-      baseline: run(0),
-      addedTests: ['tests/test_add.py'],
-      expected: {
-        passed: false,
-        newFailures: ['tests/test_add.py::test_adds'],
-        addedTestsFailing: ['tests/test_add.py'],
-      },
+      name: 'a test the change added that fails fails the change',
+      baseline: run(0, [t(A, 'passed')]),
+      after: run(1, [t(A, 'passed'), t(NEW, 'failed')]),
+      verdict: 'fail',
+      codes: ['changed-test-failed'],
     },
     {
-      name: 'go failures belong to the test files of their package',
-      run: run(1, ['example.com/calc/sub > TestAdd']),
-      baseline: run(0),
-      addedTests: ['sub/add_test.go', 'add_test.go'],
-      goModule: 'example.com/calc',
-      expected: {
-        passed: false,
-        newFailures: ['example.com/calc/sub > TestAdd'],
-        addedTestsFailing: ['sub/add_test.go'],
-      },
+      name: 'an old failing test the change edited must now pass',
+      baseline: run(1, [t(A, 'passed'), t(OLD, 'failed')]),
+      after: run(1, [t(A, 'passed'), t(OLD, 'failed')]),
+      touched: [{ file: 'test/old.test.js', name: 'already broken' }],
+      verdict: 'fail',
+      codes: ['changed-test-failed'],
     },
     {
-      name: 'a non-zero exit naming no test is a failure, added tests included',
-      run: run(1),
-      baseline: run(0),
-      addedTests: ['test/add.test.js'],
-      expected: { passed: false, newFailures: [unnamedFailure], addedTestsFailing: ['test/add.test.js'] },
+      name: 'a test the change declared that no run showed is unknown',
+      baseline: run(0, [t(A, 'passed')]),
+      after: run(0, [t(A, 'passed')]),
+      touched: [{ file: 'test/new.test.js', name: 'parses 1h' }],
+      verdict: 'unknown',
+      codes: ['changed-test-unseen'],
     },
     {
-      name: 'a non-zero exit naming no test is not new when the baseline failed the same way',
-      run: run(2),
-      baseline: run(2),
-      expected: { passed: true, newFailures: [], addedTestsFailing: [] },
+      name: 'a command that could not run is unknown, never a pass',
+      baseline: run(127, [], { ran: false }),
+      after: run(127, [], { ran: false }),
+      verdict: 'unknown',
+      codes: ['not-run', 'no-test-passed'],
     },
     {
-      name: 'but a different unnamed failure than the baseline is new',
-      run: run(1),
-      baseline: run(2),
-      expected: { passed: false, newFailures: [unnamedFailure], addedTestsFailing: [] },
+      name: 'a non-zero exit that names no failing test is unknown',
+      baseline: run(0, [t(A, 'passed')]),
+      after: run(1, [t(A, 'passed')]),
+      verdict: 'unknown',
+      codes: ['exit-disagrees'],
     },
     {
-      name: 'a timeout fails even when the failures it named were known',
-      run: run(null, ['test/old.test.js > flaky'], { timedOut: true, signal: 'SIGKILL' }),
-      baseline: run(1, ['test/old.test.js > flaky']),
-      expected: { passed: false, newFailures: [unnamedFailure], addedTestsFailing: [] },
+      name: 'an exit 0 whose report names a failure is unknown',
+      baseline: run(1, [t(A, 'passed'), t(OLD, 'failed')]),
+      after: run(0, [t(A, 'passed'), t(OLD, 'failed')]),
+      verdict: 'unknown',
+      codes: ['exit-disagrees'],
     },
     {
-      name: 'without a baseline every failure is new',
-      run: run(1, ['a.test.js > x']),
-      baseline: null,
-      expected: { passed: false, newFailures: ['a.test.js > x'], addedTestsFailing: [] },
+      name: 'a run where no test passed is unknown even when it exits 0',
+      baseline: run(0, []),
+      after: run(0, []),
+      verdict: 'unknown',
+      codes: ['no-test-passed'],
+    },
+    {
+      name: 'a timeout fails, whatever passed before it',
+      baseline: run(0, [t(A, 'passed')]),
+      after: run(null, [t(A, 'passed')], { timedOut: true, signal: 'SIGTERM' }),
+      verdict: 'fail',
+      codes: ['timed-out'],
+    },
+    {
+      name: 'a changed test that was skipped was never seen passing',
+      baseline: run(0, [t(A, 'passed')]),
+      after: run(0, [t(A, 'passed'), t(NEW, 'skipped')]),
+      verdict: 'unknown',
+      codes: ['changed-test-unseen'],
+    },
+    {
+      name: 'a new test file that did not load fails the change',
+      baseline: run(0, [t(A, 'passed')]),
+      after: run(1, [t(A, 'passed')], { loadErrors: [{ file: 'test/new.test.js', message: 'SyntaxError' }] }),
+      touched: [{ file: 'test/new.test.js', name: 'parses 1h' }],
+      verdict: 'fail',
+      codes: ['changed-test-failed'],
+    },
+    {
+      name: 'a parametrized pytest case with spaces in its id is judged by its id',
+      baseline: run(0, [
+        t('tests/test_p.py::test_parse[1 h]', 'passed', 'tests/test_p.py'),
+        t('tests/test_p.py::test_parse[90 m]', 'passed', 'tests/test_p.py'),
+      ]),
+      after: run(1, [
+        t('tests/test_p.py::test_parse[1 h]', 'failed', 'tests/test_p.py'),
+        t('tests/test_p.py::test_parse[90 m]', 'passed', 'tests/test_p.py'),
+      ]),
+      verdict: 'fail',
+      codes: ['baseline-test-failed'],
     },
   ];
-  for (const c of cases) {
-    it(c.name, () => {
-      const verdict = judge({
-        run: c.run,
-        baseline: c.baseline,
-        addedTests: c.addedTests ?? [],
-        unnamedFailure,
-        goModule: c.goModule,
-      });
-      expect(verdict).toEqual({ ...c.expected, baselineFailures: c.baseline?.failingTests ?? [] });
+
+  it.each(rows)('$name', ({ baseline, after, touched, verdict, codes }) => {
+    const j = judge({ baseline, run: after, touched: touched ?? [] });
+    expect(j.verdict).toBe(verdict);
+    expect(j.reasons.map((r) => r.code)).toEqual(codes);
+  });
+
+  it('names the tests of each reason and lists the change’s tests by id', () => {
+    const j = judge({
+      baseline: run(1, [t(A, 'passed'), t(B, 'passed'), t(OLD, 'failed')]),
+      run: run(1, [t(A, 'passed'), t(B, 'failed'), t(OLD, 'failed'), t(NEW, 'passed')]),
+      touched: [{ file: 'test/new.test.js', name: 'parses 1h' }],
     });
-  }
+    expect(j).toMatchObject({
+      verdict: 'fail',
+      failingTests: [OLD, B].sort(),
+      newFailures: [B],
+      baselineFailures: [OLD],
+      changedTests: [NEW],
+      addedTestsFailing: [],
+    });
+    expect(j.reasons[0]).toMatchObject({ code: 'baseline-test-failed', tests: [B] });
+  });
 });

@@ -1,6 +1,6 @@
 import type { EffectImpls } from '../../src/actors/effect.js';
 import { BootyError } from '../../src/errors.js';
-import type { EffectName, RepoConfig, TestRun, Usage } from '../../src/events/effect-results.js';
+import type { EffectName, RepoConfig, TestCase, TestRun, Usage } from '../../src/events/effect-results.js';
 import type { EffectInput } from '../../src/machines/job-context.js';
 
 // Stand-in effects for machine and runner tests: each answers from a script, and every call is
@@ -13,6 +13,10 @@ export interface Script {
   tests?: boolean[];
   /** Per effect, the outcome of each successive call; calls beyond the list succeed. */
   outcomes?: Partial<Record<EffectName, Outcome[]>>;
+  /** A failing run is one booty could not read (verdict unknown), not a failure it saw. */
+  unknown?: boolean;
+  /** The baseline's command cannot run. */
+  brokenBaseline?: boolean;
   /** Attempts whose every proposed change the path policy rejects. */
   rejectAttempts?: number[];
   maxAttempts?: number;
@@ -35,19 +39,61 @@ export const usage = (tokens: number): Usage => ({
   costUsd: 0,
 });
 
-export const testRun = (passed: boolean, failing: string[] = []): Omit<TestRun, 'at'> => ({
-  command: 'npm test',
-  passed,
-  exitCode: passed ? 0 : 1,
-  signal: null,
-  timedOut: false,
-  durationMs: 5,
-  outputTail: passed ? 'ok' : `not ok ${failing.join(', ')}`,
-  failingTests: failing,
-  newFailures: failing,
-  baselineFailures: [],
+const testCase = (id: string, status: TestCase['status']): TestCase => ({
+  id,
+  file: id.split(' > ')[0]!,
+  name: id.split(' > ').at(-1)!,
+  status,
+  durationMs: 1,
+  message: status === 'passed' ? null : 'expected true, got false',
+});
+
+/** A run as the test step records it: one old test that keeps passing, and the failing ones named. */
+export const testRun = (passed: boolean, failing: string[] = []): Omit<TestRun, 'at'> => {
+  const cases = [testCase('test/a.test.js > works', 'passed'), ...failing.map((id) => testCase(id, 'failed'))];
+  return {
+    command: 'npm test',
+    ran: true,
+    passed,
+    exitCode: passed ? 0 : 1,
+    signal: null,
+    timedOut: false,
+    durationMs: 5,
+    outputTail: passed ? 'ok' : `not ok ${failing.join(', ')}`,
+    source: 'junit',
+    cases,
+    loadErrors: [],
+    totals: { total: cases.length, passed: 1, failed: failing.length, errored: 0, skipped: 0 },
+    broken: null,
+    verdict: passed ? 'pass' : 'fail',
+    reasons: passed
+      ? []
+      : [{ code: 'changed-test-failed', level: 'fail', message: `tests fail: ${failing.join(', ')}`, tests: failing }],
+    failingTests: failing,
+    newFailures: failing,
+    baselineFailures: [],
+    changedTests: failing,
+    addedTestsFailing: failing,
+    sandbox: 'bwrap',
+  };
+};
+
+/** A baseline whose command cannot run at all. */
+export const brokenBaseline = (): Omit<TestRun, 'at'> => ({
+  ...testRun(false),
+  ran: false,
+  exitCode: 127,
+  outputTail: 'sh: 1: pytesst: not found',
+  source: 'none',
+  cases: [],
+  totals: { total: 0, passed: 0, failed: 0, errored: 0, skipped: 0 },
+  broken: { reason: 'test-command-broken', message: 'the test command could not run' },
+  verdict: 'unknown',
+  reasons: [],
+  failingTests: [],
+  newFailures: [],
+  changedTests: [],
   addedTestsFailing: [],
-  sandbox: 'none',
 });
 
 export function scriptedEffects(script: Script = {}) {
@@ -93,7 +139,7 @@ export function scriptedEffects(script: Script = {}) {
     },
     runBaseline: async (input, { signal }) => {
       await step('runBaseline', input, signal);
-      return testRun(true);
+      return script.brokenBaseline ? brokenBaseline() : testRun(true);
     },
     analyze: async (input, { signal }) => {
       await step('analyze', input, signal);
@@ -141,6 +187,14 @@ export function scriptedEffects(script: Script = {}) {
     runTests: async (input, { signal }) => {
       await step('runTests', input, signal);
       const passed = script.tests?.[input.attempt - 1] ?? true;
+      if (!passed && script.unknown) {
+        const message = 'the command exited 1 and named no failing test';
+        return {
+          ...testRun(false),
+          verdict: 'unknown',
+          reasons: [{ code: 'exit-disagrees', level: 'unknown', message, tests: [] }],
+        };
+      }
       return testRun(passed, passed ? [] : [`adds numbers (attempt ${input.attempt})`]);
     },
     openPr: async (input, { signal }) => {

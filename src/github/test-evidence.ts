@@ -1,0 +1,112 @@
+import type { TestRun, VerdictReason } from '../events/effect-results.js';
+import type { JobContext } from '../machines/job-context.js';
+import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
+
+// What booty saw of the tests, in the words the PR body and the progress comment share: the counts
+// after the change and on the baseline, what the baseline already failed, the tests the change
+// added, why a run did not pass and what a human can do about it, and whether the tests ran
+// without the sandbox. Pure functions of the job.
+
+type Run = Pick<TestRun, 'totals' | 'exitCode' | 'signal' | 'timedOut' | 'cases' | 'loadErrors' | 'ran'> &
+  Partial<Pick<TestRun, 'failingTests'>>;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "12 tests: 10 passed, 1 failed, 1 skipped". */
+export function counts(run: Pick<TestRun, 'totals'>): string {
+  const t = run.totals;
+  const failed = t.failed + t.errored;
+  return `${plural(t.total, 'test')}: ${t.passed} passed, ${failed} failed, ${t.skipped} skipped`;
+}
+
+function exitWords(run: Pick<TestRun, 'exitCode' | 'signal' | 'timedOut'>): string {
+  if (run.timedOut) return 'timed out';
+  if (run.signal) return `was killed by ${run.signal}`;
+  return `exited ${run.exitCode ?? 'without a status'}`;
+}
+
+/** What the baseline already failed, by id, or in words when it named none. */
+export function baselineFailing(baseline: Run): string {
+  const ids = baseline.failingTests ?? [];
+  if (ids.length) return `${plural(ids.length, 'test')} already failing before the change:\n${bullets(ids)}`;
+  if (baseline.exitCode !== 0 || baseline.timedOut || baseline.signal) {
+    return `The baseline ${exitWords(baseline)} and named no failing test.`;
+  }
+  return 'No test failed before the change.';
+}
+
+const ADVICE: Partial<Record<VerdictReason['code'], string>> = {
+  'not-run':
+    "Check that `test.command` in `.github/booty.yml` runs on booty's machine: a tool installed outside the system directories must be listed in `BOOTY_SANDBOX_RO_PATHS`.",
+  'no-test-passed':
+    'booty reads results from the test runner\'s own report. For a runner it does not recognise, have the tests write a JUnit XML, TAP or `go test -json` report and point `test.report` in `.github/booty.yml` at it.',
+  'exit-disagrees':
+    'booty reads results from the test runner\'s own report. For a runner it does not recognise, have the tests write a JUnit XML, TAP or `go test -json` report and point `test.report` in `.github/booty.yml` at it.',
+  'changed-test-unseen':
+    'The test command must run the tests this change added: check that they sit where the runner looks for tests, or widen `test.command`.',
+};
+
+/** Why the last run did not pass, each reason with its tests and what to do. */
+export function verdictReasons(run: Pick<TestRun, 'reasons'>): string {
+  const reasons = run.reasons ?? [];
+  if (reasons.length === 0) return '';
+  const lines = reasons.map((r) => `- ${r.level === 'fail' ? '❌' : '❔'} ${r.message}`);
+  const advice = [...new Set(reasons.map((r) => ADVICE[r.code]).filter(Boolean))];
+  return [lines.join('\n'), ...advice].join('\n\n');
+}
+
+/** One line for people when the tests ran without bubblewrap, or null. */
+export function sandboxNotice(runs: (Pick<TestRun, 'sandbox'> | null | undefined)[]): string | null {
+  const weakest = runs.find((r) => r && r.sandbox !== 'bwrap');
+  if (!weakest) return null;
+  const how =
+    weakest.sandbox === 'unshare'
+      ? 'only in their own process namespace (the operator set BOOTY_SANDBOX=off)'
+      : 'without any sandbox (bubblewrap is not available on this machine)';
+  return `The tests ran ${how}: they could read the machine's files and reach its network.`;
+}
+
+/** The same, as a warning block for the PR body and the comment. */
+export function sandboxWarning(runs: (Pick<TestRun, 'sandbox'> | null | undefined)[]): string | null {
+  const notice = sandboxNotice(runs);
+  return notice ? `> [!WARNING]\n> ${notice}` : null;
+}
+
+/** The test evidence table and lists for the PR body and the comment. */
+export function testEvidence(job: Pick<JobContext, 'lastTest' | 'baseline' | 'attempt' | 'maxAttempts'>): string {
+  const test = job.lastTest;
+  if (!test) return '_No test run was recorded._';
+  const baseline = job.baseline;
+  const result =
+    test.verdict === 'pass' ? '✅ passed' : test.verdict === 'unknown' ? '❔ not proven' : '❌ failing';
+  const rows = [
+    ['Result', result],
+    ['Command', code(test.command)],
+    ['After the change', `${counts(test)}; ${exitWords(test)} in ${formatDuration(test.durationMs)}`],
+    ['Before the change', baseline ? `${counts(baseline)}; ${exitWords(baseline)}` : 'not run'],
+    ['Attempt', `${job.attempt} of ${job.maxAttempts}`],
+  ];
+  const parts = [['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n')];
+  if (baseline) parts.push(baselineFailing(baseline));
+  const changed = test.changedTests ?? [];
+  parts.push(
+    changed.length ? `Tests this change added or modified:\n${bullets(changed)}` : 'This change added or modified no test.',
+  );
+  const why = verdictReasons(test);
+  if (why) parts.push(why);
+  return parts.join('\n\n');
+}
+
+/** For a baseline that cannot run: the command, how it ended, its last lines, and the fix. */
+export function brokenBaseline(baseline: TestRun): string {
+  const timeout = baseline.broken?.reason === 'test-command-timeout';
+  const fix = timeout
+    ? 'Raise `timeoutSeconds` in `.github/booty.yml`, or point `test.command` at a faster suite.'
+    : "Fix the command on the default branch: set `test.command` (and `install.command`, if the tests need one) in `.github/booty.yml` to what runs the tests on a fresh checkout. A tool installed outside the system directories must be listed in booty's `BOOTY_SANDBOX_RO_PATHS`.";
+  return [
+    `The test command ${code(baseline.command)} ${exitWords(baseline)} on the base branch${baseline.broken ? `: ${baseline.broken.message}` : ''}.`,
+    `Its last lines:\n\n${fenced(tail(baseline.outputTail, 30, 3000) || '(no output)')}`,
+    fix,
+    `\`\`\`yaml\n# .github/booty.yml\ntest:\n  command: ${baseline.command}\n${timeout ? 'timeoutSeconds: 1200\n' : ''}\`\`\``,
+  ].join('\n\n');
+}

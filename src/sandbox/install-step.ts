@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { FileChange, RepoConfig } from '../events/effect-results.js';
+
+// When the install step runs, and how much it is trusted. It runs when the job's workspace has
+// not been installed yet, and again whenever a manifest or lockfile changed; what it prepares stays
+// in the job's HOME and work tree for every later run. With the base branch's manifests it runs as
+// the repository's maintainers wrote it, with network. When the model's change touched a manifest,
+// a lockfile or a build script, it still gets network (to reach the package registry) but no
+// lifecycle scripts: npm, yarn and pnpm skip install scripts and pip installs wheels only, and a
+// build script the change wrote (setup.py, a local build backend) is refused, so nothing the model
+// wrote runs while the network is there.
+
+/** Files whose change means the dependencies must be installed again. */
+const MANIFESTS = picomatch(
+  [
+    '**/package.json',
+    '**/package-lock.json',
+    '**/npm-shrinkwrap.json',
+    '**/yarn.lock',
+    '**/pnpm-lock.yaml',
+    '**/pyproject.toml',
+    '**/setup.py',
+    '**/setup.cfg',
+    '**/requirements*.txt',
+    '**/Pipfile.lock',
+    '**/poetry.lock',
+    '**/uv.lock',
+    'go.mod',
+    'go.sum',
+    '**/Cargo.toml',
+    'Cargo.lock',
+  ],
+  { dot: true },
+);
+
+export const isManifest = (p: string) => MANIFESTS(p);
+
+/** Lifecycle scripts off for every package manager booty knows, whatever command the repo uses. */
+export const SCRIPTS_OFF: Record<string, string> = {
+  npm_config_ignore_scripts: 'true',
+  YARN_ENABLE_SCRIPTS: 'false',
+  PIP_ONLY_BINARY: ':all:',
+};
+
+/** Written outside the sandbox's reach: .git is read-only inside it. */
+const MARKER = path.join('.git', 'booty-installed');
+
+export interface InstallPlan {
+  command: string;
+  /** The change touched a manifest: no lifecycle scripts. */
+  untrusted: boolean;
+  env: Record<string, string>;
+  digest: string;
+}
+
+/** A digest of the install command and every manifest the change touched or the root holds. */
+async function manifestDigest(dir: string, command: string, changes: readonly FileChange[]): Promise<string> {
+  const hash = createHash('sha256').update(command);
+  const roots = ['package.json', 'package-lock.json', 'pyproject.toml', 'requirements.txt', 'go.mod', 'go.sum', 'Cargo.toml', 'Cargo.lock'];
+  const paths = [...new Set([...roots, ...changes.map((c) => c.path).filter(isManifest)])].sort();
+  for (const name of paths) {
+    const content = await readFile(path.join(dir, name)).catch(() => null);
+    hash.update(`\0${name}\0`).update(content ?? '-');
+  }
+  return hash.digest('hex');
+}
+
+/** The install to run now, or null when the workspace is installed for these manifests. */
+export async function installPlan(
+  dir: string,
+  config: RepoConfig,
+  changes: readonly FileChange[],
+): Promise<InstallPlan | null> {
+  if (!config.install) return null;
+  const digest = await manifestDigest(dir, config.install.command, changes);
+  const marker = await readFile(path.join(dir, MARKER), 'utf8').catch(() => null);
+  if (marker === digest) return null;
+  const untrusted = changes.some((c) => isManifest(c.path));
+  return { command: config.install.command, untrusted, env: untrusted ? SCRIPTS_OFF : {}, digest };
+}
+
+export const markInstalled = (dir: string, plan: InstallPlan) => writeFile(path.join(dir, MARKER), plan.digest);
+
+/**
+ * A build script the change wrote that the install would run with network: a setup.py, or a
+ * pyproject.toml whose build backend lives in the repository (backend-path). booty refuses those.
+ */
+export function buildCodeChanged(changes: readonly FileChange[]): string | null {
+  const hit = changes.find(
+    (c) =>
+      c.content !== null &&
+      (c.path.endsWith('setup.py') || (c.path.endsWith('pyproject.toml') && /^\s*backend-path\s*=/m.test(c.content))),
+  );
+  return hit?.path ?? null;
+}
