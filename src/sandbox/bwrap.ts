@@ -77,9 +77,11 @@ export function bwrapArgs({ writable, readOnly = [], toolchains = [], cwd, netwo
   // After the tmpfs mounts, so a workspace under /tmp is bound back on top of them.
   for (const dir of writable) args.push('--bind', dir, dir);
   for (const p of readOnly) args.push('--ro-bind', p, p);
+  // The root itself is bwrap's scratch tmpfs: read-only, so the only writable places are the binds.
+  args.push('--remount-ro', '/');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!network) args.push('--unshare-net');
-  args.push('--new-session', '--die-with-parent', '--cap-drop', 'ALL', '--chdir', cwd, '--');
+  args.push('--die-with-parent', '--cap-drop', 'ALL', '--chdir', cwd, '--');
   return args;
 }
 

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { BootyError } from '../errors.js';
 import { bwrapArgs, probeBwrap, type SandboxMode } from './bwrap.js';
 import { OutputCap } from './output-cap.js';
-import { groupAlive, signalGroup } from './process-group.js';
+import { groupAlive, groupGone, signalGroup } from './process-group.js';
 import { safeEnv } from './safe-env.js';
 import { detectToolchains, type Toolchains } from './toolchains.js';
 import { probeUnshare, unshareArgs } from './unshare.js';
@@ -169,10 +169,14 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     }
     const result = await child;
     signal?.removeEventListener('abort', onAbort);
+    if (pgid !== undefined) await groupGone(pgid, graceMs);
     const output = cap.result();
+    // A command booty stopped has no exit status of its own: under unshare the outer process
+    // ignores SIGTERM and passes on whatever the command's shell made of it, even 0.
+    const stopped = timedOut || aborted;
     return {
-      exitCode: result.exitCode ?? null,
-      signal: result.signal ?? null,
+      exitCode: stopped ? null : (result.exitCode ?? null),
+      signal: stopped ? (result.signal ?? 'SIGTERM') : (result.signal ?? null),
       timedOut,
       aborted,
       durationMs: Math.round(performance.now() - started),

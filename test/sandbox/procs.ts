@@ -33,3 +33,22 @@ export function isLive(pid: number): boolean {
   const p = readProc(pid);
   return p !== null && p.state !== 'Z';
 }
+
+/** Live processes whose command line holds this marker: pids inside a pid namespace differ from the host's. */
+export function liveWithArg(marker: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number)
+    .filter((pid) => isLive(pid));
+}
+
+/** A command that sleeps for ten minutes, findable on the host by its marker. */
+export const sleeper = (marker: string) => `node -e 'setTimeout(() => {}, 600000)' ${marker}`;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
 import { runCommand } from '../../src/sandbox/run-command.js';
-import { isLive, liveInGroup } from './procs.js';
+import { liveInGroup, liveWithArg, sleeper } from './procs.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -20,11 +20,12 @@ describe('runCommand', () => {
   for (const sandbox of ['off', 'required'] as const) {
     it(`kills a hanging test and the grandchild it left, within the timeout plus 3 s (sandbox ${sandbox})`, async () => {
       const cwd = tempDir();
+      const marker = `booty-grandchild-${sandbox}-${process.pid}`;
       let pgid = 0;
       // The shell ignores SIGTERM, so only the SIGKILL after the grace ends it.
       const result = await runCommand({
         cwd,
-        command: `trap '' TERM; sleep 600 & echo $! > grandchild.pid; echo started; wait`,
+        command: `trap '' TERM; ${sleeper(marker)} & echo started; wait`,
         timeoutMs: 1_000,
         killGraceMs: 1_000,
         sandbox,
@@ -40,31 +41,31 @@ describe('runCommand', () => {
       expect(result.output).toContain('started');
       expect(pgid).toBeGreaterThan(0);
       expect(liveInGroup(pgid)).toEqual([]);
-      if (sandbox === 'off') {
-        const grandchild = Number(fs.readFileSync(path.join(cwd, 'grandchild.pid'), 'utf8'));
-        expect(isLive(grandchild)).toBe(false);
-      }
+      expect(liveWithArg(marker)).toEqual([]);
     });
   }
 
-  it('sweeps processes a finished command left in the background', async () => {
-    const cwd = tempDir();
-    let pgid = 0;
-    const result = await runCommand({
-      cwd,
-      command: `(sleep 600 >/dev/null 2>&1 &) ; sleep 600 >/dev/null 2>&1 & echo $! > bg.pid; echo done`,
-      timeoutMs: 20_000,
-      sandbox: 'off',
-      network: false,
-      onStart: (id) => {
-        pgid = id;
-      },
+  for (const sandbox of ['off', 'required'] as const) {
+    it(`sweeps processes a finished command left in the background, setsid ones too (sandbox ${sandbox})`, async () => {
+      const cwd = tempDir();
+      const marker = `booty-bg-${sandbox}-${process.pid}`;
+      let pgid = 0;
+      const result = await runCommand({
+        cwd,
+        command: `(${sleeper(marker)} >/dev/null 2>&1 &) ; setsid ${sleeper(marker)} >/dev/null 2>&1 & ${sleeper(marker)} >/dev/null 2>&1 & sleep 0.5; echo done`,
+        timeoutMs: 20_000,
+        sandbox,
+        network: false,
+        onStart: (id) => {
+          pgid = id;
+        },
+      });
+      expect(result.exitCode).toBe(0);
+      expect(result.timedOut).toBe(false);
+      expect(liveInGroup(pgid)).toEqual([]);
+      expect(liveWithArg(marker)).toEqual([]);
     });
-    expect(result.exitCode).toBe(0);
-    expect(result.timedOut).toBe(false);
-    expect(liveInGroup(pgid)).toEqual([]);
-    expect(isLive(Number(fs.readFileSync(path.join(cwd, 'bg.pid'), 'utf8')))).toBe(false);
-  });
+  }
 
   it('stops the whole group when the effect is aborted', async () => {
     const cwd = tempDir();
@@ -134,13 +135,12 @@ describe('runCommand', () => {
           .sort();
         expect(result.exitCode).toBe(0);
         expect(result.output).not.toContain('parentsecret');
-        // sh itself adds PWD (and OLDPWD/SHLVL in some shells); nothing else comes from booty.
-        expect(names.filter((n) => !['PWD', 'OLDPWD', 'SHLVL', '_'].includes(n!))).toEqual([
-          'CI',
-          'HOME',
-          'LANG',
-          'PATH',
-        ]);
+        // sh itself adds PWD (and OLDPWD/SHLVL in some shells); the rest is the allowlist, and the
+        // variables that locate a toolchain booty detected.
+        const allowed = ['CI', 'FORCE_COLOR', 'HOME', 'LANG', 'NO_COLOR', 'PATH', 'TERM'];
+        const toolchain = ['PYENV_ROOT', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'GOROOT', 'JAVA_HOME', 'NVM_DIR'];
+        const shown = names.filter((n) => !['PWD', 'OLDPWD', 'SHLVL', '_'].includes(n!));
+        expect(shown.filter((n) => !toolchain.includes(n!))).toEqual(allowed);
         const home = /^HOME=(.*)$/m.exec(result.output)![1]!;
         expect(home.startsWith(os.tmpdir())).toBe(true);
         expect(home).not.toBe(os.homedir());
@@ -172,7 +172,7 @@ describe('runCommand', () => {
     );
   });
 
-  it('runs unsandboxed under sandbox: auto when bubblewrap is missing', async () => {
+  it('falls back to namespaces under sandbox: auto when bubblewrap is missing', async () => {
     const cwd = tempDir();
     const result = await runCommand({
       cwd,
@@ -182,6 +182,6 @@ describe('runCommand', () => {
       network: false,
       bwrapPath: path.join(cwd, 'no-such-bwrap'),
     });
-    expect(result).toMatchObject({ exitCode: 0, sandbox: 'none', output: 'hi\n' });
+    expect(result).toMatchObject({ exitCode: 0, sandbox: 'unshare', output: 'hi\n' });
   });
 });
