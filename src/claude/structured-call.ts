@@ -92,8 +92,9 @@ async function send<T>(input: AskInput<T>, fitted: Fitted, before: Usage) {
   let message: Message;
   try {
     message = await input.client.messages.create(
-      // Temperature 0: the same log gives the same request, and as near the same answer as the API allows.
-      { ...fitted.request, model: input.model, max_tokens: maxTokens, temperature: 0 },
+      // No sampling parameters: API version 2026-10-21 (this SDK's) rejects temperature, top_p and
+      // top_k with a 400. Determinism comes from the request: the same log gives the same bytes.
+      { ...fitted.request, model: input.model, max_tokens: maxTokens },
       { signal: input.signal, timeout: input.timeoutMs },
     );
   } catch (err) {

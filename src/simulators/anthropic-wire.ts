@@ -73,6 +73,10 @@ export function checkRequest(body: Json, options: { countOnly: boolean }): void 
     throw invalid('max_tokens: Field required');
   if (!Array.isArray(body.messages) || body.messages.length === 0)
     throw invalid('messages: at least one message is required');
+  // API version 2026-10-21 took the sampling parameters out; sending one, even the default, is a 400.
+  for (const sampling of ['temperature', 'top_p', 'top_k']) {
+    if (sampling in body) throw invalid(`${sampling}: Extra inputs are not permitted`);
+  }
   const tools: Json[] = body.tools ?? [];
   tools.forEach((tool, i) => {
     if (typeof tool?.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name))

@@ -1,0 +1,59 @@
+import { stripAnsi } from './ansi.js';
+
+// A failure's message as people and the model read it: what the runner said, and the stack frames
+// of the test's own code. Runner and runtime frames say nothing about the change being tested.
+
+export const MESSAGE_CAP = 2_000;
+
+const FRAME = /^\s*at (?:.*? \()?(.+?)\)?$/;
+
+/** Frames in node's internals, dependencies, or nowhere in particular. */
+function isForeignFrame(line: string): boolean {
+  const m = FRAME.exec(line);
+  if (!m) return false;
+  const where = m[1]!;
+  return (
+    where.startsWith('node:') ||
+    where.startsWith('internal/') ||
+    where.includes('node_modules/') ||
+    where === '<anonymous>' ||
+    /^index \d+$/.test(where)
+  );
+}
+
+/** Absolute paths under the work tree, shown relative to it (also as file:// URLs). */
+export function relativePaths(text: string, cwd: string): string {
+  const root = cwd.replace(/\/+$/, '');
+  if (!root) return text;
+  return text.replaceAll(`file://${root}/`, '').replaceAll(`${root}/`, '');
+}
+
+/** A Python traceback entry outside the project (`.../site-packages/x.py:12: in f`, `<frozen ...>`),
+ * which runs on over the indented source lines below it. */
+const PYTHON_FOREIGN =
+  /^(?:\S*\/(?:site-packages|dist-packages|lib\/python\d\.\d+)\/\S+|<frozen [^>]+>):\d+: in /;
+
+function ownLines(lines: string[]): string[] {
+  const out: string[] = [];
+  let inForeignPython = false;
+  for (const line of lines) {
+    if (PYTHON_FOREIGN.test(line)) {
+      inForeignPython = true;
+      continue;
+    }
+    if (inForeignPython && /^\s/.test(line)) continue;
+    inForeignPython = false;
+    if (!isForeignFrame(line)) out.push(line);
+  }
+  return out;
+}
+
+export function failureMessage(text: string | null | undefined, cwd: string): string | null {
+  if (!text) return null;
+  const lines = ownLines(stripAnsi(text).replace(/\r\n?/g, '\n').split('\n'));
+  const body = relativePaths(lines.join('\n'), cwd)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (!body) return null;
+  return body.length > MESSAGE_CAP ? `${body.slice(0, MESSAGE_CAP - 1)}…` : body;
+}

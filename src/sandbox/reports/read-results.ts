@@ -1,0 +1,147 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { LoadError, ReportSource, TestCase } from '../../events/effect-results.js';
+import { type CaseBatch, uniqueIds } from './case-list.js';
+import { parseGoJson } from './go-json.js';
+import { isJestJson, parseJestJson } from './jest-json.js';
+import { parseJunit } from './junit.js';
+import { parseLibtest } from './libtest.js';
+import { isMochaJson, parseMochaJson } from './mocha-json.js';
+import { expandReportGlob } from './report-globs.js';
+import type { ReporterPlan, ReportFile } from './reporter-plan.js';
+import { parseTap } from './tap.js';
+import { parseTextOutput } from './text-fallback.js';
+
+// After the run: the cases, from the best source there is. go's JSON stdout; else the report files
+// (booty's own and the repository's); else, for cargo, libtest's lines; else the printed text.
+// Nothing here throws on what a test run left behind: a report that does not parse is noted in
+// `problems` and the text is read instead.
+
+export interface ParsedReport {
+  source: ReportSource;
+  cases: TestCase[];
+  loadErrors: LoadError[];
+  /** Human-readable text when stdout was structured (go -json): what the tests printed. */
+  text?: string;
+  /** Reports that were there but could not be read, and why. */
+  problems?: string[];
+}
+
+type Format = Exclude<ReportFile['format'], 'auto'> | 'go-json';
+
+/** A report the repository writes itself, recognised by its first characters. */
+export function sniffFormat(content: string): Format | null {
+  const head = content.replace(/^\uFEFF/, '').trimStart();
+  if (head.startsWith('<')) return 'junit';
+  if (/^\{"(Time|Action)"/.test(head)) return 'go-json';
+  if (head.startsWith('{') || head.startsWith('[')) {
+    try {
+      const doc: unknown = JSON.parse(head);
+      if (isJestJson(doc)) return 'jest-json';
+      if (isMochaJson(doc)) return 'mocha-json';
+    } catch {
+      return null;
+    }
+    return null;
+  }
+  if (/^(TAP version \d+|(not )?ok\b|1\.\.\d+)/m.test(head)) return 'tap';
+  return null;
+}
+
+function parseAs(format: Format, content: string, cwd: string): CaseBatch {
+  switch (format) {
+    case 'junit':
+      return parseJunit(content, cwd);
+    case 'jest-json':
+      return parseJestJson(JSON.parse(content), cwd);
+    case 'mocha-json':
+      return parseMochaJson(JSON.parse(content), cwd);
+    case 'tap':
+      return parseTap(content, cwd);
+    case 'go-json':
+      return parseGoJson(content, cwd);
+  }
+}
+
+const SOURCE: Record<Format, ReportSource> = {
+  junit: 'junit',
+  'jest-json': 'jest-json',
+  'mocha-json': 'mocha-json',
+  tap: 'tap',
+  'go-json': 'go-json',
+};
+
+/** mocha before 9 ignores `output` and prints its JSON on stdout. */
+function mochaJsonIn(output: string): unknown {
+  const start = output.search(/^\{\s*"stats":/m);
+  if (start < 0) return null;
+  try {
+    return JSON.parse(output.slice(start, output.lastIndexOf('}') + 1));
+  } catch {
+    return null;
+  }
+}
+
+export async function readResults(input: {
+  plan: ReporterPlan;
+  output: string;
+  cwd: string;
+}): Promise<ParsedReport> {
+  const { plan, output, cwd } = input;
+  const problems: string[] = [];
+  const done = (source: ReportSource, batch: CaseBatch, text?: string): ParsedReport => ({
+    source,
+    cases: uniqueIds(batch.cases),
+    loadErrors: batch.loadErrors,
+    ...(text === undefined ? {} : { text }),
+    ...(problems.length ? { problems } : {}),
+  });
+  const found = (b: CaseBatch) => b.cases.length > 0 || b.loadErrors.length > 0;
+
+  if (plan.stdout === 'go-json') {
+    const go = parseGoJson(output, cwd);
+    if (go.events > 0 || found(go)) return done('go-json', go, go.text);
+    problems.push('go test printed no JSON events');
+  }
+
+  let source: ReportSource | null = null;
+  const batch: CaseBatch = { cases: [], loadErrors: [] };
+  for (const report of plan.reports) {
+    const files =
+      report.format === 'auto' ? await expandReportGlob(cwd, path.relative(cwd, report.path)) : [report.path];
+    for (const file of files) {
+      const content = await readFile(file, 'utf8').catch(() => null);
+      if (content === null) continue;
+      const name = path.relative(cwd, file).startsWith('..') ? path.basename(file) : path.relative(cwd, file);
+      const format = report.format === 'auto' ? sniffFormat(content) : report.format;
+      if (!format) {
+        problems.push(`${name}: not a report booty can read`);
+        continue;
+      }
+      try {
+        const parsed = parseAs(format, content, cwd);
+        if (!found(parsed)) continue;
+        source ??= SOURCE[format];
+        batch.cases.push(...parsed.cases);
+        batch.loadErrors.push(...parsed.loadErrors);
+      } catch (error) {
+        problems.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+  if (source) return done(source, batch);
+
+  if (plan.runner === 'mocha') {
+    const doc = mochaJsonIn(output);
+    if (doc && isMochaJson(doc)) {
+      const parsed = parseMochaJson(doc, cwd);
+      if (found(parsed)) return done('mocha-json', parsed);
+    }
+  }
+  if (plan.runner === 'cargo') {
+    const parsed = parseLibtest(output, cwd);
+    if (found(parsed)) return done('libtest', parsed);
+  }
+  const text = parseTextOutput(output, cwd);
+  return done(found(text) ? 'text' : 'none', text);
+}

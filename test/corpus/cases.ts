@@ -1,0 +1,67 @@
+import { cargoCases } from './cases/cargo.js';
+import { goCases } from './cases/go.js';
+import { jestCases, mochaCases, nodeTestCases, vitestCases } from './cases/js.js';
+import { pytestCases } from './cases/pytest.js';
+
+// Small real repositories (test/corpus/repos), a change for each, and what booty must conclude.
+// Check them without booty: `node --import tsx test/corpus/check-corpus.ts [framework]`.
+//
+// Counts are test cases: a parametrized case or a go subtest is one (a go test with subtests is
+// not), xfail / skip / ignore / pending count as skipped, and failed includes errored.
+//
+// What the runners print when there is nothing to run, which booty must read as "no tests yet",
+// not as a broken command: pytest exits 5 ("no tests ran"), jest 1 ("No tests found, exiting with
+// code 1"), vitest 1 ("No test files found, exiting with code 1"), mocha 1 ('Error: No test files
+// found: "test"'); node --test exits 0 ("# tests 0"), go 0 ("?  example.com/slugs [no test files]"),
+// cargo 0 ("running 0 tests"). The broken commands: exit 127 "not found" (pytesst, jest never
+// installed, mocah, corpus-tool), npm's 1 ('Missing script: "tests"'), node --test's 1 ("Could not
+// find '<path>'"), go's 2 ("go tset: unknown command"), cargo's 101 ("no such command: `tset`"),
+// and pytest's 2 for a collection error ("Interrupted: 1 error during collection").
+//
+// Wall times from check-corpus (bubblewrap, 2 cores, one case at a time): install + test, summed
+// over the framework's cases, baseline / after the change, then one typical run.
+//   pytest     5.3s / 4.3s   0.5s a run (plugins load); pip install --user 0.6s
+//   jest       3.2s / 3.9s   0.5-0.8s
+//   vitest     4.7s / 4.6s   0.6-0.9s
+//   mocha      1.6s / 1.5s   0.2-0.3s
+//   node-test  0.9s / 0.9s   0.1s
+//   cargo      2.8s / 1.8s   0.2-0.8s (a fresh target/ compiles in under a second; no dependencies)
+//   go         3.1s / 4.2s   0.3s with -vet=off, 1-2s with vet on a fresh HOME's empty build cache
+// All 51 cases: ~43s of commands one after another, so ~22s on 2 cores before booty's own work.
+
+export type Framework = 'pytest' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'cargo' | 'go';
+
+export interface CorpusCase {
+  framework: Framework;
+  name: string;
+  repo: string;
+  /** Whole new contents by repository-relative path (null deletes): what the model's answer would be. */
+  change: Record<string, string | null>;
+  expect: {
+    baseline: {
+      broken: null | 'test-command-broken' | 'test-command-timeout';
+      passed: number;
+      failed: number;
+      skipped: number;
+      failing: string[];
+    };
+    /** null when the baseline is broken (no change is tested). */
+    after: null | {
+      verdict: 'pass' | 'fail' | 'unknown';
+      passed: number;
+      failed: number;
+      skipped: number;
+      failing: string[];
+    };
+  };
+}
+
+export const corpusCases: CorpusCase[] = [
+  ...pytestCases,
+  ...jestCases,
+  ...vitestCases,
+  ...mochaCases,
+  ...nodeTestCases,
+  ...cargoCases,
+  ...goCases,
+];

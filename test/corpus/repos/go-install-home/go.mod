@@ -1,0 +1,3 @@
+module example.com/durations
+
+go 1.19

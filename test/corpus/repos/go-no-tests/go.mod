@@ -1,0 +1,3 @@
+module example.com/slugs
+
+go 1.19

@@ -1,0 +1,3 @@
+const { slugify } = require('../src/slug.js');
+
+it('lowercases and joins words', () => expect(slugify('Hello World')).toBe('hello-world'));

@@ -1,0 +1,9 @@
+const { loadUnits } = require('./units.js');
+
+function parseDuration(text) {
+  const match = /^(\d+)\s*([hms])$/.exec(text.trim());
+  if (!match) throw new Error(`not a duration: ${text}`);
+  return Number(match[1]) * loadUnits()[match[2]];
+}
+
+module.exports = { parseDuration };

@@ -1,0 +1,4 @@
+import assert from 'node:assert/strict';
+import { slugify } from '../src/slug.js';
+
+it('lowercases and joins words', () => assert.equal(slugify('Hello World'), 'hello-world'));

@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { parseDuration } from '../src/duration.js';
+import { loadUnits } from '../src/units.js';
+
+describe('units', () => {
+  it('reads the table the install step cached', () => expect(loadUnits().h).toBe(3600));
+});
+
+describe('parseDuration', () => {
+  it('parses minutes', () => expect(parseDuration('90m')).toBe(5400));
+});

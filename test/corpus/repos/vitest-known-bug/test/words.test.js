@@ -1,0 +1,7 @@
+import { describe, expect, it } from 'vitest';
+import { wordCount } from '../src/words.js';
+
+describe('wordCount', () => {
+  it('counts words', () => expect(wordCount('the quick brown fox')).toBe(4));
+  it('counts an empty text as no words', () => expect(wordCount('')).toBe(0));
+});
