@@ -99,6 +99,9 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   let aborted = false;
   const timers: NodeJS.Timeout[] = [];
 
+  // One pipe for both streams: read from two pipes, a tool's stderr lines (cargo's "Running
+  // tests/x.rs") and its stdout lines arrive out of order, and the report reads them in order.
+  const script = `exec 2>&1\n${command}`;
   const [file, args] =
     sandbox === 'bwrap'
       ? [
@@ -113,12 +116,12 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
             }),
             '/bin/sh',
             '-c',
-            command,
+            script,
           ],
         ]
       : sandbox === 'unshare'
-        ? unshareArgs({ command, readOnly })
-        : ['/bin/sh', ['-c', command]];
+        ? unshareArgs({ command: script, readOnly })
+        : ['/bin/sh', ['-c', script]];
 
   try {
     if (signal?.aborted) aborted = true;

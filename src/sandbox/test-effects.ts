@@ -10,9 +10,9 @@ import { touchedTests } from './changed-tests.js';
 import { cleanOutput } from './clean-output.js';
 import { buildCodeChanged, installPlan, markInstalled } from './install-step.js';
 import { tailOf } from './output-cap.js';
+import { totalsOf } from './reports/case-list.js';
 import { readResults } from './reports/read-results.js';
 import { clearReports, planReporters } from './reports/reporter-plan.js';
-import { totalsOf } from './reports/totals.js';
 import { type CommandResult, runCommand } from './run-command.js';
 import { strictest } from './sandbox-mode.js';
 import { describeExit, failingIds, judge } from './test-verdict.js';
@@ -40,6 +40,8 @@ export interface TestEffectsOptions {
   roPaths?: readonly string[];
   /** Removes secrets from anything kept from a run. */
   scrub?: (text: string) => string;
+  /** Where PATH and the toolchains come from (booty's own environment by default). */
+  parentEnv?: NodeJS.ProcessEnv;
   outputCapBytes?: number;
   outputTailChars?: number;
   killGraceMs?: number;
@@ -89,6 +91,7 @@ export function createTestEffects(options: TestEffectsOptions) {
       timeoutMs: cfg.timeoutSeconds * 1000,
       sandbox: strictest(options.sandbox ?? 'auto', cfg.sandbox),
       roPaths: options.roPaths,
+      parentEnv: options.parentEnv,
       outputCapBytes: options.outputCapBytes,
       killGraceMs: options.killGraceMs,
       bwrapPath: options.bwrapPath,
@@ -121,7 +124,11 @@ export function createTestEffects(options: TestEffectsOptions) {
         };
       }
     }
-    const result = await exec(cfg, { dir, home, command: plan.command, network: true, env: plan.env }, signal);
+    const result = await exec(
+      cfg,
+      { dir, home, command: plan.command, network: true, env: plan.env },
+      signal,
+    );
     if (result.exitCode === 0 && !result.timedOut) {
       await markInstalled(dir, plan);
       return null;
@@ -148,13 +155,23 @@ export function createTestEffects(options: TestEffectsOptions) {
       configured: cfg.test.report ?? [],
     });
     await clearReports(plan, dir);
-    const result = await exec(cfg, { dir, home, command: plan.command, network: false, env: plan.env }, signal);
+    const result = await exec(
+      cfg,
+      { dir, home, command: plan.command, network: false, env: plan.env },
+      signal,
+    );
     const report = await readResults({ plan, output: result.output, cwd: dir });
     const output = clean(report.text ?? result.output, dir, home);
     const cases = report.cases.map(
-      (c): TestCase => ({ ...c, message: c.message === null ? null : clean(c.message, dir, home).slice(0, MESSAGE_CHARS) }),
+      (c): TestCase => ({
+        ...c,
+        message: c.message === null ? null : clean(c.message, dir, home).slice(0, MESSAGE_CHARS),
+      }),
     );
-    const loadErrors = report.loadErrors.map((e) => ({ ...e, message: clean(e.message, dir, home).slice(0, MESSAGE_CHARS) }));
+    const loadErrors = report.loadErrors.map((e) => ({
+      ...e,
+      message: clean(e.message, dir, home).slice(0, MESSAGE_CHARS),
+    }));
     const ran = commandRan({ exitCode: result.exitCode, output, cases });
     const facts = {
       command: cfg.test.command,

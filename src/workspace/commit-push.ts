@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BootyError } from '../errors.js';
 import type { FileChange } from '../events/effect-results.js';
@@ -91,7 +92,9 @@ export async function commitAndPush(input: {
 async function commitFromLog(mirror: string, job: JobContext, author: Author): Promise<string> {
   const baseSha = job.workspace!.baseSha;
   const index = path.join(mirror, `booty-index-${job.jobId}`);
-  const env = { GIT_INDEX_FILE: index };
+  // update-index wants a work tree even with --cacheinfo; an empty one is never read.
+  const emptyTree = await mkdtemp(path.join(tmpdir(), 'booty-no-tree-'));
+  const env = { GIT_INDEX_FILE: index, GIT_WORK_TREE: emptyTree };
   const run = (args: string[], op: string, input?: string) => git(args, { cwd: mirror, env, op, input });
   try {
     await run(['read-tree', baseSha], 'read-tree');
@@ -119,6 +122,7 @@ async function commitFromLog(mirror: string, job: JobContext, author: Author): P
     return sha;
   } finally {
     await rm(index, { force: true });
+    await rm(emptyTree, { recursive: true, force: true });
   }
 }
 

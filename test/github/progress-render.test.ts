@@ -24,10 +24,10 @@ describe('renderProgress', () => {
 
     expect(checklist(snapshot)).toEqual([
       'done Prepare the workspace — from `main`',
-      'done Run the tests before the change — all passing',
+      'done Run the tests before the change — all passing (1 test: 1 passed, 0 failed, 0 skipped)',
       'done Analyze the issue',
       'running Refine the change — attempt 2/3',
-      'pending Run the tests — last run: 1 failing',
+      'pending Run the tests — last run: 1 failing (2 tests: 1 passed, 1 failed, 0 skipped)',
       'pending Open a draft pull request',
       'pending Mark it ready for review',
     ]);
@@ -40,7 +40,7 @@ describe('renderProgress', () => {
     const text = renderProgress(snapshot);
 
     expect(checklist(snapshot).slice(1, 4)).toEqual([
-      'done Run the tests before the change — all passing',
+      'done Run the tests before the change — all passing (1 test: 1 passed, 0 failed, 0 skipped)',
       'failed Analyze the issue',
       'skipped Generate the change',
     ]);

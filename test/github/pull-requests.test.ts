@@ -100,19 +100,21 @@ describe('draft pull request and promotion', () => {
     });
     for (const part of [
       '<!-- booty:job=job-1 -->',
-      'Adds add(a, b) to the library.',
-      'Closes #1',
+      // The summary is the model's own account of its last applied attempt, not the plan.
+      '## Summary\n\nAdds add(a, b).\n\nCloses #1',
       '- `add.js`',
       '- `test/add.test.js`',
+      '| Result | ✅ passed |',
       '| Command | `npm test` |',
-      '| Exit code | 0 |',
-      '| Duration | 1.2 s |',
+      '| After the change | 1 test: 1 passed, 0 failed, 0 skipped; exited 0 in 1.2 s |',
+      '| Before the change | 2 tests: 1 passed, 1 failed, 0 skipped; exited 1 |',
       '| Attempt | 2 of 3 |',
-      '| Baseline failures | 1 (already failing before this change) |',
-      '- `flaky thing`',
+      '1 test already failing before the change:\n- `flaky thing`',
+      '0 tokens (0 in, 0 out, 0 cache read, 0 cache write) · $0.0000',
     ]) {
       expect(stored!.body).toContain(part);
     }
+    expect(stored!.body).not.toContain('Adds add(a, b) to the library.');
 
     const promoted = await effects.promotePr(
       { ...effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr') },

@@ -58,7 +58,7 @@ function withChanges(
   baseline: Omit<TestRun, 'at'>,
   files: Record<string, string>,
   addedTests: string[],
-) {
+): JobContext {
   return {
     ...job,
     baseline: { ...baseline, at: 0 },
@@ -87,22 +87,24 @@ const proposing = (job: JobContext) => ({
 });
 
 describe('test effects', () => {
-  it('records the failures the base commit already has, then judges later runs against them', async () => {
+  it('records the failures the base commit already has, then judges later runs against them by test id', async () => {
     const { ws, job, effects, input, dir } = await preparedJob();
     const baseline = await effects.runBaseline(input(job, 'runBaseline'), { signal });
     expect(baseline).toMatchObject({
       command: 'npm test',
-      passed: false,
+      ran: true,
+      broken: null,
       exitCode: 1,
       timedOut: false,
+      source: 'tap',
+      totals: { total: 3, passed: 2, failed: 1, errored: 0, skipped: 0 },
       failingTests: [legacy],
       baselineFailures: [legacy],
-      newFailures: [],
       sandbox: 'bwrap',
     });
     expect(fs.existsSync(path.join(dir, '.git/booty-installed'))).toBe(true);
 
-    // A passing added test: no new failures, so the run passes although the suite exits 1.
+    // A passing added test: nothing that passed before fails, so the run passes although it exits 1.
     const good = withChanges(
       job,
       baseline,
@@ -112,10 +114,12 @@ describe('test effects', () => {
     await ws.applyChanges(proposing(good), { signal });
     const passing = await effects.runTests(input(good, 'runTests'), { signal });
     expect(passing).toMatchObject({
+      verdict: 'pass',
       passed: true,
       exitCode: 1,
       failingTests: [legacy],
       newFailures: [],
+      changedTests: ['test/sum.test.js > sums'],
       addedTestsFailing: [],
     });
 
@@ -129,14 +133,98 @@ describe('test effects', () => {
     );
     const failing = await effects.runTests(input(bad, 'runTests'), { signal });
     expect(failing).toMatchObject({
+      verdict: 'fail',
       passed: false,
       failingTests: [legacy, 'test/sum.test.js > sums'],
       newFailures: ['test/sum.test.js > sums'],
       baselineFailures: [legacy],
-      addedTestsFailing: ['test/sum.test.js'],
+      addedTestsFailing: ['test/sum.test.js > sums'],
     });
-    expect(failing.outputTail).toContain('nope');
+    expect(failing.cases.find((c) => c.id === 'test/sum.test.js > sums')?.message).toContain('nope');
     expect(fs.existsSync(path.join(dir, '.git/booty-installed'))).toBe(true);
+  });
+
+  it('keeps what the install step put under HOME for every run of the job', async () => {
+    const { job, effects, input } = await preparedJob();
+    const installing = {
+      ...job,
+      config: {
+        ...job.config!,
+        install: {
+          command: 'mkdir -p "$HOME/.local/share/sample" && echo ready > "$HOME/.local/share/sample/tool"',
+        },
+        test: {
+          command: 'test "$(cat "$HOME/.local/share/sample/tool")" = ready && node --test',
+          report: [],
+        },
+      },
+    };
+    const baseline = await effects.runBaseline(input(installing, 'runBaseline'), { signal });
+    expect(baseline.exitCode).toBe(1);
+    expect(baseline.totals.passed).toBe(2);
+    // The install marker says nothing changed: the second run does not install, and still sees it.
+    const again = await effects.runTests(
+      input({ ...installing, baseline: { ...baseline, at: 0 } }, 'runTests'),
+      {
+        signal,
+      },
+    );
+    expect(again.totals.passed).toBe(2);
+    expect(again.outputTail).not.toContain('No such file');
+  });
+
+  it('puts the work tree back to the logged change after a run, whatever the tests wrote', async () => {
+    const { ws, job, effects, input, dir } = await preparedJob();
+    const baseline = await effects.runBaseline(input(job, 'runBaseline'), { signal });
+    const changed = withChanges(
+      job,
+      baseline,
+      { 'src/math.js': 'exports.add = (a, b) => a + b;\nexports.sub = (a, b) => a - b;\n// booty\n' },
+      [],
+    );
+    await ws.applyChanges(proposing(changed), { signal });
+    const vandal = {
+      ...changed,
+      config: {
+        ...changed.config!,
+        test: { command: 'echo TAMPERED > src/math.js; echo junk > dropped.txt; node --test', report: [] },
+      },
+    };
+    await effects.runTests(input(vandal, 'runTests'), { signal });
+    expect(fs.readFileSync(path.join(dir, 'src/math.js'), 'utf8')).toContain('// booty');
+    expect(fs.existsSync(path.join(dir, 'dropped.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('# sample\n');
+  });
+
+  it('calls a command that cannot run broken on the baseline, quoting its output without colour', async () => {
+    const { job, effects, input } = await preparedJob();
+    const missing = {
+      ...job,
+      config: {
+        ...job.config!,
+        install: null,
+        test: { command: "printf '\\033[31mred\\033[0m\\n'; no-such-runner", report: [] },
+      },
+    };
+    const run = await effects.runBaseline(input(missing, 'runBaseline'), { signal });
+    expect(run).toMatchObject({ ran: false, exitCode: 127, broken: { reason: 'test-command-broken' } });
+    expect(run.outputTail).toContain('red');
+    expect(run.outputTail).not.toMatch(/\u001b|\[31m|\[0m/);
+  });
+
+  it('calls a run it cannot read unknown, never passed', async () => {
+    const { job, effects, input } = await preparedJob();
+    const opaque = {
+      ...job,
+      config: { ...job.config!, install: null, test: { command: 'echo all good', report: [] } },
+    };
+    const baseline = await effects.runBaseline(input(opaque, 'runBaseline'), { signal });
+    expect(baseline).toMatchObject({ ran: true, broken: null, totals: { total: 0 } });
+    const after = await effects.runTests(input({ ...opaque, baseline: { ...baseline, at: 0 } }, 'runTests'), {
+      signal,
+    });
+    expect(after).toMatchObject({ verdict: 'unknown', passed: false });
+    expect(after.reasons.map((r) => r.code)).toEqual(['no-test-passed']);
   });
 
   it("keeps the clone's .git read-only for the tests, so nothing they write there runs later outside the sandbox", async () => {
@@ -146,7 +234,10 @@ describe('test effects', () => {
       config: {
         ...job.config!,
         install: null,
-        test: { command: 'echo x > .git/hooks/pre-commit; echo y > .git/config.evil; node --test' },
+        test: {
+          command: 'echo x > .git/hooks/pre-commit; echo y > .git/config.evil; node --test',
+          report: [],
+        },
       },
     };
     const run = await effects.runBaseline(input(sneaky, 'runBaseline'), { signal });

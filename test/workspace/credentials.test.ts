@@ -72,6 +72,7 @@ describe('credentials', () => {
     job = { ...job, changes: mergeChanges([], [{ path: 'src/sum.js', content: 'exports.sum = 1;\n' }]) };
     fs.rmSync(path.join(root, 'jobs'), { recursive: true }); // also exercise a rebuild over HTTP
     await ws.idle();
+    await ws.ensure(job);
     const { headSha } = await ws.commitAndPush({ job });
     await ws.idle();
 
@@ -82,6 +83,7 @@ describe('credentials', () => {
     expect(filesContaining(root, needles)).toEqual([]);
     expect(fs.existsSync(path.join(root, 'spares/acme/widgets/.git'))).toBe(true);
     expect(fs.readFileSync(path.join(root, 'jobs/job-1/.git/config'), 'utf8')).not.toContain('extraheader');
+    expect(fs.readFileSync(path.join(root, 'mirrors/acme/widgets.git/config'), 'utf8')).not.toContain('extraheader');
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.filter((l) => needles.some((n) => l.includes(n)))).toEqual([]);
   });

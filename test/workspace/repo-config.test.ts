@@ -19,11 +19,25 @@ describe('detectSetup', () => {
   const rows: [string[], ReturnType<typeof detectSetup>][] = [
     [['package.json', 'package-lock.json'], { test: 'npm test', install: 'npm ci' }],
     [['package.json'], { test: 'npm test', install: 'npm install' }],
-    [['pyproject.toml'], { test: 'pytest', install: null }],
-    [['pytest.ini', 'src'], { test: 'pytest', install: null }],
-    [['go.mod', 'go.sum'], { test: 'go test ./...', install: 'go mod vendor' }],
+    [
+      ['pyproject.toml'],
+      {
+        test: 'python -m pytest',
+        install: 'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "."',
+      },
+    ],
+    [
+      ['setup.py', 'requirements.txt', 'requirements-dev.txt'],
+      {
+        test: 'python -m pytest',
+        install:
+          'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "." -r requirements.txt -r requirements-dev.txt',
+      },
+    ],
+    [['pytest.ini', 'src'], { test: 'python -m pytest', install: 'python3 -m venv --system-site-packages "$HOME/.venv"' }],
+    [['go.mod', 'go.sum'], { test: 'go test ./...', install: 'go mod download' }],
     [['go.mod'], { test: 'go test ./...', install: null }],
-    [['Cargo.toml'], { test: 'cargo test', install: null }],
+    [['Cargo.toml'], { test: 'cargo test', install: 'cargo fetch' }],
     [['README.md', 'Makefile'], null],
   ];
   for (const [files, expected] of rows) {
@@ -31,6 +45,13 @@ describe('detectSetup', () => {
       expect(detectSetup(files)).toEqual(expected);
     });
   }
+
+  it('installs a Python project with the extra it declares for its tests', () => {
+    const pyproject = '[project]\nname = "x"\n\n[project.optional-dependencies]\ndocs = ["mkdocs"]\ntesting = ["pytest"]\n\n[tool.pytest.ini_options]\n';
+    expect(detectSetup(['pyproject.toml'], { pyproject })?.install).toBe(
+      'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e ".[testing]"',
+    );
+  });
 });
 
 describe('resolveConfig', () => {
@@ -50,7 +71,7 @@ describe('resolveConfig', () => {
     expect(config).toEqual({
       source: 'file',
       path: '.github/booty.yml',
-      test: { command: 'make check' },
+      test: { command: 'make check', report: [] },
       install: { command: 'make deps' },
       timeoutSeconds: 120,
       maxAttempts: 5,
@@ -75,7 +96,7 @@ describe('resolveConfig', () => {
   });
 
   it('treats an empty file as all defaults', () => {
-    expect(fromFile('', ['pyproject.toml']).test.command).toBe('pytest');
+    expect(fromFile('', ['pyproject.toml']).test.command).toBe('python -m pytest');
   });
 
   it('detects without a file', () => {
@@ -101,7 +122,7 @@ describe('resolveConfig', () => {
     {
       text: 'test: npm test\n',
       field: 'test',
-      problem: 'must be a mapping with a `command` (got "npm test")',
+      problem: 'must be a mapping with a `command` (and optionally a `report`) (got "npm test")',
     },
     { text: 'test:\n  command: ""\n', field: 'test.command', problem: 'must not be empty' },
     { text: 'test: {}\n', field: 'test.command', problem: 'is missing' },

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
 import type { Applied } from '../../src/events/effect-results.js';
 import { type JobContext, mergeChanges } from '../../src/machines/job-context.js';
+import { DEFAULT_PROTECTED_PATHS } from '../../src/workspace/repo-config.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
 import {
   makeRemote,
@@ -86,11 +87,11 @@ describe('prepare', () => {
       config: {
         source: 'detected',
         path: null,
-        test: { command: 'npm test' },
+        test: { command: 'npm test', report: [] },
         install: { command: 'npm ci' },
         timeoutSeconds: 600,
         maxAttempts: 4,
-        protectedPaths: ['.github/workflows/**', '**/.env*', '**/*.pem', '.github/booty.yml', '.booty.yml'],
+        protectedPaths: DEFAULT_PROTECTED_PATHS,
         sandbox: 'auto',
       },
     });
@@ -108,7 +109,13 @@ describe('prepare', () => {
   it('detects a Python setup', async () => {
     const { ws } = setup(pythonSample);
     const out = await ws.prepare(input(sampleJob()), { signal });
-    expect(out.config).toMatchObject({ source: 'detected', test: { command: 'pytest' }, install: null });
+    expect(out.config).toMatchObject({
+      source: 'detected',
+      test: { command: 'python -m pytest' },
+      install: {
+        command: 'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "."',
+      },
+    });
   });
 
   it('reuses the clone when it runs again for the same job', async () => {
@@ -326,7 +333,20 @@ describe('commitAndPush', () => {
 
     const again = await ws.commitAndPush({ job: fixJob });
     expect(again.headSha).toBe(headSha);
-    expect(sh(dir, 'rev-list', '--count', 'HEAD')).toBe('2');
+    // The commit is built in the mirror: the job's clone, where tests ran, is never committed in.
+    expect(sh(dir, 'rev-list', '--count', 'HEAD')).toBe('1');
+    expect(sh(remote.bare, 'log', '-1', '--format=%b', headSha)).toBe(`Refs #7.\n\nBooty-Job: ${job.jobId}`);
+  });
+
+  it('pushes what the log recorded, whatever a test left in the work tree', async () => {
+    const { remote, root, ws } = setup();
+    const { job } = await apply(ws, await prepared(ws), [{ path: 'src/sum.js', content: 'exports.sum = 1;\n' }]);
+    const dir = path.join(root, 'jobs/job-1');
+    fs.writeFileSync(path.join(dir, 'src/sum.js'), `TAMPERED-BY-TEST${'x'.repeat(3 * 1024 * 1024)}`);
+    fs.writeFileSync(path.join(dir, 'src/extra.js'), 'a file a test wrote');
+    const { headSha } = await ws.commitAndPush({ job });
+    expect(sh(remote.bare, 'show', `${headSha}:src/sum.js`)).toBe('exports.sum = 1;');
+    expect(sh(remote.bare, 'diff', '--name-status', remote.head, headSha)).toBe('A\tsrc/sum.js');
   });
 
   it('makes the same commit after a workspace rebuild, so the push stays a no-op', async () => {
