@@ -11,9 +11,12 @@ const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 // biome-ignore-end lint/suspicious/noControlCharactersInRegex: these are the sequences to remove.
 /** An SGR sequence whose ESC was already lost upstream: `[31m`, `[2m`, `[0m`. */
 const ORPHAN_SGR = /\[(?:\d{1,3}(?:;\d{1,3})*)?m/g;
+/** A sequence a reporter escaped into text (TAP's YAML writes ESC as `\x1B`): `\x1B[31m`. */
+const ESCAPED_ESC = /\\(?:x1[bB]|u001[bB]|033|e)(?:\[[0-9;?]*[ -/]*[@-~])?/g;
 
 export function stripAnsi(text: string): string {
   return text
+    .replace(ESCAPED_ESC, '')
     .replace(OSC, '')
     .replace(CSI, '')
     .replace(OTHER_ESCAPES, '')

@@ -15,11 +15,14 @@ export const bareDir = (root: string, owner: string, name: string) =>
 const git = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
   run('git', args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
 
+/** Fixed names and dates: the same files make the same first commit, so runs can be compared. */
 const author = {
   GIT_AUTHOR_NAME: 'GitHub Simulator',
   GIT_AUTHOR_EMAIL: 'simulator@users.noreply.github.test',
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
   GIT_COMMITTER_NAME: 'GitHub Simulator',
   GIT_COMMITTER_EMAIL: 'simulator@users.noreply.github.test',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
 };
 
 /** Creates the bare repository, seeded with one commit of a directory's files when given. */

@@ -3,7 +3,7 @@ import { demoResponder, examplesDir, type Scenario, sampleIssue } from '../../sr
 import { loadEnv } from '../../src/env.js';
 import { createLogger } from '../../src/log.js';
 import { type Booty, startBooty } from '../../src/runtime/start-booty.js';
-import { startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
+import { type Responder, startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
 import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { tempDir } from '../support/job-harness.js';
 
@@ -15,15 +15,24 @@ export const REPO = 'tiny-durations';
 export const TOKEN = `ghp_${'e2e'.repeat(12)}`;
 export const SECRET = 'e2e-webhook-secret';
 
-export async function e2eWorld(scenario: Scenario = 'pass') {
+export interface WorldOptions {
+  /** The repository's files (default: the demo's sample repository). */
+  repoDir?: string;
+  /** The issue (default: the demo's sample issue). */
+  issue?: { title: string; body: string };
+  /** The model's turns (default: the scenario's scripted ones). */
+  responder?: Responder;
+}
+
+export async function e2eWorld(scenario: Scenario = 'pass', options: WorldOptions = {}) {
   const dir = tempDir('booty-e2e-');
   const github = await startGitHubSimulator({
     dir: path.join(dir, 'github'),
     tokens: [{ token: TOKEN, login: 'booty-bot' }],
   });
-  await github.createRepo(OWNER, REPO, { fromDir: path.join(examplesDir, 'sample-repo') });
-  const issue = (github.createIssue(OWNER, REPO, sampleIssue()) as { number: number }).number;
-  const anthropic = await startAnthropicSimulator({ responder: demoResponder(scenario) });
+  await github.createRepo(OWNER, REPO, { fromDir: options.repoDir ?? path.join(examplesDir, 'sample-repo') });
+  const issue = (github.createIssue(OWNER, REPO, options.issue ?? sampleIssue()) as { number: number }).number;
+  const anthropic = await startAnthropicSimulator({ responder: options.responder ?? demoResponder(scenario) });
 
   /** The environment `booty serve` would get; short retry waits so failures end quickly. */
   const env = (overrides: Record<string, string> = {}): Record<string, string> => ({

@@ -9,6 +9,10 @@ describe('cleanOutput', () => {
     expect(out).not.toMatch(/\u001b|\[\d*(;\d+)*m/);
   });
 
+  it('removes sequences a reporter wrote out as text', () => {
+    expect(stripAnsi('\\x1B[31mexpected 2\\x1B[39m and \\u001b[2mdim\\u001b[22m')).toBe('expected 2 and dim');
+  });
+
   it('keeps the last draw of a line redrawn with CR, and shows the workspace as . and HOME as ~', () => {
     const out = cleanOutput('progress 10%\rprogress 100%\r\nat /w/jobs/j1/src/a.js:3\ncache /w/homes/j1/.npm\n', {
       workspace: '/w/jobs/j1',

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
+import { stateName } from '../../src/machines/fold.js';
+import type { Responder } from '../../src/simulators/anthropic-simulator.js';
+import { corpusCases } from '../corpus/cases.js';
+import { REPOS_DIR } from '../corpus/materialize.js';
+import { tempDir } from '../support/job-harness.js';
+import { e2eWorld, type WorldOptions } from './e2e-world.js';
+
+// The gate end to end: real HTTP to the local GitHub and Anthropic, real git, real test runs under
+// bubblewrap. Each test is one promise the README makes about when a change passes.
+
+type World = Awaited<ReturnType<typeof e2eWorld>>;
+let world: World | null = null;
+afterEach(async () => {
+  await world?.close();
+  world = null;
+});
+
+const analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
+
+/** A model that analyses, then answers each attempt with the next of these changes. */
+function scripted(attempts: (Record<string, string> | { error: number })[]): Responder {
+  let n = 0;
+  return (request) => {
+    if (request.toolName === 'submit_analysis') return { answer: analysis };
+    const next = attempts[Math.min(n++, attempts.length - 1)]!;
+    if ('error' in next) return { error: next.error as number, message: 'the request was refused' };
+    const changes = Object.entries(next).map(([p, content]) => ({ path: p, content }));
+    return { answer: { explanation: `attempt ${n}`, changes, deletePaths: [] } };
+  };
+}
+
+async function runJob(options: WorldOptions & { scenario?: 'pass' | 'refine'; env?: Record<string, string> }) {
+  world = await e2eWorld(options.scenario ?? 'pass', options);
+  const booty = await world.startInProcess(options.env);
+  await world.label();
+  const [job] = booty.store.listJobs();
+  const snapshot = await booty.server.supervisor.whenFinished(job!.jobId);
+  await booty.runtime.reporter.idle(job!.jobId);
+  return { booty, snapshot, jobId: job!.jobId };
+}
+
+/** The sample repository with extra files, as a new folder. */
+function sampleWith(files: Record<string, string>): string {
+  const dir = tempDir('booty-repo-');
+  fs.cpSync(path.join(examplesDir, 'sample-repo'), dir, { recursive: true });
+  for (const [p, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    fs.writeFileSync(path.join(dir, p), content);
+  }
+  return dir;
+}
+
+describe('the gate end to end', () => {
+  it('given a test command that cannot run, then the job fails as test-command-broken with no model request and one comment', async () => {
+    const { snapshot } = await runJob({ repoDir: path.join(REPOS_DIR, 'node-test-broken-command') });
+    expect(stateName(snapshot)).toBe('failed');
+    expect(snapshot.context.outcome?.reason).toBe('test-command-broken');
+    expect(world!.anthropic.requests).toEqual([]);
+    const comments = world!.comments();
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('The test command `npm test` exited 1 on the base branch');
+    expect(comments[0]!.body).toContain('# .github/booty.yml');
+    expect(world!.pulls()).toEqual([]);
+  });
+
+  it('given a change that breaks a parametrized pytest case whose id has spaces, then it is never promoted', async () => {
+    const breaking = corpusCases.find((c) => c.framework === 'pytest' && c.name === 'breaking-change')!;
+    const { snapshot } = await runJob({
+      repoDir: path.join(REPOS_DIR, 'pytest-basic'),
+      responder: scripted([breaking.change as Record<string, string>]),
+      env: { BOOTY_MAX_ATTEMPTS: '2' },
+    });
+    expect(stateName(snapshot)).toBe('failed');
+    expect(snapshot.context.outcome?.reason).toBe('tests-failing');
+    const last = snapshot.context.attempts.at(-1)!.test!;
+    expect(last.verdict).toBe('fail');
+    expect(last.newFailures).toEqual(['tests/test_parse.py::test_parse[90 m]']);
+    const [pr] = world!.pulls();
+    expect(pr).toMatchObject({ draft: true });
+    expect(pr!.body).toContain('Refs #1');
+    expect(pr!.body).not.toContain('Closes #1');
+  });
+
+  it('given a relabel after the job promoted its PR, then a second job opens a second PR and the first keeps its head', async () => {
+    const { booty, snapshot } = await runJob({ scenario: 'pass' });
+    expect(stateName(snapshot)).toBe('promoted');
+    const [first] = world!.pulls();
+    const firstHead = first!.headSha;
+
+    await world!.unlabel();
+    await world!.label();
+    const second = booty.store.listJobs().at(-1)!;
+    expect(second.jobId).not.toBe(snapshot.context.jobId);
+    const again = await booty.server.supervisor.whenFinished(second.jobId);
+    expect(stateName(again)).toBe('promoted');
+
+    const pulls = world!.pulls();
+    expect(pulls).toHaveLength(2);
+    expect(pulls[0]!.headSha).toBe(firstHead);
+    expect(pulls[0]!.head).not.toBe(pulls[1]!.head);
+    expect(pulls[1]!.head).toMatch(/^booty\/issue-1-r2-/);
+    expect(pulls[1]!.body).toContain(`Follows #${first!.number}`);
+  });
+
+  it('given a step error after a change was applied, then the work is up as a draft PR that says why', async () => {
+    const demo = demoResponder('refine');
+    let changes = 0;
+    const { snapshot } = await runJob({
+      scenario: 'refine',
+      // The first attempt fails its tests; the model then refuses the refinement outright.
+      responder: (request) =>
+        request.toolName === 'submit_changes' && ++changes === 2
+          ? { error: 400, message: 'the request was refused' }
+          : demo(request),
+    });
+    expect(stateName(snapshot)).toBe('failed');
+    expect(snapshot.context.outcome?.reason).toBe('error');
+    const [pr] = world!.pulls();
+    expect(pr).toMatchObject({ draft: true, number: snapshot.context.pr!.number });
+    expect(pr!.body).toContain('refine failed');
+    expect(pr!.body).toContain('The work so far goes up as a draft pull request.');
+  });
+
+  it('given coloured test output, then the refine request holds no escape sequence, whole or in part', async () => {
+    const coloured = `import { test } from 'node:test';
+test('loud', () => {
+  console.log('\\u001b[31mred\\u001b[39m \\u001b[2mdim\\u001b[22m');
+  throw new Error('\\u001b[31mexpected 2, got 3\\u001b[39m');
+});
+`;
+    const { snapshot } = await runJob({
+      responder: scripted([
+        { 'test/loud.test.js': coloured },
+        { 'test/loud.test.js': "import { test } from 'node:test';\ntest('loud', () => {});\n" },
+      ]),
+    });
+    expect(stateName(snapshot)).toBe('promoted');
+    const refine = world!.anthropic.messages().filter((r) => r.toolName === 'submit_changes')[1]!;
+    // What the tests printed (not the test's own source, which the model wrote and may hold anything).
+    const failure = /<latest_failure[\s\S]*<\/latest_failure>/.exec(JSON.parse(refine.raw).messages[0].content[1].text)![0];
+    expect(failure).toContain('expected 2, got 3');
+    // An ESC, ESC written as text by a reporter (\x1B), or what stripping only the ESC leaves ([31m).
+    expect(failure).not.toMatch(/\u001b|\\x1b|\\u001b|\\033|\[(\d{1,2};)*\d{0,2}m/i);
+  });
+
+  it('given the same scenario twice, then the model receives byte-identical requests', async () => {
+    const bodies: string[][] = [];
+    for (let i = 0; i < 2; i++) {
+      await runJob({ scenario: 'refine' });
+      bodies.push(world!.anthropic.requests.map((r) => r.raw));
+      await world!.close();
+      world = null;
+    }
+    expect(bodies[0]!.length).toBeGreaterThan(2);
+    const firstDiff = (a: string, b: string) => {
+      let i = 0;
+      while (i < a.length && a[i] === b[i]) i++;
+      return i === a.length && a.length === b.length ? null : `${a.slice(i - 80, i + 80)}\n  vs\n${b.slice(i - 80, i + 80)}`;
+    };
+    expect(bodies[0]!.map((b, i) => firstDiff(b, bodies[1]![i] ?? ''))).toEqual(bodies[0]!.map(() => null));
+  });
+});
