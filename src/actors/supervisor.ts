@@ -241,7 +241,10 @@ export class Supervisor {
     deliveryId: string,
     request: Intent & { kind: 'request' } extends { request: infer R } ? R : never,
   ) {
-    const earlier = this.options.store.jobsForIssue(`${request.repo.owner}/${request.repo.name}`, request.issue.number);
+    const earlier = this.options.store.jobsForIssue(
+      `${request.repo.owner}/${request.repo.name}`,
+      request.issue.number,
+    );
     const last = earlier.at(-1);
     const previousPr = last ? foldJob(this.options.store.readStream(last.jobId)).context.pr : null;
     const parsed = JobRequested.parse({

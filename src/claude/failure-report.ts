@@ -64,9 +64,7 @@ function failureDetails(run: TestRun): string | null {
     ...loadErrors.map((e) => ({ id: `${e.file} (did not load)`, text: e.message })),
     ...ordered.map((c) => ({ id: c.id, text: c.message ?? '' })),
   ];
-  const shown = blocks
-    .slice(0, DETAILS)
-    .map((b) => `${b.id}:\n${fenceTestOutput(b.text, DETAIL_CHARS)}`);
+  const shown = blocks.slice(0, DETAILS).map((b) => `${b.id}:\n${fenceTestOutput(b.text, DETAIL_CHARS)}`);
   if (blocks.length > DETAILS) shown.push(`(and ${blocks.length - DETAILS} more failing)`);
   return shown.join('\n');
 }

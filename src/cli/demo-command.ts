@@ -57,7 +57,17 @@ export const demoCommand: Command = {
     if (json) {
       const { jobId, finalState, attempts, pullRequest, comments, db, ok, sandboxNotice } = result;
       io.out(
-        JSON.stringify({ jobId, scenario, finalState, attempts, pullRequest, comments, db, ok, sandbox: sandboxNotice }),
+        JSON.stringify({
+          jobId,
+          scenario,
+          finalState,
+          attempts,
+          pullRequest,
+          comments,
+          db,
+          ok,
+          sandbox: sandboxNotice,
+        }),
       );
       return result.ok ? 0 : 1;
     }

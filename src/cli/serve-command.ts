@@ -1,10 +1,10 @@
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
-import { probeBwrap } from '../sandbox/bwrap.js';
 import { installShutdownSignals } from '../gateway/serve.js';
 import { startLiveInspector } from '../inspect/live-inspector.js';
 import { createLogger } from '../log.js';
 import { startBooty } from '../runtime/start-booty.js';
+import { probeBwrap } from '../sandbox/bwrap.js';
 import { type Command, intOption } from './command.js';
 
 export const serveCommand: Command = {

@@ -109,7 +109,16 @@ export const VerdictReason = z.object({
 });
 export type VerdictReason = z.infer<typeof VerdictReason>;
 
-export const ReportSource = z.enum(['junit', 'jest-json', 'mocha-json', 'go-json', 'tap', 'libtest', 'text', 'none']);
+export const ReportSource = z.enum([
+  'junit',
+  'jest-json',
+  'mocha-json',
+  'go-json',
+  'tap',
+  'libtest',
+  'text',
+  'none',
+]);
 export type ReportSource = z.infer<typeof ReportSource>;
 
 export const TestRun = z.object({

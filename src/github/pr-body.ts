@@ -1,7 +1,7 @@
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
 import { bullets, capBody, code, formatDuration } from './markdown-format.js';
-import { sandboxWarning, testEvidence } from './test-evidence.js';
 import { prMarker } from './markers.js';
+import { sandboxWarning, testEvidence } from './test-evidence.js';
 
 // The draft pull request's title and body: a pure function of the job, so a resumed job writes
 // exactly the body the first run would have written.

@@ -1,7 +1,7 @@
+import type { TestRun } from '../events/effect-results.js';
 import type { JobSnapshot } from '../machines/fold.js';
 import { stateName } from '../machines/fold.js';
 import { type JobContext, jobView } from '../machines/job-context.js';
-import type { TestRun } from '../events/effect-results.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
 import { progressMarker } from './markers.js';
 import { attemptsTable, usageLine } from './pr-body.js';
@@ -96,7 +96,8 @@ export function progressStages(snapshot: Snapshot): Stage[] {
   else if (state === 'promoted') fill(7, 'done', 'done');
   else if (state === 'heldAsDraft') fill(6, outcome === 'promotion-failed' ? 'warning' : 'held', 'skipped');
   else if (state === 'cancelled') fill(reached(ctx), 'cancelled', 'skipped');
-  else if (outcome === 'test-command-broken' || outcome === 'test-command-timeout') fill(1, 'failed', 'skipped');
+  else if (outcome === 'test-command-broken' || outcome === 'test-command-timeout')
+    fill(1, 'failed', 'skipped');
   else if (outcome === 'tests-failing' || outcome === 'tests-unknown') {
     fill(6, 'skipped', 'skipped');
     marks[4] = 'failed';
@@ -181,7 +182,11 @@ function headline(state: string, ctx: JobContext): string {
 function baselineDetail(baseline: TestRun): string {
   if (baseline.broken) return baseline.broken.message;
   const failing = baseline.failingTests.length;
-  const named = failing ? `${failing} already failing` : baseline.exitCode === 0 ? 'all passing' : `exited ${baseline.exitCode ?? 'abnormally'} and named no failing test`;
+  const named = failing
+    ? `${failing} already failing`
+    : baseline.exitCode === 0
+      ? 'all passing'
+      : `exited ${baseline.exitCode ?? 'abnormally'} and named no failing test`;
   return baseline.totals ? `${named} (${counts(baseline)})` : named;
 }
 

@@ -39,9 +39,9 @@ const ADVICE: Partial<Record<VerdictReason['code'], string>> = {
   'not-run':
     "Check that `test.command` in `.github/booty.yml` runs on booty's machine: a tool installed outside the system directories must be listed in `BOOTY_SANDBOX_RO_PATHS`.",
   'no-test-passed':
-    'booty reads results from the test runner\'s own report. For a runner it does not recognise, have the tests write a JUnit XML, TAP or `go test -json` report and point `test.report` in `.github/booty.yml` at it.',
+    "booty reads results from the test runner's own report. For a runner it does not recognise, have the tests write a JUnit XML, TAP or `go test -json` report and point `test.report` in `.github/booty.yml` at it.",
   'exit-disagrees':
-    'booty reads results from the test runner\'s own report. For a runner it does not recognise, have the tests write a JUnit XML, TAP or `go test -json` report and point `test.report` in `.github/booty.yml` at it.',
+    "booty reads results from the test runner's own report. For a runner it does not recognise, have the tests write a JUnit XML, TAP or `go test -json` report and point `test.report` in `.github/booty.yml` at it.",
   'changed-test-unseen':
     'The test command must run the tests this change added: check that they sit where the runner looks for tests, or widen `test.command`.',
 };
@@ -73,7 +73,9 @@ export function sandboxWarning(runs: (Pick<TestRun, 'sandbox'> | null | undefine
 }
 
 /** The test evidence table and lists for the PR body and the comment. */
-export function testEvidence(job: Pick<JobContext, 'lastTest' | 'baseline' | 'attempt' | 'maxAttempts'>): string {
+export function testEvidence(
+  job: Pick<JobContext, 'lastTest' | 'baseline' | 'attempt' | 'maxAttempts'>,
+): string {
   const test = job.lastTest;
   if (!test) return '_No test run was recorded._';
   const baseline = job.baseline;
@@ -90,7 +92,9 @@ export function testEvidence(job: Pick<JobContext, 'lastTest' | 'baseline' | 'at
   if (baseline) parts.push(baselineFailing(baseline));
   const changed = test.changedTests ?? [];
   parts.push(
-    changed.length ? `Tests this change added or modified:\n${bullets(changed)}` : 'This change added or modified no test.',
+    changed.length
+      ? `Tests this change added or modified:\n${bullets(changed)}`
+      : 'This change added or modified no test.',
   );
   const why = verdictReasons(test);
   if (why) parts.push(why);

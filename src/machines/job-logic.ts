@@ -69,7 +69,8 @@ export const guards = {
     return failure.retryable && retriesUsed(context, failure.src) < context.settings.maxRetries;
   },
   overBudget: ({ context, event }: Args) => overBudget(context, event),
-  overBudgetWithChanges: ({ context, event }: Args) => overBudget(context, event) && context.changes.length > 0,
+  overBudgetWithChanges: ({ context, event }: Args) =>
+    overBudget(context, event) && context.changes.length > 0,
   baselineBroken: ({ event }: Args) => (output<TestRun>(event).broken ?? null) !== null,
   outcomeDecided: ({ context }: Args) => context.outcome !== null,
   appliedSomething: ({ event }: Args) => output<Applied>(event).applied.length > 0,
@@ -198,7 +199,9 @@ export const actions = {
     const budget = failure.code === 'BOOTY_E_BUDGET_EXCEEDED';
     // Past an applied change, the machine goes on to open a draft pull request with the work.
     const kept =
-      context.changes.length > 0 && failure.src !== 'openPr' ? ' The work so far goes up as a draft pull request.' : '';
+      context.changes.length > 0 && failure.src !== 'openPr'
+        ? ' The work so far goes up as a draft pull request.'
+        : '';
     return {
       error: stepError(context, failure),
       outcome:

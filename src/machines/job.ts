@@ -32,7 +32,11 @@ const retryOrFail = (state: string) => [
 
 /** Over the token budget: the same, with the budget as the reason. */
 const overBudget = [
-  { guard: 'overBudgetWithChanges' as const, target: 'openingPr', actions: ['recordProposal', 'failBudget'] as const },
+  {
+    guard: 'overBudgetWithChanges' as const,
+    target: 'openingPr',
+    actions: ['recordProposal', 'failBudget'] as const,
+  },
   { guard: 'overBudget' as const, target: 'failed', actions: ['recordProposal', 'failBudget'] as const },
 ];
 

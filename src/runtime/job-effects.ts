@@ -1,8 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { type EffectImpls, type EffectOptions, toActors } from '../actors/effect.js';
 import type { JobObserver } from '../actors/supervisor.js';
 import { createClaudeEffects } from '../claude/claude-effects.js';
 import { repoReaderFor } from '../claude/repo-reader.js';
-import { readFileSync } from 'node:fs';
 import { type Env, secretValues } from '../env.js';
 import { authFromEnv } from '../github/auth.js';
 import { createGitHubClients, type GitHubClients } from '../github/clients.js';

@@ -73,7 +73,18 @@ export function bwrapArgs({ writable, readOnly = [], toolchains = [], cwd, netwo
   system ??= systemBinds();
   const args = [...system];
   for (const dir of toolchains) if (existsSync(dir)) args.push('--ro-bind', dir, dir);
-  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--tmpfs', '/dev/shm');
+  args.push(
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--tmpfs',
+    '/var/tmp',
+    '--tmpfs',
+    '/dev/shm',
+  );
   // After the tmpfs mounts, so a workspace under /tmp is bound back on top of them.
   for (const dir of writable) args.push('--bind', dir, dir);
   for (const p of readOnly) args.push('--ro-bind', p, p);

@@ -18,7 +18,8 @@ interface Declaration {
   line: number;
 }
 
-const JS_TEST = /(?:^|[^.\w$])(?:it|test)(?:\.(?:only|skip|todo|concurrent|sequential|fails))*\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/;
+const JS_TEST =
+  /(?:^|[^.\w$])(?:it|test)(?:\.(?:only|skip|todo|concurrent|sequential|fails))*\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/;
 const JS_BOUNDARY = /(?:^|[^.\w$])(?:it|test|describe|suite|context)(?:\.\w+)*\s*\(/;
 const PY_TEST = /^\s*(?:async\s+)?def\s+(test\w*)\s*\(/;
 const PY_BOUNDARY = /^\s*(?:async\s+)?(?:def|class)\s/;
@@ -44,7 +45,7 @@ function declarations(lang: Lang, lines: string[]): Declaration[] {
     const line = i + 1;
     if (lang === 'js') {
       const test = JS_TEST.exec(text);
-      if (test && !(test[1] === '`' && test[2]!.includes('${'))) out.push({ name: unescape(test[2]!), line });
+      if (test && !(test[1] === '`' && test[2]!.includes('${'))) out.push({ name: unquote(test[2]!), line });
       else if (JS_BOUNDARY.test(text)) out.push({ name: null, line });
     } else if (lang === 'py') {
       const test = PY_TEST.exec(text);
@@ -65,7 +66,7 @@ function declarations(lang: Lang, lines: string[]): Declaration[] {
   return out;
 }
 
-const unescape = (title: string) => title.replace(/\\(.)/g, '$1');
+const unquote = (title: string) => title.replace(/\\(.)/g, '$1');
 
 /** A line that is only layout (blank, or closing brackets): a diff may place it on either side. */
 const structural = (text: string | undefined) => !/[\w'"`]/.test(text ?? '');
@@ -117,6 +118,7 @@ export function matchesTouched(c: Pick<TestCase, 'file' | 'name'>, t: TouchedTes
   if (c.file === null || c.file === t.file) return true;
   // go may name the package's directory; cargo names the crate target (src/lib.rs) of a unit test
   // declared in any module under src/.
-  if (t.file.endsWith('.go') && !c.file.endsWith('.go')) return path.dirname(t.file) === path.normalize(c.file);
+  if (t.file.endsWith('.go') && !c.file.endsWith('.go'))
+    return path.dirname(t.file) === path.normalize(c.file);
   return t.file.endsWith('.rs') && t.file.startsWith('src/') && c.file.startsWith('src/');
 }

@@ -59,7 +59,16 @@ export interface InstallPlan {
 /** A digest of the install command and every manifest the change touched or the root holds. */
 async function manifestDigest(dir: string, command: string, changes: readonly FileChange[]): Promise<string> {
   const hash = createHash('sha256').update(command);
-  const roots = ['package.json', 'package-lock.json', 'pyproject.toml', 'requirements.txt', 'go.mod', 'go.sum', 'Cargo.toml', 'Cargo.lock'];
+  const roots = [
+    'package.json',
+    'package-lock.json',
+    'pyproject.toml',
+    'requirements.txt',
+    'go.mod',
+    'go.sum',
+    'Cargo.toml',
+    'Cargo.lock',
+  ];
   const paths = [...new Set([...roots, ...changes.map((c) => c.path).filter(isManifest)])].sort();
   for (const name of paths) {
     const content = await readFile(path.join(dir, name)).catch(() => null);
@@ -82,7 +91,8 @@ export async function installPlan(
   return { command: config.install.command, untrusted, env: untrusted ? SCRIPTS_OFF : {}, digest };
 }
 
-export const markInstalled = (dir: string, plan: InstallPlan) => writeFile(path.join(dir, MARKER), plan.digest);
+export const markInstalled = (dir: string, plan: InstallPlan) =>
+  writeFile(path.join(dir, MARKER), plan.digest);
 
 /**
  * A build script the change wrote that the install would run with network: a setup.py, or a
@@ -92,7 +102,8 @@ export function buildCodeChanged(changes: readonly FileChange[]): string | null 
   const hit = changes.find(
     (c) =>
       c.content !== null &&
-      (c.path.endsWith('setup.py') || (c.path.endsWith('pyproject.toml') && /^\s*backend-path\s*=/m.test(c.content))),
+      (c.path.endsWith('setup.py') ||
+        (c.path.endsWith('pyproject.toml') && /^\s*backend-path\s*=/m.test(c.content))),
   );
   return hit?.path ?? null;
 }

@@ -144,7 +144,7 @@ export function createTestEffects(options: TestEffectsOptions) {
   }
 
   /** Runs the test command with the framework's reporter added, and reads what it reported. */
-  async function testRun(job: JobContext, cfg: RepoConfig, dir: string, home: string, signal: AbortSignal) {
+  async function testRun(cfg: RepoConfig, dir: string, home: string, signal: AbortSignal) {
     const reportDir = path.join(home, '.booty-reports');
     await rm(reportDir, { recursive: true, force: true });
     await mkdir(reportDir, { recursive: true });
@@ -203,7 +203,7 @@ export function createTestEffects(options: TestEffectsOptions) {
         if (failedInstall.network) throw new BootyError('BOOTY_E_INSTALL_NETWORK', { command, tail });
         throw new BootyError('BOOTY_E_INSTALL_FAILED', { command, status, tail });
       }
-      const { facts, output } = await testRun(job, cfg, dir, home, signal);
+      const { facts, output } = await testRun(cfg, dir, home, signal);
       const broken = baselineProblem({ ...facts, output });
       return {
         ...facts,
@@ -230,7 +230,7 @@ export function createTestEffects(options: TestEffectsOptions) {
     try {
       const failedInstall = await install(job, cfg, dir, home, signal);
       if (failedInstall) return installFailed(cfg, failedInstall, job);
-      const { facts } = await testRun(job, cfg, dir, home, signal);
+      const { facts } = await testRun(cfg, dir, home, signal);
       const touched = touchedTests(
         await Promise.all(
           job.changes.map(async (c: FileChange) => ({

@@ -28,7 +28,10 @@ const NAMES = 10;
 const isFailure = (c: TestCase) => c.status === 'failed' || c.status === 'errored';
 
 export const failingIds = (r: Pick<RunFacts, 'cases' | 'loadErrors'>) =>
-  [...r.cases.filter(isFailure).map((c) => c.id), ...r.loadErrors.map((e) => `${e.file} (did not load)`)].sort();
+  [
+    ...r.cases.filter(isFailure).map((c) => c.id),
+    ...r.loadErrors.map((e) => `${e.file} (did not load)`),
+  ].sort();
 
 const list = (ids: string[]) =>
   ids.slice(0, NAMES).join(', ') + (ids.length > NAMES ? ` and ${ids.length - NAMES} more` : '');
@@ -59,7 +62,8 @@ export function judge(input: {
   const after = new Map(run.cases.map((c) => [c.id, c]));
   const reasons: VerdictReason[] = [];
 
-  if (!run.ran) reasons.push(reason('not-run', 'unknown', `the test command did not run: it ${describeExit(run)}`));
+  if (!run.ran)
+    reasons.push(reason('not-run', 'unknown', `the test command did not run: it ${describeExit(run)}`));
   if (run.timedOut) reasons.push(reason('timed-out', 'fail', 'the tests did not finish before the timeout'));
 
   if (!run.cases.some((c) => c.status === 'passed')) {
@@ -68,9 +72,7 @@ export function judge(input: {
 
   // Tests of the change: every id the baseline did not have, and every case whose declaration the
   // change edited. A declaration no run showed is named by its file and name.
-  const changed = run.cases.filter(
-    (c) => !before.has(c.id) || touched.some((t) => matchesTouched(c, t)),
-  );
+  const changed = run.cases.filter((c) => !before.has(c.id) || touched.some((t) => matchesTouched(c, t)));
   const unseen = touched
     .filter((t) => !run.cases.some((c) => matchesTouched(c, t)))
     .filter((t) => !run.loadErrors.some((e) => e.file === t.file))
@@ -83,7 +85,12 @@ export function judge(input: {
   const changedSkipped = changed.filter((c) => c.status === 'skipped').map((c) => c.id);
   if (changedFailing.length) {
     reasons.push(
-      reason('changed-test-failed', 'fail', `tests the change added or modified fail: ${list(changedFailing)}`, changedFailing),
+      reason(
+        'changed-test-failed',
+        'fail',
+        `tests the change added or modified fail: ${list(changedFailing)}`,
+        changedFailing,
+      ),
     );
   }
   if (unseen.length || changedSkipped.length) {
@@ -109,7 +116,12 @@ export function judge(input: {
   }
   if (regressed.length) {
     reasons.push(
-      reason('baseline-test-failed', 'fail', `tests that passed before the change fail now: ${list(regressed)}`, regressed),
+      reason(
+        'baseline-test-failed',
+        'fail',
+        `tests that passed before the change fail now: ${list(regressed)}`,
+        regressed,
+      ),
     );
   }
   if (missing.length) {
@@ -129,7 +141,11 @@ export function judge(input: {
   if (run.ran && !run.timedOut) {
     if (exitedZero && failures > 0) {
       reasons.push(
-        reason('exit-disagrees', 'unknown', `the command exited 0 but its results name ${failures} failing test(s)`),
+        reason(
+          'exit-disagrees',
+          'unknown',
+          `the command exited 0 but its results name ${failures} failing test(s)`,
+        ),
       );
     } else if (!exitedZero && failures === 0) {
       reasons.push(
@@ -138,11 +154,7 @@ export function judge(input: {
     }
   }
 
-  const verdict = reasons.some((r) => r.level === 'fail')
-    ? 'fail'
-    : reasons.length > 0
-      ? 'unknown'
-      : 'pass';
+  const verdict = reasons.some((r) => r.level === 'fail') ? 'fail' : reasons.length > 0 ? 'unknown' : 'pass';
   return {
     verdict,
     reasons,

@@ -19,10 +19,33 @@ const SYSTEM = /^\/(?:usr|bin|sbin|lib|lib32|lib64|libx32)(?:\/|$)/;
 
 /** Programs whose directory is worth binding: a test command runs one of these. */
 const TOOLS = [
-  'node', 'npm', 'npx', 'yarn', 'pnpm', 'bun', 'deno',
-  'python', 'python3', 'pip', 'pip3', 'pytest', 'tox', 'uv', 'poetry', 'pyenv',
-  'go', 'cargo', 'rustc', 'rustup',
-  'java', 'javac', 'mvn', 'gradle', 'ruby', 'bundle', 'make',
+  'node',
+  'npm',
+  'npx',
+  'yarn',
+  'pnpm',
+  'bun',
+  'deno',
+  'python',
+  'python3',
+  'pip',
+  'pip3',
+  'pytest',
+  'tox',
+  'uv',
+  'poetry',
+  'pyenv',
+  'go',
+  'cargo',
+  'rustc',
+  'rustup',
+  'java',
+  'javac',
+  'mvn',
+  'gradle',
+  'ruby',
+  'bundle',
+  'make',
 ];
 
 /** Version managers whose shims or bin folder only work with their whole root. */

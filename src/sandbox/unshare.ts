@@ -41,7 +41,10 @@ export function probeUnshare(): Promise<{ ok: boolean; reason: string }> {
     extendEnv: false,
     stdin: 'ignore',
   }).then(
-    (r) => (r.exitCode === 0 ? { ok: true, reason: 'ok' } : { ok: false, reason: String(r.stderr).split('\n')[0] || 'unshare failed' }),
+    (r) =>
+      r.exitCode === 0
+        ? { ok: true, reason: 'ok' }
+        : { ok: false, reason: String(r.stderr).split('\n')[0] || 'unshare failed' },
     (err: unknown) => ({ ok: false, reason: String(err) }),
   );
   return probe;

@@ -70,7 +70,10 @@ export async function commitAndPush(input: {
     });
     const remoteSha = listed.split(/\s+/)[0] || null;
     if (remoteSha === headSha) return { headSha };
-    if (remoteSha !== null && !(await isThisJobs({ mirror, sha: remoteSha, job, author, url, auth, signal }))) {
+    if (
+      remoteSha !== null &&
+      !(await isThisJobs({ mirror, sha: remoteSha, job, author, url, auth, signal }))
+    ) {
       throw new BootyError('BOOTY_E_BRANCH_FOREIGN', { branch, sha: remoteSha });
     }
     await git(
@@ -102,7 +105,10 @@ async function commitFromLog(mirror: string, job: JobContext, author: Author): P
     const tree = await run(['write-tree'], 'write-tree');
     const baseTree = await run(['rev-parse', `${baseSha}^{tree}`], 'rev-parse');
     if (tree === baseTree) {
-      throw new BootyError('BOOTY_E_GIT_FAILED', { op: 'commit', reason: 'the logged changes leave the tree as it was' });
+      throw new BootyError('BOOTY_E_GIT_FAILED', {
+        op: 'commit',
+        reason: 'the logged changes leave the tree as it was',
+      });
     }
     const date = `${Math.floor(job.requestedAt / 1000)} +0000`;
     const sha = await git(['commit-tree', tree, '-p', baseSha, '-F', '-'], {
@@ -177,7 +183,10 @@ async function isThisJobs(p: {
     });
   }
   const [email, trailer] = (
-    await git(['log', '-1', `--format=%ae%n%(trailers:key=${TRAILER},valueonly)`, sha], { cwd: mirror, op: 'log' })
+    await git(['log', '-1', `--format=%ae%n%(trailers:key=${TRAILER},valueonly)`, sha], {
+      cwd: mirror,
+      op: 'log',
+    })
   ).split('\n');
   // Commits from before the trailer existed carry only booty's author.
   return email === author.email && (trailer?.trim() === job.jobId || !trailer?.trim());

@@ -79,7 +79,9 @@ export interface DetectedSetup {
 const TEST_EXTRAS = ['test', 'tests', 'testing', 'dev'];
 
 function pythonExtras(pyproject: string | null): string[] {
-  const section = /^\[project\.optional-dependencies\]\s*\n([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject ?? '');
+  const section = /^\[project\.optional-dependencies\]\s*\n([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(
+    pyproject ?? '',
+  );
   const declared = [...(section?.[1] ?? '').matchAll(/^([A-Za-z][\w.-]*)\s*=/gm)].map((m) => m[1]!);
   const extra = TEST_EXTRAS.find((e) => declared.includes(e));
   return extra ? [extra] : [];
@@ -89,7 +91,10 @@ function pythonExtras(pyproject: string | null): string[] {
  * The setup implied by the files at the repository root, or null. Installs land in the job's
  * sandbox HOME (a virtualenv, cargo's and go's caches), which every test run of the job sees.
  */
-export function detectSetup(rootFiles: readonly string[], texts: { pyproject?: string | null } = {}): DetectedSetup | null {
+export function detectSetup(
+  rootFiles: readonly string[],
+  texts: { pyproject?: string | null } = {},
+): DetectedSetup | null {
   const has = (name: string) => rootFiles.includes(name);
   if (has('package.json')) {
     // `npm ci` refuses to run without a lockfile.
@@ -103,7 +108,12 @@ export function detectSetup(rootFiles: readonly string[], texts: { pyproject?: s
       const extras = pythonExtras(texts.pyproject ?? null);
       pip.push(`-e ".${extras.length ? `[${extras.join(',')}]` : ''}"`);
     }
-    for (const req of ['requirements.txt', 'requirements-dev.txt', 'requirements-test.txt', 'test-requirements.txt']) {
+    for (const req of [
+      'requirements.txt',
+      'requirements-dev.txt',
+      'requirements-test.txt',
+      'test-requirements.txt',
+    ]) {
       if (has(req)) pip.push(`-r ${req}`);
     }
     const venv = 'python3 -m venv --system-site-packages "$HOME/.venv"';

@@ -99,8 +99,15 @@ export function createWorkspace(options: WorkspaceOptions) {
         break;
       }
     }
-    const pyproject = rootFiles.includes('pyproject.toml') ? await show(dir, `${meta.baseSha}:pyproject.toml`) : null;
-    const config = resolveConfig({ file, rootFiles, pyproject, defaultMaxAttempts: job.settings.maxAttempts });
+    const pyproject = rootFiles.includes('pyproject.toml')
+      ? await show(dir, `${meta.baseSha}:pyproject.toml`)
+      : null;
+    const config = resolveConfig({
+      file,
+      rootFiles,
+      pyproject,
+      defaultMaxAttempts: job.settings.maxAttempts,
+    });
     options.log?.info({ jobId: job.jobId, baseSha: meta.baseSha, source: config.source }, 'workspace ready');
     return { baseSha: meta.baseSha, defaultBranch: meta.defaultBranch, branch: meta.branch, config };
   }
@@ -154,7 +161,10 @@ export function createWorkspace(options: WorkspaceOptions) {
     const dir = await ensure(job, signal);
     await git(['reset', '--hard', '--quiet', job.workspace!.baseSha], { cwd: dir, op: 'reset' });
     await git(['clean', '-fdq'], { cwd: dir, op: 'clean' });
-    await writeChanges(dir, job.changes.filter((c) => !('rule' in checkPathSyntax(c.path))));
+    await writeChanges(
+      dir,
+      job.changes.filter((c) => !('rule' in checkPathSyntax(c.path))),
+    );
   }
 
   /** A file as it is at the job's base commit, or null where it does not exist. */
@@ -180,10 +190,19 @@ export function createWorkspace(options: WorkspaceOptions) {
     if (present !== 'commit') {
       // The base commit left the remote's branches: the job's clone still has it.
       const dir = await ensure(job, ctx.signal);
-      await git(['fetch', '--quiet', '--no-write-fetch-head', dir, `+refs/heads/${job.branch}:refs/booty/base/${job.jobId}`], {
-        cwd: mirror,
-        op: 'fetch',
-      });
+      await git(
+        [
+          'fetch',
+          '--quiet',
+          '--no-write-fetch-head',
+          dir,
+          `+refs/heads/${job.branch}:refs/booty/base/${job.jobId}`,
+        ],
+        {
+          cwd: mirror,
+          op: 'fetch',
+        },
+      );
     }
     return commitAndPush({ mirror, job, author: options.author, url, auth: credentials, signal: ctx.signal });
   }

@@ -11,6 +11,7 @@ import {
   startAnthropicSimulator,
 } from '../../src/simulators/anthropic-simulator.js';
 import { sampleJobView } from '../support/job-harness.js';
+import { testRun } from '../support/scripted-effects.js';
 
 // A small real git repository, a job over it, and Claude effects talking to the simulator over HTTP.
 
@@ -83,21 +84,19 @@ export function job(
   };
 }
 
-export const failedRun = (n: number, output: string): TestRun => ({
-  at: 1,
-  command: 'npm test',
-  passed: false,
-  exitCode: 1,
-  signal: null,
-  timedOut: false,
-  durationMs: 10,
-  outputTail: output,
-  failingTests: [`subtract works (attempt ${n})`],
-  newFailures: [`subtract works (attempt ${n})`],
-  baselineFailures: [],
-  addedTestsFailing: [`subtract works (attempt ${n})`],
-  sandbox: 'none',
-});
+/** A failed run read from text only: no failure messages, so the prompt shows the output's tail. */
+export const failedRun = (n: number, output: string): TestRun => {
+  const run = testRun(false, [`subtract works (attempt ${n})`]);
+  return {
+    ...run,
+    at: 1,
+    durationMs: 10,
+    outputTail: output,
+    source: 'text',
+    cases: run.cases.map((c) => ({ ...c, message: null })),
+    sandbox: 'none',
+  };
+};
 
 /** An applied attempt whose tests failed with `output`; its test files count as added. */
 export const attempt = (

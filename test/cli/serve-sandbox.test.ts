@@ -45,7 +45,9 @@ describe('booty serve and the sandbox', () => {
     expect(await s.exited).toBe(1);
     const lines = s.err().trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^booty serve: the sandbox is required, but bubblewrap cannot run here \(bwrap is not installed\)/);
+    expect(lines[0]).toMatch(
+      /^booty serve: the sandbox is required, but bubblewrap cannot run here \(bwrap is not installed\)/,
+    );
     expect(lines[0]).toContain('apt-get install bubblewrap');
     expect(lines[0]).toContain('BOOTY_SANDBOX=off');
     expect(fs.existsSync(path.join(s.dir, 'booty.db'))).toBe(false);

@@ -50,7 +50,9 @@ async function testStep(c: CorpusCase) {
     workspace: ws,
     sandbox: 'required',
     roPaths: [deps],
-    parentEnv: repo.extraPath ? { ...process.env, PATH: `${repo.extraPath}:${process.env.PATH}` } : process.env,
+    parentEnv: repo.extraPath
+      ? { ...process.env, PATH: `${repo.extraPath}:${process.env.PATH}` }
+      : process.env,
   });
   const input = (job: JobContext, step: 'prepare' | 'runBaseline' | 'applyChanges' | 'runTests') => ({
     key: `${job.jobId}:${step}`,
@@ -66,7 +68,11 @@ async function testStep(c: CorpusCase) {
   if (baseline.broken) return { baseline, after: null };
 
   const proposed = Object.entries(c.change).map(([p, content]) => ({ path: p, content }));
-  const applying = { ...job, baseline: { ...baseline, at: 0 }, proposal: { changes: proposed, explanation: '' } };
+  const applying = {
+    ...job,
+    baseline: { ...baseline, at: 0 },
+    proposal: { changes: proposed, explanation: '' },
+  };
   const applied = await ws.applyChanges(input(applying, 'applyChanges'), { signal });
   expect(applied.rejected).toEqual([]);
   const tested = { ...applying, proposal: null, changes: mergeChanges([], applied.applied) };
@@ -78,7 +84,9 @@ describe.concurrent('the test step on the corpus', () => {
   it.each(corpusCases.map((c) => [`${c.framework} ${c.name}`, c] as const))('%s', async (_, c) => {
     const { baseline, after } = await testStep(c);
     const diagnosis = `\n--- baseline output ---\n${baseline.outputTail.slice(-1500)}\n--- after ---\n${after?.outputTail.slice(-1500) ?? ''}\n${JSON.stringify(after?.reasons ?? baseline.broken)}`;
-    expect({ broken: baseline.broken?.reason ?? null, ...seen(baseline) }, diagnosis).toEqual(c.expect.baseline);
+    expect({ broken: baseline.broken?.reason ?? null, ...seen(baseline) }, diagnosis).toEqual(
+      c.expect.baseline,
+    );
     if (c.expect.after === null) {
       expect(after).toBeNull();
       return;
@@ -87,6 +95,7 @@ describe.concurrent('the test step on the corpus', () => {
     expect({ verdict: after!.verdict, ...seen(after!) }, diagnosis).toEqual(c.expect.after);
     // The tests ran inside bubblewrap, and nothing from their output kept a terminal escape.
     expect(after!.sandbox).toBe('bwrap');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC byte is what must be absent.
     expect(after!.outputTail).not.toMatch(/\u001b|\[\d{1,2}m/);
   });
 });

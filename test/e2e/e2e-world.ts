@@ -31,8 +31,11 @@ export async function e2eWorld(scenario: Scenario = 'pass', options: WorldOption
     tokens: [{ token: TOKEN, login: 'booty-bot' }],
   });
   await github.createRepo(OWNER, REPO, { fromDir: options.repoDir ?? path.join(examplesDir, 'sample-repo') });
-  const issue = (github.createIssue(OWNER, REPO, options.issue ?? sampleIssue()) as { number: number }).number;
-  const anthropic = await startAnthropicSimulator({ responder: options.responder ?? demoResponder(scenario) });
+  const issue = (github.createIssue(OWNER, REPO, options.issue ?? sampleIssue()) as { number: number })
+    .number;
+  const anthropic = await startAnthropicSimulator({
+    responder: options.responder ?? demoResponder(scenario),
+  });
 
   /** The environment `booty serve` would get; short retry waits so failures end quickly. */
   const env = (overrides: Record<string, string> = {}): Record<string, string> => ({

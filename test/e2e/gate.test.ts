@@ -6,7 +6,6 @@ import { stateName } from '../../src/machines/fold.js';
 import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { corpusCases } from '../corpus/cases.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
-import { tempDir } from '../support/job-harness.js';
 import { e2eWorld, type WorldOptions } from './e2e-world.js';
 
 // The gate end to end: real HTTP to the local GitHub and Anthropic, real git, real test runs under
@@ -33,7 +32,9 @@ function scripted(attempts: (Record<string, string> | { error: number })[]): Res
   };
 }
 
-async function runJob(options: WorldOptions & { scenario?: 'pass' | 'refine'; env?: Record<string, string> }) {
+async function runJob(
+  options: WorldOptions & { scenario?: 'pass' | 'refine'; env?: Record<string, string> },
+) {
   world = await e2eWorld(options.scenario ?? 'pass', options);
   const booty = await world.startInProcess(options.env);
   await world.label();
@@ -41,17 +42,6 @@ async function runJob(options: WorldOptions & { scenario?: 'pass' | 'refine'; en
   const snapshot = await booty.server.supervisor.whenFinished(job!.jobId);
   await booty.runtime.reporter.idle(job!.jobId);
   return { booty, snapshot, jobId: job!.jobId };
-}
-
-/** The sample repository with extra files, as a new folder. */
-function sampleWith(files: Record<string, string>): string {
-  const dir = tempDir('booty-repo-');
-  fs.cpSync(path.join(examplesDir, 'sample-repo'), dir, { recursive: true });
-  for (const [p, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-    fs.writeFileSync(path.join(dir, p), content);
-  }
-  return dir;
 }
 
 describe('the gate end to end', () => {
@@ -141,9 +131,12 @@ test('loud', () => {
     expect(stateName(snapshot)).toBe('promoted');
     const refine = world!.anthropic.messages().filter((r) => r.toolName === 'submit_changes')[1]!;
     // What the tests printed (not the test's own source, which the model wrote and may hold anything).
-    const failure = /<latest_failure[\s\S]*<\/latest_failure>/.exec(JSON.parse(refine.raw).messages[0].content[1].text)![0];
+    const failure = /<latest_failure[\s\S]*<\/latest_failure>/.exec(
+      JSON.parse(refine.raw).messages[0].content[1].text,
+    )![0];
     expect(failure).toContain('expected 2, got 3');
     // An ESC, ESC written as text by a reporter (\x1B), or what stripping only the ESC leaves ([31m).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC byte is what must be absent.
     expect(failure).not.toMatch(/\u001b|\\x1b|\\u001b|\\033|\[(\d{1,2};)*\d{0,2}m/i);
   });
 
@@ -159,7 +152,9 @@ test('loud', () => {
     const firstDiff = (a: string, b: string) => {
       let i = 0;
       while (i < a.length && a[i] === b[i]) i++;
-      return i === a.length && a.length === b.length ? null : `${a.slice(i - 80, i + 80)}\n  vs\n${b.slice(i - 80, i + 80)}`;
+      return i === a.length && a.length === b.length
+        ? null
+        : `${a.slice(i - 80, i + 80)}\n  vs\n${b.slice(i - 80, i + 80)}`;
     };
     expect(bodies[0]!.map((b, i) => firstDiff(b, bodies[1]![i] ?? ''))).toEqual(bodies[0]!.map(() => null));
   });

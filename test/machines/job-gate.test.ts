@@ -29,12 +29,22 @@ describe('the gate in the job machine', () => {
   it('given a step error after a change was applied, then the work goes up as a draft PR and the job fails', async () => {
     const { snapshot, srcs, states } = await runJob({ tests: [false], outcomes: { refine: ['permanent'] } });
     expect(stateName(snapshot)).toBe('failed');
-    expect(srcs).toEqual(['prepare', 'runBaseline', 'analyze', 'generate', 'applyChanges', 'runTests', 'refine', 'openPr']);
+    expect(srcs).toEqual([
+      'prepare',
+      'runBaseline',
+      'analyze',
+      'generate',
+      'applyChanges',
+      'runTests',
+      'refine',
+      'openPr',
+    ]);
     expect(states.slice(-2)).toEqual(['openingPr', 'failed']);
     expect(snapshot.context.pr).toMatchObject({ number: 7, draft: true });
     expect(snapshot.context.outcome).toMatchObject({
       reason: 'error',
-      message: 'refine failed: effect refine failed: simulated 401 The work so far goes up as a draft pull request.',
+      message:
+        'refine failed: effect refine failed: simulated 401 The work so far goes up as a draft pull request.',
     });
   });
 

@@ -6,7 +6,8 @@ import { matchesTouched, touchedTests } from '../../src/sandbox/changed-tests.js
 
 const js = (tests: string[]) =>
   `import { describe, it } from 'node:test';\n\ndescribe('duration', () => {\n${tests.join('\n\n')}\n});\n`;
-const jsTest = (title: string, body = 'assert.equal(1, 1);') => `  it('${title}', () => {\n    ${body}\n  });`;
+const jsTest = (title: string, body = 'assert.equal(1, 1);') =>
+  `  it('${title}', () => {\n    ${body}\n  });`;
 
 describe('touchedTests', () => {
   it('given a new test file, every test in it is the change’s', () => {
@@ -19,7 +20,11 @@ describe('touchedTests', () => {
 
   it('given a test added beside an old failing one, only the new test is the change’s', () => {
     const before = js([jsTest('formats 90 min'), jsTest('already broken', 'assert.equal(1, 2);')]);
-    const after = js([jsTest('formats 90 min'), jsTest('already broken', 'assert.equal(1, 2);'), jsTest('formats 0')]);
+    const after = js([
+      jsTest('formats 90 min'),
+      jsTest('already broken', 'assert.equal(1, 2);'),
+      jsTest('formats 0'),
+    ]);
     expect(touchedTests([{ path: 'test/format.test.js', before, after }])).toEqual([
       { file: 'test/format.test.js', name: 'formats 0' },
     ]);
@@ -40,12 +45,17 @@ describe('touchedTests', () => {
   });
 
   it('reads pytest functions in classes, go Test functions and rust #[test] fns', () => {
-    const py = 'import pytest\n\nclass TestParse:\n    def test_old(self):\n        assert 1\n\n    def test_new(self):\n        assert 2\n';
+    const py =
+      'import pytest\n\nclass TestParse:\n    def test_old(self):\n        assert 1\n\n    def test_new(self):\n        assert 2\n';
     const pyBefore = 'import pytest\n\nclass TestParse:\n    def test_old(self):\n        assert 1\n';
-    const go = 'package calc\n\nfunc TestAdd(t *testing.T) {}\n\nfunc helper() {}\n\nfunc TestSub(t *testing.T) {\n\tt.Run("a b", nil)\n}\n';
-    const goBefore = 'package calc\n\nfunc TestAdd(t *testing.T) {}\n\nfunc helper() {}\n\nfunc TestSub(t *testing.T) {\n}\n';
-    const rs = 'pub fn add() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {}\n\n    #[test]\n    fn subs() { assert!(true); }\n}\n';
-    const rsBefore = 'pub fn add() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {}\n\n    #[test]\n    fn subs() {}\n}\n';
+    const go =
+      'package calc\n\nfunc TestAdd(t *testing.T) {}\n\nfunc helper() {}\n\nfunc TestSub(t *testing.T) {\n\tt.Run("a b", nil)\n}\n';
+    const goBefore =
+      'package calc\n\nfunc TestAdd(t *testing.T) {}\n\nfunc helper() {}\n\nfunc TestSub(t *testing.T) {\n}\n';
+    const rs =
+      'pub fn add() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {}\n\n    #[test]\n    fn subs() { assert!(true); }\n}\n';
+    const rsBefore =
+      'pub fn add() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {}\n\n    #[test]\n    fn subs() {}\n}\n';
     expect(
       touchedTests([
         { path: 'tests/test_parse.py', before: pyBefore, after: py },

@@ -3,9 +3,11 @@ import { cleanOutput, stripAnsi } from '../../src/sandbox/clean-output.js';
 
 describe('cleanOutput', () => {
   it('removes whole escape sequences, and SGR remnants whose ESC was already lost', () => {
-    const raw = '\u001b[31m✖ fails\u001b[39m \u001b[2m(3ms)\u001b[22m \u001b]8;;http://x\u0007link\u001b]8;;\u0007 [1;31mred[0m';
+    const raw =
+      '\u001b[31m✖ fails\u001b[39m \u001b[2m(3ms)\u001b[22m \u001b]8;;http://x\u0007link\u001b]8;;\u0007 [1;31mred[0m';
     const out = stripAnsi(raw);
     expect(out).toBe('✖ fails (3ms) link red');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC byte is what must be absent.
     expect(out).not.toMatch(/\u001b|\[\d*(;\d+)*m/);
   });
 
@@ -14,10 +16,13 @@ describe('cleanOutput', () => {
   });
 
   it('keeps the last draw of a line redrawn with CR, and shows the workspace as . and HOME as ~', () => {
-    const out = cleanOutput('progress 10%\rprogress 100%\r\nat /w/jobs/j1/src/a.js:3\ncache /w/homes/j1/.npm\n', {
-      workspace: '/w/jobs/j1',
-      home: '/w/homes/j1',
-    });
+    const out = cleanOutput(
+      'progress 10%\rprogress 100%\r\nat /w/jobs/j1/src/a.js:3\ncache /w/homes/j1/.npm\n',
+      {
+        workspace: '/w/jobs/j1',
+        home: '/w/homes/j1',
+      },
+    );
     expect(out).toBe('progress 100%\nat ./src/a.js:3\ncache ~/.npm\n');
   });
 

@@ -27,8 +27,19 @@ const onHost = (cwd: string, command: string) =>
     output: String(r.all ?? ''),
   }));
 
-const walled = (cwd: string, command: string, extra: { readOnly?: string[]; sandbox?: 'required' | 'off' } = {}) =>
-  runCommand({ cwd, command, timeoutMs: 20_000, sandbox: extra.sandbox ?? 'required', network: false, readOnly: extra.readOnly });
+const walled = (
+  cwd: string,
+  command: string,
+  extra: { readOnly?: string[]; sandbox?: 'required' | 'off' } = {},
+) =>
+  runCommand({
+    cwd,
+    command,
+    timeoutMs: 20_000,
+    sandbox: extra.sandbox ?? 'required',
+    network: false,
+    readOnly: extra.readOnly,
+  });
 
 /** A workdir as booty lays it out: the service's files beside jobs/<id> clones. */
 function service() {

@@ -209,6 +209,7 @@ describe('test effects', () => {
     const run = await effects.runBaseline(input(missing, 'runBaseline'), { signal });
     expect(run).toMatchObject({ ran: false, exitCode: 127, broken: { reason: 'test-command-broken' } });
     expect(run.outputTail).toContain('red');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC byte is what must be absent.
     expect(run.outputTail).not.toMatch(/\u001b|\[31m|\[0m/);
   });
 

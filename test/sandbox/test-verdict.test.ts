@@ -8,7 +8,10 @@ import { judge, type RunFacts } from '../../src/sandbox/test-verdict.js';
 const t = (id: string, status: TestCase['status'], file: string | null = id.split(' > ')[0]!): TestCase => ({
   id,
   file,
-  name: id.split(/ > |::/).at(-1)!.replace(/\[.*\]$/, ''),
+  name: id
+    .split(/ > |::/)
+    .at(-1)!
+    .replace(/\[.*\]$/, ''),
   status,
   durationMs: 1,
   message: status === 'failed' ? 'expected 1 to be 2' : null,

@@ -50,7 +50,10 @@ const testCase = (id: string, status: TestCase['status']): TestCase => ({
 
 /** A run as the test step records it: one old test that keeps passing, and the failing ones named. */
 export const testRun = (passed: boolean, failing: string[] = []): Omit<TestRun, 'at'> => {
-  const cases = [testCase('test/a.test.js > works', 'passed'), ...failing.map((id) => testCase(id, 'failed'))];
+  const cases = [
+    testCase('test/a.test.js > works', 'passed'),
+    ...failing.map((id) => testCase(id, 'failed')),
+  ];
   return {
     command: 'npm test',
     ran: true,
@@ -68,7 +71,14 @@ export const testRun = (passed: boolean, failing: string[] = []): Omit<TestRun, 
     verdict: passed ? 'pass' : 'fail',
     reasons: passed
       ? []
-      : [{ code: 'changed-test-failed', level: 'fail', message: `tests fail: ${failing.join(', ')}`, tests: failing }],
+      : [
+          {
+            code: 'changed-test-failed',
+            level: 'fail',
+            message: `tests fail: ${failing.join(', ')}`,
+            tests: failing,
+          },
+        ],
     failingTests: failing,
     newFailures: failing,
     baselineFailures: [],

@@ -83,7 +83,9 @@ describe('credentials', () => {
     expect(filesContaining(root, needles)).toEqual([]);
     expect(fs.existsSync(path.join(root, 'spares/acme/widgets/.git'))).toBe(true);
     expect(fs.readFileSync(path.join(root, 'jobs/job-1/.git/config'), 'utf8')).not.toContain('extraheader');
-    expect(fs.readFileSync(path.join(root, 'mirrors/acme/widgets.git/config'), 'utf8')).not.toContain('extraheader');
+    expect(fs.readFileSync(path.join(root, 'mirrors/acme/widgets.git/config'), 'utf8')).not.toContain(
+      'extraheader',
+    );
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.filter((l) => needles.some((n) => l.includes(n)))).toEqual([]);
   });

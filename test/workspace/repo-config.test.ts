@@ -23,7 +23,8 @@ describe('detectSetup', () => {
       ['pyproject.toml'],
       {
         test: 'python -m pytest',
-        install: 'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "."',
+        install:
+          'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "."',
       },
     ],
     [
@@ -34,7 +35,10 @@ describe('detectSetup', () => {
           'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "." -r requirements.txt -r requirements-dev.txt',
       },
     ],
-    [['pytest.ini', 'src'], { test: 'python -m pytest', install: 'python3 -m venv --system-site-packages "$HOME/.venv"' }],
+    [
+      ['pytest.ini', 'src'],
+      { test: 'python -m pytest', install: 'python3 -m venv --system-site-packages "$HOME/.venv"' },
+    ],
     [['go.mod', 'go.sum'], { test: 'go test ./...', install: 'go mod download' }],
     [['go.mod'], { test: 'go test ./...', install: null }],
     [['Cargo.toml'], { test: 'cargo test', install: 'cargo fetch' }],
@@ -47,7 +51,8 @@ describe('detectSetup', () => {
   }
 
   it('installs a Python project with the extra it declares for its tests', () => {
-    const pyproject = '[project]\nname = "x"\n\n[project.optional-dependencies]\ndocs = ["mkdocs"]\ntesting = ["pytest"]\n\n[tool.pytest.ini_options]\n';
+    const pyproject =
+      '[project]\nname = "x"\n\n[project.optional-dependencies]\ndocs = ["mkdocs"]\ntesting = ["pytest"]\n\n[tool.pytest.ini_options]\n';
     expect(detectSetup(['pyproject.toml'], { pyproject })?.install).toBe(
       'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e ".[testing]"',
     );

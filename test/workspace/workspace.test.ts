@@ -113,7 +113,8 @@ describe('prepare', () => {
       source: 'detected',
       test: { command: 'python -m pytest' },
       install: {
-        command: 'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "."',
+        command:
+          'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "."',
       },
     });
   });
@@ -340,7 +341,9 @@ describe('commitAndPush', () => {
 
   it('pushes what the log recorded, whatever a test left in the work tree', async () => {
     const { remote, root, ws } = setup();
-    const { job } = await apply(ws, await prepared(ws), [{ path: 'src/sum.js', content: 'exports.sum = 1;\n' }]);
+    const { job } = await apply(ws, await prepared(ws), [
+      { path: 'src/sum.js', content: 'exports.sum = 1;\n' },
+    ]);
     const dir = path.join(root, 'jobs/job-1');
     fs.writeFileSync(path.join(dir, 'src/sum.js'), `TAMPERED-BY-TEST${'x'.repeat(3 * 1024 * 1024)}`);
     fs.writeFileSync(path.join(dir, 'src/extra.js'), 'a file a test wrote');

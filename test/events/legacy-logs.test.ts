@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { renderPrBody } from '../../src/github/pr-body.js';
+import { renderProgress } from '../../src/github/progress-render.js';
+import { foldJob } from '../../src/machines/fold.js';
+import { jobView } from '../../src/machines/job-context.js';
+import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { tempDir } from '../support/job-harness.js';
+
+// The three demo logs as M1 wrote them (test runs that named only their failures, no run number)
+// still replay, verified, and still render, through the upcasters.
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/legacy-logs');
+
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => out.push(t), env: {} });
+  return { code, out: out.join('\n') };
+}
+
+describe('logs written by M1', () => {
+  it.each([
+    ['pass', 'promoted', 1],
+    ['refine', 'promoted', 2],
+    ['exhausted', 'failed', 3],
+  ])('the %s demo replays verified to %s after %i attempt(s)', async (scenario, finalState, attempts) => {
+    const db = path.join(tempDir('booty-legacy-'), 'booty.db');
+    fs.copyFileSync(path.join(fixtures, `m1-demo-${scenario}.db`), db);
+    const store = new SqliteEventStore(db);
+    const [job] = store.listJobs();
+    const events = store.readStream(job!.jobId);
+    store.close();
+
+    const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
+    expect(code, out).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ verified: true, finalState });
+
+    const snapshot = foldJob(events);
+    expect(snapshot.context.attempt).toBe(attempts);
+    // Old runs read as records: their named failures are cases, their verdict what they decided.
+    const last = jobView(snapshot.context).lastTest!;
+    expect(last).toMatchObject({ source: 'text', verdict: scenario === 'exhausted' ? 'fail' : 'pass' });
+    expect(last.totals.failed).toBe(last.failingTests.length);
+    expect(snapshot.context.branch).toBe('booty/issue-1-add-parseduration-turn-1h-30m-into-milli');
+    expect(renderProgress(snapshot)).toContain(`booty job \`${job!.jobId}\``);
+    expect(renderPrBody(jobView(snapshot.context))).toContain('## Test evidence');
+  });
+});
