@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 
 // A real process runs a job and dies by SIGKILL after event k, for every k; a new process on the
 // same database finishes it. The log must make the crash invisible in the outcome and in the
 // effects: completed ones never run again, the one in flight runs at most once more.
 
-const worker = path.resolve('test/actors/fixtures/crash-worker.ts');
+const worker = () => compiled('test/actors/fixtures/crash-worker.ts');
 const run = promisify(execFile);
 
 interface Result {
@@ -23,7 +24,7 @@ async function runWorker(dir: string, env: Record<string, string> = {}): Promise
   try {
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', worker, path.join(dir, 'booty.db'), path.join(dir, 'calls.log')],
+      [worker(), path.join(dir, 'booty.db'), path.join(dir, 'calls.log')],
       {
         env: { ...process.env, ...env },
       },

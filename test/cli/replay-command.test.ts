@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { compiled } from '../support/compiled.js';
 import { harness } from '../support/job-harness.js';
 
 const exec = promisify(execFile);
@@ -115,7 +116,7 @@ describe('booty jobs', () => {
 
   it('exits with a usage error for unknown commands and options, through the real binary', async () => {
     const run = (args: string[]) =>
-      exec(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args]).then(
+      exec(process.execPath, [compiled('src/cli/bin.ts'), ...args]).then(
         (r) => ({ code: 0, ...r }),
         (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
       );

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 
 // `booty serve` runs strangers' code all day: without bubblewrap it does not start, unless the
@@ -12,7 +13,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 function serve(env: Record<string, string>) {
   const dir = tempDir('booty-serve-sandbox-');
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/bin.ts'), 'serve'], {
+  const proc = spawn(process.execPath, [compiled('src/cli/bin.ts'), 'serve'], {
     cwd: root,
     env: {
       PATH: path.join(dir, 'no-tools-here'),

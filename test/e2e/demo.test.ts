@@ -3,16 +3,17 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 
 // `booty demo` as a user runs it: the real CLI in its own process, offline, on a fresh directory.
 
 const exec = promisify(execFile);
-const cli = ['--import', 'tsx', path.resolve('src/cli/bin.ts')];
+const cli = () => [compiled('src/cli/bin.ts')];
 
 async function booty(args: string[]) {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [...cli, ...args], {
+    const { stdout, stderr } = await exec(process.execPath, [...cli(), ...args], {
       maxBuffer: 10 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };
@@ -60,7 +61,7 @@ describe('booty demo', () => {
 
   it('given an interrupted demo, when run again on the same dir, then it resumes the same job to the end', async () => {
     const dir = tempDir('booty-demo-');
-    const child = spawn(process.execPath, [...cli, 'demo', '--scenario', 'refine', '--dir', dir], {
+    const child = spawn(process.execPath, [...cli(), 'demo', '--scenario', 'refine', '--dir', dir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await killWhen(child, (out) => /\btesting\b/.test(out));

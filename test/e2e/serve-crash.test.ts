@@ -2,13 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { compiled } from '../support/compiled.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
 
 // `booty serve` in a child process is killed with SIGKILL right after event k, for every k of a
 // job; a new process on the same directory and database finishes it. GitHub and Claude (the local
 // simulators) live in the test, so they see every request both processes make.
 
-const child = path.resolve('test/e2e/fixtures/serve-child.ts');
+const child = () => compiled('test/e2e/fixtures/serve-child.ts');
 
 interface Serve {
   proc: ChildProcess;
@@ -19,7 +20,7 @@ interface Serve {
 }
 
 function serve(env: Record<string, string>): Serve {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child], {
+  const proc = spawn(process.execPath, [child()], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/env.js';
 import { startServer } from '../../src/gateway/serve.js';
 import { jobMachine } from '../../src/machines/job.js';
+import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 import { captureLog, deliver, labelPayload, SECRET, startTestServer } from './gateway-harness.js';
 
@@ -13,12 +14,11 @@ import { captureLog, deliver, labelPayload, SECRET, startTestServer } from './ga
 // listener, leaves the in-flight job in its log, exits 0, and the next start finishes the job.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const child = path.join(root, 'test/gateway/serve-child.ts');
+const child = () => compiled('test/gateway/serve-child.ts');
 
 function spawnServer(env: Record<string, string>) {
-  const proc = fork(child, [], {
+  const proc = fork(child(), [], {
     cwd: root,
-    execArgv: ['--import', 'tsx'],
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

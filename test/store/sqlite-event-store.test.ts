@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_SCHEMA_VERSION } from '../../src/events/versions.js';
 import { migrations } from '../../src/store/migrations.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 import { eventStoreContract } from './event-store-contract.js';
 
@@ -37,11 +38,9 @@ describe('SqliteEventStore', () => {
   it('given two processes appending to one database, then every event lands once with no gaps', async () => {
     const file = path.join(tempDir(), 'shared.db');
     new SqliteEventStore(file).close();
-    const writer = path.resolve('test/store/fixtures/append-writer.ts');
+    const writer = compiled('test/store/fixtures/append-writer.ts');
     const count = 200;
-    await Promise.all(
-      ['p1', 'p2'].map((id) => run(process.execPath, ['--import', 'tsx', writer, file, id, String(count)])),
-    );
+    await Promise.all(['p1', 'p2'].map((id) => run(process.execPath, [writer, file, id, String(count)])));
     const store = new SqliteEventStore(file);
     const shared = store.readStream('shared');
     expect(shared.length).toBe(2 * count);

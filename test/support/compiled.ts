@@ -1,0 +1,6 @@
+import path from 'node:path';
+import { inject } from 'vitest';
+
+// The compiled copy of a source or test file (see test/global-setup.ts), to start in a child
+// process with plain `node`: `compiled('src/cli/bin.ts')`.
+export const compiled = (file: string) => path.join(inject('compiled'), file.replace(/\.ts$/, '.js'));
