@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import { execa } from 'execa';
+import { type Probe, probe } from './probe.js';
 
 // bubblewrap, binding only what a test needs: the system's program and library directories, a
 // few files under /etc (certificates, name service, the dynamic linker's cache), the toolchains
@@ -96,39 +96,6 @@ export function bwrapArgs({ writable, readOnly = [], toolchains = [], cwd, netwo
   return args;
 }
 
-export interface BwrapProbe {
-  ok: boolean;
-  reason: string;
-}
-
-const probes = new Map<string, Promise<BwrapProbe>>();
-
 /** Whether this bwrap binary can actually build the sandbox here (user namespaces may be off). */
-export function probeBwrap(bin = 'bwrap'): Promise<BwrapProbe> {
-  let probe = probes.get(bin);
-  if (!probe) {
-    probe = execa(bin, [...bwrapArgs({ writable: [], cwd: '/', network: false }), 'true'], {
-      reject: false,
-      timeout: 10_000,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      extendEnv: false,
-      stdin: 'ignore',
-    }).then(
-      (r): BwrapProbe =>
-        r.exitCode === 0
-          ? { ok: true, reason: 'ok' }
-          : {
-              ok: false,
-              reason: r.failed && r.exitCode === undefined ? `${bin} is not installed` : firstLine(r.stderr),
-            },
-      (err: unknown): BwrapProbe => ({ ok: false, reason: String(err) }),
-    );
-    probes.set(bin, probe);
-  }
-  return probe;
-}
-
-const firstLine = (s: unknown) =>
-  String(s ?? '')
-    .split('\n')[0]
-    ?.trim() || 'bwrap exited non-zero';
+export const probeBwrap = (bin = 'bwrap'): Promise<Probe> =>
+  probe(bin, [...bwrapArgs({ writable: [], cwd: '/', network: false }), 'true']);

@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { type Probe, probe } from './probe.js';
 
 // The floor for a test run when the operator turned the sandbox off: util-linux's unshare puts the
 // command in a new pid namespace (when its first process exits, the kernel kills every other one
@@ -30,22 +30,5 @@ export function unshareArgs(input: { command: string; readOnly: readonly string[
   return ['unshare', [...FLAGS, '--', '/bin/sh', '-c', SCRIPT, 'sh', input.command, ...input.readOnly]];
 }
 
-let probe: Promise<{ ok: boolean; reason: string }> | null = null;
-
 /** Whether unshare and setpriv work here (they need root or unprivileged user namespaces). */
-export function probeUnshare(): Promise<{ ok: boolean; reason: string }> {
-  probe ??= execa(...unshareArgs({ command: 'true', readOnly: [] }), {
-    reject: false,
-    timeout: 10_000,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    extendEnv: false,
-    stdin: 'ignore',
-  }).then(
-    (r) =>
-      r.exitCode === 0
-        ? { ok: true, reason: 'ok' }
-        : { ok: false, reason: String(r.stderr).split('\n')[0] || 'unshare failed' },
-    (err: unknown) => ({ ok: false, reason: String(err) }),
-  );
-  return probe;
-}
+export const probeUnshare = (): Promise<Probe> => probe(...unshareArgs({ command: 'true', readOnly: [] }));
