@@ -1,5 +1,6 @@
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
-import { bullets, capBody, code, formatDuration } from './markdown-format.js';
+import type { DependencyChange } from '../workspace/dependency-changes.js';
+import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
 import { prMarker } from './markers.js';
 import { sandboxWarning, testEvidence } from './test-evidence.js';
 
@@ -22,7 +23,7 @@ export function changeSummary(job: Pick<JobContext, 'attempts' | 'analysis' | 'i
   return (applied?.explanation || job.analysis?.summary || job.issue.title).trim();
 }
 
-export function renderPrBody(job: JobContext): string {
+export function renderPrBody(job: JobContext, extra: { dependencies?: DependencyChange[] } = {}): string {
   const test = job.lastTest;
   const passed = test?.passed === true;
   const sections = [prMarker(job.jobId)];
@@ -49,6 +50,15 @@ export function renderPrBody(job: JobContext): string {
       50,
     )}`,
   );
+  const dependencies = extra.dependencies ?? [];
+  if (dependencies.length) {
+    // Installed without their lifecycle scripts: booty does not run code the change brought in.
+    sections.push(
+      `## Dependency changes\n\n${dependencies
+        .map((d) => `${code(d.file)}:\n${fenced(d.lines.join('\n'), 'diff')}`)
+        .join('\n\n')}\n\nbooty installs the dependencies a change brings without running their install scripts.`,
+    );
+  }
   sections.push(`## Test evidence\n\n${testEvidence(job)}`);
   if (job.attempts.length > 1) sections.push(`## Attempts\n\n${attemptsTable(job)}`);
   sections.push(`## Model usage\n\n${usageLine(job.usage)}`);

@@ -3,6 +3,7 @@ import { BootyError } from '../errors.js';
 import type { PullRequest } from '../events/effect-results.js';
 import type { Logger } from '../log.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
+import type { DependencyChange } from '../workspace/dependency-changes.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { githubError, githubMessage, httpStatus, mapped } from './github-errors.js';
 import { prTitle, renderPrBody } from './pr-body.js';
@@ -55,7 +56,10 @@ const result = (pr: PrData, headSha: string, created: boolean): OpenedPr => ({
 
 /** Opens the job's draft PR for a pushed head, or returns the open one from its branch. */
 export function openDraftPr(deps: PullRequestDeps) {
-  return async (input: EffectInput, { headSha }: { headSha: string }): Promise<OpenedPr> => {
+  return async (
+    input: EffectInput,
+    { headSha, dependencies = [] }: { headSha: string; dependencies?: DependencyChange[] },
+  ): Promise<OpenedPr> => {
     const { job } = input;
     const log = deps.log?.child({ jobId: job.jobId, step: 'openPr' });
     if (!job.workspace) {
@@ -66,7 +70,7 @@ export function openDraftPr(deps: PullRequestDeps) {
       });
     }
     const gh = await deps.clients.forJob(job);
-    const body = (deps.scrub ?? ((t: string) => t))(renderPrBody(job));
+    const body = (deps.scrub ?? ((t: string) => t))(renderPrBody(job, { dependencies }));
     const existing = await findOpenPr(gh, job);
     if (existing) {
       if (existing.body !== body) {

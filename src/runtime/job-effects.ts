@@ -16,6 +16,7 @@ import type { SandboxMode } from '../sandbox/bwrap.js';
 import { createTestEffects } from '../sandbox/test-effects.js';
 import { scrubberOf } from '../secrets/scrub.js';
 import type { EventStore } from '../store/event-store.js';
+import { dependencyChanges } from '../workspace/dependency-changes.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
 
 // The composition root of a job: every effect the machine invokes, made from the real clients
@@ -98,7 +99,10 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     runTests: tests.runTests,
     openPr: async (input, ctx) => {
       const { headSha } = await workspace.commitAndPush(input, ctx);
-      return github.openDraftPr(input, { headSha });
+      const dependencies = await dependencyChanges(input.job.changes, (file) =>
+        workspace.readBase(input.job, file),
+      );
+      return github.openDraftPr(input, { headSha, dependencies });
     },
     promotePr: github.promotePr,
   };
