@@ -56,7 +56,9 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
     sections.push(
       `## Dependency changes\n\n${dependencies
         .map((d) => `${code(d.file)}:\n${fenced(d.lines.join('\n'), 'diff')}`)
-        .join('\n\n')}\n\nbooty installs the dependencies a change brings without running their install scripts.`,
+        .join(
+          '\n\n',
+        )}\n\nbooty installs the dependencies a change brings without running their install scripts.`,
     );
   }
   sections.push(`## Test evidence\n\n${testEvidence(job)}`);
