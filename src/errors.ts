@@ -128,6 +128,11 @@ export const catalogue = {
     (p) =>
       `branch ${p.branch} on the remote has commits booty did not make (tip ${p.sha}); delete the branch or remove the label`,
   ),
+  BOOTY_E_WORKSPACE_ESCAPE: spec(
+    500,
+    false,
+    (p) => `refusing to write ${p.path}: it would land outside the job's workspace (${p.where})`,
+  ),
   BOOTY_E_WORKSPACE_LOST: spec(
     500,
     false,

@@ -37,7 +37,8 @@ export const RepoConfig = z.object({
   timeoutSeconds: z.number().int().positive(),
   maxAttempts: z.number().int().min(1).max(10),
   protectedPaths: z.array(z.string()),
-  sandbox: z.enum(['auto', 'required', 'off']),
+  /** What the repository asked for, or null; the operator's mode wins unless this is stricter. */
+  sandbox: z.enum(['auto', 'required', 'off']).nullable(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;
 

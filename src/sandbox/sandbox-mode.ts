@@ -6,5 +6,5 @@ import type { SandboxMode } from './bwrap.js';
 
 const rank: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
 
-export const strictest = (operator: SandboxMode, repository: SandboxMode | undefined): SandboxMode =>
-  repository !== undefined && rank[repository] > rank[operator] ? repository : operator;
+export const strictest = (operator: SandboxMode, repository: SandboxMode | null | undefined): SandboxMode =>
+  repository && rank[repository] > rank[operator] ? repository : operator;

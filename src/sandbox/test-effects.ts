@@ -51,6 +51,7 @@ export interface TestEffectsOptions {
 type Run = Omit<TestRun, 'at'>;
 
 const MESSAGE_CHARS = 2_000;
+const NAME_CHARS = 500;
 
 const NETWORK_ERROR =
   /\b(ECONNRESET|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|socket hang up|network error|Temporary failure in name resolution|503 Service Unavailable|502 Bad Gateway)\b/i;
@@ -154,23 +155,28 @@ export function createTestEffects(options: TestEffectsOptions) {
       reportDir,
       configured: cfg.test.report ?? [],
     });
-    await clearReports(plan, dir);
+    await clearReports(plan, dir, [dir, home]);
     const result = await exec(
       cfg,
       { dir, home, command: plan.command, network: false, env: plan.env },
       signal,
     );
-    const report = await readResults({ plan, output: result.output, cwd: dir });
+    const report = await readResults({ plan, output: result.output, cwd: dir, roots: [dir, home] });
     const output = clean(report.text ?? result.output, dir, home);
+    // Names come from the tests too: a test may be named after anything it found.
+    const text = (t: string, max: number) => clean(t, dir, home).slice(0, max);
     const cases = report.cases.map(
       (c): TestCase => ({
         ...c,
-        message: c.message === null ? null : clean(c.message, dir, home).slice(0, MESSAGE_CHARS),
+        id: text(c.id, NAME_CHARS),
+        name: text(c.name, NAME_CHARS),
+        file: c.file === null ? null : text(c.file, NAME_CHARS),
+        message: c.message === null ? null : text(c.message, MESSAGE_CHARS),
       }),
     );
     const loadErrors = report.loadErrors.map((e) => ({
-      ...e,
-      message: clean(e.message, dir, home).slice(0, MESSAGE_CHARS),
+      file: text(e.file, NAME_CHARS),
+      message: text(e.message, MESSAGE_CHARS),
     }));
     const ran = commandRan({ exitCode: result.exitCode, output, cases });
     const facts = {

@@ -27,6 +27,8 @@ export interface GitOptions {
   raw?: boolean;
 }
 
+// Command-line settings win over any config file, so even a config a test could have written
+// runs no hook, no fsmonitor, no credential helper, and no ext:: transport (a shell command).
 const HARDENING = [
   '-c',
   'core.hooksPath=/dev/null',
@@ -34,6 +36,8 @@ const HARDENING = [
   'core.fsmonitor=false',
   '-c',
   'credential.helper=',
+  '-c',
+  'protocol.ext.allow=never',
 ];
 
 const AUTH_REFUSED =

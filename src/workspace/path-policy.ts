@@ -68,7 +68,10 @@ export function protectedBy(p: string, globs: readonly string[]): string | null 
   return null;
 }
 
-/** Symlinks in the work tree: none on the way may lead outside, and the file itself is no link. */
+/**
+ * No symbolic link on the way. A link a test left in the work tree could lead outside it, or into
+ * .git, and booty writes the logged changes again after every run: a change goes to the real path.
+ */
 async function checkSymlinks(dir: string, p: string): Promise<Rejection | null> {
   const root = await realpath(dir);
   const parts = p.split('/');
@@ -78,22 +81,17 @@ async function checkSymlinks(dir: string, p: string): Promise<Rejection | null> 
     if (!stat) return null; // the rest does not exist yet: it will be created as plain directories
     if (stat.isSymbolicLink()) {
       const target = await realpath(path.join(dir, rel)).catch(() => null);
-      const inside = target !== null && (target === root || target.startsWith(`${root}${path.sep}`));
-      if (!inside) {
+      const inside = target !== null && target.startsWith(`${root}${path.sep}`);
+      const targetRel = inside ? path.relative(root, target) : null;
+      if (targetRel === null || targetRel === '.git' || targetRel.startsWith(`.git${path.sep}`)) {
         return reject(
           p,
           'path-symlink',
           `${rel} is a symbolic link that leads outside the repository; change files that are inside it`,
         );
       }
-      if (i === parts.length) {
-        return reject(
-          p,
-          'path-symlink',
-          `${rel} is a symbolic link; change the file it points to (${path.relative(root, target)}) instead`,
-        );
-      }
-      continue;
+      const real = [targetRel, ...parts.slice(i)].join('/');
+      return reject(p, 'path-symlink', `${rel} is a symbolic link; change ${real} instead`);
     }
     if (i < parts.length && !stat.isDirectory()) {
       return reject(p, 'path-not-file', `${rel} is a file, so ${p} cannot be created under it`);

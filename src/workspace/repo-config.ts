@@ -185,6 +185,7 @@ export function resolveConfig(input: {
     timeoutSeconds: parsed.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     maxAttempts: parsed.maxAttempts ?? input.defaultMaxAttempts,
     protectedPaths: [...new Set([...DEFAULT_PROTECTED_PATHS, ...(parsed.protectedPaths ?? [])])],
-    sandbox: parsed.sandbox ?? 'auto',
+    // Unset means no request: the operator's BOOTY_SANDBOX applies as it is.
+    sandbox: parsed.sandbox ?? null,
   };
 }

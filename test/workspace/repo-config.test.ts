@@ -92,7 +92,8 @@ describe('resolveConfig', () => {
       install: { command: 'npm ci' },
       timeoutSeconds: 30,
       maxAttempts: 3,
-      sandbox: 'auto',
+      // Not set: no request, so the operator's BOOTY_SANDBOX applies as it is.
+      sandbox: null,
     });
   });
 

@@ -92,7 +92,7 @@ describe('prepare', () => {
         timeoutSeconds: 600,
         maxAttempts: 4,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
-        sandbox: 'auto',
+        sandbox: null,
       },
     });
     const mirror = path.join(root, 'mirrors/acme/widgets.git');

@@ -7,8 +7,8 @@ import { isJestJson, parseJestJson } from './jest-json.js';
 import { parseJunit } from './junit.js';
 import { parseLibtest } from './libtest.js';
 import { isMochaJson, parseMochaJson } from './mocha-json.js';
-import { expandReportGlob } from './report-globs.js';
-import type { ReporterPlan, ReportFile } from './reporter-plan.js';
+import { expandReportGlob, reachableWithoutLinks } from './report-globs.js';
+import { defaultRoots, type ReporterPlan, type ReportFile } from './reporter-plan.js';
 import { parseTap } from './tap.js';
 import { parseTextOutput } from './text-fallback.js';
 
@@ -86,8 +86,11 @@ export async function readResults(input: {
   plan: ReporterPlan;
   output: string;
   cwd: string;
+  /** Where report files may be read from, with no link on the way (default: the work tree). */
+  roots?: readonly string[];
 }): Promise<ParsedReport> {
   const { plan, output, cwd } = input;
+  const roots = input.roots ?? defaultRoots(plan, cwd);
   const problems: string[] = [];
   const done = (source: ReportSource, batch: CaseBatch, text?: string): ParsedReport => ({
     source,
@@ -110,6 +113,7 @@ export async function readResults(input: {
     const files =
       report.format === 'auto' ? await expandReportGlob(cwd, path.relative(cwd, report.path)) : [report.path];
     for (const file of files) {
+      if (!(await reachableWithoutLinks(file, roots))) continue;
       const content = await readFile(file, 'utf8').catch(() => null);
       if (content === null) continue;
       const name = path.relative(cwd, file).startsWith('..') ? path.basename(file) : path.relative(cwd, file);

@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 
@@ -16,15 +16,35 @@ export function isSafeGlob(glob: string): boolean {
   return glob.length > 0 && !path.isAbsolute(glob) && !glob.split('/').includes('..');
 }
 
-/** Absolute paths of the files that match `glob` (relative to `cwd`) now. */
+/**
+ * Whether a path lies under one of the roots with no symbolic link on the way. Tests can plant
+ * links in the work tree and their HOME; booty reads and deletes reports on the host, so it never
+ * follows one (into another job's files, say).
+ */
+export async function reachableWithoutLinks(file: string, roots: readonly string[]): Promise<boolean> {
+  for (const root of roots) {
+    const rel = path.relative(root, file);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    const [realRoot, real] = await Promise.all([
+      realpath(root).catch(() => null),
+      realpath(file).catch(() => null),
+    ]);
+    return realRoot !== null && real === path.join(realRoot, rel);
+  }
+  return false;
+}
+
+/** Absolute paths of the files that match `glob` (relative to `cwd`) now, reached without links. */
 export async function expandReportGlob(cwd: string, glob: string): Promise<string[]> {
   if (!isSafeGlob(glob)) return [];
   const scan = picomatch.scan(glob);
   if (!scan.isGlob) {
     const file = path.join(cwd, glob);
     const info = await stat(file).catch(() => null);
-    return info?.isFile() ? [file] : [];
+    return info?.isFile() && (await reachableWithoutLinks(file, [cwd])) ? [file] : [];
   }
+  const base = path.join(cwd, scan.base === '.' ? '' : scan.base);
+  if (base !== cwd && !(await reachableWithoutLinks(base, [cwd]))) return [];
   const isMatch = picomatch(glob, { dot: true });
   const out: string[] = [];
   let seen = 0;

@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type Invocation, type Runner, recogniseRunner, recogniseScriptCall } from './command-shape.js';
 import { writeNodeReporter } from './node-tap-reporter.js';
-import { expandReportGlob } from './report-globs.js';
+import { expandReportGlob, reachableWithoutLinks } from './report-globs.js';
 import { shellQuote, simpleCommandWords } from './shell-words.js';
 
 // How to make a repository's test command leave a machine-readable report behind. booty adds the
@@ -193,10 +193,22 @@ export async function planReporters(input: PlanInput): Promise<ReporterPlan> {
 }
 
 /** Deletes what an earlier run may have left: injected reports and the configured globs' matches. */
-export async function clearReports(plan: ReporterPlan, cwd: string): Promise<void> {
+/** Where reports may be read and deleted when the caller does not say: the work tree, and the
+ * folders booty put its own reports in. */
+export const defaultRoots = (plan: ReporterPlan, cwd: string): string[] => [
+  cwd,
+  ...plan.reports.filter((r) => r.format !== 'auto').map((r) => path.dirname(r.path)),
+];
+
+export async function clearReports(
+  plan: ReporterPlan,
+  cwd: string,
+  roots: readonly string[] = defaultRoots(plan, cwd),
+): Promise<void> {
   for (const report of plan.reports) {
     const files =
       report.format === 'auto' ? await expandReportGlob(cwd, path.relative(cwd, report.path)) : [report.path];
-    await Promise.all(files.map((file) => rm(file, { force: true })));
+    // Never through a link a test planted: that would delete files outside the job.
+    for (const file of files) if (await reachableWithoutLinks(file, roots)) await rm(file, { force: true });
   }
 }
