@@ -72,7 +72,6 @@ let system: string[] | null = null;
 export function bwrapArgs({ writable, readOnly = [], toolchains = [], cwd, network }: BwrapMounts): string[] {
   system ??= systemBinds();
   const args = [...system];
-  for (const dir of toolchains) if (existsSync(dir)) args.push('--ro-bind', dir, dir);
   args.push(
     '--dev',
     '/dev',
@@ -85,7 +84,8 @@ export function bwrapArgs({ writable, readOnly = [], toolchains = [], cwd, netwo
     '--tmpfs',
     '/dev/shm',
   );
-  // After the tmpfs mounts, so a workspace under /tmp is bound back on top of them.
+  // After the tmpfs mounts, so a toolchain or a workspace under /tmp is bound back on top of them.
+  for (const dir of toolchains) if (existsSync(dir)) args.push('--ro-bind', dir, dir);
   for (const dir of writable) args.push('--bind', dir, dir);
   for (const p of readOnly) args.push('--ro-bind', p, p);
   // The root itself is bwrap's scratch tmpfs: read-only, so the only writable places are the binds.

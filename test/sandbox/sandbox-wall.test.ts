@@ -80,6 +80,22 @@ describe('the sandbox wall', () => {
     expect(result.output).toContain('/etc/shadow: No such file or directory');
   });
 
+  it('shows an operator’s read-only path, even under /tmp, and keeps it read-only', async () => {
+    const tools = tempDir('booty-tools-');
+    fs.writeFileSync(path.join(tools, 'tool.txt'), 'the tool');
+    const result = await runCommand({
+      cwd: tempDir(),
+      command: `cat ${tools}/tool.txt; echo x > ${tools}/tool.txt || echo refused`,
+      timeoutMs: 10_000,
+      sandbox: 'required',
+      network: false,
+      roPaths: [tools],
+    });
+    expect(result.output).toContain('the tool');
+    expect(result.output).toContain('refused');
+    expect(fs.readFileSync(path.join(tools, 'tool.txt'), 'utf8')).toBe('the tool');
+  });
+
   it('shows no other process’s environment', async () => {
     const marker = `booty-wall-environ-${process.pid}`;
     process.env.BOOTY_WALL_MARKER = marker;
@@ -135,11 +151,11 @@ describe('the sandbox wall', () => {
     it(`leaves no process behind: setsid, double-forked and SIGTERM-deaf children die at the timeout (sandbox ${sandbox})`, async () => {
       const marker = `booty-wall-orphan-${sandbox}-${process.pid}`;
       const orphan = `sh -c "trap '' TERM; exec node -e 'process.on(\\"SIGTERM\\", () => {}); setInterval(() => {}, 1000)' ${marker}"`;
-      const command = `for i in $(seq 1 60); do setsid ${orphan} >/dev/null 2>&1 & (${orphan} >/dev/null 2>&1 &); done; echo spawned; sleep 600`;
+      const command = `for i in $(seq 1 20); do setsid ${orphan} >/dev/null 2>&1 & (${orphan} >/dev/null 2>&1 &); done; echo spawned; sleep 600`;
       const result = await runCommand({
         cwd: tempDir(),
         command,
-        timeoutMs: 3_000,
+        timeoutMs: 6_000,
         killGraceMs: 500,
         sandbox,
         network: false,
