@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { FileChange, RepoConfig } from '../events/effect-results.js';
@@ -93,6 +93,76 @@ export async function installPlan(
 
 export const markInstalled = (dir: string, plan: InstallPlan) =>
   writeFile(path.join(dir, MARKER), plan.digest);
+
+/** A dependency spec fetched from somewhere other than the package registry. */
+const OFF_REGISTRY_NPM =
+  /^(?:[a-z+]+:\/\/|git(?:\+[a-z]+)?:|github:|gitlab:|bitbucket:|gist:|[\w.-]+\/[\w.-]+(?:#.*)?$)/i;
+const OFF_REGISTRY_LINE = /:\/\/|\bgit\+|^\s*git\s*=|\bgit\s*=\s*["']/;
+
+function npmSpecs(text: string | null): Map<string, string> {
+  const out = new Map<string, string>();
+  try {
+    const json = text ? (JSON.parse(text) as Record<string, Record<string, unknown>>) : {};
+    for (const section of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
+      for (const [name, spec] of Object.entries(json[section] ?? {})) out.set(name, String(spec));
+    }
+  } catch {
+    // Not JSON: npm will say so.
+  }
+  return out;
+}
+
+/**
+ * Dependencies the change added that would be fetched from a URL or a git host rather than the
+ * registry: with network during the install, such a URL can carry anything to any host.
+ */
+export async function offRegistryDependencies(
+  changes: readonly FileChange[],
+  readBase: (file: string) => Promise<string | null>,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const change of changes) {
+    if (change.content === null || !isManifest(change.path)) continue;
+    const before = await readBase(change.path);
+    if (path.basename(change.path) === 'package.json') {
+      const old = npmSpecs(before);
+      for (const [name, spec] of npmSpecs(change.content)) {
+        if (old.get(name) !== spec && OFF_REGISTRY_NPM.test(spec))
+          found.push(`${change.path}: ${name} ${spec}`);
+      }
+    } else if (!/\.lock$|lock\.json$|\.sum$/.test(change.path)) {
+      const old = new Set((before ?? '').split('\n').map((l) => l.trim()));
+      for (const line of change.content.split('\n').map((l) => l.trim())) {
+        if (line && !line.startsWith('#') && !old.has(line) && OFF_REGISTRY_LINE.test(line)) {
+          found.push(`${change.path}: ${line}`);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** Package-manager settings a test could leave in the job's HOME to redirect the next install. */
+const HOME_SETTINGS = [
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.config/pip',
+  '.pip',
+  '.pydistutils.cfg',
+  '.config/uv',
+  '.config/pypoetry',
+  '.gitconfig',
+  '.config/git',
+  '.cargo/config',
+  '.cargo/config.toml',
+  '.netrc',
+];
+
+/** Removes them before an install with network: the HOME's caches stay, its settings do not. */
+export async function forgetHomeSettings(home: string): Promise<void> {
+  for (const name of HOME_SETTINGS) await rm(path.join(home, name), { recursive: true, force: true });
+}
 
 /**
  * A build script the change wrote that the install would run with network: a setup.py, or a

@@ -8,7 +8,13 @@ import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';
 import { touchedTests } from './changed-tests.js';
 import { cleanOutput } from './clean-output.js';
-import { buildCodeChanged, installPlan, markInstalled } from './install-step.js';
+import {
+  buildCodeChanged,
+  forgetHomeSettings,
+  installPlan,
+  markInstalled,
+  offRegistryDependencies,
+} from './install-step.js';
 import { tailOf } from './output-cap.js';
 import { totalsOf } from './reports/case-list.js';
 import { readResults } from './reports/read-results.js';
@@ -103,6 +109,21 @@ export function createTestEffects(options: TestEffectsOptions) {
   const clean = (text: string, dir: string, home: string) =>
     cleanOutput(text, { workspace: dir, home, scrub: options.scrub });
 
+  /** Why an install for the change's manifests may not run with network, or null. */
+  async function refusal(job: JobContext): Promise<string | null> {
+    const script = buildCodeChanged(job.changes);
+    if (script) {
+      return `${script} is a build script the change wrote; booty does not run it with network access. Leave it as it is, or have a human make that change.`;
+    }
+    const offRegistry = await offRegistryDependencies(job.changes, (file) =>
+      options.workspace.readBase(job, file),
+    );
+    if (offRegistry.length) {
+      return `these dependencies would be fetched from outside the package registry, which booty does not do for a change: ${offRegistry.join('; ')}. Use a published version, or have a human make that change.`;
+    }
+    return null;
+  }
+
   /** Runs the install step if the workspace needs it; the failed result if it failed. */
   async function install(
     job: JobContext,
@@ -114,16 +135,16 @@ export function createTestEffects(options: TestEffectsOptions) {
     const plan = await installPlan(dir, cfg, job.changes);
     if (!plan) return null;
     if (plan.untrusted) {
-      const script = buildCodeChanged(job.changes);
-      if (script) {
+      const refused = await refusal(job);
+      if (refused)
         return {
           command: plan.command,
           status: 'was not run',
-          tail: `${script} is a build script the change wrote; booty does not run it with network access. Leave it as it is, or have a human make that change.`,
+          tail: refused,
           network: false,
-          sandbox: 'none' as const,
+          sandbox: 'none',
         };
-      }
+      await forgetHomeSettings(home);
     }
     const result = await exec(
       cfg,

@@ -21,6 +21,11 @@ export const DEFAULT_PROTECTED_PATHS = [
   '**/.yarnrc.yml',
   '**/.pnpmfile.cjs',
   '**/pip.conf',
+  '**/.cargo/config',
+  '**/.cargo/config.toml',
+  '**/uv.toml',
+  '**/poetry.toml',
+  '**/bunfig.toml',
 ];
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
