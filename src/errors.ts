@@ -38,12 +38,23 @@ export const catalogue = {
     false,
     (p) => `no database at ${p.path}; pass --db PATH or set BOOTY_DB (\`booty demo\` makes one)`,
   ),
-  BOOTY_E_EVENT_INVALID: spec(400, false, (p) => `event ${p.type} does not match its schema: ${p.reason}`),
+  BOOTY_E_EVENT_INVALID: spec(
+    400,
+    false,
+    (p) =>
+      `${p.stream ? `event ${p.seq} of job ${p.stream} (${p.type})` : `event ${p.type}`} does not match its schema: ${p.reason}`,
+  ),
+  BOOTY_E_EVENT_UNKNOWN_TYPE: spec(
+    500,
+    false,
+    (p) =>
+      `event ${p.seq} of job ${p.stream} has the type ${p.type}, which booty does not know; the log was written by another program, or damaged`,
+  ),
   BOOTY_E_EVENT_UNKNOWN_VERSION: spec(
     500,
     false,
     (p) =>
-      `event ${p.type} has schema version ${p.version}, newer than this booty knows (${p.known}); upgrade booty`,
+      `event ${p.seq} of job ${p.stream} (${p.type}) has schema version ${p.version}, newer than this booty knows (${p.known}); upgrade booty`,
   ),
   // machine and effects
   BOOTY_E_EFFECT_NOT_PROVIDED: spec(

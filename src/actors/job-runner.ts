@@ -1,11 +1,14 @@
 import { type Actor, createActor, type InspectionEvent } from 'xstate';
+import { catalogue, type DomainEvent } from '../events/catalogue.js';
 import type { Usage } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
 import { foldJob, type JobSnapshot, jobInput, nextSnapshot, stateName } from '../machines/fold.js';
 import { type JobMachine, jobMachine } from '../machines/job.js';
 import { tokensSpent } from '../machines/job-context.js';
+import { toDomainEvent } from '../machines/machine-events.js';
 import type { EventMeta, EventStore, JobUpdate } from '../store/event-store.js';
+import { readJobLog } from '../store/job-log.js';
 
 // Runs one job's actor and writes its log ahead. XState's inspection hook reports every event the
 // root actor receives before the actor processes it; the runner appends it there, synchronously,
@@ -48,7 +51,7 @@ export class JobRunner {
 
   /** Resumes the job from its log and resolves with the final snapshot, or the last one if stopped. */
   run(): Promise<JobSnapshot> {
-    const events = this.options.store.readStream(this.jobId);
+    const events = readJobLog(this.options.store, this.jobId);
     this.folded = foldJob(events);
     this.version = events.length;
     if (this.folded.status === 'done') return Promise.resolve(this.folded);
@@ -59,7 +62,8 @@ export class JobRunner {
         input: jobInput(events[0]),
         inspect: (ev) => {
           this.options.inspect?.(ev);
-          if (ev.type === '@xstate.event' && ev.actorRef.sessionId === ev.rootId) this.record(ev.event);
+          if (ev.type === '@xstate.event' && ev.actorRef.sessionId === ev.rootId)
+            this.record(ev.event as never);
         },
       });
       this.actor = actor;
@@ -89,16 +93,19 @@ export class JobRunner {
     this.actor?.stop();
   }
 
-  private record(event: { type: string }) {
+  private record(event: { type: string } & Record<string, unknown>) {
     if (this.stopped || event.type === 'xstate.init') return;
+    // The log holds booty's words for what the machine received: one adapter translates.
+    const domain = toDomainEvent(event, this.folded.context.attempt);
+    if (!domain) return;
     const next = nextSnapshot(this.folded, event);
-    const { type, ...data } = event as { type: string } & Record<string, unknown>;
+    const { type, ...data } = domain;
     const state = stateName(next);
     try {
       this.options.store.append(
         this.jobId,
         this.version,
-        [{ type, data, state, meta: metaFor(data, next) }],
+        [{ type, version: catalogue[type].version, data, state, meta: metaFor(domain, next) }],
         jobUpdate(next),
       );
     } catch (err) {
@@ -115,9 +122,9 @@ export class JobRunner {
   }
 }
 
-function metaFor(data: Record<string, unknown>, next: JobSnapshot): EventMeta {
+function metaFor(event: DomainEvent, next: JobSnapshot): EventMeta {
   const meta: EventMeta = { machineVersion: MACHINE_VERSION, attempt: next.context.attempt };
-  const usage = (data.output as { usage?: Usage } | undefined)?.usage;
+  const usage = event.type === 'StepSucceeded' ? (event.result as { usage?: Usage }).usage : undefined;
   if (usage) {
     meta.tokens = {
       input: usage.inputTokens,

@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import type { InspectionEvent } from 'xstate';
 import type { z } from 'zod';
 import { BootyError } from '../errors.js';
+import { catalogue } from '../events/catalogue.js';
 import {
   type CancelReason,
   type JobCancelled,
@@ -14,6 +15,7 @@ import { MACHINE_VERSION } from '../events/versions.js';
 import { foldJob, initialSnapshot, type JobSnapshot, nextSnapshot, stateName } from '../machines/fold.js';
 import type { JobMachine } from '../machines/job.js';
 import type { DeliveryRecord, EventStore } from '../store/event-store.js';
+import { readJobLog } from '../store/job-log.js';
 import { type JobChange, JobRunner, jobUpdate } from './job-runner.js';
 
 // Owns every running job in this process: starts them within the concurrency bound, resumes the
@@ -93,7 +95,7 @@ export class Supervisor {
   async boot(): Promise<string[]> {
     const { store } = this.options;
     for (const job of store.listUnreported().filter((j) => j.final)) {
-      const snapshot = foldJob(store.readStream(job.jobId));
+      const snapshot = foldJob(readJobLog(store, job.jobId));
       await this.settle(job.jobId, snapshot, job.version);
     }
     const unfinished = store.listJobs({ unfinished: true }).map((j) => j.jobId);
@@ -199,7 +201,7 @@ export class Supervisor {
     const runner = this.runners.get(jobId);
     if (runner?.send(event)) return;
     const { store } = this.options;
-    const events = store.readStream(jobId);
+    const events = readJobLog(store, jobId);
     const snapshot = foldJob(events);
     if (snapshot.status === 'done') return;
     const next = nextSnapshot(snapshot, event);
@@ -207,7 +209,15 @@ export class Supervisor {
     store.append(
       jobId,
       events.length,
-      [{ type, data, state: stateName(next), meta: { machineVersion: MACHINE_VERSION } }],
+      [
+        {
+          type,
+          version: catalogue.JobCancelled.version,
+          data,
+          state: stateName(next),
+          meta: { machineVersion: MACHINE_VERSION },
+        },
+      ],
       jobUpdate(next),
     );
     this.notify({ jobId, version: events.length + 1, eventType: type, snapshot: next });
@@ -218,7 +228,7 @@ export class Supervisor {
     // A job cancelled while it waited for a slot is finished now, not when the slot frees up.
     const pending = this.finished.get(jobId);
     if (pending && !this.options.store.getJob(jobId)?.final) return pending;
-    return Promise.resolve(foldJob(this.options.store.readStream(jobId)));
+    return Promise.resolve(foldJob(readJobLog(this.options.store, jobId)));
   }
 
   /** Resolves when no job is running or queued. */
@@ -246,7 +256,7 @@ export class Supervisor {
       request.issue.number,
     );
     const last = earlier.at(-1);
-    const previousPr = last ? foldJob(this.options.store.readStream(last.jobId)).context.pr : null;
+    const previousPr = last ? foldJob(readJobLog(this.options.store, last.jobId)).context.pr : null;
     const parsed = JobRequested.parse({
       ...request,
       type: 'JobRequested',
@@ -268,7 +278,15 @@ export class Supervisor {
     this.options.store.append(
       jobId,
       0,
-      [{ type, data, state: stateName(initial), meta: { machineVersion: MACHINE_VERSION, deliveryId } }],
+      [
+        {
+          type,
+          version: catalogue.JobRequested.version,
+          data,
+          state: stateName(initial),
+          meta: { machineVersion: MACHINE_VERSION, deliveryId },
+        },
+      ],
       jobUpdate(initial),
     );
     return { jobId, version: 1, eventType: type, snapshot: initial };
@@ -279,7 +297,7 @@ export class Supervisor {
     this.queued.add(jobId);
     const done = this.queue.add(async () => {
       this.queued.delete(jobId);
-      if (!this.accepting) return foldJob(this.options.store.readStream(jobId));
+      if (!this.accepting) return foldJob(readJobLog(this.options.store, jobId));
       const runner = new JobRunner(jobId, {
         store: this.options.store,
         machine: this.options.machine,

@@ -1,6 +1,7 @@
 import { BootyError } from '../errors.js';
 import { type FoldStep, firstDivergence, foldSteps, type JobSnapshot } from '../machines/fold.js';
 import type { EventStore, StoredEvent } from '../store/event-store.js';
+import { type LogEntry, readJobLog } from '../store/job-log.js';
 
 // A job's log read back as a timeline: what happened, when, and where the machine stood after it.
 // Shared by `booty replay` and `GET /jobs/:id/timeline`.
@@ -8,7 +9,9 @@ import type { EventStore, StoredEvent } from '../store/event-store.js';
 export interface TimelineEntry {
   seq: number;
   type: string;
-  /** A short human label: "prepare done", "runTests failed: …", "JobCancelled". */
+  /** The step of a StepSucceeded or StepFailed. */
+  step: string | null;
+  /** A short human label: "prepare done", "test failed: …", "cancelled (closed)". */
   label: string;
   state: string;
   recordedState: string | null;
@@ -30,7 +33,7 @@ export interface Timeline {
 }
 
 export function readTimeline(store: EventStore, jobId: string, until?: number): Timeline {
-  const events = store.readStream(jobId);
+  const events = readJobLog(store, jobId);
   if (events.length === 0) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: jobId });
   const steps = foldSteps(events, until);
   const diverged = firstDivergence(steps);
@@ -43,7 +46,7 @@ export function readTimeline(store: EventStore, jobId: string, until?: number): 
     verified: diverged === null,
     divergence: diverged && {
       seq: diverged.seq,
-      type: diverged.type,
+      type: label(events[diverged.seq - 1]!),
       recorded: diverged.recorded ?? '',
       folded: diverged.state,
     },
@@ -53,10 +56,11 @@ export function readTimeline(store: EventStore, jobId: string, until?: number): 
   };
 }
 
-function entry(step: FoldStep, event: StoredEvent, previous: StoredEvent | undefined): TimelineEntry {
+function entry(step: FoldStep, event: LogEntry, previous: LogEntry | undefined): TimelineEntry {
   return {
     seq: step.seq,
     type: step.type,
+    step: 'step' in event.event ? event.event.step : null,
     label: label(event),
     state: step.state,
     recordedState: step.recorded,
@@ -67,17 +71,17 @@ function entry(step: FoldStep, event: StoredEvent, previous: StoredEvent | undef
   };
 }
 
-function label(event: StoredEvent): string {
-  const done = /^xstate\.done\.actor\.(.+)$/.exec(event.type);
-  if (done) return `${done[1]} done`;
-  const failed = /^xstate\.error\.actor\.(.+)$/.exec(event.type);
-  if (failed) {
-    const error = event.data.error as { message?: string; retryable?: boolean } | undefined;
-    return `${failed[1]} ${error?.retryable ? 'failed (will retry)' : 'failed'}: ${error?.message ?? 'unknown error'}`;
+function label({ event }: LogEntry): string {
+  switch (event.type) {
+    case 'StepSucceeded':
+      return `${event.step} done`;
+    case 'StepFailed':
+      return `${event.step} ${event.error.retryable ? 'failed (will retry)' : 'failed'}: ${event.error.message}`;
+    case 'JobCancelled':
+      return `cancelled (${event.reason})`;
+    case 'JobRequested':
+      return `requested by ${event.sender}`;
   }
-  if (event.type === 'JobCancelled') return `cancelled (${String(event.data.reason)})`;
-  if (event.type === 'JobRequested') return `requested by ${String(event.data.sender)}`;
-  return event.type;
 }
 
 /** Throws the coded divergence error when the log and the machine disagree. */

@@ -5,7 +5,7 @@ import { startInspectorServer } from '../inspect/inspector-server.js';
 import { sendToRelay } from '../inspect/relay-client.js';
 import { replayInspection } from '../inspect/replay-inspection.js';
 import { timelineToJson } from '../inspect/timeline-json.js';
-import type { StoredEvent } from '../store/event-store.js';
+import { type LogEntry, readJobLog } from '../store/job-log.js';
 import {
   type Command,
   dbHelp,
@@ -56,10 +56,10 @@ export const replayCommand: Command = {
     const inspecting = checkInspectFlags(values);
     const store = openExistingStore(values, io.env);
     let timeline: Timeline;
-    let events: StoredEvent[] = [];
+    let events: LogEntry[] = [];
     try {
       timeline = readTimeline(store, positionals[0]!, until);
-      if (inspecting) events = store.readStream(positionals[0]!);
+      if (inspecting) events = readJobLog(store, positionals[0]!);
     } finally {
       store.close();
     }
@@ -91,7 +91,7 @@ function checkInspectFlags(values: Values): boolean {
 
 async function inspect(
   timeline: Timeline,
-  events: StoredEvent[],
+  events: LogEntry[],
   until: number | undefined,
   values: Values,
   io: Io,

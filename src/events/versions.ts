@@ -1,89 +1,142 @@
 import { BootyError } from '../errors.js';
+import { catalogue, isEventType, type Step } from './catalogue.js';
 
-// Old logs must keep replaying. Every stored event carries the schema version it was written with;
-// on read, an upcaster lifts it one version at a time to the current shape.
+// Old logs must keep replaying. A row keeps the type and version it was written with; on read an
+// upcaster lifts it, one step at a time, to the catalogue's current shape. The first logs (M1)
+// stored XState's own events, `xstate.done.actor.<id>` with the result under `output`: they are
+// lifted to StepSucceeded and StepFailed here, and nowhere else knows they existed.
 
-/** Bump when an event's stored shape changes, and add an upcaster from the previous version. */
-export const EVENT_SCHEMA_VERSION = 3;
 /** Bump when the job machine's states or transitions change. Stored in every row's metadata. */
-export const MACHINE_VERSION = 1;
+export const MACHINE_VERSION = 2;
 
-export interface VersionedEvent {
+export interface StoredShape {
   type: string;
   version: number;
   data: Record<string, unknown>;
+  /** The row's metadata: old step rows kept their attempt there. */
+  meta?: { attempt?: number };
 }
 
-type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
+type Upcaster = (row: StoredShape) => StoredShape;
+
+/** The machine's invoke ids of M1, by the step the log names now. */
+const LEGACY_INVOKES: Record<string, Step> = {
+  prepare: 'prepare',
+  runBaseline: 'baseline',
+  analyze: 'analyze',
+  generate: 'generate',
+  refine: 'refine',
+  applyChanges: 'apply',
+  runTests: 'test',
+  openPr: 'openPr',
+  promotePr: 'promote',
+};
 
 /**
  * v2 test runs named only their failing tests. v3 records every case; an old run becomes one whose
  * cases are its named failures, read from the text, and whose verdict is what it decided then.
  */
-const testRunV3: Upcaster = (data) => {
-  const output = data.output as Record<string, any> | undefined;
-  if (!output || 'cases' in output) return data;
+function testRunV3(output: Record<string, any>): Record<string, unknown> {
+  if ('cases' in output) return output;
   const failing: string[] = output.failingTests ?? [];
   const exit = output.exitCode;
   return {
-    ...data,
-    output: {
-      ...output,
-      ran: exit !== 126 && exit !== 127,
-      source: 'text',
-      cases: failing.map((id) => ({
-        id,
-        file: null,
-        name: id.split(/ > |::/).at(-1) ?? id,
-        status: 'failed',
-        durationMs: null,
-        message: null,
-      })),
-      loadErrors: [],
-      totals: { total: failing.length, passed: 0, failed: failing.length, errored: 0, skipped: 0 },
-      broken: null,
-      verdict: output.passed ? 'pass' : 'fail',
-      reasons: [],
-      changedTests: output.addedTestsFailing ?? [],
+    ...output,
+    ran: exit !== 126 && exit !== 127,
+    source: 'text',
+    cases: failing.map((id) => ({
+      id,
+      file: null,
+      name: id.split(/ > |::/).at(-1) ?? id,
+      status: 'failed',
+      durationMs: null,
+      message: null,
+    })),
+    loadErrors: [],
+    totals: { total: failing.length, passed: 0, failed: failing.length, errored: 0, skipped: 0 },
+    broken: null,
+    verdict: output.passed ? 'pass' : 'fail',
+    reasons: [],
+    changedTests: output.addedTestsFailing ?? [],
+  };
+}
+
+/** An M1 row of XState's `xstate.done.actor.<id>` or `xstate.error.actor.<id>`, in booty's words. */
+function liftMachineRow(row: StoredShape): StoredShape | null {
+  const m = /^xstate\.(done|error)\.actor\.(\w+)$/.exec(row.type);
+  const step = m && LEGACY_INVOKES[m[2]!];
+  if (!m || !step) return null;
+  const attempt = row.meta?.attempt ?? 0;
+  if (m[1] === 'done') {
+    let result = (row.data.output ?? {}) as Record<string, any>;
+    if (step === 'baseline' || step === 'test') result = testRunV3(result);
+    return { type: 'StepSucceeded', version: 1, data: { step, attempt, result } };
+  }
+  const { code, message, retryable, at } = (row.data.error ?? {}) as Record<string, unknown>;
+  return {
+    type: 'StepFailed',
+    version: 1,
+    data: {
+      step,
+      attempt,
+      error: {
+        code: typeof code === 'string' ? code : 'BOOTY_E_EFFECT_FAILED',
+        message: typeof message === 'string' ? message : 'unknown error',
+        retryable: retryable === true,
+        at: typeof at === 'number' ? at : 0,
+      },
     },
   };
-};
+}
 
-/** upcasters[type][v] turns version v of that event into version v + 1. */
+/** upcasters[type][v] turns version v of that event into the next shape. */
 const upcasters: Record<string, Record<number, Upcaster>> = {
-  'xstate.done.actor.runBaseline': { 2: testRunV3 },
-  'xstate.done.actor.runTests': { 2: testRunV3 },
   JobRequested: {
     // v1 stored the repository as "owner/name" and the issue as a bare number with a separate title.
-    1: (data) => {
+    1: ({ data }) => {
       const { repository, issueNumber, issueTitle, issueBody, issueUrl, ...rest } = data as Record<
         string,
         any
       >;
       const [owner, name] = String(repository).split('/');
       return {
-        ...rest,
-        repo: { owner, name },
-        issue: { number: issueNumber, title: issueTitle ?? '', body: issueBody ?? '', url: issueUrl ?? '' },
-        settings: rest.settings ?? {},
+        type: 'JobRequested',
+        version: 2,
+        data: {
+          ...rest,
+          repo: { owner, name },
+          issue: { number: issueNumber, title: issueTitle ?? '', body: issueBody ?? '', url: issueUrl ?? '' },
+          settings: rest.settings ?? {},
+        },
       };
     },
   },
 };
 
-export function upcast(event: VersionedEvent): VersionedEvent {
-  if (event.version > EVENT_SCHEMA_VERSION) {
-    throw new BootyError('BOOTY_E_EVENT_UNKNOWN_VERSION', {
-      type: event.type,
-      version: event.version,
-      known: EVENT_SCHEMA_VERSION,
-    });
+/** The row in its current shape: a catalogue type at its current version. */
+export function upcast(row: StoredShape, where: { stream: string; seq: number }): StoredShape {
+  let current = row;
+  for (;;) {
+    const lifted = liftMachineRow(current);
+    if (lifted) {
+      current = lifted;
+      continue;
+    }
+    if (!isEventType(current.type)) {
+      throw new BootyError('BOOTY_E_EVENT_UNKNOWN_TYPE', { ...where, type: current.type });
+    }
+    const known = catalogue[current.type].version;
+    if (current.version === known) return current;
+    if (current.version > known) {
+      throw new BootyError('BOOTY_E_EVENT_UNKNOWN_VERSION', {
+        ...where,
+        type: current.type,
+        version: current.version,
+        known,
+      });
+    }
+    const step = upcasters[current.type]?.[current.version];
+    // No upcaster: that version's shape is the next one's.
+    current = step ? step(current) : { ...current, version: current.version + 1 };
   }
-  let { data, version } = event;
-  while (version < EVENT_SCHEMA_VERSION) {
-    const step = upcasters[event.type]?.[version];
-    if (step) data = step(data);
-    version += 1;
-  }
-  return { type: event.type, version, data };
 }

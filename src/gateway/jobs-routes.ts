@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BootyError } from '../errors.js';
 import { timelineJson } from '../inspect/timeline-json.js';
 import type { EventStore } from '../store/event-store.js';
+import { readJobLog } from '../store/job-log.js';
 
 // A read-only view of the jobs read model and each job's log, for people and dashboards.
 
@@ -19,7 +20,9 @@ export async function jobsRoutes(app: FastifyInstance, deps: { store: EventStore
     const { id } = parseRequest(JobParams, request.params, 'path');
     const job = deps.store.getJob(id);
     if (!job) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: id });
-    return { job, events: deps.store.readStream(id) };
+    // The log in its public format: booty's domain events, each in its current shape.
+    const events = readJobLog(deps.store, id).map(({ event: _event, ...row }) => row);
+    return { job, events };
   });
 
   // The replay timeline, exactly as `booty replay --json` prints it.

@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { foldJob, type JobSnapshot } from '../machines/fold.js';
 import { jobView } from '../machines/job-context.js';
 import type { EventStore } from '../store/event-store.js';
+import { readJobLog } from '../store/job-log.js';
 import type { GitHubClients } from './clients.js';
 import { type ProgressComment, reactEyes, upsertProgressComment } from './progress-comment.js';
 import { type RenderOptions, renderProgress } from './progress-render.js';
@@ -130,7 +131,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       }
     },
     async refresh(jobId) {
-      const events = options.store.readStream(jobId);
+      const events = readJobLog(options.store, jobId);
       await schedule(jobId, foldJob(events), events.length);
     },
     async idle(jobId) {

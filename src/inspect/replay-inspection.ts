@@ -1,5 +1,5 @@
 import { createActor } from 'xstate';
-import { jobInput, stateName, toMachineEvent } from '../machines/fold.js';
+import { jobInput, machineEventOf, stateName } from '../machines/fold.js';
 import type { JobMachine } from '../machines/job.js';
 import type { StoredEvent } from '../store/event-store.js';
 import { inertMachine } from './inert-machine.js';
@@ -52,7 +52,7 @@ export async function replayInspection(
     const event = events[i]!;
     if (actor.getSnapshot().status !== 'active') break;
     at = event.at;
-    actor.send(toMachineEvent(event));
+    actor.send(machineEventOf(event) as never);
     await inspector.settle();
     step(i + 1, event);
   }

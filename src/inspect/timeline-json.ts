@@ -11,6 +11,8 @@ export interface TimelineJson {
   events: {
     seq: number;
     type: string;
+    /** The step, for StepSucceeded and StepFailed. */
+    step?: string;
     state: string;
     /** ISO 8601. */
     at: string;
@@ -33,6 +35,7 @@ export function timelineToJson(t: Timeline, withSnapshot: boolean): TimelineJson
     events: t.entries.map((e) => ({
       seq: e.seq,
       type: e.type,
+      ...(e.step ? { step: e.step } : {}),
       state: e.state,
       at: new Date(e.at).toISOString(),
       attempt: e.attempt,

@@ -1,8 +1,10 @@
 import { type AnyActorScope, createActor, type SnapshotFrom } from 'xstate';
 import { BootyError } from '../errors.js';
+import type { DomainEvent } from '../events/catalogue.js';
 import { JobRequested } from '../events/job-events.js';
 import { jobMachine } from './job.js';
 import { jobDecider } from './job-decider.js';
+import { toMachineEvent } from './machine-events.js';
 
 // Folding a job's log back into its snapshot. Nothing runs: initialTransition and transition are
 // pure. The same fold resumes a job after a crash, verifies a log, and drives `booty replay`.
@@ -49,7 +51,8 @@ export function jobInput(first: LoggedEvent | undefined): JobRequested {
   return parsed.data;
 }
 
-export const toMachineEvent = (e: LoggedEvent) => ({ ...e.data, type: e.type }) as any;
+/** The machine's event for a logged row (after JobRequested, which is the machine's input). */
+export const machineEventOf = (e: LoggedEvent) => toMachineEvent({ ...e.data, type: e.type } as DomainEvent);
 
 /**
  * An actor scope that records nothing and runs nothing, one per machine. XState's own pure
@@ -117,7 +120,7 @@ function fold(
       : (jobDecider.getInitialSnapshot(inertScope(jobDecider), input) as unknown as JobSnapshot);
   onStep?.(0, snapshot);
   for (let i = 1; i <= last; i++) {
-    const event = toMachineEvent(events[i]!);
+    const event = machineEventOf(events[i]!);
     snapshot = i === last ? nextSnapshot(snapshot, event) : decide(snapshot, event);
     onStep?.(i, snapshot);
   }

@@ -13,6 +13,8 @@ export interface EventMeta {
 
 export interface NewEvent {
   type: string;
+  /** The version of the type's schema the data is in (default 1). */
+  version?: number;
   data: Record<string, unknown>;
   /** The state value the job reached by processing this event, so a replay can check itself. */
   state?: string | null;

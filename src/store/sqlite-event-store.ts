@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BootyError } from '../errors.js';
-import { EVENT_SCHEMA_VERSION, upcast } from '../events/versions.js';
 import type {
   AppendResult,
   DeliveryRecord,
@@ -138,7 +137,7 @@ export class SqliteEventStore implements EventStore {
       version: expectedVersion + i + 1,
       expected: expectedVersion,
       type: e.type,
-      schemaVersion: EVENT_SCHEMA_VERSION,
+      schemaVersion: e.version ?? 1,
       data: JSON.stringify(e.data),
       state: e.state ?? null,
       meta: JSON.stringify(e.meta ?? {}),
@@ -265,19 +264,15 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
+/** A row as written; a job's log is lifted and checked by readJobLog. */
 function toStoredEvent(row: EventRow): StoredEvent {
-  const data = JSON.parse(row.data);
-  const lifted =
-    row.schema_version === EVENT_SCHEMA_VERSION
-      ? { version: row.schema_version, data }
-      : upcast({ type: row.type, version: row.schema_version, data });
   return {
     position: row.position,
     streamId: row.stream_id,
     version: row.version,
     type: row.type,
-    schemaVersion: lifted.version,
-    data: lifted.data,
+    schemaVersion: row.schema_version,
+    data: JSON.parse(row.data),
     state: row.state,
     meta: JSON.parse(row.meta),
     at: row.at,

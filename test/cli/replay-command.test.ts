@@ -33,7 +33,9 @@ describe('booty replay', () => {
     expect(json).toMatchObject({ jobId, verified: true, finalState: 'promoted' });
     expect(json.events[0]).toMatchObject({ seq: 1, type: 'JobRequested', state: 'preparing' });
     expect(json.events.map((e: { state: string }) => e.state)).toContain('refining');
-    const analyze = json.events.find((e: { type: string }) => e.type === 'xstate.done.actor.analyze');
+    const analyze = json.events.find(
+      (e: { type: string; step?: string }) => e.type === 'StepSucceeded' && e.step === 'analyze',
+    );
     expect(analyze.tokens).toEqual({ input: 100, output: 0, cacheRead: 0, cacheWrite: 0 });
     expect(json.events.every((e: { at: string }) => !Number.isNaN(Date.parse(e.at)))).toBe(true);
   });
@@ -45,7 +47,7 @@ describe('booty replay', () => {
     expect(out).toContain(`job ${jobId}  acme/widgets#1  promoted  (verified`);
     expect(out).toMatch(/SEQ\s+TIME\s+DELTA\s+EVENT\s+STATE\s+ATTEMPT\s+TOKENS/);
     expect(out).toMatch(/analyze done\s+generating\s+1\s+100\/0\/0\/0/);
-    expect(out).toMatch(/runTests done\s+refining\s+2/);
+    expect(out).toMatch(/test done\s+refining\s+2/);
   });
 
   it('given a log whose recorded state was tampered with, --verify exits 1 naming the first divergent event', async () => {
@@ -55,7 +57,7 @@ describe('booty replay', () => {
     raw.close();
     const { code, err } = await cli(['replay', jobId, '--verify', '--db', db]);
     expect(code).toBe(1);
-    expect(err).toContain('replay diverged at event 5 (xstate.done.actor.generate)');
+    expect(err).toContain('replay diverged at event 5 (generate done)');
     expect(err).toContain('the log recorded promoted, the machine reaches applying');
     expect(err).toContain('BOOTY_E_REPLAY_DIVERGED');
     const json = await cli(['replay', jobId, '--json', '--db', db]);

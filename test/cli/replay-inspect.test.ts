@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { machineJson } from '../../src/machines/diagram.js';
+import { machineEventOf } from '../../src/machines/fold.js';
 import { jobMachine } from '../../src/machines/job.js';
 import type { StoredEvent } from '../../src/store/event-store.js';
 import { cli, type Message, parse, recordedJob, relayListener, viewer } from '../inspect/recorded-job.js';
@@ -27,11 +28,11 @@ function expectReplayOf(messages: Message[], events: StoredEvent[]) {
   // JobRequested is the actor's input; every later event is sent as recorded, in order.
   expect(rootEvents.map((m) => m.event!.type)).toEqual([
     'xstate.init',
-    ...events.slice(1).map((e) => e.type),
+    ...events.slice(1).map((e) => machineEventOf(e).type),
   ]);
   expect(rootEvents[0]!.event!.input).toMatchObject({ ...events[0]!.data, type: 'JobRequested' });
   rootEvents.slice(1).forEach((m, i) => {
-    expect(m.event).toEqual({ ...events[i + 1]!.data, type: events[i + 1]!.type });
+    expect(m.event).toEqual(machineEventOf(events[i + 1]!));
   });
   expect(rootEvents.map((m) => m.createdAt)).toEqual(events.map((e) => String(e.at)));
   // Each event is followed by the snapshot it led to, and that is the recorded state.
@@ -130,7 +131,7 @@ describe('booty replay --inspect', () => {
     const job = await recordedJob({ tests: [false, true], outcomes: { runTests: ['transient'] } });
     const states = job.events.map((e) => e.state);
     // The retry re-enters testing; the failed run then leads into the refine loop.
-    const retry = job.events.findIndex((e) => e.type === 'xstate.error.actor.runTests') + 1;
+    const retry = job.events.findIndex((e) => e.type === 'StepFailed' && e.data.step === 'test') + 1;
     const refining = states.indexOf('refining') + 1;
     expect(states[retry - 1]).toBe('testing');
     const dir = tempDir();

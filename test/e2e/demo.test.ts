@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { catalogue, isEventType } from '../../src/events/catalogue.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
@@ -48,6 +49,13 @@ describe('booty demo', () => {
       });
       expect(out.pullRequest).toMatchObject({ number: 2, draft });
       expect(out.pullRequest.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/tiny-durations\/pull\/2$/);
+
+      // The log speaks booty: only the catalogue's event types, each at its current version.
+      const store = new SqliteEventStore(out.db);
+      const rows = store.readStream(out.jobId);
+      store.close();
+      expect(rows.every((r) => isEventType(r.type) && r.schemaVersion === catalogue[r.type].version)).toBe(true);
+      expect(new Set(rows.map((r) => r.type))).toEqual(new Set(['JobRequested', 'StepSucceeded']));
 
       const replay = await booty(['replay', out.jobId, '--verify', '--json', '--db', out.db]);
       expect(replay.code).toBe(0);

@@ -87,13 +87,17 @@ describe('end to end in one process', () => {
     expect(stateName(snapshot)).toBe('failed');
     expect(snapshot.context.outcome?.reason).toBe('error');
     expect(snapshot.context.outcome?.message).toContain('127.0.0.1:9');
-    const errors = booty.store.readStream(jobId).filter((e) => e.type === 'xstate.error.actor.prepare');
+    const errors = booty.store
+      .readStream(jobId)
+      .filter((e) => e.type === 'StepFailed' && e.data.step === 'prepare');
     expect(errors.map((e) => (e.data.error as { retryable: boolean }).retryable)).toEqual([true, true, true]);
     // Each retry was scheduled from the failure's own time, twice as far as the one before, and
     // the next try did not start before its deadline.
     const steps = foldSteps(booty.store.readStream(jobId));
     const deadlines = steps
-      .filter((st) => st.type === 'xstate.error.actor.prepare')
+      .filter(
+        (st, i) => st.type === 'StepFailed' && booty.store.readStream(jobId)[i]!.data.step === 'prepare',
+      )
       .map((st) => st.snapshot.context.error);
     const failedAt = errors.map((e) => (e.data.error as { at: number }).at);
     expect(deadlines.slice(0, 2).map((r, i) => r!.notBefore! - failedAt[i]!)).toEqual([20, 40]);

@@ -7,6 +7,7 @@ import { renderPrBody } from '../../src/github/pr-body.js';
 import { renderProgress } from '../../src/github/progress-render.js';
 import { foldJob } from '../../src/machines/fold.js';
 import { jobView } from '../../src/machines/job-context.js';
+import { readJobLog } from '../../src/store/job-log.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 
@@ -31,7 +32,7 @@ describe('logs written by M1', () => {
     fs.copyFileSync(path.join(fixtures, `m1-demo-${scenario}.db`), db);
     const store = new SqliteEventStore(db);
     const [job] = store.listJobs();
-    const events = store.readStream(job!.jobId);
+    const events = readJobLog(store, job!.jobId);
     store.close();
 
     const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);

@@ -2,8 +2,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
-import { EVENT_SCHEMA_VERSION, upcast } from '../../src/events/versions.js';
+import { catalogue } from '../../src/events/catalogue.js';
 import { foldJob, jobInput } from '../../src/machines/fold.js';
+import { readJobLog } from '../../src/store/job-log.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 
@@ -31,26 +32,75 @@ describe('event upcasting', () => {
     db.close();
 
     const store = new SqliteEventStore(file);
-    const [row] = store.readStream('old-1');
-    expect(row!.schemaVersion).toBe(EVENT_SCHEMA_VERSION);
+    const [row] = readJobLog(store, 'old-1');
+    expect(row!.schemaVersion).toBe(catalogue.JobRequested.version);
     const input = jobInput(row);
     expect(input.repo).toEqual({ owner: 'acme', name: 'widgets' });
     expect(input.issue).toEqual({ number: 12, title: 'Fix the parser', body: '', url: '' });
     expect(input.settings.maxAttempts).toBe(3);
-    const snapshot = foldJob(store.readStream('old-1'));
+    const snapshot = foldJob(readJobLog(store, 'old-1'));
     expect(snapshot.value).toBe('preparing');
     expect(snapshot.context.branch).toBe('booty/issue-12-fix-the-parser');
     store.close();
   });
 
-  it('refuses an event written by a newer booty, naming the versions', () => {
+  it.each([
+    [
+      'a type booty does not know',
+      'TestsWereFine',
+      1,
+      '{}',
+      'BOOTY_E_EVENT_UNKNOWN_TYPE',
+      'event 2 of job j has the type TestsWereFine',
+    ],
+    [
+      'a version from the future',
+      'StepSucceeded',
+      99,
+      '{}',
+      'BOOTY_E_EVENT_UNKNOWN_VERSION',
+      'event 2 of job j (StepSucceeded) has schema version 99, newer than this booty knows (1)',
+    ],
+    [
+      'a payload that does not parse',
+      'StepSucceeded',
+      1,
+      '{"step":"test","attempt":1,"result":{"verdict":"pass"}}',
+      'BOOTY_E_EVENT_INVALID',
+      'event 2 of job j (StepSucceeded) does not match its schema',
+    ],
+    [
+      'a step booty does not know',
+      'StepFailed',
+      1,
+      '{"step":"deploy","attempt":0,"error":{"code":"X","message":"m","retryable":false,"at":0}}',
+      'BOOTY_E_EVENT_INVALID',
+      'step',
+    ],
+  ] as const)('refuses %s, naming the job and the row', (_, type, version, data, code, message) => {
+    const file = path.join(tempDir(), 'bad.db');
+    const store = new SqliteEventStore(file);
+    const requested = {
+      jobId: 'j',
+      repo: { owner: 'o', name: 'r' },
+      issue: { number: 1, title: 't', body: '', url: '' },
+      triggerLabel: 'booty',
+      sender: 's',
+      deliveryId: 'd',
+      installationId: null,
+      requestedAt: 0,
+      settings: {},
+    };
+    store.append('j', 0, [{ type: 'JobRequested', version: 3, data: requested }]);
+    store.append('j', 1, [{ type, version, data: JSON.parse(data) }]);
     let caught: unknown;
     try {
-      upcast({ type: 'JobRequested', version: EVENT_SCHEMA_VERSION + 1, data: {} });
+      readJobLog(store, 'j');
     } catch (err) {
       caught = err;
     }
-    expect(isBootyError(caught, 'BOOTY_E_EVENT_UNKNOWN_VERSION')).toBe(true);
-    expect((caught as Error).message).toContain(`schema version ${EVENT_SCHEMA_VERSION + 1}`);
+    store.close();
+    expect(isBootyError(caught, code)).toBe(true);
+    expect((caught as Error).message).toContain(message);
   });
 });

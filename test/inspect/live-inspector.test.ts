@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startInspectorServer } from '../../src/inspect/inspector-server.js';
 import { startLiveInspector } from '../../src/inspect/live-inspector.js';
+import { machineEventOf } from '../../src/machines/fold.js';
 import { harness } from '../support/job-harness.js';
 import { type Message, parse, viewer } from './recorded-job.js';
 
@@ -39,7 +40,9 @@ describe('the live inspector (booty serve --inspect)', () => {
           m.type === '@xstate.event' && m.sessionId === root.sessionId && m.event!.type !== 'xstate.init',
       );
       // The same events the log holds, in the same order: live and replay show one history.
-      expect(rootEvents.map((m) => m.event!.type)).toEqual(logged.slice(1).map((e) => e.type));
+      expect(rootEvents.map((m) => m.event!.type)).toEqual(
+        logged.slice(1).map((e) => machineEventOf(e).type),
+      );
       const values = messages
         .filter((m) => m.type === '@xstate.snapshot' && m.sessionId === root.sessionId)
         .map((m) => m.snapshot!.value);

@@ -44,7 +44,7 @@ describe('replaying a log into the inspector', () => {
         observers: [
           {
             changed: (c) => {
-              if (c.eventType === 'xstate.done.actor.analyze') queueMicrotask(cancel);
+              if (c.eventType === 'StepSucceeded' && c.snapshot.context.analysis) queueMicrotask(cancel);
             },
           },
         ],
@@ -56,7 +56,10 @@ describe('replaying a log into the inspector', () => {
     await h.supervisor.whenFinished(r.jobId);
     const events = h.store.readStream(r.jobId);
     h.store.close();
-    expect(events.map((e) => e.type).slice(-2)).toEqual(['xstate.done.actor.analyze', 'JobCancelled']);
+    expect(events.map((e) => [e.type, e.data.step]).slice(-2)).toEqual([
+      ['StepSucceeded', 'analyze'],
+      ['JobCancelled', undefined],
+    ]);
     const { steps, messages } = await replayInspection(events);
     expect(steps.map((s) => s.state)).toEqual([
       'preparing',

@@ -105,7 +105,7 @@ describe('job machine', () => {
     });
     expect(snapshot.value).toBe('promoted');
     expect(keys.filter((k) => k === `${jobId}:analyze:0`)).toHaveLength(3);
-    const errors = events.filter((e) => e.type === 'xstate.error.actor.analyze');
+    const errors = events.filter((e) => e.type === 'StepFailed' && e.data.step === 'analyze');
     expect(errors).toHaveLength(2);
     expect(errors.map((e) => e.state)).toEqual(['analyzing', 'analyzing']);
     expect(snapshot.context.error).toBeNull();
@@ -202,7 +202,7 @@ describe('job machine', () => {
       expect(last.type).toBe('JobCancelled');
       expect(last.state).toBe('cancelled');
       // No effect result was logged after the cancel, and no effect started after it.
-      expect(events.filter((e) => e.type.startsWith('xstate.')).length).toBe(cancelledAt - 1);
+      expect(events.filter((e) => e.type.startsWith('Step')).length).toBe(cancelledAt - 1);
       expect(keys.length).toBe(startedBeforeCancel);
     },
   );

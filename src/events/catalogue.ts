@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { Analyzed, Applied, Generated, Prepared, Promoted, PullRequest, TestRun } from './effect-results.js';
+import { JobCancelled, JobRequested } from './job-events.js';
+
+// Every fact booty records about a job, in booty's own words. This is the log's public format: a
+// row holds one of these types at its version, and nothing of the machine that decides on it, so
+// the machine can change its states and invoke ids without changing a log a year old. Older shapes
+// are lifted on read (versions.ts); a row that is none of these is an error that names it.
+
+/** The steps of a job, as the log names them. */
+export const STEPS = [
+  'prepare',
+  'baseline',
+  'analyze',
+  'generate',
+  'refine',
+  'apply',
+  'test',
+  'openPr',
+  'promote',
+] as const;
+export const Step = z.enum(STEPS);
+export type Step = z.infer<typeof Step>;
+
+/** What each step's success records. */
+export const stepResults = {
+  prepare: Prepared,
+  baseline: TestRun,
+  analyze: Analyzed,
+  generate: Generated,
+  refine: Generated,
+  apply: Applied,
+  test: TestRun,
+  openPr: PullRequest,
+  promote: Promoted,
+} satisfies Record<Step, z.ZodType>;
+
+export const StepSucceeded = z.object({
+  type: z.literal('StepSucceeded'),
+  step: Step,
+  /** The attempt the step ran for (0 before the first generation). */
+  attempt: z.number().int().min(0),
+  result: z.record(z.string(), z.unknown()),
+});
+export type StepSucceeded = z.infer<typeof StepSucceeded>;
+
+export const StepError = z.object({
+  /** A stable code from booty's error catalogue, e.g. BOOTY_E_GITHUB_UNAVAILABLE. */
+  code: z.string(),
+  message: z.string(),
+  /** Whether trying the step again may succeed. */
+  retryable: z.boolean(),
+  /** When it failed (epoch ms): a retry's deadline is computed from it. */
+  at: z.number().int(),
+});
+export type StepError = z.infer<typeof StepError>;
+
+export const StepFailed = z.object({
+  type: z.literal('StepFailed'),
+  step: Step,
+  attempt: z.number().int().min(0),
+  error: StepError,
+});
+export type StepFailed = z.infer<typeof StepFailed>;
+
+export type DomainEvent = JobRequested | JobCancelled | StepSucceeded | StepFailed;
+
+/** Each type's schema and the version rows are written with now. */
+export const catalogue = {
+  JobRequested: { version: 3, schema: JobRequested },
+  JobCancelled: { version: 3, schema: JobCancelled },
+  StepSucceeded: { version: 1, schema: StepSucceeded },
+  StepFailed: { version: 1, schema: StepFailed },
+} as const;
+export type EventType = keyof typeof catalogue;
+
+export const isEventType = (type: string): type is EventType => Object.hasOwn(catalogue, type);
+
+/** Parses a row's payload as its type; a step's result is checked against that step's schema. */
+export function parseEvent(type: EventType, data: Record<string, unknown>): DomainEvent {
+  const event = catalogue[type].schema.parse({ ...data, type }) as DomainEvent;
+  if (event.type === 'StepSucceeded') stepResults[event.step].parse(event.result);
+  return event;
+}

@@ -1,0 +1,40 @@
+import { BootyError } from '../errors.js';
+import { type DomainEvent, type EventType, parseEvent } from '../events/catalogue.js';
+import { upcast } from '../events/versions.js';
+import type { EventStore, StoredEvent } from './event-store.js';
+
+// A job's log as booty's domain events: every row lifted to its current shape and validated
+// against the catalogue. A row that is not a known event, or not a valid one, stops the read with
+// an error naming the job and the row; nothing downstream guesses at a shape.
+
+export interface LogEntry extends Omit<StoredEvent, 'type' | 'data'> {
+  type: EventType;
+  /** The event without its type, as the row holds it. */
+  data: Record<string, unknown>;
+  event: DomainEvent;
+}
+
+export function toLogEntry(row: StoredEvent): LogEntry {
+  const where = { stream: row.streamId, seq: row.version };
+  const lifted = upcast(
+    { type: row.type, version: row.schemaVersion, data: row.data, meta: row.meta },
+    where,
+  );
+  let event: DomainEvent;
+  try {
+    event = parseEvent(lifted.type as EventType, lifted.data);
+  } catch (err) {
+    const issue = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues?.[0];
+    throw new BootyError('BOOTY_E_EVENT_INVALID', {
+      ...where,
+      type: lifted.type,
+      reason: issue ? `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}` : String(err),
+    });
+  }
+  const { type, ...data } = event;
+  return { ...row, type, schemaVersion: lifted.version, data, event };
+}
+
+/** The job's log, read and checked; empty when there is no such job. */
+export const readJobLog = (store: Pick<EventStore, 'readStream'>, jobId: string): LogEntry[] =>
+  store.readStream(jobId).map(toLogEntry);
