@@ -75,6 +75,12 @@ export const catalogue = {
     (p) =>
       `the job's token budget of ${p.max} would be exceeded (spent ${p.spent}, next request needs ~${p.needed}); raise BOOTY_MAX_TOKENS_PER_JOB`,
   ),
+  BOOTY_E_LOG_TAMPERED: spec(
+    500,
+    false,
+    (p) =>
+      `the log of job ${p.jobId} was changed after it was written: ${p.reason}; booty will not run it (see \`booty replay ${p.jobId} --verify\`)`,
+  ),
   BOOTY_E_REPLAY_DIVERGED: spec(
     500,
     false,

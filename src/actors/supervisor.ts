@@ -14,8 +14,9 @@ import {
 import { MACHINE_VERSION } from '../events/versions.js';
 import { foldJob, initialSnapshot, type JobSnapshot, nextSnapshot, stateName } from '../machines/fold.js';
 import type { JobMachine } from '../machines/job.js';
-import type { DeliveryRecord, EventStore } from '../store/event-store.js';
-import { readJobLog } from '../store/job-log.js';
+import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
+import { brokenAt } from '../store/hash-chain.js';
+import { readJobLog, toLogEntry } from '../store/job-log.js';
 import { type JobChange, JobRunner, jobUpdate } from './job-runner.js';
 
 // Owns every running job in this process: starts them within the concurrency bound, resumes the
@@ -27,6 +28,8 @@ export interface JobObserver {
   changed?(change: JobChange): void;
   /** Awaited when a job finishes (or on boot for a finished job whose report lags), e.g. to flush a comment. */
   settled?(jobId: string, snapshot: JobSnapshot, version: number): Promise<void>;
+  /** Awaited at boot for an unfinished job whose log does not check out: it will not run. */
+  damaged?(job: JobRecord, problem: BootyError): Promise<void>;
 }
 
 export interface Delivery {
@@ -98,9 +101,22 @@ export class Supervisor {
       const snapshot = foldJob(readJobLog(store, job.jobId));
       await this.settle(job.jobId, snapshot, job.version);
     }
-    const unfinished = store.listJobs({ unfinished: true }).map((j) => j.jobId);
-    for (const jobId of unfinished) this.enqueue(jobId);
-    return unfinished;
+    const resumed: string[] = [];
+    for (const job of store.listJobs({ unfinished: true })) {
+      const problem = logProblem(store, job.jobId);
+      if (!problem) {
+        this.enqueue(job.jobId);
+        resumed.push(job.jobId);
+        continue;
+      }
+      // Not resumed in silence: marked, logged, and said on the issue.
+      store.markDamaged(job.jobId);
+      this.options.onError?.(problem, job.jobId);
+      for (const o of this.options.observers ?? []) {
+        await o.damaged?.(job, problem).catch((err: unknown) => this.options.onError?.(err, job.jobId));
+      }
+    }
+    return resumed;
   }
 
   /** Runs one unfinished job from its log (a no-op when it is finished, queued or running). */
@@ -345,6 +361,21 @@ export class Supervisor {
 
   private now() {
     return (this.options.clock ?? Date.now)();
+  }
+}
+
+/** Why a job's log cannot be resumed: an edit the hash chain shows, or a row that does not parse. */
+function logProblem(store: EventStore, jobId: string): BootyError | null {
+  const rows = store.readStream(jobId);
+  const broken = brokenAt(rows);
+  if (broken) return new BootyError('BOOTY_E_LOG_TAMPERED', { jobId, ...broken });
+  try {
+    rows.forEach(toLogEntry);
+    return null;
+  } catch (err) {
+    return err instanceof BootyError
+      ? err
+      : new BootyError('BOOTY_E_EVENT_INVALID', { type: 'log', reason: String(err) });
   }
 }
 

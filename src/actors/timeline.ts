@@ -1,7 +1,8 @@
 import { BootyError } from '../errors.js';
 import { type FoldStep, firstDivergence, foldSteps, type JobSnapshot } from '../machines/fold.js';
 import type { EventStore, StoredEvent } from '../store/event-store.js';
-import { type LogEntry, readJobLog } from '../store/job-log.js';
+import { brokenAt } from '../store/hash-chain.js';
+import { type LogEntry, toLogEntry } from '../store/job-log.js';
 
 // A job's log read back as a timeline: what happened, when, and where the machine stood after it.
 // Shared by `booty replay` and `GET /jobs/:id/timeline`.
@@ -27,14 +28,25 @@ export interface Timeline {
   issue: number;
   verified: boolean;
   divergence: { seq: number; type: string; recorded: string; folded: string } | null;
+  /** Where the log's hash chain or its versions stop checking out: an edit after it was written. */
+  tampered: { seq: number; reason: string } | null;
   finalState: string;
   entries: TimelineEntry[];
   snapshot: JobSnapshot;
 }
 
 export function readTimeline(store: EventStore, jobId: string, until?: number): Timeline {
-  const events = readJobLog(store, jobId);
-  if (events.length === 0) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: jobId });
+  const rows = store.readStream(jobId);
+  if (rows.length === 0) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: jobId });
+  const tampered = brokenAt(rows);
+  let events: LogEntry[];
+  try {
+    events = rows.map(toLogEntry);
+  } catch (err) {
+    // A row that does not parse in a log that does not check out: the edit is the news.
+    if (tampered) throw new BootyError('BOOTY_E_LOG_TAMPERED', { jobId, ...tampered });
+    throw err;
+  }
   const steps = foldSteps(events, until);
   const diverged = firstDivergence(steps);
   const last = steps[steps.length - 1]!;
@@ -43,13 +55,14 @@ export function readTimeline(store: EventStore, jobId: string, until?: number): 
     jobId,
     repo: `${repo.owner}/${repo.name}`,
     issue: issue.number,
-    verified: diverged === null,
+    verified: diverged === null && tampered === null,
     divergence: diverged && {
       seq: diverged.seq,
       type: label(events[diverged.seq - 1]!),
       recorded: diverged.recorded ?? '',
       folded: diverged.state,
     },
+    tampered,
     finalState: last.state,
     entries: steps.map((step, i) => entry(step, events[i]!, events[i - 1])),
     snapshot: last.snapshot,
@@ -84,8 +97,10 @@ function label({ event }: LogEntry): string {
   }
 }
 
-/** Throws the coded divergence error when the log and the machine disagree. */
+/** Throws the coded error when the log was edited, or when the log and the machine disagree. */
 export function assertVerified(timeline: Timeline) {
+  if (timeline.tampered)
+    throw new BootyError('BOOTY_E_LOG_TAMPERED', { jobId: timeline.jobId, ...timeline.tampered });
   const d = timeline.divergence;
   if (d)
     throw new BootyError('BOOTY_E_REPLAY_DIVERGED', {

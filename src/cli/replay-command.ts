@@ -27,7 +27,8 @@ export const replayCommand: Command = {
     "Folds the job's event log through the machine (no effect runs) and prints every step:",
     'seq, time, delta, event, the state reached, the attempt, and tokens when the step used the model.',
     '',
-    '  --verify       check every recorded state against the fold; exit 1 at the first divergence',
+    '  --verify       check the hash chain of the log and every recorded state against the fold; exit 1',
+    '                 at the first edited row or divergence',
     '  --json         print { jobId, verified, finalState, events: [{ seq, type, state, at, ... }] }',
     '  --until N      stop after event N and print the snapshot there (state and context)',
     '  --inspect      play the log into the machine with inert effects (nothing runs) and serve it',
@@ -98,9 +99,11 @@ async function inspect(
 ): Promise<number> {
   const port = portOption(values.port);
   const { messages } = await replayInspection(events, { until });
-  const verdict = timeline.verified
-    ? 'verified'
-    : `DIVERGED at event ${timeline.divergence!.seq}: the inspector shows what the machine does now`;
+  const verdict = timeline.tampered
+    ? `TAMPERED at event ${timeline.tampered.seq}: ${timeline.tampered.reason}`
+    : timeline.verified
+      ? 'verified'
+      : `DIVERGED at event ${timeline.divergence!.seq}: the inspector shows what the machine does now`;
   io.out(
     `job ${timeline.jobId}  ${timeline.repo}#${timeline.issue}: ${timeline.entries.length} events to ${timeline.finalState} (${verdict}), ${messages.length} inspector messages`,
   );
@@ -161,9 +164,11 @@ function render(t: Timeline, withSnapshot: boolean): string {
     String(e.attempt),
     e.tokens ? `${e.tokens.input}/${e.tokens.output}/${e.tokens.cacheRead}/${e.tokens.cacheWrite}` : '',
   ]);
-  const verdict = t.verified
-    ? 'verified: every recorded state matches the fold'
-    : `DIVERGED at event ${t.divergence!.seq}: recorded ${t.divergence!.recorded}, fold reaches ${t.divergence!.folded}`;
+  const verdict = t.tampered
+    ? `TAMPERED at event ${t.tampered.seq}: ${t.tampered.reason}`
+    : t.verified
+      ? 'verified: the hash chain holds and every recorded state matches the fold'
+      : `DIVERGED at event ${t.divergence!.seq}: recorded ${t.divergence!.recorded}, fold reaches ${t.divergence!.folded}`;
   const lines = [
     `job ${t.jobId}  ${t.repo}#${t.issue}  ${t.finalState}  (${verdict})`,
     '',

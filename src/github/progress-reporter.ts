@@ -6,6 +6,7 @@ import { jobView } from '../machines/job-context.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import type { GitHubClients } from './clients.js';
+import { progressMarker } from './markers.js';
 import { type ProgressComment, reactEyes, upsertProgressComment } from './progress-comment.js';
 import { type RenderOptions, renderProgress } from './progress-render.js';
 
@@ -133,6 +134,20 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     async refresh(jobId) {
       const events = readJobLog(options.store, jobId);
       await schedule(jobId, foldJob(events), events.length);
+    },
+    async damaged(job, problem) {
+      // The log cannot be folded: the comment says so in words, with no state to show.
+      const [owner, name] = job.repo.split('/') as [string, string];
+      const target = { jobId: job.jobId, repo: { owner, name }, issue: { number: job.issue } };
+      const gh = await options.clients.forRepo(target.repo);
+      const body = [
+        progressMarker(job.jobId),
+        '### ⚠️ booty stopped working on this issue: its log is damaged',
+        `${problem.message}.`,
+        'booty does not resume a job whose log it cannot trust. Nothing was pushed or published after the damage. Label the issue again to start a fresh job.',
+        `<sub>booty job \`${job.jobId}\` · state \`damaged\`</sub>`,
+      ].join('\n\n');
+      await upsertProgressComment(gh, target as never, options.scrub ? options.scrub(body) : body, null);
     },
     async idle(jobId) {
       const targets = jobId ? [entries.get(jobId)] : [...entries.values()];

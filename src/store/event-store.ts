@@ -33,6 +33,8 @@ export interface StoredEvent {
   meta: EventMeta;
   /** Epoch milliseconds when it was appended. */
   at: number;
+  /** The hash chain through this row (hash-chain.ts); null for rows written before it. */
+  hash: string | null;
 }
 
 /** The read model of one job, kept in step with its stream in the same transaction. */
@@ -97,6 +99,8 @@ export interface EventStore {
   /** Jobs whose progress comment lags their stream. */
   listUnreported(): JobRecord[];
   markReported(jobId: string, version: number): void;
+  /** Takes a job whose log does not check out out of the running: state `damaged`, final. */
+  markDamaged(jobId: string): void;
 
   /** How many jobs stand in each state, for metrics. */
   countJobsByState(): Record<string, number>;

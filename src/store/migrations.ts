@@ -40,4 +40,6 @@ export const migrations: string[] = [
     received_at INTEGER NOT NULL
   );
   `,
+  // The hash chain (hash-chain.ts): rows written before it have none.
+  `ALTER TABLE events ADD COLUMN hash TEXT;`,
 ];

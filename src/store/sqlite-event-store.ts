@@ -11,6 +11,7 @@ import type {
   NewEvent,
   StoredEvent,
 } from './event-store.js';
+import { chainHash, chainRow, walkChain } from './hash-chain.js';
 import { migrations } from './migrations.js';
 import { type Checkpointer, startCheckpointer } from './wal-checkpointer.js';
 
@@ -31,6 +32,7 @@ interface EventRow {
   state: string | null;
   meta: string;
   at: number;
+  hash: string | null;
 }
 
 interface JobRow {
@@ -53,6 +55,8 @@ export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly stmt;
   private checkpointer: Checkpointer | null = null;
+  /** Each stream's chain head after this process's last append to it. */
+  private readonly heads = new Map<string, { version: number; hash: string }>();
 
   constructor(file: string, options: SqliteOptions = {}) {
     this.file = file;
@@ -81,13 +85,14 @@ export class SqliteEventStore implements EventStore {
       // One statement checks the expected version and inserts, so a single-event append needs no
       // explicit transaction: SQLite runs it atomically under the write lock.
       insertFirst: db.prepare(`
-        INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at)
-        SELECT @streamId, @version, @type, @schemaVersion, @data, @state, @meta, @at
+        INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at, hash)
+        SELECT @streamId, @version, @type, @schemaVersion, @data, @state, @meta, @at, @hash
         WHERE COALESCE((SELECT max(version) FROM events WHERE stream_id = @streamId), 0) = @expected`),
       insertNext: db.prepare(`
-        INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at)
-        VALUES (@streamId, @version, @type, @schemaVersion, @data, @state, @meta, @at)`),
+        INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at, hash)
+        VALUES (@streamId, @version, @type, @schemaVersion, @data, @state, @meta, @at, @hash)`),
       version: db.prepare('SELECT COALESCE(max(version), 0) AS v FROM events WHERE stream_id = ?').pluck(),
+      hashAt: db.prepare('SELECT hash FROM events WHERE stream_id = ? AND version = ?').pluck(),
       readStream: db.prepare(
         'SELECT * FROM events WHERE stream_id = ? AND version >= ? AND version <= ? ORDER BY version',
       ),
@@ -106,6 +111,9 @@ export class SqliteEventStore implements EventStore {
       ),
       forIssue: db.prepare('SELECT * FROM jobs WHERE repo = ? AND issue = ? ORDER BY created_at, job_id'),
       unreported: db.prepare('SELECT * FROM jobs WHERE reported_version < version ORDER BY created_at'),
+      markDamaged: db.prepare(
+        "UPDATE jobs SET state = 'damaged', final = 1, outcome = 'damaged', updated_at = ? WHERE job_id = ?",
+      ),
       markReported: db.prepare(
         'UPDATE jobs SET reported_version = max(reported_version, ?) WHERE job_id = ?',
       ),
@@ -132,17 +140,24 @@ export class SqliteEventStore implements EventStore {
   append(streamId: string, expectedVersion: number, events: NewEvent[], job?: JobUpdate): AppendResult {
     if (events.length === 0) return { version: expectedVersion, position: 0 };
     const at = Date.now();
-    const rows = events.map((e, i) => ({
-      streamId,
-      version: expectedVersion + i + 1,
-      expected: expectedVersion,
-      type: e.type,
-      schemaVersion: e.version ?? 1,
-      data: JSON.stringify(e.data),
-      state: e.state ?? null,
-      meta: JSON.stringify(e.meta ?? {}),
-      at,
-    }));
+    let head = this.chainHead(streamId, expectedVersion);
+    const rows = events.map((e, i) => {
+      const row = {
+        streamId,
+        version: expectedVersion + i + 1,
+        expected: expectedVersion,
+        type: e.type,
+        schemaVersion: e.version ?? 1,
+        data: JSON.stringify(e.data),
+        state: e.state ?? null,
+        meta: JSON.stringify(e.meta ?? {}),
+        at,
+        hash: '',
+      };
+      row.hash = chainHash(head, row);
+      head = row.hash;
+      return row;
+    });
     const write = (): AppendResult => {
       const first = this.stmt.insertFirst.run(rows[0]);
       if (first.changes === 0) this.conflict(streamId, expectedVersion);
@@ -150,6 +165,7 @@ export class SqliteEventStore implements EventStore {
       for (const row of rows.slice(1)) position = Number(this.stmt.insertNext.run(row).lastInsertRowid);
       const version = expectedVersion + rows.length;
       if (job) this.upsertJob(streamId, version, at, job);
+      this.heads.set(streamId, { version, hash: head });
       return { version, position };
     };
     try {
@@ -159,6 +175,23 @@ export class SqliteEventStore implements EventStore {
         this.conflict(streamId, expectedVersion);
       throw err;
     }
+  }
+
+  /**
+   * The chain's value after event `version` of a stream: remembered from this process's own last
+   * append, else read (and, for a stream from before the chain, computed) from the rows.
+   */
+  private chainHead(streamId: string, version: number): string {
+    if (version === 0) return '';
+    const known = this.heads.get(streamId);
+    if (known?.version === version) return known.hash;
+    const last = this.stmt.hashAt.get(streamId, version) as string | null | undefined;
+    if (last) return last;
+    return walkChain(this.readStream(streamId, { toVersion: version }).map(chainRow)).head;
+  }
+
+  markDamaged(jobId: string): void {
+    this.stmt.markDamaged.run(Date.now(), jobId);
   }
 
   private conflict(streamId: string, expected: number): never {
@@ -276,6 +309,7 @@ function toStoredEvent(row: EventRow): StoredEvent {
     state: row.state,
     meta: JSON.parse(row.meta),
     at: row.at,
+    hash: row.hash,
   };
 }
 

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { chainHash } from '../../src/store/hash-chain.js';
 import { compiled } from '../support/compiled.js';
 import { harness } from '../support/job-harness.js';
 
@@ -50,10 +51,97 @@ describe('booty replay', () => {
     expect(out).toMatch(/test done\s+refining\s+2/);
   });
 
-  it('given a log whose recorded state was tampered with, --verify exits 1 naming the first divergent event', async () => {
+  const edits: [string, string, (db: Database.Database, jobId: string, n: number) => void, number][] = [
+    [
+      'a changed payload that leaves every state alone',
+      'event 7 is not what was written',
+      (db, jobId) =>
+        db
+          .prepare(
+            'UPDATE events SET data = replace(data, \'"exitCode":1\', \'"exitCode":3\') WHERE stream_id = ? AND version = 7',
+          )
+          .run(jobId),
+      7,
+    ],
+    [
+      'a changed recorded state',
+      'event 5 is not what was written',
+      (db, jobId) =>
+        db.prepare("UPDATE events SET state = 'promoted' WHERE stream_id = ? AND version = 5").run(jobId),
+      5,
+    ],
+    [
+      'a deleted row',
+      'event 4 is missing',
+      (db, jobId) => db.prepare('DELETE FROM events WHERE stream_id = ? AND version = 4').run(jobId),
+      4,
+    ],
+    [
+      'a duplicated row',
+      'is not what was written',
+      (db, jobId, n) =>
+        db
+          .prepare(
+            `INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at, hash)
+             SELECT stream_id, ?, type, schema_version, data, state, meta, at, hash FROM events WHERE stream_id = ? AND version = 3`,
+          )
+          .run(n + 1, jobId),
+      0,
+    ],
+    [
+      'a reordered pair',
+      'event 5 is not what was written',
+      (db, jobId) => {
+        const rows = db
+          .prepare('SELECT * FROM events WHERE stream_id = ? AND version IN (5, 6) ORDER BY version')
+          .all(jobId) as any[];
+        const set = db.prepare(
+          'UPDATE events SET type = ?, data = ?, state = ?, meta = ?, hash = ? WHERE stream_id = ? AND version = ?',
+        );
+        set.run(rows[1].type, rows[1].data, rows[1].state, rows[1].meta, rows[1].hash, jobId, 5);
+        set.run(rows[0].type, rows[0].data, rows[0].state, rows[0].meta, rows[0].hash, jobId, 6);
+      },
+      5,
+    ],
+  ];
+
+  it.each(edits)('given %s, --verify exits 1 naming the edit', async (_, reason, edit, at) => {
     const { db, jobId } = await finishedJob();
     const raw = new Database(db);
+    const n = (
+      raw.prepare('SELECT count(*) AS n FROM events WHERE stream_id = ?').get(jobId) as { n: number }
+    ).n;
+    edit(raw, jobId, n);
+    raw.close();
+    const { code, err } = await cli(['replay', jobId, '--verify', '--db', db]);
+    expect(code).toBe(1);
+    expect(err).toContain(`the log of job ${jobId} was changed after it was written`);
+    expect(err).toContain(reason);
+    if (at) expect(err).toContain(`event ${at}`);
+    expect(err).toContain('BOOTY_E_LOG_TAMPERED');
+  });
+
+  it('given a log whose chain holds but whose states the machine no longer reaches, --verify exits 1 naming the first divergent event', async () => {
+    const { db, jobId } = await finishedJob();
+    const raw = new Database(db);
+    // As a log written by a machine that decided differently would be: edited, then chained again.
     raw.prepare("UPDATE events SET state = 'promoted' WHERE stream_id = ? AND version = 5").run(jobId);
+    let head = '';
+    for (const row of raw
+      .prepare('SELECT * FROM events WHERE stream_id = ? ORDER BY version')
+      .all(jobId) as any[]) {
+      head = chainHash(head, {
+        streamId: row.stream_id,
+        version: row.version,
+        type: row.type,
+        schemaVersion: row.schema_version,
+        data: row.data,
+        meta: row.meta,
+        state: row.state,
+        at: row.at,
+      });
+      raw.prepare('UPDATE events SET hash = ? WHERE position = ?').run(head, row.position);
+    }
     raw.close();
     const { code, err } = await cli(['replay', jobId, '--verify', '--db', db]);
     expect(code).toBe(1);

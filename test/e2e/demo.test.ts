@@ -54,7 +54,9 @@ describe('booty demo', () => {
       const store = new SqliteEventStore(out.db);
       const rows = store.readStream(out.jobId);
       store.close();
-      expect(rows.every((r) => isEventType(r.type) && r.schemaVersion === catalogue[r.type].version)).toBe(true);
+      expect(rows.every((r) => isEventType(r.type) && r.schemaVersion === catalogue[r.type].version)).toBe(
+        true,
+      );
       expect(new Set(rows.map((r) => r.type))).toEqual(new Set(['JobRequested', 'StepSucceeded']));
 
       const replay = await booty(['replay', out.jobId, '--verify', '--json', '--db', out.db]);
