@@ -20,21 +20,12 @@ export interface ChainRow {
 }
 
 export function chainHash(previous: string, row: Omit<ChainRow, 'hash'>): string {
+  // Fields joined by NUL, which JSON text never holds unescaped: no two rows hash the same input.
   return createHash('sha256')
-    .update(previous)
-    .update('\n')
     .update(
-      JSON.stringify([
-        row.streamId,
-        row.version,
-        row.type,
-        row.schemaVersion,
-        row.data,
-        row.meta,
-        row.state,
-        row.at,
-      ]),
+      `${previous}\0${row.streamId}\0${row.version}\0${row.type}\0${row.schemaVersion}\0${row.state ?? ''}\0${row.at}\0${row.meta}\0`,
     )
+    .update(row.data)
     .digest('hex');
 }
 
