@@ -74,7 +74,7 @@ function benchRawInserts(): number {
 }
 
 /** Records one real job of about 30 events (refines and retries), then copies it into 1,000 jobs. */
-async function recordJobs(file: string): Promise<number> {
+export async function recordJobs(file: string): Promise<number> {
   const store = new SqliteEventStore(file);
   const effects = scriptedEffects({
     tests: [false, false, false, false, true],

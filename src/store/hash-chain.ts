@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { StoredEvent } from './event-store.js';
 
 // Each row of a stream carries a hash of the row before it and of everything it holds, so an edit
@@ -21,12 +21,10 @@ export interface ChainRow {
 
 export function chainHash(previous: string, row: Omit<ChainRow, 'hash'>): string {
   // Fields joined by NUL, which JSON text never holds unescaped: no two rows hash the same input.
-  return createHash('sha256')
-    .update(
-      `${previous}\0${row.streamId}\0${row.version}\0${row.type}\0${row.schemaVersion}\0${row.state ?? ''}\0${row.at}\0${row.meta}\0`,
-    )
-    .update(row.data)
-    .digest('hex');
+  return hash(
+    'sha256',
+    `${previous}\0${row.streamId}\0${row.version}\0${row.type}\0${row.schemaVersion}\0${row.state ?? ''}\0${row.at}\0${row.meta}\0${row.data}`,
+  );
 }
 
 /** The chain's value after these rows (in version order), and the first row that breaks it. */

@@ -32,7 +32,7 @@ interface EventRow {
   state: string | null;
   meta: string;
   at: number;
-  hash: string | null;
+  hash: Uint8Array | null;
 }
 
 interface JobRow {
@@ -152,11 +152,10 @@ export class SqliteEventStore implements EventStore {
         state: e.state ?? null,
         meta: JSON.stringify(e.meta ?? {}),
         at,
-        hash: '',
       };
-      row.hash = chainHash(head, row);
-      head = row.hash;
-      return row;
+      head = chainHash(head, row);
+      // Kept as 32 bytes, not 64 hex characters: the chain costs every row its size.
+      return { ...row, hash: Buffer.from(head, 'hex') };
     });
     const write = (): AppendResult => {
       const first = this.stmt.insertFirst.run(rows[0]);
@@ -185,8 +184,8 @@ export class SqliteEventStore implements EventStore {
     if (version === 0) return '';
     const known = this.heads.get(streamId);
     if (known?.version === version) return known.hash;
-    const last = this.stmt.hashAt.get(streamId, version) as string | null | undefined;
-    if (last) return last;
+    const last = this.stmt.hashAt.get(streamId, version) as Buffer | null | undefined;
+    if (last) return last.toString('hex');
     return walkChain(this.readStream(streamId, { toVersion: version }).map(chainRow)).head;
   }
 
@@ -309,7 +308,7 @@ function toStoredEvent(row: EventRow): StoredEvent {
     state: row.state,
     meta: JSON.parse(row.meta),
     at: row.at,
-    hash: row.hash,
+    hash: row.hash === null ? null : Buffer.from(row.hash).toString('hex'),
   };
 }
 

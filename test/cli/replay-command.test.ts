@@ -140,7 +140,9 @@ describe('booty replay', () => {
         state: row.state,
         at: row.at,
       });
-      raw.prepare('UPDATE events SET hash = ? WHERE position = ?').run(head, row.position);
+      raw
+        .prepare('UPDATE events SET hash = ? WHERE position = ?')
+        .run(Buffer.from(head, 'hex'), row.position);
     }
     raw.close();
     const { code, err } = await cli(['replay', jobId, '--verify', '--db', db]);
