@@ -6,6 +6,7 @@ import {
   type EffectOutput,
   effectOutputs,
 } from '../events/effect-results.js';
+import type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
 import type { EffectInput } from '../machines/job-context.js';
 
 // Turns a plain async function into an effect the machine can invoke. The wrapper is what makes
@@ -13,12 +14,7 @@ import type { EffectInput } from '../machines/job-context.js';
 // against its schema, and turns any thrown error into a plain JSON failure (an Error would
 // serialise to {} and the replay would decide differently from the live run).
 
-export type EffectImpl<K extends EffectName> = (
-  input: EffectInput,
-  ctx: { signal: AbortSignal },
-) => Promise<Omit<EffectOutput<K>, 'at'>>;
-
-export type EffectImpls = { [K in EffectName]: EffectImpl<K> };
+export type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
 
 export interface EffectOptions {
   clock?: () => number;

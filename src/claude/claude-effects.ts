@@ -1,7 +1,7 @@
-import type { EffectImpl } from '../actors/effect.js';
 import { BootyError } from '../errors.js';
 import type { FileChange } from '../events/effect-results.js';
 import type { Logger } from '../log.js';
+import type { EffectImpl } from '../machines/effect-contract.js';
 import { type EffectInput, type JobContext, tokensSpent } from '../machines/job-context.js';
 import { type AnswerTool, analysisTool, type ChangesAnswer, changesTool } from './answer-schemas.js';
 import { createAnthropicClient, DEFAULT_TIMEOUT_MS } from './anthropic-client.js';

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { BootyError } from '../errors.js';
-import { SqliteEventStore } from '../store/sqlite-event-store.js';
+import { openStore } from '../store/open-store.js';
+import type { SqliteEventStore } from '../store/sqlite-event-store.js';
 
 // What every `booty` command is: a name, its help, its options, and a run that returns the exit code.
 
@@ -64,7 +65,7 @@ export function parse(command: Command, argv: string[]) {
 export function openExistingStore(values: Values, env: NodeJS.ProcessEnv): SqliteEventStore {
   const file = (values.db as string | undefined) ?? env.BOOTY_DB ?? './booty.db';
   if (!fs.existsSync(file)) throw new BootyError('BOOTY_E_DB_MISSING', { path: file });
-  return new SqliteEventStore(file);
+  return openStore(file);
 }
 
 /** A positive integer option, or a usage error naming it. */

@@ -2,11 +2,12 @@ import crypto from 'node:crypto';
 import { Supervisor } from '../actors/supervisor.js';
 import { jobSettingsFrom, loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
+import { gatewayConfig } from '../gateway/gateway-config.js';
 import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
 import { createJobRuntime } from '../runtime/job-effects.js';
-import { SqliteEventStore } from '../store/sqlite-event-store.js';
+import { openStore } from '../store/open-store.js';
 import { type Command, dbHelp, dbOption } from './command.js';
 
 const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
@@ -41,7 +42,7 @@ export const runCommand: Command = {
         reason: 'is missing: booty needs it to call Claude',
       });
     const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
-    const store = new SqliteEventStore(env.BOOTY_DB);
+    const store = openStore(env.BOOTY_DB);
     try {
       const runtime = createJobRuntime({ env, log, store });
       const repo = { owner, name };
@@ -52,7 +53,7 @@ export const runCommand: Command = {
         machine: runtime.machine,
         concurrency: 1,
         settings: jobSettingsFrom(env),
-        isSelf: (r) => env.BOOTY_SELF_REPO?.toLowerCase() === `${r.owner}/${r.name}`.toLowerCase(),
+        isSelf: (r) => gatewayConfig(env).isSelfRepo(`${r.owner}/${r.name}`),
         observers: [
           ...runtime.observers,
           {

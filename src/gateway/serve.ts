@@ -6,7 +6,7 @@ import { type Env, jobSettingsFrom } from '../env.js';
 import type { Logger } from '../log.js';
 import type { JobMachine } from '../machines/job.js';
 import type { EventStore } from '../store/event-store.js';
-import { SqliteEventStore } from '../store/sqlite-event-store.js';
+import { openStore } from '../store/open-store.js';
 import { buildApp } from './app.js';
 import { gatewayConfig } from './gateway-config.js';
 import { jobLogObserver } from './job-logging.js';
@@ -46,7 +46,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { env, log } = options;
   // Checked before anything opens, so a bad setting leaves no port or file behind.
   const config = gatewayConfig(env);
-  const store = options.store ?? new SqliteEventStore(env.BOOTY_DB, { backgroundCheckpoint: true });
+  const store = options.store ?? openStore(env.BOOTY_DB, { server: true });
   const ownsStore = options.store === undefined;
   const metrics = options.metrics ?? createMetrics();
   metrics.watchStore(store);

@@ -1,7 +1,7 @@
-import type { EffectImpl } from '../actors/effect.js';
 import { BootyError } from '../errors.js';
 import type { PullRequest } from '../events/effect-results.js';
 import type { Logger } from '../log.js';
+import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
 import type { GitHubClient, GitHubClients } from './clients.js';

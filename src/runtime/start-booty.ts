@@ -5,7 +5,8 @@ import { createMetrics } from '../gateway/metrics.js';
 import { type RunningServer, startServer } from '../gateway/serve.js';
 import type { Logger } from '../log.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
-import { SqliteEventStore } from '../store/sqlite-event-store.js';
+import { openStore } from '../store/open-store.js';
+import type { SqliteEventStore } from '../store/sqlite-event-store.js';
 import { createJobRuntime, type JobRuntime } from './job-effects.js';
 
 // booty as one running process: the event store, the real effects, the supervisor and the HTTP
@@ -31,7 +32,7 @@ export interface Booty {
 
 export async function startBooty(options: StartBootyOptions): Promise<Booty> {
   const { env, log } = options;
-  const store = new SqliteEventStore(env.BOOTY_DB, { backgroundCheckpoint: true });
+  const store = openStore(env.BOOTY_DB, { server: true });
   try {
     const metrics = createMetrics();
     const runtime = createJobRuntime({

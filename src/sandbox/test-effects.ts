@@ -1,8 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { EffectImpl } from '../actors/effect.js';
 import { BootyError } from '../errors.js';
 import type { FileChange, RepoConfig, TestCase, TestRun } from '../events/effect-results.js';
+import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
 import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';

@@ -81,8 +81,7 @@ async function checkSymlinks(dir: string, p: string): Promise<Rejection | null> 
     if (!stat) return null; // the rest does not exist yet: it will be created as plain directories
     if (stat.isSymbolicLink()) {
       const target = await realpath(path.join(dir, rel)).catch(() => null);
-      const inside = target !== null && target.startsWith(`${root}${path.sep}`);
-      const targetRel = inside ? path.relative(root, target) : null;
+      const targetRel = target?.startsWith(`${root}${path.sep}`) ? path.relative(root, target) : null;
       if (targetRel === null || targetRel === '.git' || targetRel.startsWith(`.git${path.sep}`)) {
         return reject(
           p,

@@ -1,9 +1,9 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
-import type { EffectImpl } from '../actors/effect.js';
 import { BootyError } from '../errors.js';
 import type { Prepared } from '../events/effect-results.js';
 import type { RepoRef } from '../events/job-events.js';
 import type { Logger } from '../log.js';
+import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
 import { writeChanges } from './apply-changes.js';
 import { type Author, commitAndPush } from './commit-push.js';

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { compiled } from '../support/compiled.js';
