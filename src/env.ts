@@ -114,6 +114,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
   return env;
 }
 
+/** Whether a repository (owner/name) is booty's own: its PRs stay draft for a human. */
+export const isSelfRepo = (env: Pick<Env, 'BOOTY_SELF_REPO'>, fullName: string) =>
+  env.BOOTY_SELF_REPO !== undefined && fullName.toLowerCase() === env.BOOTY_SELF_REPO.toLowerCase();
+
 /** Every secret value booty holds, for scrubbing text before it is published. */
 export function secretValues(env: Env, privateKeyFile?: string | null): string[] {
   return [

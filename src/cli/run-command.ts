@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import { Supervisor } from '../actors/supervisor.js';
-import { jobSettingsFrom, loadEnv } from '../env.js';
+import { isSelfRepo, jobSettingsFrom, loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
-import { gatewayConfig } from '../gateway/gateway-config.js';
 import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
@@ -53,7 +52,7 @@ export const runCommand: Command = {
         machine: runtime.machine,
         concurrency: 1,
         settings: jobSettingsFrom(env),
-        isSelf: (r) => gatewayConfig(env).isSelfRepo(`${r.owner}/${r.name}`),
+        isSelf: (r) => isSelfRepo(env, `${r.owner}/${r.name}`),
         observers: [
           ...runtime.observers,
           {

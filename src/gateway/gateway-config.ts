@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { Env } from '../env.js';
+import { type Env, isSelfRepo } from '../env.js';
 import { BootyError } from '../errors.js';
 
 // What the gateway needs from the environment, checked before anything opens: a server that cannot
@@ -39,13 +39,12 @@ export function gatewayConfig(env: Env): GatewayConfig {
   }
   // GitHub treats owner and repository names case-insensitively, so the globs do too.
   const allowed = env.BOOTY_REPOS.length > 0 ? picomatch(env.BOOTY_REPOS, { nocase: true }) : () => true;
-  const self = env.BOOTY_SELF_REPO?.toLowerCase();
   return {
     triggerLabel: env.BOOTY_TRIGGER_LABEL,
     secrets: [env.GITHUB_WEBHOOK_SECRET, env.GITHUB_WEBHOOK_SECRET_PREVIOUS].filter(
       (s): s is string => s !== undefined,
     ),
     isAllowedRepo: (fullName) => allowed(fullName),
-    isSelfRepo: (fullName) => self !== undefined && fullName.toLowerCase() === self,
+    isSelfRepo: (fullName) => isSelfRepo(env, fullName),
   };
 }
