@@ -1,6 +1,7 @@
 import type { TestRun } from '../events/effect-results.js';
 import type { JobSnapshot } from '../machines/fold.js';
 import { stateName } from '../machines/fold.js';
+import type { JobStateName } from '../machines/job.js';
 import { type JobContext, jobView } from '../machines/job-context.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
 import { progressMarker } from './markers.js';
@@ -27,11 +28,6 @@ export interface Stage {
   detail: string;
 }
 
-export interface RenderOptions {
-  /** Optional markdown placed after the checklist, e.g. a Mermaid diagram of the job's path. */
-  extra?: string;
-}
-
 type Snapshot = Pick<JobSnapshot, 'value' | 'context'>;
 
 const icons: Record<StageMark, string> = {
@@ -45,7 +41,8 @@ const icons: Record<StageMark, string> = {
   pending: '⬜',
 };
 
-const stageOfState: Record<string, number> = {
+/** The checklist stage a running state is at; null for the final states. */
+const stageOfState: Record<JobStateName, number | null> = {
   preparing: 0,
   baselining: 1,
   analyzing: 2,
@@ -55,6 +52,10 @@ const stageOfState: Record<string, number> = {
   testing: 4,
   openingPr: 5,
   prOpened: 6,
+  promoted: null,
+  heldAsDraft: null,
+  failed: null,
+  cancelled: null,
 };
 
 const stageOfStep: Record<string, number> = {
@@ -92,7 +93,8 @@ export function progressStages(snapshot: Snapshot): Stage[] {
     for (let i = 0; i < 7; i++) marks[i] = i < upTo ? 'done' : i === upTo ? mark : after;
   };
   const outcome = ctx.outcome?.reason;
-  if (state in stageOfState) fill(stageOfState[state]!, 'running', 'pending');
+  const running = stageOfState[state];
+  if (running !== null) fill(running, 'running', 'pending');
   else if (state === 'promoted') fill(7, 'done', 'done');
   else if (state === 'heldAsDraft') fill(6, outcome === 'promotion-failed' ? 'warning' : 'held', 'skipped');
   else if (state === 'cancelled') fill(reached(ctx), 'cancelled', 'skipped');
@@ -162,22 +164,25 @@ export function progressStages(snapshot: Snapshot): Stage[] {
   });
 }
 
-function headline(state: string, ctx: JobContext): string {
-  switch (state) {
-    case 'promoted':
-      return '✅ booty opened a pull request, ready for review';
-    case 'heldAsDraft':
-      return ctx.outcome?.reason === 'promotion-failed'
-        ? '⚠️ booty opened a draft pull request but could not mark it ready'
-        : '⏸️ booty opened a draft pull request for a human to review';
-    case 'failed':
-      return '❌ booty could not finish this issue';
-    case 'cancelled':
-      return '🚫 booty stopped working on this issue';
-    default:
-      return '⏳ booty is working on this issue';
-  }
-}
+const WORKING = '⏳ booty is working on this issue';
+const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
+  preparing: () => WORKING,
+  baselining: () => WORKING,
+  analyzing: () => WORKING,
+  generating: () => WORKING,
+  applying: () => WORKING,
+  testing: () => WORKING,
+  refining: () => WORKING,
+  openingPr: () => WORKING,
+  prOpened: () => WORKING,
+  promoted: () => '✅ booty opened a pull request, ready for review',
+  heldAsDraft: (ctx) =>
+    ctx.outcome?.reason === 'promotion-failed'
+      ? '⚠️ booty opened a draft pull request but could not mark it ready'
+      : '⏸️ booty opened a draft pull request for a human to review',
+  failed: () => '❌ booty could not finish this issue',
+  cancelled: () => '🚫 booty stopped working on this issue',
+};
 
 function baselineDetail(baseline: TestRun): string {
   if (baseline.broken) return baseline.broken.message;
@@ -190,11 +195,11 @@ function baselineDetail(baseline: TestRun): string {
   return baseline.totals ? `${named} (${counts(baseline)})` : named;
 }
 
-export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}): string {
+export function renderProgress(snapshot: Snapshot): string {
   const ctx = jobView(snapshot.context);
   const state = stateName(snapshot);
-  const final = !(state in stageOfState);
-  const parts: string[] = [progressMarker(ctx.jobId), `### ${headline(state, ctx)}`];
+  const final = stageOfState[state] === null;
+  const parts: string[] = [progressMarker(ctx.jobId), `### ${headlines[state](ctx)}`];
   if (ctx.outcome) parts.push(ctx.outcome.message);
   if (ctx.outcome?.reason === 'self-modification') {
     parts.push(
@@ -207,8 +212,6 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
       .map((s) => `- ${icons[s.mark]} ${s.label}${s.detail ? ` — ${s.detail}` : ''}`)
       .join('\n'),
   );
-  // The integrator's optional section (e.g. a Mermaid diagram of the job's path) goes here.
-  if (options.extra?.trim()) parts.push(options.extra.trim());
 
   const facts: string[] = [];
   if (ctx.pr)

@@ -8,7 +8,7 @@ import { readJobLog } from '../store/job-log.js';
 import type { GitHubClients } from './clients.js';
 import { progressMarker } from './markers.js';
 import { type ProgressComment, reactEyes, upsertProgressComment } from './progress-comment.js';
-import { type RenderOptions, renderProgress } from './progress-render.js';
+import { renderProgress } from './progress-render.js';
 
 // The progress comment as a projection of the job's log. Every logged event may change it; the
 // reporter keeps at most one request in flight per job and always writes the latest state, so a
@@ -19,8 +19,6 @@ export interface ProgressReporterOptions {
   clients: GitHubClients;
   store: Pick<EventStore, 'markReported' | 'readStream'>;
   log?: Logger;
-  /** Extra markdown for a job's comment, e.g. a Mermaid diagram of its path. */
-  extra?: (snapshot: JobSnapshot) => RenderOptions['extra'];
   /** Removes secrets before the comment is published. */
   scrub?: (text: string) => string;
   /** Tries per write before waiting for the next change; default 4. */
@@ -70,7 +68,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       );
       e.reacted = true;
     }
-    const rendered = renderProgress(snapshot, { extra: options.extra?.(snapshot) });
+    const rendered = renderProgress(snapshot);
     const body = options.scrub ? options.scrub(rendered) : rendered;
     e.comment = await upsertProgressComment(gh, ctx, body, e.comment);
   }

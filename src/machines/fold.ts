@@ -2,7 +2,7 @@ import { type AnyActorScope, createActor, type SnapshotFrom } from 'xstate';
 import { BootyError } from '../errors.js';
 import type { DomainEvent } from '../events/catalogue.js';
 import { JobRequested } from '../events/job-events.js';
-import { jobMachine } from './job.js';
+import { type JobStateName, jobMachine } from './job.js';
 import { jobDecider } from './job-decider.js';
 import { toMachineEvent } from './machine-events.js';
 
@@ -26,14 +26,9 @@ export interface FoldStep {
   snapshot: JobSnapshot;
 }
 
-export function stateName(snapshot: Pick<JobSnapshot, 'value'>): string {
-  const flatten = (value: unknown): string =>
-    typeof value === 'string'
-      ? value
-      : Object.entries(value as Record<string, unknown>)
-          .map(([k, v]) => `${k}.${flatten(v)}`)
-          .join(',');
-  return flatten(snapshot.value);
+/** The job's state: the machine is flat, so its value is one of its states' names. */
+export function stateName(snapshot: Pick<JobSnapshot, 'value'>): JobStateName {
+  return snapshot.value as JobStateName;
 }
 
 /** The machine input a job's log starts with. */

@@ -203,6 +203,23 @@ export const jobMachine = setup({
 
 export type JobMachine = typeof jobMachine;
 
-/** Every state of the job, in the order a reader meets them. */
-export const jobStates = Object.keys(jobMachine.config.states ?? {});
+/** Every state of the job, in the order a reader meets them; a test keeps it equal to the machine's. */
+export const JOB_STATES = [
+  'preparing',
+  'baselining',
+  'analyzing',
+  'generating',
+  'applying',
+  'testing',
+  'refining',
+  'openingPr',
+  'prOpened',
+  'promoted',
+  'heldAsDraft',
+  'failed',
+  'cancelled',
+] as const;
+/** A state's name: every renderer maps each one, so a new state is a type error until it is shown. */
+export type JobStateName = (typeof JOB_STATES)[number];
+export const jobStates: readonly JobStateName[] = JOB_STATES;
 export const finalStates = ['promoted', 'heldAsDraft', 'failed', 'cancelled'] as const;

@@ -7,9 +7,7 @@ import { type Env, secretValues } from '../env.js';
 import { authFromEnv } from '../github/auth.js';
 import { createGitHubClients, type GitHubClients } from '../github/clients.js';
 import { createGitHubEffects, type GitHubEffects } from '../github/github-effects.js';
-import { fenced } from '../github/markdown-format.js';
 import { createProgressReporter, type ProgressReporter } from '../github/progress-reporter.js';
-import { jobDiagram } from '../inspect/job-diagram.js';
 import type { Logger } from '../log.js';
 import { type JobMachine, jobMachine } from '../machines/job.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
@@ -112,8 +110,6 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     store,
     log,
     scrub,
-    extra: (snapshot) =>
-      `<details><summary>Where the job stands</summary>\n\n${fenced(jobDiagram(store, snapshot.context.jobId), 'mermaid')}\n</details>`,
   });
   // A finished job's clone goes; its branch is pushed and its log can rebuild it.
   const cleanup: JobObserver = {

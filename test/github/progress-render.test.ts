@@ -79,12 +79,9 @@ describe('renderProgress', () => {
     expect(renderProgress(snapshot)).toContain('Cancelled: the trigger label was removed (by octocat).');
   });
 
-  it('places the optional extra section right after the checklist', async () => {
-    const snapshot = foldJob(await log({}));
-    const text = renderProgress(snapshot, { extra: '```mermaid\nflowchart LR\n```' });
-    expect(text).toMatch(
-      /- ✅ Mark it ready for review\n\n```mermaid\nflowchart LR\n```\n\n\*\*Pull request:\*\*/,
-    );
-    expect(renderProgress(snapshot)).not.toContain('mermaid');
+  it('shows the steps in words, not the machine’s diagram', async () => {
+    const text = renderProgress(foldJob(await log({})));
+    expect(text).toMatch(/- ✅ Mark it ready for review\n\n\*\*Pull request:\*\*/);
+    expect(text).not.toContain('mermaid');
   });
 });

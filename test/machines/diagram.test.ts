@@ -7,7 +7,7 @@ import {
   machineMermaid,
   mermaidWithPath,
 } from '../../src/machines/diagram.js';
-import { finalStates, jobMachine } from '../../src/machines/job.js';
+import { finalStates, JOB_STATES, jobMachine } from '../../src/machines/job.js';
 
 const lines = (text: string) => text.split('\n');
 
@@ -28,6 +28,8 @@ describe('the machine as a Mermaid diagram', () => {
   it('names every state of the machine, and ends the final ones', () => {
     const states = Object.keys(jobMachine.root.states);
     expect(states.length).toBeGreaterThan(10);
+    // The typed union that every renderer is keyed by is exactly the machine's states.
+    expect([...JOB_STATES].sort()).toEqual([...states].sort());
     for (const state of states) expect(mermaid).toMatch(new RegExp(`^ {2}${state}( : .*)?$`, 'm'));
     for (const state of finalStates) expect(lines(mermaid)).toContain(`  ${state} --> [*]`);
     expect(lines(mermaid)[1]).toBe('  [*] --> preparing');
