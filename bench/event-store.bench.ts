@@ -4,10 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { toActors } from '../src/actors/effect.js';
 import { Supervisor } from '../src/actors/supervisor.js';
 import { foldJob } from '../src/machines/fold.js';
-import { jobMachine } from '../src/machines/job.js';
 import { readJobLog } from '../src/store/job-log.js';
 import { migrations } from '../src/store/migrations.js';
 import { SqliteEventStore } from '../src/store/sqlite-event-store.js';
@@ -27,19 +25,19 @@ const payload = {
   result: { at: 1_700_000_000_000, passed: true, durationMs: 1234, failingTests: [] as string[] },
 };
 
-function benchStoreAppends(): number {
+async function benchStoreAppends(): Promise<number> {
   const store = new SqliteEventStore(path.join(tmp(), 'store.db'));
   const versions = new Array<number>(STREAMS).fill(0);
   const started = performance.now();
   for (let i = 0; i < APPENDS; i++) {
     const s = i % STREAMS;
-    store.append(`stream-${s}`, versions[s]!, [
+    await store.append(`stream-${s}`, versions[s]!, [
       { type: 'StepSucceeded', data: payload, state: 'testing', meta: { attempt: 1 } },
     ]);
     versions[s]! += 1;
   }
   const seconds = (performance.now() - started) / 1000;
-  store.close();
+  await store.close();
   return APPENDS / seconds;
 }
 
@@ -91,34 +89,32 @@ export async function recordJobs(file: string): Promise<number> {
   });
   const supervisor = new Supervisor({
     store,
-    machine: jobMachine.provide({ actors: toActors(effects.impls) as any }),
+    effects: effects.impls,
     settings: { retryBaseMs: 1, retryCapMs: 2 },
   });
-  const r = supervisor.submit(
+  const r = await supervisor.submit(
     { id: 'bench', event: 'issues', action: 'labeled' },
     { kind: 'request', request: sampleRequest(1) },
   );
   if (r.outcome !== 'created') throw new Error(r.outcome);
   await supervisor.whenFinished(r.jobId);
-  const template = store.readStream(r.jobId).slice(0, 30);
+  const template = (await store.readStream(r.jobId)).slice(0, 30);
   if (template.length < 30) throw new Error(`the recorded job has only ${template.length} events`);
-  store.transaction(() => {
-    for (let j = 1; j < JOBS; j++) {
-      const jobId = `job-${j}`;
-      store.append(
-        jobId,
-        0,
-        template.map((e, i) => ({
-          type: e.type,
-          version: e.schemaVersion,
-          data: i === 0 ? { ...e.data, jobId } : e.data,
-          state: e.state,
-          meta: e.meta,
-        })),
-      );
-    }
-  });
-  store.close();
+  for (let j = 1; j < JOBS; j++) {
+    const jobId = `job-${j}`;
+    await store.append(
+      jobId,
+      0,
+      template.map((e, i) => ({
+        type: e.type,
+        version: e.schemaVersion,
+        data: i === 0 ? { ...e.data, jobId } : e.data,
+        state: e.state,
+        meta: e.meta,
+      })),
+    );
+  }
+  await store.close();
   return template.length;
 }
 
@@ -128,14 +124,13 @@ export default async function run(): Promise<BenchResult[]> {
   let ours = 0;
   for (let i = 0; i < 3; i++) {
     raw = Math.max(raw, benchRawInserts());
-    ours = Math.max(ours, benchStoreAppends());
+    ours = Math.max(ours, await benchStoreAppends());
   }
 
   const file = path.join(tmp(), 'fold.db');
   const perJob = await recordJobs(file);
   const store = new SqliteEventStore(file);
-  const ids = store
-    .listJobs()
+  const ids = (await store.listJobs())
     .map((j) => j.jobId)
     .concat(Array.from({ length: JOBS - 1 }, (_, i) => `job-${i + 1}`));
   const jobIds = [...new Set(ids)].slice(0, JOBS);
@@ -146,16 +141,16 @@ export default async function run(): Promise<BenchResult[]> {
   let done = 0;
   for (let pass = 0; pass < 3; pass++) {
     let started = performance.now();
-    for (const id of jobIds) store.readStream(id);
+    for (const id of jobIds) await store.readStream(id);
     readMs = Math.min(readMs, performance.now() - started);
 
     started = performance.now();
     done = 0;
     // As a restart does: each row lifted and checked against the catalogue, then folded.
-    for (const id of jobIds) if (foldJob(readJobLog(store, id)).status === 'done') done++;
+    for (const id of jobIds) if (foldJob(await readJobLog(store, id)).status === 'done') done++;
     foldMs = Math.min(foldMs, performance.now() - started);
   }
-  store.close();
+  await store.close();
   if (done !== jobIds.length) throw new Error(`only ${done} of ${jobIds.length} folds reached a final state`);
 
   return [

@@ -19,11 +19,10 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { pino } from 'pino';
-import { toActors } from '../src/actors/effect.js';
 import { loadEnv } from '../src/env.js';
 import { startServer } from '../src/gateway/serve.js';
 import { createLogger } from '../src/log.js';
-import { jobMachine } from '../src/machines/job.js';
+import { composeBooty } from '../src/runtime/compose.js';
 import { scriptedEffects } from '../test/support/scripted-effects.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
 
@@ -317,8 +316,9 @@ async function serve(target: Target) {
     });
     // booty serve logs as it would in production (info); the output is discarded.
     const log = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null' }) });
-    const machine = jobMachine.provide({ actors: toActors(scriptedEffects().impls) as any });
-    const server = await startServer({ env, machine, log });
+    const server = await startServer(
+      composeBooty({ env, log, effects: scriptedEffects().impls, server: true }),
+    );
     url = server.url;
     close = server.close;
   }

@@ -67,6 +67,12 @@ export const catalogue = {
     false,
     (p) => `effect ${p.src} returned data that does not match its schema: ${p.reason}`,
   ),
+  BOOTY_E_UNLOGGED_EVENT: spec(
+    500,
+    false,
+    (p) =>
+      `job ${p.jobId} received ${p.type}, which its log does not hold; every effect must be provided through invokeEffect (actors/effect.ts)`,
+  ),
   BOOTY_E_EFFECT_FAILED: spec(500, false, (p) => `effect ${p.src} failed: ${p.reason}`),
   BOOTY_E_EFFECT_TRANSIENT: spec(503, true, (p) => `effect ${p.src} failed for now: ${p.reason}`),
   BOOTY_E_BUDGET_EXCEEDED: spec(

@@ -9,41 +9,71 @@ import {
 import type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
 import type { EffectInput } from '../machines/job-context.js';
 
-// Turns a plain async function into an effect the machine can invoke. The wrapper is what makes
-// effects safe to log: it waits out a retry deadline, stamps the finish time, validates the result
-// against its schema, and turns any thrown error into a plain JSON failure (an Error would
-// serialise to {} and the replay would decide differently from the live run).
+// Turns the plain async functions of the effect contract into the actors the machine invokes. One
+// helper, invokeEffect, wraps every effect, and it is what makes the log write-ahead: it waits out a
+// retry deadline, runs the effect, stamps the finish time, validates the result against its schema
+// (or turns any thrown error into a plain JSON failure, since an Error would serialise to {} and a
+// replay would decide differently), and then hands the outcome to `commit`, which appends it as a
+// domain event. Only once that append has finished does the machine receive the outcome.
 
-export type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
+export type EffectOutcome =
+  | { ok: true; src: EffectName; output: EffectOutput<EffectName> }
+  | { ok: false; src: EffectName; failure: EffectFailure };
 
 export interface EffectOptions {
+  /**
+   * Appends the outcome to the job's log and resolves once it is written; false when the machine no
+   * longer waits for it (the job was cancelled or stopped), in which case nobody receives it.
+   */
+  commit: (outcome: EffectOutcome, signal: AbortSignal) => Promise<boolean>;
   clock?: () => number;
   /** Called with every finished effect, for metrics. */
   observe?: (src: EffectName, durationMs: number, ok: boolean) => void;
 }
 
-export function toActors(impls: Partial<EffectImpls>, options: EffectOptions = {}) {
+export function invokeEffect<K extends EffectName>(src: K, impl: EffectImpl<K>, options: EffectOptions) {
   const clock = options.clock ?? Date.now;
-  const actors: Record<string, ReturnType<typeof fromPromise<any, EffectInput>>> = {};
-  for (const [src, impl] of Object.entries(impls) as [EffectName, EffectImpl<EffectName>][]) {
-    actors[src] = fromPromise<EffectOutput<typeof src>, EffectInput>(async ({ input, signal }) => {
-      if (input.notBefore !== null) await sleepUntil(input.notBefore, signal, clock);
-      const started = clock();
-      try {
-        const result = await impl(input, { signal });
-        const parsed = effectOutputs[src].safeParse({ ...result, at: clock() });
-        if (!parsed.success) {
-          throw new BootyError('BOOTY_E_EFFECT_OUTPUT', { src, reason: parsed.error.message });
-        }
-        options.observe?.(src, clock() - started, true);
-        return parsed.data;
-      } catch (err) {
-        options.observe?.(src, clock() - started, false);
-        throw toFailure(src, err, clock());
-      }
-    });
+  return fromPromise<EffectOutput<K>, EffectInput>(async ({ input, signal }) => {
+    if (input.notBefore !== null) await sleepUntil(input.notBefore, signal, clock);
+    const outcome = await settle(src, impl, input, signal, clock, options.observe);
+    // Not written means not received: the machine has moved on or stopped, so this settles never.
+    if (!(await options.commit(outcome, signal))) return new Promise<never>(() => {});
+    if (outcome.ok) return outcome.output as EffectOutput<K>;
+    throw outcome.failure;
+  });
+}
+
+async function settle<K extends EffectName>(
+  src: K,
+  impl: EffectImpl<K>,
+  input: EffectInput,
+  signal: AbortSignal,
+  clock: () => number,
+  observe: EffectOptions['observe'],
+): Promise<EffectOutcome> {
+  const started = clock();
+  try {
+    const result = await impl(input, { signal });
+    const parsed = effectOutputs[src].safeParse({ ...result, at: clock() });
+    if (!parsed.success) {
+      throw new BootyError('BOOTY_E_EFFECT_OUTPUT', { src, reason: parsed.error.message });
+    }
+    observe?.(src, clock() - started, true);
+    return { ok: true, src, output: parsed.data as EffectOutput<EffectName> };
+  } catch (err) {
+    observe?.(src, clock() - started, false);
+    return { ok: false, src, failure: toFailure(src, err, clock()) };
   }
-  return actors;
+}
+
+/** Every effect of the contract as the actor the machine invokes, each through invokeEffect. */
+export function effectActors(impls: Partial<EffectImpls>, options: EffectOptions) {
+  return Object.fromEntries(
+    (Object.entries(impls) as [EffectName, EffectImpl<EffectName>][]).map(([src, impl]) => [
+      src,
+      invokeEffect(src, impl, options),
+    ]),
+  );
 }
 
 export function toFailure(src: string, err: unknown, at: number): EffectFailure {

@@ -1,44 +1,58 @@
 import { type Actor, createActor, type InspectionEvent } from 'xstate';
+import { BootyError } from '../errors.js';
 import { catalogue, type DomainEvent } from '../events/catalogue.js';
 import type { Usage } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
+import type { EffectImpls } from '../machines/effect-contract.js';
 import { foldJob, type JobSnapshot, jobInput, nextSnapshot, stateName } from '../machines/fold.js';
 import { type JobMachine, jobMachine } from '../machines/job.js';
 import { tokensSpent } from '../machines/job-context.js';
-import { toDomainEvent } from '../machines/machine-events.js';
-import type { EventMeta, EventStore, JobUpdate } from '../store/event-store.js';
+import { type MachineEvent, toDomainEvent } from '../machines/machine-events.js';
+import type { DeliveryRecord, EventMeta, EventStore, JobUpdate } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
+import { type EffectOptions, type EffectOutcome, effectActors } from './effect.js';
 
-// Runs one job's actor and writes its log ahead. XState's inspection hook reports every event the
-// root actor receives before the actor processes it; the runner appends it there, synchronously,
-// with the state the pure machine reaches by it. A crash after the append loses nothing: the next
-// start folds the log and resumes with only the in-flight effect re-run.
+// Runs one job's actor and writes its log ahead. Nothing reaches the machine that the log does not
+// already hold: an effect's outcome is appended by invokeEffect before the effect resolves, and a
+// cancel is appended before it is sent. Appends take turns, and a turn ends only when the actor has
+// received what was written, so the actor sees events in exactly the log's order. A crash after an
+// append loses nothing: the next start folds the log and resumes with only the in-flight effect
+// re-run.
 
 export interface JobChange {
   jobId: string;
   version: number;
   eventType: string;
   snapshot: JobSnapshot;
+  /** The model tokens this event's own effect spent, when it spent any. */
+  tokens?: EventMeta['tokens'];
 }
 
 export interface RunnerOptions {
   store: EventStore;
-  /** The job machine with its effects provided. */
-  machine: JobMachine;
+  /** The effects the machine invokes (the real ones, or a test's). */
+  effects: Partial<EffectImpls>;
+  effectOptions?: Omit<EffectOptions, 'commit'>;
   onChange?: (change: JobChange) => void;
   /** Extra inspection observers, e.g. the Stately inspector. */
   inspect?: (event: InspectionEvent) => void;
   onError?: (err: unknown) => void;
 }
 
+export type CancelResult = 'cancelled' | 'duplicate' | 'finished';
+
 export class JobRunner {
   readonly jobId: string;
   private readonly options: RunnerOptions;
   private actor: Actor<JobMachine> | null = null;
   private folded!: JobSnapshot;
+  private first: Parameters<typeof jobInput>[0];
   private version = 0;
   private stopped = false;
+  private turn: Promise<unknown> = Promise.resolve();
+  /** What was written and not yet received by the actor, with the release of its turn. */
+  private inFlight: { type: string; release: () => void } | null = null;
 
   constructor(jobId: string, options: RunnerOptions) {
     this.jobId = jobId;
@@ -51,79 +65,161 @@ export class JobRunner {
 
   /** Resumes the job from its log and resolves with the final snapshot, or the last one if stopped. */
   run(): Promise<JobSnapshot> {
-    const events = readJobLog(this.options.store, this.jobId);
-    this.folded = foldJob(events);
-    this.version = events.length;
-    if (this.folded.status === 'done') return Promise.resolve(this.folded);
-
-    return new Promise((resolve) => {
-      const actor = createActor(this.options.machine, {
-        snapshot: jobMachine.getPersistedSnapshot(this.folded),
-        input: jobInput(events[0]),
-        inspect: (ev) => {
-          this.options.inspect?.(ev);
-          if (ev.type === '@xstate.event' && ev.actorRef.sessionId === ev.rootId)
-            this.record(ev.event as never);
-        },
-      });
-      this.actor = actor;
-      actor.subscribe({
-        next: (snapshot) => {
-          if (snapshot.status === 'done') resolve(this.folded);
-        },
-        error: (err) => {
-          this.options.onError?.(err);
-          resolve(this.folded);
-        },
-        complete: () => resolve(this.folded),
-      });
-      actor.start();
+    return new Promise((resolve, reject) => {
+      this.take(async () => {
+        if (!(await this.load()) || this.stopped) return resolve(this.folded);
+        const machine = jobMachine.provide({
+          actors: effectActors(this.options.effects, {
+            ...this.options.effectOptions,
+            commit: (outcome, signal) => this.commitOutcome(outcome, signal),
+          }) as never,
+        });
+        const actor = createActor(machine, {
+          snapshot: jobMachine.getPersistedSnapshot(this.folded),
+          input: jobInput(this.first),
+          inspect: (ev) => {
+            this.options.inspect?.(ev);
+            if (ev.type === '@xstate.event' && ev.actorRef.sessionId === ev.rootId)
+              this.received(ev.event as never);
+          },
+        });
+        this.actor = actor;
+        actor.subscribe({
+          next: (snapshot) => {
+            if (snapshot.status === 'done') resolve(this.folded);
+          },
+          error: (err) => {
+            this.options.onError?.(err);
+            resolve(this.folded);
+          },
+          complete: () => resolve(this.folded),
+        });
+        actor.start();
+      }).catch(reject);
     });
   }
 
-  send(event: JobCancelled) {
-    if (!this.actor || this.stopped) return false;
-    this.actor.send(event);
-    return true;
+  /**
+   * Cancels the job: appended (with the delivery that asked, in the same commit) and then sent to
+   * the actor when it runs here, or appended to the log alone when it does not run yet.
+   */
+  cancel(event: JobCancelled, delivery?: DeliveryRecord): Promise<CancelResult> {
+    return this.take(async () => {
+      if (!this.actor && !(await this.load())) return 'finished';
+      if (this.stopped || this.folded.status === 'done') return 'finished';
+      const written = await this.write(event, delivery);
+      if (written === 'duplicate') return 'duplicate';
+      if (written && this.actor) this.deliver(event);
+      return 'cancelled';
+    });
   }
 
   /** Stops the actor; its in-flight effect is aborted and will run again on the next start. */
   stop() {
     this.stopped = true;
+    this.release();
     this.actor?.stop();
   }
 
-  private record(event: { type: string } & Record<string, unknown>) {
-    if (this.stopped || event.type === 'xstate.init') return;
-    // The log holds booty's words for what the machine received: one adapter translates.
-    const domain = toDomainEvent(event, this.folded.context.attempt);
-    if (!domain) return;
+  /** Reads and folds the log; false when the job is finished. */
+  private async load(): Promise<boolean> {
+    const events = await readJobLog(this.options.store, this.jobId);
+    this.first = events[0];
+    this.folded = foldJob(events);
+    this.version = events.length;
+    return this.folded.status !== 'done';
+  }
+
+  /** Runs work after every earlier turn. */
+  private take<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.turn.then(work);
+    this.turn = next.catch(() => {});
+    return next;
+  }
+
+  /** invokeEffect's commit: the outcome is appended, then the effect resolves and the actor receives it. */
+  private commitOutcome(outcome: EffectOutcome, signal: AbortSignal): Promise<boolean> {
+    const event: MachineEvent = outcome.ok
+      ? { type: `xstate.done.actor.${outcome.src}`, output: outcome.output }
+      : { type: `xstate.error.actor.${outcome.src}`, error: outcome.failure };
+    return new Promise((committed) => {
+      void this.take(async () => {
+        // An effect whose state was left (or whose actor stopped) has nobody waiting for it.
+        if (this.stopped || signal.aborted || !(await this.write(event))) return committed(false);
+        // The turn lasts until XState hands the effect's outcome to the machine.
+        await new Promise<void>((release) => {
+          this.inFlight = { type: event.type, release };
+          committed(true);
+        });
+      });
+    });
+  }
+
+  private deliver(event: JobCancelled) {
+    this.inFlight = { type: event.type, release: () => {} };
+    this.actor?.send(event);
+    this.release();
+  }
+
+  private release() {
+    const inFlight = this.inFlight;
+    this.inFlight = null;
+    inFlight?.release();
+  }
+
+  /** Every event the actor receives must be the one just written. */
+  private received(event: { type: string } & Record<string, unknown>) {
+    if (event.type === 'xstate.init') return;
+    if (this.inFlight?.type === event.type) return this.release();
+    if (this.stopped || !toDomainEvent(event, 0)) return;
+    this.halt(new BootyError('BOOTY_E_UNLOGGED_EVENT', { jobId: this.jobId, type: event.type }));
+  }
+
+  /** Appends the log's word for a machine event; null when the append failed and the job halted. */
+  private async write(
+    event: MachineEvent,
+    delivery?: DeliveryRecord,
+  ): Promise<'written' | 'duplicate' | null> {
+    // The log holds booty's words for what the machine receives: one adapter translates.
+    const domain = toDomainEvent(event as never, this.folded.context.attempt)!;
     const next = nextSnapshot(this.folded, event);
     const { type, ...data } = domain;
-    const state = stateName(next);
+    const meta = metaFor(domain, next);
     try {
-      this.options.store.append(
+      const result = await this.options.store.append(
         this.jobId,
         this.version,
-        [{ type, version: catalogue[type].version, data, state, meta: metaFor(domain, next) }],
-        jobUpdate(next),
+        [{ type, version: catalogue[type].version, data, state: stateName(next), meta }],
+        { job: jobUpdate(next), delivery },
       );
+      if (result.duplicate) return 'duplicate';
     } catch (err) {
-      // The log is the truth: an event that cannot be written must not be acted on by anyone who
-      // could observe it. Stop here; the next start resumes from the last written event.
-      this.stopped = true;
-      this.options.onError?.(err);
-      queueMicrotask(() => this.actor?.stop());
-      return;
+      // The log is the truth: an event that cannot be written must not be acted on. Stop here; the
+      // next start resumes from the last written event.
+      this.halt(err);
+      return null;
     }
     this.version += 1;
     this.folded = next;
-    this.options.onChange?.({ jobId: this.jobId, version: this.version, eventType: type, snapshot: next });
+    this.options.onChange?.({
+      jobId: this.jobId,
+      version: this.version,
+      eventType: type,
+      snapshot: next,
+      tokens: meta.tokens,
+    });
+    return 'written';
+  }
+
+  private halt(err: unknown) {
+    this.options.onError?.(err);
+    this.stop();
   }
 }
 
 function metaFor(event: DomainEvent, next: JobSnapshot): EventMeta {
   const meta: EventMeta = { machineVersion: MACHINE_VERSION, attempt: next.context.attempt };
+  if (event.type === 'JobCancelled' && event.deliveryId) meta.deliveryId = event.deliveryId;
   const usage = event.type === 'StepSucceeded' ? (event.result as { usage?: Usage }).usage : undefined;
   if (usage) {
     meta.tokens = {

@@ -4,6 +4,7 @@ import type { InspectionEvent } from 'xstate';
 import type { z } from 'zod';
 import { BootyError } from '../errors.js';
 import { catalogue } from '../events/catalogue.js';
+import type { EffectName } from '../events/effect-results.js';
 import {
   type CancelReason,
   type JobCancelled,
@@ -12,16 +13,16 @@ import {
   type RepoRef,
 } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
-import { foldJob, initialSnapshot, type JobSnapshot, nextSnapshot, stateName } from '../machines/fold.js';
-import type { JobMachine } from '../machines/job.js';
+import type { EffectImpls } from '../machines/effect-contract.js';
+import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machines/fold.js';
 import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
 import { readJobLog, toLogEntry } from '../store/job-log.js';
-import { type JobChange, JobRunner, jobUpdate } from './job-runner.js';
+import { type CancelResult, type JobChange, JobRunner, jobUpdate } from './job-runner.js';
 
 // Owns every running job in this process: starts them within the concurrency bound, resumes the
-// unfinished ones at start-up, routes cancels, and stops cleanly. All appends to a job's stream go
-// through here or through its runner, so a stream has one writer.
+// unfinished ones at start-up, routes cancels, and stops cleanly. A job's stream is written only
+// through its runner (JobRequested aside, which creates it), so a stream has one writer here.
 
 export interface JobObserver {
   /** After each event is logged. Must not throw or block. */
@@ -55,8 +56,10 @@ export type SubmitResult =
 
 export interface SupervisorOptions {
   store: EventStore;
-  /** The job machine with real (or test) effects provided. */
-  machine: JobMachine;
+  /** The effects every job's machine invokes: the real ones, or a test's. */
+  effects: Partial<EffectImpls>;
+  /** Called with every finished effect, for metrics. */
+  observeEffect?: (src: EffectName, durationMs: number, ok: boolean) => void;
   concurrency?: number;
   /** Settings stamped into every new job, e.g. from the environment. */
   settings?: Partial<JobRequested['settings']>;
@@ -71,8 +74,9 @@ export interface SupervisorOptions {
 export class Supervisor {
   private readonly options: SupervisorOptions;
   private readonly queue: PQueue;
+  /** Runners of the jobs queued or running here. */
   private readonly runners = new Map<string, JobRunner>();
-  private readonly queued = new Set<string>();
+  private submits: Promise<unknown> = Promise.resolve();
   private readonly finished = new Map<string, Promise<JobSnapshot>>();
   private accepting = true;
   private readonly ignored: {
@@ -97,20 +101,20 @@ export class Supervisor {
   /** Resumes every unfinished job from its log, and settles finished jobs whose report lags. */
   async boot(): Promise<string[]> {
     const { store } = this.options;
-    for (const job of store.listUnreported().filter((j) => j.final)) {
-      const snapshot = foldJob(readJobLog(store, job.jobId));
+    for (const job of (await store.listUnreported()).filter((j) => j.final)) {
+      const snapshot = foldJob(await readJobLog(store, job.jobId));
       await this.settle(job.jobId, snapshot, job.version);
     }
     const resumed: string[] = [];
-    for (const job of store.listJobs({ unfinished: true })) {
-      const problem = logProblem(store, job.jobId);
+    for (const job of await store.listJobs({ unfinished: true })) {
+      const problem = await logProblem(store, job.jobId);
       if (!problem) {
         this.enqueue(job.jobId);
         resumed.push(job.jobId);
         continue;
       }
       // Not resumed in silence: marked, logged, and said on the issue.
-      store.markDamaged(job.jobId);
+      await store.markDamaged(job.jobId);
       this.options.onError?.(problem, job.jobId);
       for (const o of this.options.observers ?? []) {
         await o.damaged?.(job, problem).catch((err: unknown) => this.options.onError?.(err, job.jobId));
@@ -120,48 +124,61 @@ export class Supervisor {
   }
 
   /** Runs one unfinished job from its log (a no-op when it is finished, queued or running). */
-  resume(jobId: string) {
-    if (this.options.store.getJob(jobId)?.final === false) this.enqueue(jobId);
+  async resume(jobId: string) {
+    if ((await this.options.store.getJob(jobId))?.final === false) this.enqueue(jobId);
   }
 
   /**
-   * Records a delivery and acts on it in one transaction; a repeated delivery changes nothing.
+   * Records a delivery and acts on it in the same commit; a repeated delivery changes nothing.
+   * Submits take turns, so two deliveries for one issue cannot both find it without a job.
    * Deliveries that start nothing go through `ignore`, which batches their commits.
    */
-  submit(delivery: Delivery, intent: Exclude<Intent, { kind: 'ignore' }>): SubmitResult {
-    if (!this.accepting) throw new BootyError('BOOTY_E_SHUTTING_DOWN');
+  submit(delivery: Delivery, intent: Exclude<Intent, { kind: 'ignore' }>): Promise<SubmitResult> {
+    if (!this.accepting) return Promise.reject(new BootyError('BOOTY_E_SHUTTING_DOWN'));
+    const next = this.submits.then(() => this.submitNow(delivery, intent));
+    this.submits = next.catch(() => {});
+    return next;
+  }
+
+  private async submitNow(
+    delivery: Delivery,
+    intent: Exclude<Intent, { kind: 'ignore' }>,
+  ): Promise<SubmitResult> {
     const { store } = this.options;
-    let created: JobChange | null = null;
-    const record = (outcome: string, jobId: string | null = null) =>
-      store.recordDelivery({
-        deliveryId: delivery.id,
-        event: delivery.event,
-        action: delivery.action,
-        outcome,
-        jobId,
-      });
-    const result = store.transaction((): SubmitResult => {
-      if (intent.kind === 'cancel') {
-        const active = store.findActiveJob(`${intent.repo.owner}/${intent.repo.name}`, intent.issue);
-        if (!record('cancelled', active?.jobId ?? null)) return { outcome: 'duplicate' };
-        if (!active) return { outcome: 'ignored', reason: 'no active job for this issue' };
-        this.cancel(active.jobId, { reason: intent.reason, sender: intent.sender, deliveryId: delivery.id });
-        return { outcome: 'cancelled', jobIds: [active.jobId] };
-      }
-      const { repo, issue } = intent.request;
-      const active = store.findActiveJob(`${repo.owner}/${repo.name}`, issue.number);
-      if (active)
-        return record('already-active', active.jobId)
-          ? { outcome: 'already-active', jobId: active.jobId }
-          : { outcome: 'duplicate' };
-      const jobId = newJobId(this.now());
-      if (!record('created', jobId)) return { outcome: 'duplicate' };
-      created = this.create(jobId, delivery.id, intent.request);
-      return { outcome: 'created', jobId };
+    const record = (outcome: string, jobId: string | null = null): DeliveryRecord => ({
+      deliveryId: delivery.id,
+      event: delivery.event,
+      action: delivery.action,
+      outcome,
+      jobId,
     });
-    if (created) this.notify(created);
-    if (result.outcome === 'created') this.enqueue(result.jobId);
-    return result;
+    const recordAlone = async (d: DeliveryRecord) => (await store.recordDeliveries([d]))[0] === true;
+    const repo = intent.kind === 'cancel' ? intent.repo : intent.request.repo;
+    const issue = intent.kind === 'cancel' ? intent.issue : intent.request.issue.number;
+    const active = await store.findActiveJob(`${repo.owner}/${repo.name}`, issue);
+    if (intent.kind === 'cancel') {
+      if (!active) {
+        return (await recordAlone(record('cancelled')))
+          ? { outcome: 'ignored', reason: 'no active job for this issue' }
+          : { outcome: 'duplicate' };
+      }
+      const cancel = { reason: intent.reason, sender: intent.sender, deliveryId: delivery.id };
+      const done = await this.cancel(active.jobId, cancel, record('cancelled', active.jobId));
+      return done === 'duplicate'
+        ? { outcome: 'duplicate' }
+        : { outcome: 'cancelled', jobIds: [active.jobId] };
+    }
+    if (active) {
+      return (await recordAlone(record('already-active', active.jobId)))
+        ? { outcome: 'already-active', jobId: active.jobId }
+        : { outcome: 'duplicate' };
+    }
+    const jobId = newJobId(this.now());
+    const created = await this.create(jobId, record('created', jobId), intent.request);
+    if (!created) return { outcome: 'duplicate' };
+    this.notify(created);
+    this.enqueue(jobId);
+    return { outcome: 'created', jobId };
   }
 
   /**
@@ -172,7 +189,7 @@ export class Supervisor {
   ignore(delivery: Delivery, reason: string): Promise<SubmitResult> {
     if (!this.accepting) return Promise.reject(new BootyError('BOOTY_E_SHUTTING_DOWN'));
     return new Promise((resolve, reject) => {
-      if (this.ignored.length === 0) setImmediate(() => this.flushIgnored());
+      if (this.ignored.length === 0) setImmediate(() => void this.flushIgnored());
       this.ignored.push({
         delivery: {
           deliveryId: delivery.id,
@@ -187,14 +204,12 @@ export class Supervisor {
     });
   }
 
-  private flushIgnored() {
+  private async flushIgnored() {
     const batch = this.ignored.splice(0);
     if (batch.length === 0) return;
     let fresh: boolean[];
     try {
-      fresh = this.options.store.transaction(() =>
-        batch.map((b) => this.options.store.recordDelivery(b.delivery)),
-      );
+      fresh = await this.options.store.recordDeliveries(batch.map((b) => b.delivery));
     } catch (err) {
       for (const b of batch) b.fail(err);
       return;
@@ -202,11 +217,15 @@ export class Supervisor {
     for (const [i, b] of batch.entries()) b.done(fresh[i]!);
   }
 
-  /** Cancels a job: through its actor when it runs here, else by appending to its log directly. */
+  /**
+   * Cancels a job through its runner: appended and sent to its actor when it runs here, appended to
+   * its log alone when it waits for a slot or runs nowhere. With a delivery, both commit together.
+   */
   cancel(
     jobId: string,
     cancel: { reason: z.infer<typeof CancelReason>; sender: string; deliveryId?: string | null },
-  ) {
+    delivery?: DeliveryRecord,
+  ): Promise<CancelResult> {
     const event: JobCancelled = {
       type: 'JobCancelled',
       reason: cancel.reason,
@@ -214,37 +233,15 @@ export class Supervisor {
       deliveryId: cancel.deliveryId ?? null,
       at: this.now(),
     };
-    const runner = this.runners.get(jobId);
-    if (runner?.send(event)) return;
-    const { store } = this.options;
-    const events = readJobLog(store, jobId);
-    const snapshot = foldJob(events);
-    if (snapshot.status === 'done') return;
-    const next = nextSnapshot(snapshot, event);
-    const { type, ...data } = event;
-    store.append(
-      jobId,
-      events.length,
-      [
-        {
-          type,
-          version: catalogue.JobCancelled.version,
-          data,
-          state: stateName(next),
-          meta: { machineVersion: MACHINE_VERSION },
-        },
-      ],
-      jobUpdate(next),
-    );
-    this.notify({ jobId, version: events.length + 1, eventType: type, snapshot: next });
+    return (this.runners.get(jobId) ?? this.runner(jobId)).cancel(event, delivery);
   }
 
   /** Resolves with the job's final snapshot once it has run here (or at once if already finished). */
-  whenFinished(jobId: string): Promise<JobSnapshot> {
+  async whenFinished(jobId: string): Promise<JobSnapshot> {
     // A job cancelled while it waited for a slot is finished now, not when the slot frees up.
     const pending = this.finished.get(jobId);
-    if (pending && !this.options.store.getJob(jobId)?.final) return pending;
-    return Promise.resolve(foldJob(readJobLog(this.options.store, jobId)));
+    if (pending && !(await this.options.store.getJob(jobId))?.final) return pending;
+    return foldJob(await readJobLog(this.options.store, jobId));
   }
 
   /** Resolves when no job is running or queued. */
@@ -255,29 +252,30 @@ export class Supervisor {
   /** Takes no new work and stops every running actor; the log keeps everything for the next start. */
   async shutdown(): Promise<void> {
     this.accepting = false;
-    this.flushIgnored();
+    await this.flushIgnored();
     this.queue.clear();
-    this.queued.clear();
     for (const runner of this.runners.values()) runner.stop();
     await this.queue.onIdle();
   }
 
-  private create(
+  /** Appends the job's JobRequested with its delivery; null when the delivery was seen before. */
+  private async create(
     jobId: string,
-    deliveryId: string,
+    delivery: DeliveryRecord,
     request: Intent & { kind: 'request' } extends { request: infer R } ? R : never,
-  ) {
-    const earlier = this.options.store.jobsForIssue(
+  ): Promise<JobChange | null> {
+    const { store } = this.options;
+    const earlier = await store.jobsForIssue(
       `${request.repo.owner}/${request.repo.name}`,
       request.issue.number,
     );
     const last = earlier.at(-1);
-    const previousPr = last ? foldJob(readJobLog(this.options.store, last.jobId)).context.pr : null;
+    const previousPr = last ? foldJob(await readJobLog(store, last.jobId)).context.pr : null;
     const parsed = JobRequested.parse({
       ...request,
       type: 'JobRequested',
       jobId,
-      deliveryId,
+      deliveryId: delivery.deliveryId,
       requestedAt: this.now(),
       settings: {
         ...this.options.settings,
@@ -291,7 +289,7 @@ export class Supervisor {
     });
     const initial = initialSnapshot(parsed);
     const { type, ...data } = parsed;
-    this.options.store.append(
+    const appended = await store.append(
       jobId,
       0,
       [
@@ -300,32 +298,36 @@ export class Supervisor {
           version: catalogue.JobRequested.version,
           data,
           state: stateName(initial),
-          meta: { machineVersion: MACHINE_VERSION, deliveryId },
+          meta: { machineVersion: MACHINE_VERSION, deliveryId: delivery.deliveryId },
         },
       ],
-      jobUpdate(initial),
+      { job: jobUpdate(initial), delivery },
     );
-    return { jobId, version: 1, eventType: type, snapshot: initial };
+    return appended.duplicate ? null : { jobId, version: 1, eventType: type, snapshot: initial };
+  }
+
+  private runner(jobId: string): JobRunner {
+    return new JobRunner(jobId, {
+      store: this.options.store,
+      effects: this.options.effects,
+      effectOptions: { clock: this.options.clock, observe: this.options.observeEffect },
+      onChange: (change) => this.notify(change),
+      inspect: this.options.inspect,
+      onError: (err) => this.options.onError?.(err, jobId),
+    });
   }
 
   private enqueue(jobId: string) {
-    if (!this.accepting || this.queued.has(jobId) || this.runners.has(jobId)) return;
-    this.queued.add(jobId);
+    if (!this.accepting || this.runners.has(jobId)) return;
+    // The runner exists from now on, so a cancel while the job waits for a slot goes through it.
+    const runner = this.runner(jobId);
+    this.runners.set(jobId, runner);
     const done = this.queue.add(async () => {
-      this.queued.delete(jobId);
-      if (!this.accepting) return foldJob(readJobLog(this.options.store, jobId));
-      const runner = new JobRunner(jobId, {
-        store: this.options.store,
-        machine: this.options.machine,
-        onChange: (change) => this.notify(change),
-        inspect: this.options.inspect,
-        onError: (err) => this.options.onError?.(err, jobId),
-      });
-      this.runners.set(jobId, runner);
       try {
+        if (!this.accepting) return foldJob(await readJobLog(this.options.store, jobId));
         const snapshot = await runner.run();
         if (snapshot.status === 'done')
-          await this.settle(jobId, snapshot, this.options.store.streamVersion(jobId));
+          await this.settle(jobId, snapshot, await this.options.store.streamVersion(jobId));
         return snapshot;
       } catch (err) {
         this.options.onError?.(err, jobId);
@@ -365,8 +367,8 @@ export class Supervisor {
 }
 
 /** Why a job's log cannot be resumed: an edit the hash chain shows, or a row that does not parse. */
-function logProblem(store: EventStore, jobId: string): BootyError | null {
-  const rows = store.readStream(jobId);
+async function logProblem(store: EventStore, jobId: string): Promise<BootyError | null> {
+  const rows = await store.readStream(jobId);
   const broken = brokenAt(rows);
   if (broken) return new BootyError('BOOTY_E_LOG_TAMPERED', { jobId, ...broken });
   try {

@@ -35,8 +35,8 @@ export interface Timeline {
   snapshot: JobSnapshot;
 }
 
-export function readTimeline(store: EventStore, jobId: string, until?: number): Timeline {
-  const rows = store.readStream(jobId);
+export async function readTimeline(store: EventStore, jobId: string, until?: number): Promise<Timeline> {
+  const rows = await store.readStream(jobId);
   if (rows.length === 0) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: jobId });
   const tampered = brokenAt(rows);
   let events: LogEntry[];

@@ -13,7 +13,7 @@ export const jobsCommand: Command = {
   async run({ values }, io) {
     const store = openExistingStore(values, io.env);
     try {
-      const jobs = store.listJobs();
+      const jobs = await store.listJobs();
       const now = Date.now();
       if (values.json) {
         io.out(
@@ -40,7 +40,7 @@ export const jobsCommand: Command = {
       );
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

@@ -40,9 +40,9 @@ export const machineCommand: Command = {
       }
       const store = openExistingStore(values, io.env);
       try {
-        io.out(mermaidWithPath(jobPath(store, values.job as string)));
+        io.out(mermaidWithPath(await jobPath(store, values.job as string)));
       } finally {
-        store.close();
+        await store.close();
       }
       return 0;
     }

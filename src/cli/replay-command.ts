@@ -59,10 +59,10 @@ export const replayCommand: Command = {
     let timeline: Timeline;
     let events: LogEntry[] = [];
     try {
-      timeline = readTimeline(store, positionals[0]!, until);
-      if (inspecting) events = readJobLog(store, positionals[0]!);
+      timeline = await readTimeline(store, positionals[0]!, until);
+      if (inspecting) events = await readJobLog(store, positionals[0]!);
     } finally {
-      store.close();
+      await store.close();
     }
     if (inspecting) {
       if (values.verify) assertVerified(timeline);

@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
-import { Supervisor } from '../actors/supervisor.js';
-import { isSelfRepo, jobSettingsFrom, loadEnv } from '../env.js';
+import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
 import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
-import { createJobRuntime } from '../runtime/job-effects.js';
-import { openStore } from '../store/open-store.js';
+import { composeBooty } from '../runtime/compose.js';
 import { type Command, dbHelp, dbOption } from './command.js';
 
 const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
@@ -41,32 +39,28 @@ export const runCommand: Command = {
         reason: 'is missing: booty needs it to call Claude',
       });
     const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
-    const store = openStore(env.BOOTY_DB);
+    let last = '';
+    const booty = composeBooty({
+      env,
+      log,
+      concurrency: 1,
+      observers: [
+        {
+          changed: ({ snapshot }) => {
+            const s = stateName(snapshot);
+            if (s === last) return;
+            last = s;
+            io.out(`  ${new Date().toISOString()}  ${s}`);
+          },
+        },
+      ],
+    });
+    const { supervisor } = booty;
+    const runtime = booty.runtime!;
     try {
-      const runtime = createJobRuntime({ env, log, store });
       const repo = { owner, name };
       const issue = await runtime.github.getIssue(repo, Number(number));
-      let last = '';
-      const supervisor = new Supervisor({
-        store,
-        machine: runtime.machine,
-        concurrency: 1,
-        settings: jobSettingsFrom(env),
-        isSelf: (r) => isSelfRepo(env, `${r.owner}/${r.name}`),
-        observers: [
-          ...runtime.observers,
-          {
-            changed: ({ snapshot }) => {
-              const s = stateName(snapshot);
-              if (s === last) return;
-              last = s;
-              io.out(`  ${new Date().toISOString()}  ${s}`);
-            },
-          },
-        ],
-        onError: (err, jobId) => log.error({ err, jobId }, 'job error'),
-      });
-      const submitted = supervisor.submit(
+      const submitted = await supervisor.submit(
         { id: `run-${crypto.randomUUID()}`, event: 'issues', action: 'labeled' },
         {
           kind: 'request',
@@ -89,7 +83,7 @@ export const runCommand: Command = {
           reason: `the job was not created (${submitted.outcome})`,
         });
       io.out(`job ${jobId} for ${owner}/${name}#${number}`);
-      if (submitted.outcome === 'already-active') supervisor.resume(jobId);
+      if (submitted.outcome === 'already-active') await supervisor.resume(jobId);
       const snapshot = await supervisor.whenFinished(jobId);
       await runtime.reporter.idle(jobId);
       const { outcome, pr, baseline, attempts } = snapshot.context;
@@ -98,7 +92,7 @@ export const runCommand: Command = {
       if (notice) io.out(`  ⚠ ${notice} Install bubblewrap to contain them.`);
       return ['promoted', 'heldAsDraft'].includes(stateName(snapshot)) ? 0 : 1;
     } finally {
-      store.close();
+      await booty.close();
     }
   },
 };

@@ -3,7 +3,7 @@ import { BootyError } from '../errors.js';
 import { installShutdownSignals } from '../gateway/serve.js';
 import { startLiveInspector } from '../inspect/live-inspector.js';
 import { createLogger } from '../log.js';
-import { startBooty } from '../runtime/start-booty.js';
+import { startBooty } from '../runtime/compose.js';
 import { probeBwrap } from '../sandbox/bwrap.js';
 import { type Command, intOption } from './command.js';
 

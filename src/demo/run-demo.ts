@@ -9,7 +9,7 @@ import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { type JobSnapshot, stateName } from '../machines/fold.js';
 import { maxAttemptsOf } from '../machines/job-context.js';
-import { startBooty } from '../runtime/start-booty.js';
+import { startBooty } from '../runtime/compose.js';
 import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
 import { type GitHubSimulator, startGitHubSimulator } from '../simulators/github-simulator.js';
 import { demoResponder, examplesDir, expectedEnd, type Scenario, sampleIssue } from './demo-script.js';
@@ -97,16 +97,14 @@ export async function runDemo(options: {
     },
   };
   const booty = await startBooty({ env, log, observers: [printer], githubRetryBaseMs: 200 });
-  const { server, store, runtime } = booty;
+  const { server, store } = booty;
+  const runtime = booty.runtime!;
 
   try {
     github.setWebhook({ url: `${server.url}/webhooks`, secret: state.secret });
     const issue = state.issue ?? createIssue(github, dir, state);
     const key = `${OWNER}/${REPO}`;
-    const existing = store
-      .listJobs()
-      .filter((j) => j.repo === key && j.issue === issue)
-      .at(-1);
+    const existing = (await store.listJobs()).filter((j) => j.repo === key && j.issue === issue).at(-1);
     let jobId = existing?.jobId;
     if (!jobId) {
       progress?.note(`labeling ${key}#${issue} "booty": the simulator sends a signed issues.labeled webhook`);
@@ -121,11 +119,8 @@ export async function runDemo(options: {
       }
       await github.labelIssue(OWNER, REPO, issue, 'booty');
       jobId =
-        store.findActiveJob(key, issue)?.jobId ??
-        store
-          .listJobs()
-          .filter((j) => j.repo === key && j.issue === issue)
-          .at(-1)?.jobId;
+        (await store.findActiveJob(key, issue))?.jobId ??
+        (await store.listJobs()).filter((j) => j.repo === key && j.issue === issue).at(-1)?.jobId;
       if (!jobId)
         throw new BootyError('BOOTY_E_EFFECT_FAILED', {
           src: 'demo',

@@ -19,7 +19,7 @@ export interface AppDeps {
   store: EventStore;
   metrics: GatewayMetrics;
   log: Logger;
-  readiness: () => ReadinessCheck[];
+  readiness: () => Promise<ReadinessCheck[]>;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

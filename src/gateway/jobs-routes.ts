@@ -13,15 +13,15 @@ const JobParams = z.object({ id: z.string().min(1).max(200) });
 export async function jobsRoutes(app: FastifyInstance, deps: { store: EventStore }) {
   app.get('/jobs', async (request) => {
     const query = parseRequest(ListQuery, request.query, 'query');
-    return { jobs: deps.store.listJobs({ unfinished: query.unfinished === 'true' }) };
+    return { jobs: await deps.store.listJobs({ unfinished: query.unfinished === 'true' }) };
   });
 
   app.get('/jobs/:id', async (request) => {
     const { id } = parseRequest(JobParams, request.params, 'path');
-    const job = deps.store.getJob(id);
+    const job = await deps.store.getJob(id);
     if (!job) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: id });
     // The log in its public format: booty's domain events, each in its current shape.
-    const events = readJobLog(deps.store, id).map(({ event: _event, ...row }) => row);
+    const events = (await readJobLog(deps.store, id)).map(({ event: _event, ...row }) => row);
     return { job, events };
   });
 

@@ -2,7 +2,6 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { JobChange } from '../actors/job-runner.js';
 import type { JobObserver } from '../actors/supervisor.js';
 import type { EffectName } from '../events/effect-results.js';
-import { type UsageTotals, zeroUsage } from '../machines/job-context.js';
 import type { EventStore } from '../store/event-store.js';
 
 // booty's Prometheus metrics, in a registry of their own so two servers in one process (tests, the
@@ -11,7 +10,7 @@ import type { EventStore } from '../store/event-store.js';
 
 export interface GatewayMetrics {
   registry: Registry;
-  /** Pass to `toActors(impls, { observe })`: records how long each effect took. */
+  /** Pass as the Supervisor's `observeEffect`: records how long each effect took. */
   observeEffect: (src: EffectName, durationMs: number, ok: boolean) => void;
   /** Counts a webhook delivery by outcome (a submit outcome or an error code). */
   countDelivery: (outcome: string) => void;
@@ -22,11 +21,11 @@ export interface GatewayMetrics {
 }
 
 type TokenKind = 'input' | 'output' | 'cache_read' | 'cache_write';
-const usageKeys: Record<TokenKind, keyof UsageTotals> = {
-  input: 'inputTokens',
-  output: 'outputTokens',
-  cache_read: 'cacheReadTokens',
-  cache_write: 'cacheWriteTokens',
+const tokenKinds: Record<TokenKind, 'input' | 'output' | 'cacheRead' | 'cacheWrite'> = {
+  input: 'input',
+  output: 'output',
+  cache_read: 'cacheRead',
+  cache_write: 'cacheWrite',
 };
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): GatewayMetrics {
@@ -45,12 +44,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     help: 'Jobs in the event store by state',
     labelNames: ['state'],
     registers: [registry],
-    collect() {
+    async collect() {
       this.reset();
       if (!store) return;
       let counts: Record<string, number>;
       try {
-        counts = store.countJobsByState();
+        counts = await store.countJobsByState();
       } catch {
         return; // a store that cannot be read shows no jobs; /readyz says why
       }
@@ -71,18 +70,15 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     registers: [registry],
   });
 
-  // The usage each job had at its last change seen here, to count only what it added since.
-  const seen = new Map<string, UsageTotals>();
+  // Each logged event carries the tokens its own effect spent, so a job resumed after a restart
+  // counts only what it spends here.
   const jobObserver: JobObserver = {
     changed(change: JobChange) {
-      const now = change.snapshot.context.usage;
-      const before = seen.get(change.jobId) ?? usageBefore(change, store);
-      for (const [kind, key] of Object.entries(usageKeys) as [TokenKind, keyof UsageTotals][]) {
-        const added = now[key] - before[key];
-        if (added > 0) tokens.inc({ kind }, added);
+      const spent = change.tokens;
+      if (!spent) return;
+      for (const [kind, key] of Object.entries(tokenKinds) as [TokenKind, keyof typeof spent][]) {
+        if (spent[key] > 0) tokens.inc({ kind }, spent[key]);
       }
-      if (change.snapshot.status === 'done') seen.delete(change.jobId);
-      else seen.set(change.jobId, { ...now });
     },
   };
 
@@ -95,25 +91,5 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
       store = s;
     },
     jobObserver,
-  };
-}
-
-/**
- * A job first seen mid-way (resumed after a restart) spent tokens in an earlier process; count only
- * what its latest event added, which the log keeps in that event's metadata.
- */
-function usageBefore(change: JobChange, store: EventStore | null): UsageTotals {
-  const now = change.snapshot.context.usage;
-  if (change.version <= 1) return zeroUsage;
-  if (!store) return now;
-  const t = store.readStream(change.jobId, { fromVersion: change.version, toVersion: change.version })[0]
-    ?.meta.tokens;
-  if (!t) return now;
-  return {
-    inputTokens: now.inputTokens - t.input,
-    outputTokens: now.outputTokens - t.output,
-    cacheReadTokens: now.cacheReadTokens - t.cacheRead,
-    cacheWriteTokens: now.cacheWriteTokens - t.cacheWrite,
-    costUsd: now.costUsd,
   };
 }

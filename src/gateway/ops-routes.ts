@@ -8,14 +8,14 @@ import type { ReadinessCheck } from './readiness.js';
 
 export interface OpsDeps {
   metrics: GatewayMetrics;
-  readiness: () => ReadinessCheck[];
+  readiness: () => Promise<ReadinessCheck[]>;
 }
 
 export async function opsRoutes(app: FastifyInstance, deps: OpsDeps) {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {
-    const checks = deps.readiness();
+    const checks = await deps.readiness();
     const failed = checks.filter((c) => !c.ok);
     if (failed.length === 0) return { status: 'ready', checks };
     const err = new BootyError('BOOTY_E_NOT_READY', {

@@ -9,18 +9,18 @@ export interface ReadinessCheck {
   reason?: string;
 }
 
-export const probeDatabase = (store: EventStore): ReadinessCheck =>
-  probe('database', () => {
+export const probeDatabase = (store: EventStore): Promise<ReadinessCheck> =>
+  probe('database', async () => {
     try {
-      store.probeWritable();
+      await store.probeWritable();
     } catch (err) {
       throw new Error(`not writable: ${(err as Error).message}`);
     }
   });
 
-export function probe(name: string, check: () => void): ReadinessCheck {
+export async function probe(name: string, check: () => unknown): Promise<ReadinessCheck> {
   try {
-    check();
+    await check();
     return { name, ok: true };
   } catch (err) {
     return { name, ok: false, reason: (err as Error).message };

@@ -1,35 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { InspectionEvent } from 'xstate';
-import { type JobObserver, Supervisor } from '../actors/supervisor.js';
-import { type Env, jobSettingsFrom } from '../env.js';
+import type { Supervisor } from '../actors/supervisor.js';
 import type { Logger } from '../log.js';
-import type { JobMachine } from '../machines/job.js';
+import type { Booty } from '../runtime/compose.js';
 import type { EventStore } from '../store/event-store.js';
-import { openStore } from '../store/open-store.js';
 import { buildApp } from './app.js';
-import { gatewayConfig } from './gateway-config.js';
-import { jobLogObserver } from './job-logging.js';
-import { createMetrics, type GatewayMetrics } from './metrics.js';
+import { type GatewayConfig, gatewayConfig } from './gateway-config.js';
+import type { GatewayMetrics } from './metrics.js';
 import { probe, probeDatabase } from './readiness.js';
 
-// `booty serve` in one call: the store, the supervisor and the HTTP server in one process. The
-// supervisor boots after the listener is up, so resumed jobs and new deliveries share one queue.
-
-export interface ServeOptions {
-  env: Env;
-  /** The job machine with its effects provided. */
-  machine: JobMachine;
-  log: Logger;
-  /** An open store to use instead of opening env.BOOTY_DB. The caller keeps it and closes it. */
-  store?: EventStore;
-  /** Created here unless given; give it to share `observeEffect` with `toActors` before start. */
-  metrics?: GatewayMetrics;
-  /** More job observers, e.g. the progress comment; the metrics and log observers are built in. */
-  observers?: JobObserver[];
-  inspect?: (event: InspectionEvent) => void;
-  clock?: () => number;
-}
+// The HTTP face of a composed booty (runtime/compose.ts): the gateway app over its supervisor and
+// store. The supervisor boots after the listener is up, so resumed jobs and new deliveries share
+// one queue.
 
 export interface RunningServer {
   url: string;
@@ -42,26 +24,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const { env, log } = options;
-  // Checked before anything opens, so a bad setting leaves no port or file behind.
-  const config = gatewayConfig(env);
-  const store = options.store ?? openStore(env.BOOTY_DB, { server: true });
-  const ownsStore = options.store === undefined;
-  const metrics = options.metrics ?? createMetrics();
+export async function startServer(booty: Booty): Promise<RunningServer> {
+  const { env, log, store, supervisor, metrics } = booty;
+  let config: GatewayConfig;
+  try {
+    config = gatewayConfig(env);
+  } catch (err) {
+    await booty.close();
+    throw err;
+  }
   metrics.watchStore(store);
-
-  const supervisor = new Supervisor({
-    store,
-    machine: options.machine,
-    concurrency: env.BOOTY_CONCURRENCY,
-    settings: jobSettingsFrom(env),
-    isSelf: (repo) => config.isSelfRepo(`${repo.owner}/${repo.name}`),
-    observers: [metrics.jobObserver, jobLogObserver(log), ...(options.observers ?? [])],
-    inspect: options.inspect,
-    onError: (err, jobId) => log.child({ jobId }).error({ err }, 'job error'),
-    clock: options.clock,
-  });
 
   let closing = false;
   const app = await buildApp({
@@ -70,9 +42,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     store,
     metrics,
     log,
-    readiness: () => [
-      probeDatabase(store),
-      probe('config', () => gatewayConfig(env)),
+    readiness: async () => [
+      await probeDatabase(store),
+      await probe('config', () => gatewayConfig(env)),
       closing ? { name: 'accepting', ok: false, reason: 'shutting down' } : { name: 'accepting', ok: true },
     ],
   });
@@ -83,9 +55,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       closing = true;
       try {
         await app.close();
-        await supervisor.shutdown();
       } finally {
-        if (ownsStore) store.close();
+        await booty.close();
       }
     })();
     return closed;

@@ -72,7 +72,7 @@ async function receive(request: FastifyRequest, reply: FastifyReply, deps: Webho
   const result =
     intent.kind === 'ignore'
       ? await supervisor.ignore(delivery, intent.reason)
-      : supervisor.submit(delivery, intent);
+      : await supervisor.submit(delivery, intent);
   metrics.countDelivery(result.outcome);
   const { status, body } = replyFor(result, intent);
   // Most deliveries an App receives start nothing; the deliveries table keeps them all, so they log

@@ -125,12 +125,12 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       // A change that arrived while the last write was in flight is drained by now too.
       while (e.running) await e.running;
       if (e.shown >= version) {
-        options.store.markReported(jobId, version);
+        await options.store.markReported(jobId, version);
         entries.delete(jobId);
       }
     },
     async refresh(jobId) {
-      const events = readJobLog(options.store, jobId);
+      const events = await readJobLog(options.store, jobId);
       await schedule(jobId, foldJob(events), events.length);
     },
     async damaged(job, problem) {

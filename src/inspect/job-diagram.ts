@@ -4,6 +4,6 @@ import type { EventStore } from '../store/event-store.js';
 // A job's path through the machine, read from its log, for `booty machine --mermaid --job`.
 
 /** The state after each logged event, oldest first; the last is where the job stands. */
-export function jobPath(store: EventStore, jobId: string): string[] {
-  return readTimeline(store, jobId).entries.map((e) => e.state);
+export async function jobPath(store: EventStore, jobId: string): Promise<string[]> {
+  return (await readTimeline(store, jobId)).entries.map((e) => e.state);
 }

@@ -23,8 +23,8 @@ export interface TimelineJson {
   snapshot?: { state: string; context: unknown };
 }
 
-export function timelineJson(store: EventStore, jobId: string, until?: number): TimelineJson {
-  return timelineToJson(readTimeline(store, jobId, until), until !== undefined);
+export async function timelineJson(store: EventStore, jobId: string, until?: number): Promise<TimelineJson> {
+  return timelineToJson(await readTimeline(store, jobId, until), until !== undefined);
 }
 
 export function timelineToJson(t: Timeline, withSnapshot: boolean): TimelineJson {

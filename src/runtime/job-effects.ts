@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { type EffectImpls, type EffectOptions, toActors } from '../actors/effect.js';
 import type { JobObserver } from '../actors/supervisor.js';
 import { createClaudeEffects } from '../claude/claude-effects.js';
 import { repoReaderFor } from '../claude/repo-reader.js';
@@ -9,7 +8,7 @@ import { createGitHubClients, type GitHubClients } from '../github/clients.js';
 import { createGitHubEffects, type GitHubEffects } from '../github/github-effects.js';
 import { createProgressReporter, type ProgressReporter } from '../github/progress-reporter.js';
 import type { Logger } from '../log.js';
-import { type JobMachine, jobMachine } from '../machines/job.js';
+import type { EffectImpls } from '../machines/effect-contract.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
 import { createTestEffects } from '../sandbox/test-effects.js';
 import { scrubberOf } from '../secrets/scrub.js';
@@ -17,16 +16,14 @@ import type { EventStore } from '../store/event-store.js';
 import { dependencyChanges } from '../workspace/dependency-changes.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
 
-// The composition root of a job: every effect the machine invokes, made from the real clients
-// (GitHub, Claude, git, the sandbox), plus the observers that show a job to people. `serve`,
-// `run` and `demo` all build their machine here, so they run exactly the same job.
+// Every effect the machine invokes, made from the real clients (GitHub, Claude, git, the sandbox),
+// plus the observers that show a job to people. The composition root (compose.ts) builds it for
+// `serve`, `run` and `demo`, so they run exactly the same job.
 
 export interface JobRuntimeOptions {
   env: Env;
   log: Logger;
   store: EventStore;
-  /** Feeds effect durations to the metrics. */
-  observeEffect?: EffectOptions['observe'];
   /** Waits between GitHub retries (octokit's plugins); shorter in tests. */
   githubRetryBaseMs?: number;
   /** The sandbox mode when BOOTY_SANDBOX does not say: `serve` requires one, `run` and `demo` use auto. */
@@ -34,7 +31,7 @@ export interface JobRuntimeOptions {
 }
 
 export interface JobRuntime {
-  machine: JobMachine;
+  effects: EffectImpls;
   observers: JobObserver[];
   clients: GitHubClients;
   github: GitHubEffects;
@@ -120,8 +117,5 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     },
   };
 
-  const machine = jobMachine.provide({
-    actors: toActors(effects, { observe: options.observeEffect }) as never,
-  });
-  return { machine, observers: [reporter, cleanup], clients, github, workspace, reporter };
+  return { effects, observers: [reporter, cleanup], clients, github, workspace, reporter };
 }

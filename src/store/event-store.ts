@@ -1,6 +1,8 @@
-// The event store contract. It is synchronous on purpose: the job runner appends from inside
-// XState's inspection hook, which runs before the actor processes the event, so the write must be
-// finished when the hook returns. That is what makes the log write-ahead.
+// The event store contract. Every call returns a promise, so a server database can stand behind
+// it. The write-ahead rule does not rest on the store being synchronous: the job runner appends an
+// effect's result, and waits for the append, before the machine receives it (actors/job-runner.ts).
+// What must commit together commits in one call: an append with its job read model and the
+// webhook delivery that caused it.
 
 export interface EventMeta {
   machineVersion?: number;
@@ -77,39 +79,59 @@ export interface AppendResult {
   version: number;
   /** Global position of the last appended event. */
   position: number;
+  /** The append's delivery was seen before: nothing was written. */
+  duplicate?: true;
+}
+
+export interface AppendOptions {
+  /** The job's read model after these events, updated in the same transaction. */
+  job?: JobUpdate;
+  /**
+   * The webhook delivery these events answer, recorded in the same transaction. A delivery seen
+   * before makes the append write nothing and answer `duplicate`.
+   */
+  delivery?: DeliveryRecord;
 }
 
 export interface EventStore {
   /**
    * Appends events to a stream that must be at `expectedVersion` (0 for a new stream), all or
-   * nothing. Throws BOOTY_E_VERSION_CONFLICT and writes nothing when the stream is elsewhere.
-   * With `job`, the job's read model is updated in the same transaction.
+   * nothing. Rejects with BOOTY_E_VERSION_CONFLICT and writes nothing when the stream is elsewhere.
    */
-  append(streamId: string, expectedVersion: number, events: NewEvent[], job?: JobUpdate): AppendResult;
-  readStream(streamId: string, options?: { fromVersion?: number; toVersion?: number }): StoredEvent[];
-  /** Every event after a global position, in the order they were appended. */
-  readAll(options?: { after?: number; limit?: number }): StoredEvent[];
-  streamVersion(streamId: string): number;
+  append(
+    streamId: string,
+    expectedVersion: number,
+    events: NewEvent[],
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
+  readStream(
+    streamId: string,
+    options?: { fromVersion?: number; toVersion?: number },
+  ): Promise<StoredEvent[]>;
+  /**
+   * Every event after a global position, in the order they were appended: the way to follow the
+   * log (poll with the last position seen). A reader never sees a gap fill in behind it.
+   */
+  readAll(options?: { after?: number; limit?: number }): Promise<StoredEvent[]>;
+  streamVersion(streamId: string): Promise<number>;
 
-  getJob(jobId: string): JobRecord | null;
-  listJobs(filter?: { unfinished?: boolean }): JobRecord[];
-  findActiveJob(repo: string, issue: number): JobRecord | null;
+  getJob(jobId: string): Promise<JobRecord | null>;
+  listJobs(filter?: { unfinished?: boolean }): Promise<JobRecord[]>;
+  findActiveJob(repo: string, issue: number): Promise<JobRecord | null>;
   /** Every job ever requested for an issue, oldest first. */
-  jobsForIssue(repo: string, issue: number): JobRecord[];
+  jobsForIssue(repo: string, issue: number): Promise<JobRecord[]>;
   /** Jobs whose progress comment lags their stream. */
-  listUnreported(): JobRecord[];
-  markReported(jobId: string, version: number): void;
+  listUnreported(): Promise<JobRecord[]>;
+  markReported(jobId: string, version: number): Promise<void>;
   /** Takes a job whose log does not check out out of the running: state `damaged`, final. */
-  markDamaged(jobId: string): void;
+  markDamaged(jobId: string): Promise<void>;
 
   /** How many jobs stand in each state, for metrics. */
-  countJobsByState(): Record<string, number>;
-  /** Throws unless this process can take the database's write lock right now. */
-  probeWritable(): void;
+  countJobsByState(): Promise<Record<string, number>>;
+  /** Rejects unless this process can take the database's write lock right now. */
+  probeWritable(): Promise<void>;
 
-  /** Records a webhook delivery; false when it was seen before. */
-  recordDelivery(delivery: DeliveryRecord): boolean;
-  /** Runs fn in one transaction; appends inside it commit or roll back together. */
-  transaction<T>(fn: () => T): T;
-  close(): void;
+  /** Records deliveries that start nothing, in one commit; for each, false when it was seen before. */
+  recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]>;
+  close(): Promise<void>;
 }

@@ -36,5 +36,5 @@ export function toLogEntry(row: StoredEvent): LogEntry {
 }
 
 /** The job's log, read and checked; empty when there is no such job. */
-export const readJobLog = (store: Pick<EventStore, 'readStream'>, jobId: string): LogEntry[] =>
-  store.readStream(jobId).map(toLogEntry);
+export const readJobLog = async (store: Pick<EventStore, 'readStream'>, jobId: string): Promise<LogEntry[]> =>
+  (await store.readStream(jobId)).map(toLogEntry);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BootyError } from '../errors.js';
 import type {
+  AppendOptions,
   AppendResult,
   DeliveryRecord,
   EventStore,
@@ -137,7 +138,21 @@ export class SqliteEventStore implements EventStore {
       .immediate();
   }
 
-  append(streamId: string, expectedVersion: number, events: NewEvent[], job?: JobUpdate): AppendResult {
+  async append(
+    streamId: string,
+    expectedVersion: number,
+    events: NewEvent[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    return this.appendNow(streamId, expectedVersion, events, options);
+  }
+
+  private appendNow(
+    streamId: string,
+    expectedVersion: number,
+    events: NewEvent[],
+    { job, delivery }: AppendOptions,
+  ): AppendResult {
     if (events.length === 0) return { version: expectedVersion, position: 0 };
     const at = Date.now();
     let head = this.chainHead(streamId, expectedVersion);
@@ -158,6 +173,8 @@ export class SqliteEventStore implements EventStore {
       return { ...row, hash: Buffer.from(head, 'hex') };
     });
     const write = (): AppendResult => {
+      if (delivery && !this.recordDelivery(delivery))
+        return { version: this.versionNow(streamId), position: 0, duplicate: true };
       const first = this.stmt.insertFirst.run(rows[0]);
       if (first.changes === 0) this.conflict(streamId, expectedVersion);
       let position = Number(first.lastInsertRowid);
@@ -168,7 +185,7 @@ export class SqliteEventStore implements EventStore {
       return { version, position };
     };
     try {
-      return rows.length === 1 && !job ? write() : this.db.transaction(write).immediate();
+      return rows.length === 1 && !job && !delivery ? write() : this.db.transaction(write).immediate();
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
         this.conflict(streamId, expectedVersion);
@@ -186,10 +203,10 @@ export class SqliteEventStore implements EventStore {
     if (known?.version === version) return known.hash;
     const last = this.stmt.hashAt.get(streamId, version) as Buffer | null | undefined;
     if (last) return last.toString('hex');
-    return walkChain(this.readStream(streamId, { toVersion: version }).map(chainRow)).head;
+    return walkChain(this.readRows(streamId, { toVersion: version }).map(chainRow)).head;
   }
 
-  markDamaged(jobId: string): void {
+  async markDamaged(jobId: string): Promise<void> {
     this.stmt.markDamaged.run(Date.now(), jobId);
   }
 
@@ -197,12 +214,13 @@ export class SqliteEventStore implements EventStore {
     throw new BootyError('BOOTY_E_VERSION_CONFLICT', {
       streamId,
       expected,
-      actual: this.streamVersion(streamId),
+      actual: this.versionNow(streamId),
     });
   }
 
   private upsertJob(jobId: string, version: number, at: number, job: JobUpdate) {
-    const existing = this.getJob(jobId);
+    const row = this.stmt.getJob.get(jobId) as JobRow | undefined;
+    const existing = row ? toJobRecord(row) : null;
     const repo = job.repo ?? existing?.repo;
     const issue = job.issue ?? existing?.issue;
     if (repo === undefined || issue === undefined) {
@@ -225,7 +243,14 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  readStream(streamId: string, options: { fromVersion?: number; toVersion?: number } = {}): StoredEvent[] {
+  async readStream(
+    streamId: string,
+    options: { fromVersion?: number; toVersion?: number } = {},
+  ): Promise<StoredEvent[]> {
+    return this.readRows(streamId, options);
+  }
+
+  private readRows(streamId: string, options: { fromVersion?: number; toVersion?: number }): StoredEvent[] {
     const rows = this.stmt.readStream.all(
       streamId,
       options.fromVersion ?? 1,
@@ -234,62 +259,67 @@ export class SqliteEventStore implements EventStore {
     return rows.map(toStoredEvent);
   }
 
-  readAll(options: { after?: number; limit?: number } = {}): StoredEvent[] {
+  async readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
     const rows = this.stmt.readAll.all(options.after ?? 0, options.limit ?? -1) as EventRow[];
     return rows.map(toStoredEvent);
   }
 
-  streamVersion(streamId: string): number {
+  async streamVersion(streamId: string): Promise<number> {
+    return this.versionNow(streamId);
+  }
+
+  private versionNow(streamId: string): number {
     return this.stmt.version.get(streamId) as number;
   }
 
-  getJob(jobId: string): JobRecord | null {
+  async getJob(jobId: string): Promise<JobRecord | null> {
     const row = this.stmt.getJob.get(jobId) as JobRow | undefined;
     return row ? toJobRecord(row) : null;
   }
 
-  listJobs(filter: { unfinished?: boolean } = {}): JobRecord[] {
+  async listJobs(filter: { unfinished?: boolean } = {}): Promise<JobRecord[]> {
     const stmt = filter.unfinished ? this.stmt.listUnfinished : this.stmt.listJobs;
     return (stmt.all() as JobRow[]).map(toJobRecord);
   }
 
-  findActiveJob(repo: string, issue: number): JobRecord | null {
+  async findActiveJob(repo: string, issue: number): Promise<JobRecord | null> {
     const row = this.stmt.activeForIssue.get(repo, issue) as JobRow | undefined;
     return row ? toJobRecord(row) : null;
   }
 
-  jobsForIssue(repo: string, issue: number): JobRecord[] {
+  async jobsForIssue(repo: string, issue: number): Promise<JobRecord[]> {
     return (this.stmt.forIssue.all(repo, issue) as JobRow[]).map(toJobRecord);
   }
 
-  listUnreported(): JobRecord[] {
+  async listUnreported(): Promise<JobRecord[]> {
     return (this.stmt.unreported.all() as JobRow[]).map(toJobRecord);
   }
 
-  markReported(jobId: string, version: number): void {
+  async markReported(jobId: string, version: number): Promise<void> {
     this.stmt.markReported.run(version, jobId);
   }
 
-  countJobsByState(): Record<string, number> {
+  async countJobsByState(): Promise<Record<string, number>> {
     const rows = this.stmt.countByState.all() as { state: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
 
-  probeWritable(): void {
+  async probeWritable(): Promise<void> {
     this.stmt.begin.run();
     this.stmt.rollback.run();
   }
 
-  recordDelivery(delivery: DeliveryRecord): boolean {
+  async recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
+    if (deliveries.length === 0) return [];
+    return this.db.transaction(() => deliveries.map((d) => this.recordDelivery(d))).immediate();
+  }
+
+  private recordDelivery(delivery: DeliveryRecord): boolean {
     return this.stmt.recordDelivery.run({ ...delivery, at: Date.now() }).changes === 1;
   }
 
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
-  }
-
   /** Closes the database; a background checkpointer is told to stop and finishes on its own. */
-  close(): void {
+  async close(): Promise<void> {
     void this.checkpointer?.stop();
     this.checkpointer = null;
     if (this.db.open) this.db.close();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BootyError } from '../errors.js';
@@ -61,6 +61,25 @@ export async function commitAndPush(input: {
   return withLock(mirror, async () => {
     const headSha = await commitFromLog(mirror, job, author);
     const remoteRef = `refs/heads/${branch}`;
+    const push = (expected: string | null) =>
+      git(
+        [
+          'push',
+          '--quiet',
+          '--porcelain',
+          `--force-with-lease=${remoteRef}:${expected ?? ''}`,
+          url,
+          `${headSha}:${remoteRef}`,
+        ],
+        { cwd: mirror, auth, signal, op: 'push', remote: true },
+      );
+    // A job's branch is new on its first push: the lease says it must not exist, so the common case
+    // costs one round trip. When it exists (a re-run after a crash, or someone else's), look first.
+    const pushedFresh = await push(null).then(
+      () => true,
+      () => false,
+    );
+    if (pushedFresh) return { headSha };
     const listed = await git(['ls-remote', '--quiet', url, remoteRef], {
       cwd: mirror,
       auth,
@@ -76,40 +95,61 @@ export async function commitAndPush(input: {
     ) {
       throw new BootyError('BOOTY_E_BRANCH_FOREIGN', { branch, sha: remoteSha });
     }
-    await git(
-      [
-        'push',
-        '--quiet',
-        '--porcelain',
-        `--force-with-lease=${remoteRef}:${remoteSha ?? ''}`,
-        url,
-        `${headSha}:${remoteRef}`,
-      ],
-      { cwd: mirror, auth, signal, op: 'push', remote: true },
-    );
+    await push(remoteSha);
     return { headSha };
   });
 }
 
-/** Writes the logged changes onto the base commit's tree, in a private index, and commits. */
+/**
+ * Writes the logged changes onto the base commit's tree, in a private index, and commits. Each git
+ * step takes every changed path at once, so the commit costs the same few processes for one file
+ * or fifty.
+ */
 async function commitFromLog(mirror: string, job: JobContext, author: Author): Promise<string> {
   const baseSha = job.workspace!.baseSha;
   const index = path.join(mirror, `booty-index-${job.jobId}`);
-  // update-index wants a work tree even with --cacheinfo; an empty one is never read.
-  const emptyTree = await mkdtemp(path.join(tmpdir(), 'booty-no-tree-'));
-  const env = { GIT_INDEX_FILE: index, GIT_WORK_TREE: emptyTree };
+  // update-index wants a work tree even with --cacheinfo; this one holds only the blobs to hash.
+  const scratch = await mkdtemp(path.join(tmpdir(), 'booty-no-tree-'));
+  const env = { GIT_INDEX_FILE: index, GIT_WORK_TREE: scratch };
   const run = (args: string[], op: string, input?: string) => git(args, { cwd: mirror, env, op, input });
+  const paths = job.changes.map((c) => c.path);
   try {
-    await run(['read-tree', baseSha], 'read-tree');
-    for (const change of job.changes) await stage(run, baseSha, change);
-    const tree = await run(['write-tree'], 'write-tree');
-    const baseTree = await run(['rev-parse', `${baseSha}^{tree}`], 'rev-parse');
-    if (tree === baseTree) {
+    const base = await treeEntries(mirror, baseSha, paths);
+    if (
+      job.changes.every(
+        (c) => base.get(c.path)?.sha === (c.content === null ? undefined : blobSha(c.content)),
+      )
+    ) {
       throw new BootyError('BOOTY_E_GIT_FAILED', {
         op: 'commit',
         reason: 'the logged changes leave the tree as it was',
       });
     }
+    await run(['read-tree', baseSha], 'read-tree');
+    const written = job.changes.filter((c) => c.content !== null);
+    // --no-filters: the bytes the log holds, whatever .gitattributes says.
+    const files = await Promise.all(
+      written.map(async (c, i) => {
+        const file = path.join(scratch, String(i));
+        await writeFile(file, c.content!);
+        return file;
+      }),
+    );
+    const shas = files.length
+      ? (
+          await run(['hash-object', '-w', '--no-filters', '--stdin-paths'], 'hash-object', files.join('\n'))
+        ).split('\n')
+      : [];
+    const shaOf = new Map(written.map((c, i) => [c.path, shas[i]!]));
+    // --index-info: mode 0 removes a path; a file keeps its base mode (an executable stays one).
+    const info = job.changes.map((c) => {
+      const sha = shaOf.get(c.path);
+      if (sha === undefined) return `0 ${'0'.repeat(40)}\t${c.path}`;
+      const mode = base.get(c.path)?.mode === '100755' ? '100755' : '100644';
+      return `${mode} ${sha}\t${c.path}`;
+    });
+    await run(['update-index', '--index-info'], 'update-index', `${info.join('\n')}\n`);
+    const tree = await run(['write-tree'], 'write-tree');
     const date = `${Math.floor(job.requestedAt / 1000)} +0000`;
     const sha = await git(['commit-tree', tree, '-p', baseSha, '-F', '-'], {
       cwd: mirror,
@@ -128,29 +168,39 @@ async function commitFromLog(mirror: string, job: JobContext, author: Author): P
     return sha;
   } finally {
     await rm(index, { force: true });
-    await rm(emptyTree, { recursive: true, force: true });
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 
-type Run = (args: string[], op: string, input?: string) => Promise<string>;
-
-async function stage(run: Run, baseSha: string, change: FileChange) {
-  if (change.content === null) {
-    await run(['update-index', '--force-remove', '--', change.path], 'update-index');
-    return;
+/** The blob entries at these paths in a commit's tree, read with one ls-tree. */
+async function treeEntries(
+  mirror: string,
+  sha: string,
+  paths: string[],
+): Promise<Map<string, { mode: string; sha: string }>> {
+  // Literal: a path like `docs/*.md` names that one file, not a glob.
+  const listed = await git(['ls-tree', '-z', '--full-tree', sha, '--', ...paths], {
+    cwd: mirror,
+    op: 'ls-tree',
+    env: { GIT_LITERAL_PATHSPECS: '1' },
+  });
+  const entries = new Map<string, { mode: string; sha: string }>();
+  for (const line of listed.split('\0')) {
+    const m = /^(\d+) blob ([0-9a-f]{40})\t(.*)$/s.exec(line);
+    if (m) entries.set(m[3]!, { mode: m[1]!, sha: m[2]! });
   }
-  // --no-filters: the bytes the log holds, whatever .gitattributes says.
-  const sha = await run(['hash-object', '-w', '--no-filters', '--stdin'], 'hash-object', change.content);
-  const listed = await run(['ls-tree', baseSha, '--', change.path], 'ls-tree');
-  const mode = /^(100755|100644) blob /.exec(listed)?.[1] ?? '100644';
-  await run(['update-index', '--add', '--cacheinfo', `${mode},${sha},${change.path}`], 'update-index');
+  return entries;
 }
 
 /** The commit holds exactly the logged content at every changed path, checked by hash. */
 async function verifyAgainstLog(mirror: string, sha: string, changes: FileChange[]) {
+  const entries = await treeEntries(
+    mirror,
+    sha,
+    changes.map((c) => c.path),
+  );
   for (const change of changes) {
-    const listed = await git(['ls-tree', sha, '--', change.path], { cwd: mirror, op: 'ls-tree' });
-    const actual = /^\d+ blob ([0-9a-f]{40})\t/.exec(listed)?.[1] ?? null;
+    const actual = entries.get(change.path)?.sha ?? null;
     const expected = change.content === null ? null : blobSha(change.content);
     if (actual !== expected) {
       throw new BootyError('BOOTY_E_GIT_FAILED', {

@@ -19,10 +19,10 @@ afterEach(async () => {
 /** A job stopped in the middle (its effects wait), its log then edited behind booty's back. */
 async function editedUnfinishedJob() {
   const h = harness({ delayMs: 60_000 });
-  const r = h.request();
+  const r = await h.request();
   if (r.outcome !== 'created') throw new Error(r.outcome);
   await h.supervisor.shutdown();
-  h.store.close();
+  await h.store.close();
   const raw = new Database(h.db);
   raw
     .prepare(
@@ -48,13 +48,13 @@ describe('a damaged log at boot', () => {
     );
     expect(await h.supervisor.boot()).toEqual([]);
     expect(h.effects.log).toEqual([]);
-    expect(h.store.getJob(jobId)).toMatchObject({ state: 'damaged', final: true, outcome: 'damaged' });
+    expect(await h.store.getJob(jobId)).toMatchObject({ state: 'damaged', final: true, outcome: 'damaged' });
     expect(damaged.map(([job, problem]) => [job.jobId, problem.code])).toEqual([
       [jobId, 'BOOTY_E_LOG_TAMPERED'],
     ]);
     expect(damaged[0]![1].message).toContain('event 1 is not what was written');
     expect(errors).toHaveLength(1);
-    h.store.close();
+    await h.store.close();
 
     const out: string[] = [];
     expect(
@@ -71,7 +71,7 @@ describe('a damaged log at boot', () => {
     const { db, jobId } = await editedUnfinishedJob();
     const h = harness({}, { db });
     const reporter = createProgressReporter({ clients: f.clients, store: h.store });
-    const job = h.store.getJob(jobId)!;
+    const job = (await h.store.getJob(jobId))!;
     const problem = {
       code: 'BOOTY_E_LOG_TAMPERED',
       message: `the log of job ${jobId} was changed after it was written`,
@@ -82,6 +82,6 @@ describe('a damaged log at boot', () => {
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toContain('its log is damaged');
     expect(comments[0]!.body).toContain(`<!-- booty:progress job=${jobId} -->`);
-    h.store.close();
+    await h.store.close();
   });
 });

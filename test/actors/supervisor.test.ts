@@ -15,18 +15,15 @@ describe('supervisor: deliveries that start nothing', () => {
     expect(results.filter((r) => r.outcome === 'duplicate')).toHaveLength(10);
     expect(results.slice(0, 10).every((r) => r.outcome === 'ignored')).toBe(true);
     // Durable: every id is in the deliveries table already.
-    for (const id of ids) {
-      expect(
-        h.store.recordDelivery({
-          deliveryId: id,
-          event: 'issues',
-          action: 'labeled',
-          outcome: 'x',
-          jobId: null,
-        }),
-      ).toBe(false);
-    }
-    expect(h.store.listJobs()).toEqual([]);
+    const again = ids.map((id) => ({
+      deliveryId: id,
+      event: 'issues',
+      action: 'labeled',
+      outcome: 'x',
+      jobId: null,
+    }));
+    expect(await h.store.recordDeliveries(again)).toEqual(ids.map(() => false));
+    expect(await h.store.listJobs()).toEqual([]);
   });
 
   it('given a shutdown, then deliveries already waiting are committed and new ones are refused', async () => {

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toActors } from '../../src/actors/effect.js';
 import { Supervisor } from '../../src/actors/supervisor.js';
 import { BootyError } from '../../src/errors.js';
-import { jobMachine } from '../../src/machines/job.js';
 import { effectInput } from '../../src/machines/job-context.js';
 import type { AnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
@@ -71,16 +69,13 @@ describe('token budgets', () => {
     );
     sim = started.simulator;
     const scripted = scriptedEffects();
-    const machine = jobMachine.provide({
-      actors: toActors({ ...scripted.impls, ...started.effects }) as any,
-    });
     const supervisor = new Supervisor({
       store: new SqliteEventStore(path.join(tempDir(), 'booty.db')),
-      machine,
+      effects: { ...scripted.impls, ...started.effects },
       concurrency: 1,
       settings: { retryBaseMs: 1, retryCapMs: 5, maxTokens: 8_000 },
     });
-    const submitted = supervisor.submit(
+    const submitted = await supervisor.submit(
       { id: 'delivery-budget', event: 'issues', action: 'labeled' },
       { kind: 'request', request: sampleRequest(1) },
     );

@@ -18,10 +18,10 @@ async function cli(args: string[]) {
 
 async function finishedJob(script = { tests: [false, true] }) {
   const h = harness(script);
-  const r = h.request();
+  const r = await h.request();
   if (r.outcome !== 'created') throw new Error(r.outcome);
   await h.supervisor.whenFinished(r.jobId);
-  h.store.close();
+  await h.store.close();
   return { db: h.db, jobId: r.jobId };
 }
 

@@ -52,8 +52,8 @@ describe('booty demo', () => {
 
       // The log speaks booty: only the catalogue's event types, each at its current version.
       const store = new SqliteEventStore(out.db);
-      const rows = store.readStream(out.jobId);
-      store.close();
+      const rows = await store.readStream(out.jobId);
+      await store.close();
       expect(rows.every((r) => isEventType(r.type) && r.schemaVersion === catalogue[r.type].version)).toBe(
         true,
       );
@@ -77,8 +77,8 @@ describe('booty demo', () => {
     await killWhen(child, (out) => /\btesting\b/.test(out));
 
     const store = new SqliteEventStore(path.join(dir, 'booty.db'));
-    const [interrupted] = store.listJobs();
-    store.close();
+    const [interrupted] = await store.listJobs();
+    await store.close();
     expect(interrupted?.final).toBe(false);
 
     const again = await booty(['demo', '--scenario', 'refine', '--dir', dir]);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { demoResponder, examplesDir, type Scenario, sampleIssue } from '../../src/demo/demo-script.js';
 import { loadEnv } from '../../src/env.js';
 import { createLogger } from '../../src/log.js';
-import { type Booty, startBooty } from '../../src/runtime/start-booty.js';
+import { type Booty, startBooty } from '../../src/runtime/compose.js';
 import { type Responder, startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
 import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { tempDir } from '../support/job-harness.js';

@@ -38,9 +38,9 @@ async function runJob(
   world = await e2eWorld(options.scenario ?? 'pass', options);
   const booty = await world.startInProcess(options.env);
   await world.label();
-  const [job] = booty.store.listJobs();
+  const [job] = await booty.store.listJobs();
   const snapshot = await booty.server.supervisor.whenFinished(job!.jobId);
-  await booty.runtime.reporter.idle(job!.jobId);
+  await booty.runtime!.reporter.idle(job!.jobId);
   return { booty, snapshot, jobId: job!.jobId };
 }
 
@@ -83,7 +83,7 @@ describe('the gate end to end', () => {
 
     await world!.unlabel();
     await world!.label();
-    const second = booty.store.listJobs().at(-1)!;
+    const second = (await booty.store.listJobs()).at(-1)!;
     expect(second.jobId).not.toBe(snapshot.context.jobId);
     const again = await booty.server.supervisor.whenFinished(second.jobId);
     expect(stateName(again)).toBe('promoted');

@@ -21,12 +21,12 @@ describe('end to end in one process', () => {
     const booty = await world.startInProcess();
     const delivery = await world.label();
     expect(delivery.status).toBe(202);
-    const [job] = booty.store.listJobs();
+    const [job] = await booty.store.listJobs();
     expect((await booty.server.supervisor.whenFinished(job!.jobId)).value).toBe('promoted');
 
     const again = await world.github.redeliver(delivery.id);
     expect(again.status).toBe(200);
-    expect(booty.store.listJobs()).toHaveLength(1);
+    expect(await booty.store.listJobs()).toHaveLength(1);
     expect(world.pulls()).toHaveLength(1);
     expect(world.pulls()[0]).toMatchObject({
       draft: false,
@@ -42,8 +42,8 @@ describe('end to end in one process', () => {
     world.anthropic.setResponder(slowChanges());
     const booty = await world.startInProcess();
     const generating = new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (booty.store.listJobs()[0]?.state === 'generating') {
+      const timer = setInterval(async () => {
+        if ((await booty.store.listJobs())[0]?.state === 'generating') {
           clearInterval(timer);
           resolve();
         }
@@ -53,12 +53,12 @@ describe('end to end in one process', () => {
     await generating;
     const unlabel = await world.unlabel();
     expect(unlabel.status).toBe(202);
-    const [job] = booty.store.listJobs();
+    const [job] = await booty.store.listJobs();
     const snapshot = await booty.server.supervisor.whenFinished(job!.jobId);
     expect(stateName(snapshot)).toBe('cancelled');
     expect(snapshot.context.outcome?.reason).toBe('unlabeled');
     expect(world.pulls()).toEqual([]);
-    await booty.runtime.reporter.idle(job!.jobId);
+    await booty.runtime!.reporter.idle(job!.jobId);
     const progress = world.comments().find((c) => c.body.includes('booty:progress'));
     expect(progress?.body).toContain('Cancelled: the trigger label was removed');
   });
@@ -87,17 +87,14 @@ describe('end to end in one process', () => {
     expect(stateName(snapshot)).toBe('failed');
     expect(snapshot.context.outcome?.reason).toBe('error');
     expect(snapshot.context.outcome?.message).toContain('127.0.0.1:9');
-    const errors = booty.store
-      .readStream(jobId)
-      .filter((e) => e.type === 'StepFailed' && e.data.step === 'prepare');
+    const log = await booty.store.readStream(jobId);
+    const errors = log.filter((e) => e.type === 'StepFailed' && e.data.step === 'prepare');
     expect(errors.map((e) => (e.data.error as { retryable: boolean }).retryable)).toEqual([true, true, true]);
     // Each retry was scheduled from the failure's own time, twice as far as the one before, and
     // the next try did not start before its deadline.
-    const steps = foldSteps(booty.store.readStream(jobId));
+    const steps = foldSteps(log);
     const deadlines = steps
-      .filter(
-        (st, i) => st.type === 'StepFailed' && booty.store.readStream(jobId)[i]!.data.step === 'prepare',
-      )
+      .filter((st, i) => st.type === 'StepFailed' && log[i]!.data.step === 'prepare')
       .map((st) => st.snapshot.context.error);
     const failedAt = errors.map((e) => (e.data.error as { at: number }).at);
     expect(deadlines.slice(0, 2).map((r, i) => r!.notBefore! - failedAt[i]!)).toEqual([20, 40]);

@@ -32,9 +32,9 @@ describe('booty run', () => {
     expect(world.pulls()).toEqual([expect.objectContaining({ draft: false })]);
 
     const store = new SqliteEventStore(env.BOOTY_DB!);
-    const [job] = store.listJobs();
-    const first = store.readStream(job!.jobId)[0]!;
-    store.close();
+    const [job] = await store.listJobs();
+    const first = (await store.readStream(job!.jobId))[0]!;
+    await store.close();
     // The job was made from the issue as the API returned it, not from a webhook.
     expect(first.data).toMatchObject({
       sender: 'booty run',

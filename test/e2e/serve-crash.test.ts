@@ -77,9 +77,9 @@ async function runJob(killAt: number | null) {
       expect(await first.exited).toBe(0);
     }
     const store = new SqliteEventStore(env.BOOTY_DB!);
-    const [job] = store.listJobs();
-    const events = store.readStream(job!.jobId);
-    store.close();
+    const [job] = await store.listJobs();
+    const events = await store.readStream(job!.jobId);
+    await store.close();
     const requests = world.github.requests();
     const count = (method: string, suffix: RegExp) =>
       requests.filter((r) => r.method === method && suffix.test(r.path)).length;

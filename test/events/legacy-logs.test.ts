@@ -31,9 +31,9 @@ describe('logs written by M1', () => {
     const db = path.join(tempDir('booty-legacy-'), 'booty.db');
     fs.copyFileSync(path.join(fixtures, `m1-demo-${scenario}.db`), db);
     const store = new SqliteEventStore(db);
-    const [job] = store.listJobs();
-    const events = readJobLog(store, job!.jobId);
-    store.close();
+    const [job] = await store.listJobs();
+    const events = await readJobLog(store, job!.jobId);
+    await store.close();
 
     const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
     expect(code, out).toBe(0);

@@ -9,9 +9,9 @@ import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 
 describe('event upcasting', () => {
-  it('given a JobRequested stored in the version 1 shape, when read, then it folds as the current shape', () => {
+  it('given a JobRequested stored in the version 1 shape, when read, then it folds as the current shape', async () => {
     const file = path.join(tempDir(), 'old.db');
-    new SqliteEventStore(file).close();
+    await new SqliteEventStore(file).close();
     // Write the row as an older booty did: repository as "owner/name", issue fields flattened.
     const v1 = {
       jobId: 'old-1',
@@ -32,16 +32,16 @@ describe('event upcasting', () => {
     db.close();
 
     const store = new SqliteEventStore(file);
-    const [row] = readJobLog(store, 'old-1');
+    const [row] = await readJobLog(store, 'old-1');
     expect(row!.schemaVersion).toBe(catalogue.JobRequested.version);
     const input = jobInput(row);
     expect(input.repo).toEqual({ owner: 'acme', name: 'widgets' });
     expect(input.issue).toEqual({ number: 12, title: 'Fix the parser', body: '', url: '' });
     expect(input.settings.maxAttempts).toBe(3);
-    const snapshot = foldJob(readJobLog(store, 'old-1'));
+    const snapshot = foldJob(await readJobLog(store, 'old-1'));
     expect(snapshot.value).toBe('preparing');
     expect(snapshot.context.branch).toBe('booty/issue-12-fix-the-parser');
-    store.close();
+    await store.close();
   });
 
   it.each([
@@ -77,7 +77,7 @@ describe('event upcasting', () => {
       'BOOTY_E_EVENT_INVALID',
       'step',
     ],
-  ] as const)('refuses %s, naming the job and the row', (_, type, version, data, code, message) => {
+  ] as const)('refuses %s, naming the job and the row', async (_, type, version, data, code, message) => {
     const file = path.join(tempDir(), 'bad.db');
     const store = new SqliteEventStore(file);
     const requested = {
@@ -91,15 +91,15 @@ describe('event upcasting', () => {
       requestedAt: 0,
       settings: {},
     };
-    store.append('j', 0, [{ type: 'JobRequested', version: 3, data: requested }]);
-    store.append('j', 1, [{ type, version, data: JSON.parse(data) }]);
+    await store.append('j', 0, [{ type: 'JobRequested', version: 3, data: requested }]);
+    await store.append('j', 1, [{ type, version, data: JSON.parse(data) }]);
     let caught: unknown;
     try {
-      readJobLog(store, 'j');
+      await readJobLog(store, 'j');
     } catch (err) {
       caught = err;
     }
-    store.close();
+    await store.close();
     expect(isBootyError(caught, code)).toBe(true);
     expect((caught as Error).message).toContain(message);
   });

@@ -105,7 +105,7 @@ describe('bad input to POST /webhooks', () => {
     expect(Object.keys(r.body)).toEqual(['error']);
     expect(r.body.error.code).toBe(row.code);
     expect(typeof r.body.error.message).toBe('string');
-    expect(s.store.listJobs()).toEqual([]);
+    expect(await s.store.listJobs()).toEqual([]);
     const logged = s.lines.map((l) => JSON.parse(l)).filter((l) => l.code === row.code);
     if (row.delivery().deliveryId !== null) expect(logged.map((l) => l.deliveryId)).toContain(deliveryId);
 

@@ -3,12 +3,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { WebhookDefinition } from '@octokit/webhooks-examples';
-import { type EffectImpls, toActors } from '../../src/actors/effect.js';
 import { loadEnv } from '../../src/env.js';
 import { createMetrics } from '../../src/gateway/metrics.js';
 import { type RunningServer, startServer } from '../../src/gateway/serve.js';
 import { createLogger } from '../../src/log.js';
-import { jobMachine } from '../../src/machines/job.js';
+import type { EffectImpls } from '../../src/machines/effect-contract.js';
+import { composeBooty } from '../../src/runtime/compose.js';
 import type { EventStore } from '../../src/store/event-store.js';
 import { tempDir } from '../support/job-harness.js';
 import { scriptedEffects } from '../support/scripted-effects.js';
@@ -146,9 +146,8 @@ export async function startTestServer(
   const { log, lines } = captureLog();
   const metrics = createMetrics({ defaultMetrics: false });
   const effects = gatedEffects({ gated: options.gated });
-  const machine = jobMachine.provide({
-    actors: toActors(effects.impls, { observe: metrics.observeEffect }) as any,
-  });
-  const server = await startServer({ env, machine, log, metrics, store: options.store });
+  const server = await startServer(
+    composeBooty({ env, log, metrics, effects: effects.impls, store: options.store, server: true }),
+  );
   return { ...server, lines, release: effects.release, db };
 }

@@ -37,7 +37,7 @@ describe('a job run through the gateway', () => {
     const one = (await get(`${s.url}/jobs/${jobId}`)).json();
     expect(one.job).toMatchObject({ jobId, repo: 'Codertocat/Hello-World', issue: 5, state: 'promoted' });
     expect(one.events).toEqual(
-      JSON.parse(JSON.stringify(readJobLog(s.store, jobId).map(({ event: _e, ...row }) => row))),
+      JSON.parse(JSON.stringify((await readJobLog(s.store, jobId)).map(({ event: _e, ...row }) => row))),
     );
     expect(one.events.map((e: any) => e.type)).not.toContain(expect.stringMatching(/^xstate/));
     expect(one.events[0].type).toBe('JobRequested');
@@ -46,7 +46,7 @@ describe('a job run through the gateway', () => {
 
   it('serves the replay timeline at GET /jobs/:id/timeline, as booty replay --json prints it', async () => {
     const timeline = (await get(`${s.url}/jobs/${jobId}/timeline`)).json();
-    const events = s.store.readStream(jobId);
+    const events = await s.store.readStream(jobId);
     expect(timeline).toMatchObject({ jobId, verified: true, finalState: 'promoted' });
     expect(timeline.events.map((e: any) => [e.seq, e.type, e.state])).toEqual(
       events.map((e) => [e.version, e.type, e.state]),
@@ -75,7 +75,7 @@ describe('a job run through the gateway', () => {
     for (const effect of ['prepare', 'runBaseline', 'analyze', 'generate', 'runTests', 'openPr', 'promotePr'])
       expect(metric(m.text, `booty_effect_duration_seconds_count{effect="${effect}",result="ok"}`)).toBe(1);
     // The scripted model spends 100 input tokens per call: one analysis and one generation.
-    const job = s.store.getJob(jobId)!;
+    const job = (await s.store.getJob(jobId))!;
     expect(job.tokens).toBe(200);
     expect(metric(m.text, 'booty_tokens_total{kind="input"}')).toBe(200);
     expect(metric(m.text, 'booty_tokens_total{kind="output"}')).toBeUndefined();
@@ -100,7 +100,7 @@ describe('readiness and shutdown', () => {
   it('is not ready when the database cannot be written', async () => {
     const store = new SqliteEventStore(path.join(tempDir('booty-gateway-'), 'booty.db'));
     const s = await startTestServer({ store });
-    store.close();
+    await store.close();
     const ready = await get(`${s.url}/readyz`);
     expect(ready.status).toBe(503);
     const body = ready.json();
@@ -117,7 +117,7 @@ describe('readiness and shutdown', () => {
     const r = await deliver(s.url, { payload: labelPayload('labeled', { issue: 6 }) });
     expect(r.status).toBe(503);
     expect(r.body.error.code).toBe('BOOTY_E_SHUTTING_DOWN');
-    expect(s.store.listJobs()).toEqual([]);
+    expect(await s.store.listJobs()).toEqual([]);
     await s.close();
   });
 });

@@ -1,8 +1,7 @@
-import { toActors } from '../../src/actors/effect.js';
 import { loadEnv } from '../../src/env.js';
 import { installShutdownSignals, startServer } from '../../src/gateway/serve.js';
 import { createLogger } from '../../src/log.js';
-import { jobMachine } from '../../src/machines/job.js';
+import { composeBooty } from '../../src/runtime/compose.js';
 import { gatedEffects } from './gateway-harness.js';
 
 // `booty serve` in miniature, for tests that need a real process: it reads the environment,
@@ -12,8 +11,8 @@ import { gatedEffects } from './gateway-harness.js';
 try {
   const env = loadEnv(process.env);
   const log = createLogger({ level: 'warn' });
-  const machine = jobMachine.provide({ actors: toActors(gatedEffects({ gated: true }).impls) as any });
-  const server = await startServer({ env, machine, log });
+  const effects = gatedEffects({ gated: true }).impls;
+  const server = await startServer(composeBooty({ env, log, effects, server: true }));
   installShutdownSignals(server, { log });
   process.send?.({ url: server.url });
 } catch (err) {

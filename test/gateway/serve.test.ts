@@ -4,8 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/env.js';
-import { startServer } from '../../src/gateway/serve.js';
-import { jobMachine } from '../../src/machines/job.js';
+import { startBooty } from '../../src/runtime/compose.js';
 import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 import { captureLog, deliver, labelPayload, SECRET, startTestServer } from './gateway-harness.js';
@@ -59,7 +58,7 @@ describe('start-up', () => {
       GITHUB_WEBHOOK_SECRET: SECRET,
       ...bad,
     });
-    const start = startServer({ env, machine: jobMachine, log: captureLog().log });
+    const start = startBooty({ env, effects: {}, log: captureLog().log });
     await expect(start).rejects.toMatchObject({ code: 'BOOTY_E_ENV_INVALID', params: { name } });
     await expect(start).rejects.toThrow(new RegExp(`^environment variable ${name} is `));
     expect(fs.existsSync(db)).toBe(false);
@@ -80,10 +79,10 @@ describe('shutdown', () => {
 
     const next = await startTestServer({ db });
     try {
-      const before = next.store.readStream(r.body.jobId);
+      const before = await next.store.readStream(r.body.jobId);
       expect(before.map((e) => e.type)).toEqual(['JobRequested']);
       expect((await next.supervisor.whenFinished(r.body.jobId)).value).toBe('promoted');
-      expect(next.store.getJob(r.body.jobId)).toMatchObject({ final: true, state: 'promoted' });
+      expect(await next.store.getJob(r.body.jobId)).toMatchObject({ final: true, state: 'promoted' });
     } finally {
       await next.close();
     }

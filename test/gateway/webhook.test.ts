@@ -23,15 +23,15 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const jobsFor = (repo: string, issue: number) =>
-  s.store.listJobs().filter((j) => j.repo === repo && j.issue === issue);
+const jobsFor = async (repo: string, issue: number) =>
+  (await s.store.listJobs()).filter((j) => j.repo === repo && j.issue === issue);
 
 describe('POST /webhooks', () => {
   it('starts a job for the trigger label on an allowed repository and answers 202 with its id', async () => {
     const r = await deliver(s.url, { payload: labelPayload('labeled', { issue: 101 }) });
     expect(r.status).toBe(202);
     expect(Object.keys(r.body)).toEqual(['jobId']);
-    const [first] = s.store.readStream(r.body.jobId);
+    const [first] = await s.store.readStream(r.body.jobId);
     expect(first).toMatchObject({
       type: 'JobRequested',
       state: 'preparing',
@@ -50,7 +50,7 @@ describe('POST /webhooks', () => {
   it('reads a form-encoded delivery (payload=...) the same way', async () => {
     const r = await deliver(s.url, { payload: labelPayload('labeled', { issue: 102 }), form: true });
     expect(r.status).toBe(202);
-    expect(jobsFor('Codertocat/Hello-World', 102).map((j) => j.jobId)).toEqual([r.body.jobId]);
+    expect((await jobsFor('Codertocat/Hello-World', 102)).map((j) => j.jobId)).toEqual([r.body.jobId]);
   });
 
   it('accepts a delivery signed with the previous secret during a rotation', async () => {
@@ -59,14 +59,14 @@ describe('POST /webhooks', () => {
       secret: PREVIOUS_SECRET,
     });
     expect(r.status).toBe(202);
-    expect(jobsFor('Codertocat/Hello-World', 103)).toHaveLength(1);
+    expect(await jobsFor('Codertocat/Hello-World', 103)).toHaveLength(1);
   });
 
   it('ignores the trigger label on a repository BOOTY_REPOS does not allow', async () => {
     const r = await deliver(s.url, { payload: labelPayload('labeled', { repo: 'evil/repo', issue: 1 }) });
     expect(r).toMatchObject({ status: 202, body: { ignored: true } });
     expect(r.body.reason).toContain('evil/repo is not allowed by BOOTY_REPOS');
-    expect(jobsFor('evil/repo', 1)).toEqual([]);
+    expect(await jobsFor('evil/repo', 1)).toEqual([]);
   });
 
   it('ignores another label, and other events', async () => {
@@ -78,7 +78,7 @@ describe('POST /webhooks', () => {
     expect(ping).toMatchObject({ status: 202, body: { ignored: true, reason: 'event ping starts nothing' } });
     const comment = await deliver(s.url, { event: 'issue_comment', payload: example('issue_comment') });
     expect(comment).toMatchObject({ status: 202, body: { ignored: true } });
-    expect(jobsFor('Codertocat/Hello-World', 104)).toEqual([]);
+    expect(await jobsFor('Codertocat/Hello-World', 104)).toEqual([]);
   });
 
   it('does not start a second job when the issue is labeled again while one is active, and says so', async () => {
@@ -95,7 +95,7 @@ describe('POST /webhooks', () => {
       alreadyActive: true,
       message: `acme/widgets#7 already has an active job ${first.body.jobId}; no second job was started`,
     });
-    expect(jobsFor('acme/widgets', 7).map((j) => j.jobId)).toEqual([first.body.jobId]);
+    expect((await jobsFor('acme/widgets', 7)).map((j) => j.jobId)).toEqual([first.body.jobId]);
   });
 
   it('cancels the active job when the trigger label is removed', async () => {
@@ -104,13 +104,13 @@ describe('POST /webhooks', () => {
     expect(removed).toMatchObject({ status: 202, body: { cancelled: [started.body.jobId] } });
     const final = await s.supervisor.whenFinished(started.body.jobId);
     expect(final.value).toBe('cancelled');
-    const log = s.store.readStream(started.body.jobId);
+    const log = await s.store.readStream(started.body.jobId);
     expect(log.at(-1)).toMatchObject({
       type: 'JobCancelled',
       state: 'cancelled',
       data: { reason: 'unlabeled', sender: 'Codertocat', deliveryId: removed.deliveryId },
     });
-    expect(s.store.getJob(started.body.jobId)).toMatchObject({ final: true, state: 'cancelled' });
+    expect(await s.store.getJob(started.body.jobId)).toMatchObject({ final: true, state: 'cancelled' });
   });
 
   it('cancels the active job when the issue is closed', async () => {
@@ -118,7 +118,7 @@ describe('POST /webhooks', () => {
     const closed = await deliver(s.url, { payload: closedPayload({ issue: 202 }) });
     expect(closed).toMatchObject({ status: 202, body: { cancelled: [started.body.jobId] } });
     await s.supervisor.whenFinished(started.body.jobId);
-    expect(s.store.readStream(started.body.jobId).at(-1)).toMatchObject({
+    expect((await s.store.readStream(started.body.jobId)).at(-1)).toMatchObject({
       type: 'JobCancelled',
       state: 'cancelled',
       data: { reason: 'closed' },
@@ -142,7 +142,7 @@ describe('POST /webhooks', () => {
     const repeat = await deliver(s.url, { payload, deliveryId });
     expect(first.status).toBe(202);
     expect(repeat).toMatchObject({ status: 200, body: { duplicate: true } });
-    expect(jobsFor('Codertocat/Hello-World', 301)).toHaveLength(1);
+    expect(await jobsFor('Codertocat/Hello-World', 301)).toHaveLength(1);
   });
 
   it('creates exactly one job from a storm of 50 concurrent copies of one delivery', async () => {
@@ -155,7 +155,9 @@ describe('POST /webhooks', () => {
     const duplicates = replies.filter((r) => r.status === 200 && r.body.duplicate === true);
     expect(created).toHaveLength(1);
     expect(duplicates).toHaveLength(49);
-    expect(jobsFor('Codertocat/Hello-World', 302).map((j) => j.jobId)).toEqual([created[0]!.body.jobId]);
+    expect((await jobsFor('Codertocat/Hello-World', 302)).map((j) => j.jobId)).toEqual([
+      created[0]!.body.jobId,
+    ]);
   });
 
   it('logs each delivery with its delivery id and job id, and never the signature, secret or body', async () => {

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EffectImpls, toActors } from '../../src/actors/effect.js';
 import { createGitHubEffects } from '../../src/github/github-effects.js';
 import { renderProgress } from '../../src/github/progress-render.js';
 import { createProgressReporter } from '../../src/github/progress-reporter.js';
-import { jobMachine } from '../../src/machines/job.js';
+import type { EffectImpls } from '../../src/machines/effect-contract.js';
 import { harness } from '../support/job-harness.js';
 import { scriptedEffects } from '../support/scripted-effects.js';
 import { pushBranch, sampleDir, simFixture } from './sim-fixture.js';
@@ -42,7 +41,7 @@ async function run(
   const h = harness(
     {},
     {
-      machine: jobMachine.provide({ actors: toActors(impls) as any }),
+      effects: impls,
       isSelf: () => options.self === true,
       observers: [
         {
@@ -53,7 +52,7 @@ async function run(
     },
   );
   reporter = createProgressReporter({ clients, store: h.store, retryDelayMs: 1 });
-  const r = h.request();
+  const r = await h.request();
   if (r.outcome !== 'created') throw new Error(r.outcome);
   const snapshot = await h.supervisor.whenFinished(r.jobId);
   const comments = sim.comments('acme', 'widgets', 1);
@@ -69,7 +68,7 @@ describe('a job on the simulated GitHub', () => {
     expect(comments[0]!.body).toContain(
       `**Pull request:** [#2](${sim.url}/acme/widgets/pull/2) (ready for review)`,
     );
-    expect(h.store.getJob(jobId)?.reportedVersion).toBe(h.store.streamVersion(jobId));
+    expect((await h.store.getJob(jobId))?.reportedVersion).toBe(await h.store.streamVersion(jobId));
   });
 
   it('keeps a self-modification draft, and the comment says a human must review it', async () => {

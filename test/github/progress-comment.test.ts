@@ -18,10 +18,10 @@ afterEach(async () => {
 
 async function finishedJobLog() {
   const h = harness({ tests: [false, true] });
-  const r = h.request();
+  const r = await h.request();
   if (r.outcome !== 'created') throw new Error(r.outcome);
   await h.supervisor.whenFinished(r.jobId);
-  return { store: h.store, jobId: r.jobId, events: h.store.readStream(r.jobId) };
+  return { store: h.store, jobId: r.jobId, events: await h.store.readStream(r.jobId) };
 }
 
 async function simWithIssue() {
@@ -95,8 +95,8 @@ describe('progress comment', () => {
     // The first state is being written while every later one arrives: only the final one is written next.
     expect(ops.filter((o) => o === 'issues/update-comment')).toHaveLength(1);
     expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([renderProgress(final)]);
-    expect(store.getJob(jobId)?.reportedVersion).toBe(events.length);
-    expect(store.listUnreported().map((j) => j.jobId)).not.toContain(jobId);
+    expect((await store.getJob(jobId))?.reportedVersion).toBe(events.length);
+    expect((await store.listUnreported()).map((j) => j.jobId)).not.toContain(jobId);
   });
 
   it('reads the issue, and its discussion without booty progress comments', async () => {

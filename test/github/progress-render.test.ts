@@ -7,7 +7,7 @@ import { jobContext } from './sim-fixture.js';
 
 async function log(script: Script) {
   const h = harness(script);
-  const r = h.request();
+  const r = await h.request();
   if (r.outcome !== 'created') throw new Error(r.outcome);
   await h.supervisor.whenFinished(r.jobId);
   return h.store.readStream(r.jobId);

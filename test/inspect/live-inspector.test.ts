@@ -25,12 +25,12 @@ describe('the live inspector (booty serve --inspect)', () => {
       await early.opened;
       const finished = rootDone(early.ws);
       const h = harness({ tests: [false, true] }, { inspect: live.inspect });
-      const r = h.request();
+      const r = await h.request();
       if (r.outcome !== 'created') throw new Error(r.outcome);
       await h.supervisor.whenFinished(r.jobId);
       await finished;
-      const logged = h.store.readStream(r.jobId);
-      h.store.close();
+      const logged = await h.store.readStream(r.jobId);
+      await h.store.close();
 
       const messages = parse(early.received);
       const root = messages.find((m) => m.type === '@xstate.actor' && m.name === 'job')!;

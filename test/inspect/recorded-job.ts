@@ -9,20 +9,20 @@ import type { Script } from '../support/scripted-effects.js';
 
 export async function recordedJob(script: Script = { tests: [false, true] }) {
   const h = harness(script);
-  const r = h.request();
+  const r = await h.request();
   if (r.outcome !== 'created') throw new Error(r.outcome);
   await h.supervisor.whenFinished(r.jobId);
-  const events = h.store.readStream(r.jobId);
-  h.store.close();
+  const events = await h.store.readStream(r.jobId);
+  await h.store.close();
   return { db: h.db, jobId: r.jobId, events, effects: h.effects, callsWhenRecorded: h.effects.log.length };
 }
 
-export function readEvents(db: string, jobId: string) {
+export async function readEvents(db: string, jobId: string) {
   const store = new SqliteEventStore(db);
   try {
-    return store.readStream(jobId);
+    return await store.readStream(jobId);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

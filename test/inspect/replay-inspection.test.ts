@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { toActors } from '../../src/actors/effect.js';
+import { effectActors } from '../../src/actors/effect.js';
 import { inertMachine } from '../../src/inspect/inert-machine.js';
 import { replayInspection } from '../../src/inspect/replay-inspection.js';
 import { jobInput } from '../../src/machines/fold.js';
@@ -13,7 +13,9 @@ describe('replaying a log into the inspector', () => {
   it('given a machine with real effects provided, replaces every one of them: none is called', async () => {
     const job = await recordedJob({ tests: [false, false, true] });
     const effects = scriptedEffects({});
-    const machine = jobMachine.provide({ actors: toActors(effects.impls) as any });
+    const machine = jobMachine.provide({
+      actors: effectActors(effects.impls, { commit: async () => true }) as any,
+    });
     const { steps, messages } = await replayInspection(job.events, { machine });
     expect(effects.log).toEqual([]);
     expect(steps.map((s) => s.state)).toEqual(job.events.map((e) => e.state));
@@ -50,12 +52,16 @@ describe('replaying a log into the inspector', () => {
         ],
       },
     );
-    const r = h.request();
+    const r = await h.request();
     if (r.outcome !== 'created') throw new Error(r.outcome);
-    cancel = () => h.supervisor.cancel(r.jobId, { reason: 'unlabeled', sender: 'octocat' });
+    let cancelled: Promise<unknown> = Promise.resolve();
+    cancel = () => {
+      cancelled = h.supervisor.cancel(r.jobId, { reason: 'unlabeled', sender: 'octocat' });
+    };
     await h.supervisor.whenFinished(r.jobId);
-    const events = h.store.readStream(r.jobId);
-    h.store.close();
+    await cancelled;
+    const events = await h.store.readStream(r.jobId);
+    await h.store.close();
     expect(events.map((e) => [e.type, e.data.step]).slice(-2)).toEqual([
       ['StepSucceeded', 'analyze'],
       ['JobCancelled', undefined],

@@ -9,21 +9,21 @@ describe('the timeline as JSON (GET /jobs/:id/timeline)', () => {
     const job = await recordedJob();
     const store = new SqliteEventStore(job.db);
     try {
-      const whole = timelineJson(store, job.jobId);
+      const whole = await timelineJson(store, job.jobId);
       expect(whole).toEqual(JSON.parse((await cli(['replay', job.jobId, '--json', '--db', job.db])).out));
       expect(whole).toMatchObject({ jobId: job.jobId, verified: true, finalState: 'promoted' });
       expect(whole.events).toHaveLength(12);
       expect(whole.snapshot).toBeUndefined();
-      const cut = timelineJson(store, job.jobId, 7);
+      const cut = await timelineJson(store, job.jobId, 7);
       expect(cut).toEqual(
         JSON.parse((await cli(['replay', job.jobId, '--json', '--until', '7', '--db', job.db])).out),
       );
       expect(cut.snapshot).toMatchObject({ state: 'refining', context: { attempt: 2 } });
-      expect(() => timelineJson(store, 'nope')).toThrow(
+      await expect(timelineJson(store, 'nope')).rejects.toThrow(
         expect.objectContaining({ code: 'BOOTY_E_STREAM_NOT_FOUND' }),
       );
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -31,11 +31,11 @@ describe('the timeline as JSON (GET /jobs/:id/timeline)', () => {
     const job = await recordedJob({ tests: [true] });
     const store = new SqliteEventStore(job.db);
     try {
-      const path = jobPath(store, job.jobId);
+      const path = await jobPath(store, job.jobId);
       expect(path).toEqual(job.events.map((e) => e.state));
       expect(path[path.length - 1]).toBe('promoted');
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -9,10 +9,10 @@ import type { Script } from '../support/scripted-effects.js';
 
 async function runJob(script: Script, settings: Record<string, unknown> = {}) {
   const h = harness(script, { settings });
-  const r = h.request();
+  const r = await h.request();
   if (r.outcome !== 'created') throw new Error(`expected a job, got ${r.outcome}`);
   const snapshot = await h.supervisor.whenFinished(r.jobId);
-  const states = h.store.readStream(r.jobId).map((e) => e.state);
+  const states = (await h.store.readStream(r.jobId)).map((e) => e.state);
   const srcs = h.effects.log.map((k) => k.split(':')[1]);
   return { h, jobId: r.jobId, snapshot, states, srcs };
 }
@@ -76,12 +76,12 @@ describe('the gate in the job machine', () => {
 describe('a relabel after the job finished', () => {
   it('starts a fresh job on its own branch that links the earlier PR', async () => {
     const h = harness({});
-    const first = h.request();
+    const first = await h.request();
     if (first.outcome !== 'created') throw new Error(first.outcome);
     const done = await h.supervisor.whenFinished(first.jobId);
     expect(stateName(done)).toBe('promoted');
 
-    const second = h.request();
+    const second = await h.request();
     if (second.outcome !== 'created') throw new Error(second.outcome);
     expect(second.jobId).not.toBe(first.jobId);
     const again = await h.supervisor.whenFinished(second.jobId);

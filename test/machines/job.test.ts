@@ -28,10 +28,10 @@ async function runJob(
       },
     ],
   });
-  const r = h.request();
+  const r = await h.request();
   if (r.outcome !== 'created') throw new Error(`expected a job, got ${r.outcome}`);
   const snapshot = await h.supervisor.whenFinished(r.jobId);
-  const events = h.store.readStream(r.jobId);
+  const events = await h.store.readStream(r.jobId);
   return { h, jobId: r.jobId, snapshot, states, events, keys: [...h.effects.log] };
 }
 
@@ -150,7 +150,7 @@ describe('job machine', () => {
     expect(snapshot.value).toBe('promoted');
     const self = await (async () => {
       const h = harness({}, { isSelf: () => true });
-      const r = h.request();
+      const r = await h.request();
       if (r.outcome !== 'created') throw new Error(r.outcome);
       return { snap: await h.supervisor.whenFinished(r.jobId), keys: h.effects.log };
     })();
@@ -191,7 +191,7 @@ describe('job machine', () => {
             cancelledAt = c.version;
             setTimeout(() => {
               startedBeforeCancel = h.effects.log.length;
-              h.supervisor.cancel(c.jobId, { reason: 'unlabeled', sender: 'octocat' });
+              void h.supervisor.cancel(c.jobId, { reason: 'unlabeled', sender: 'octocat' });
             }, 5);
           }
         },

@@ -1,103 +1,150 @@
 import { describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
-import type { EventStore, NewEvent } from '../../src/store/event-store.js';
+import type { DeliveryRecord, EventStore, JobUpdate, NewEvent } from '../../src/store/event-store.js';
 
-// The contract every EventStore must keep. A second implementation runs this same suite.
-// `reopen` gives a fresh store over the same storage, as a restarted process would see it.
+// The contract every EventStore must keep, all of it through promises. A second implementation runs
+// this same suite. `reopen` gives a fresh store over the same storage, as a restarted process sees it.
 
 export interface ContractTarget {
   make(): { store: EventStore; reopen: () => EventStore };
 }
 
 const ev = (type: string, n: number, state = `s${n}`): NewEvent => ({ type, data: { n }, state });
+const delivery = (deliveryId: string, jobId: string | null = null): DeliveryRecord => ({
+  deliveryId,
+  event: 'issues',
+  action: 'labeled',
+  outcome: 'created',
+  jobId,
+});
+const jobAt = (state: string, over: Partial<JobUpdate> = {}): JobUpdate => ({
+  repo: 'o/r',
+  issue: 4,
+  state,
+  attempts: 0,
+  final: false,
+  outcome: null,
+  tokens: 0,
+  ...over,
+});
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the promise to reject');
+}
 
 export function eventStoreContract(name: string, target: ContractTarget) {
   describe(`EventStore contract: ${name}`, () => {
-    it('given appends to two streams, when read, then each stream is in version order and readAll in append order', () => {
+    it('given appends to two streams, when read, then each stream is in version order and readAll in append order', async () => {
       const { store } = target.make();
-      store.append('a', 0, [ev('A1', 1), ev('A2', 2)]);
-      store.append('b', 0, [ev('B1', 1)]);
-      store.append('a', 2, [ev('A3', 3)]);
+      expect(await store.append('a', 0, [ev('A1', 1), ev('A2', 2)])).toMatchObject({ version: 2 });
+      await store.append('b', 0, [ev('B1', 1)]);
+      expect(await store.append('a', 2, [ev('A3', 3)])).toMatchObject({ version: 3 });
 
-      expect(store.readStream('a').map((e) => [e.version, e.type, e.state])).toEqual([
+      expect((await store.readStream('a')).map((e) => [e.version, e.type, e.state])).toEqual([
         [1, 'A1', 's1'],
         [2, 'A2', 's2'],
         [3, 'A3', 's3'],
       ]);
-      const all = store.readAll();
+      const all = await store.readAll();
       expect(all.map((e) => `${e.streamId}:${e.type}`)).toEqual(['a:A1', 'a:A2', 'b:B1', 'a:A3']);
       expect(all.map((e) => e.position)).toEqual([...all.map((e) => e.position)].sort((x, y) => x - y));
-      expect(store.readAll({ after: all[1]!.position }).map((e) => e.type)).toEqual(['B1', 'A3']);
-      expect(store.readAll({ after: 0, limit: 2 }).map((e) => e.type)).toEqual(['A1', 'A2']);
-      expect(store.readStream('a', { fromVersion: 2, toVersion: 2 }).map((e) => e.type)).toEqual(['A2']);
-      expect(store.streamVersion('a')).toBe(3);
-      expect(store.streamVersion('nope')).toBe(0);
+      expect((await store.readAll({ after: all[1]!.position })).map((e) => e.type)).toEqual(['B1', 'A3']);
+      expect((await store.readAll({ after: 0, limit: 2 })).map((e) => e.type)).toEqual(['A1', 'A2']);
+      expect((await store.readStream('a', { fromVersion: 2, toVersion: 2 })).map((e) => e.type)).toEqual([
+        'A2',
+      ]);
+      expect(await store.streamVersion('a')).toBe(3);
+      expect(await store.streamVersion('nope')).toBe(0);
     });
 
-    it('given a stream at version 2, when appending at a stale or future version, then it throws a conflict and writes nothing', () => {
+    it('given a stream at version 2, when appending at a stale or future version, then it rejects with a conflict and writes nothing', async () => {
       const { store } = target.make();
-      store.append('s', 0, [ev('E1', 1), ev('E2', 2)]);
+      await store.append('s', 0, [ev('E1', 1), ev('E2', 2)]);
       for (const expected of [0, 1, 3]) {
-        let caught: unknown;
-        try {
-          store.append('s', expected, [ev('X', 9), ev('Y', 10)]);
-        } catch (err) {
-          caught = err;
-        }
+        const caught = await rejection(
+          store.append('s', expected, [ev('X', 9), ev('Y', 10)], {
+            job: jobAt('x'),
+            delivery: delivery(`d-${expected}`),
+          }),
+        );
         expect(isBootyError(caught, 'BOOTY_E_VERSION_CONFLICT')).toBe(true);
         expect((caught as Error).message).toContain('is at version 2');
       }
-      expect(store.readStream('s').map((e) => e.type)).toEqual(['E1', 'E2']);
-      expect(store.readAll().length).toBe(2);
+      expect((await store.readStream('s')).map((e) => e.type)).toEqual(['E1', 'E2']);
+      expect((await store.readAll()).length).toBe(2);
+      // Nothing of the failed appends stayed: not the job, not the deliveries.
+      expect(await store.getJob('s')).toBeNull();
+      expect(await store.recordDeliveries([delivery('d-0'), delivery('d-1'), delivery('d-3')])).toEqual([
+        true,
+        true,
+        true,
+      ]);
     });
 
-    it('given a failing step inside a transaction, when it throws, then none of its appends remain', () => {
+    it('given two appends racing for the same version, then exactly one is written and the other conflicts', async () => {
       const { store } = target.make();
-      expect(() =>
-        store.transaction(() => {
-          store.append('t', 0, [ev('T1', 1)]);
-          store.append('u', 0, [ev('U1', 1)]);
-          throw new Error('boom');
-        }),
-      ).toThrow('boom');
-      expect(store.readAll()).toEqual([]);
+      await store.append('r', 0, [ev('R1', 1)]);
+      const results = await Promise.allSettled([
+        store.append('r', 1, [ev('A', 2)]),
+        store.append('r', 1, [ev('B', 2)]),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(isBootyError(rejected.reason, 'BOOTY_E_VERSION_CONFLICT')).toBe(true);
+      expect((await store.readStream('r')).map((e) => e.type)).toHaveLength(2);
     });
 
-    it('given events and a job read model, when the store is reopened, then everything is still there', () => {
+    it('given an append with its delivery, when the delivery comes again, then the second writes nothing and says duplicate', async () => {
+      const { store } = target.make();
+      const first = await store.append('job-d', 0, [ev('JobRequested', 1, 'preparing')], {
+        job: jobAt('preparing'),
+        delivery: delivery('once', 'job-d'),
+      });
+      expect(first).toMatchObject({ version: 1 });
+      expect(first.duplicate).toBeUndefined();
+      // The same delivery again, even for another stream: nothing is written anywhere.
+      const again = await store.append('job-e', 0, [ev('JobRequested', 1, 'preparing')], {
+        job: jobAt('preparing', { issue: 5 }),
+        delivery: delivery('once', 'job-e'),
+      });
+      expect(again).toMatchObject({ duplicate: true, version: 0 });
+      expect(await store.readStream('job-e')).toEqual([]);
+      expect(await store.getJob('job-e')).toBeNull();
+      expect(await store.recordDeliveries([delivery('once')])).toEqual([false]);
+      expect((await store.readAll()).map((e) => e.streamId)).toEqual(['job-d']);
+    });
+
+    it('given deliveries recorded together, then each is recorded once and repeats answer false', async () => {
+      const { store } = target.make();
+      expect(await store.recordDeliveries([delivery('a'), delivery('b'), delivery('a')])).toEqual([
+        true,
+        true,
+        false,
+      ]);
+      expect(await store.recordDeliveries([delivery('b'), delivery('c')])).toEqual([false, true]);
+      expect(await store.recordDeliveries([])).toEqual([]);
+    });
+
+    it('given events and a job read model, when the store is reopened, then everything is still there', async () => {
       const { store, reopen } = target.make();
-      store.append('job-1', 0, [ev('JobRequested', 1, 'preparing')], {
-        repo: 'o/r',
-        issue: 4,
-        state: 'preparing',
-        attempts: 0,
-        final: false,
-        outcome: null,
-        tokens: 0,
+      await store.append('job-1', 0, [ev('JobRequested', 1, 'preparing')], { job: jobAt('preparing') });
+      await store.append('job-1', 1, [ev('Done', 2, 'failed')], {
+        job: { state: 'failed', attempts: 2, final: true, outcome: 'tests-failing', tokens: 42 },
       });
-      store.append('job-1', 1, [ev('Done', 2, 'failed')], {
-        state: 'failed',
-        attempts: 2,
-        final: true,
-        outcome: 'tests-failing',
-        tokens: 42,
-      });
-      expect(
-        store.recordDelivery({
-          deliveryId: 'd1',
-          event: 'issues',
-          action: 'labeled',
-          outcome: 'created',
-          jobId: 'job-1',
-        }),
-      ).toBe(true);
-      store.close();
+      expect(await store.recordDeliveries([delivery('d1', 'job-1')])).toEqual([true]);
+      await store.close();
 
       const again = reopen();
-      expect(again.readStream('job-1').map((e) => [e.type, e.state, e.data])).toEqual([
+      expect((await again.readStream('job-1')).map((e) => [e.type, e.state, e.data])).toEqual([
         ['JobRequested', 'preparing', { n: 1 }],
         ['Done', 'failed', { n: 2 }],
       ]);
-      expect(again.getJob('job-1')).toMatchObject({
+      expect(await again.getJob('job-1')).toMatchObject({
         repo: 'o/r',
         issue: 4,
         state: 'failed',
@@ -107,55 +154,51 @@ export function eventStoreContract(name: string, target: ContractTarget) {
         tokens: 42,
         version: 2,
       });
-      expect(
-        again.recordDelivery({
-          deliveryId: 'd1',
-          event: 'issues',
-          action: 'labeled',
-          outcome: 'created',
-          jobId: null,
-        }),
-      ).toBe(false);
-      again.close();
+      expect(await again.recordDeliveries([delivery('d1')])).toEqual([false]);
+      await again.close();
     });
 
-    it('given unfinished and finished jobs, when listed, then only the unfinished count as active for their issue', () => {
+    it('given unfinished and finished jobs, when listed, then only the unfinished count as active for their issue', async () => {
       const { store } = target.make();
       const job = (id: string, issue: number, final: boolean) =>
         store.append(id, 0, [ev('JobRequested', 1)], {
-          repo: 'o/r',
-          issue,
-          state: final ? 'promoted' : 'analyzing',
-          attempts: 1,
-          final,
-          outcome: null,
-          tokens: 0,
+          job: jobAt(final ? 'promoted' : 'analyzing', { issue, attempts: 1, final }),
         });
-      job('j1', 1, true);
-      job('j2', 1, false);
-      job('j3', 2, true);
-      expect(store.listJobs({ unfinished: true }).map((j) => j.jobId)).toEqual(['j2']);
-      expect(
-        store
-          .listJobs()
-          .map((j) => j.jobId)
-          .sort(),
-      ).toEqual(['j1', 'j2', 'j3']);
-      expect(store.findActiveJob('o/r', 1)?.jobId).toBe('j2');
-      expect(store.findActiveJob('o/r', 2)).toBeNull();
-      expect(
-        store
-          .listUnreported()
-          .map((j) => j.jobId)
-          .sort(),
-      ).toEqual(['j1', 'j2', 'j3']);
-      store.markReported('j1', 1);
-      expect(
-        store
-          .listUnreported()
-          .map((j) => j.jobId)
-          .sort(),
-      ).toEqual(['j2', 'j3']);
+      await job('j1', 1, true);
+      await job('j2', 1, false);
+      await job('j3', 2, true);
+      const ids = async (jobs: Promise<{ jobId: string }[]>) => (await jobs).map((j) => j.jobId).sort();
+      expect(await ids(store.listJobs({ unfinished: true }))).toEqual(['j2']);
+      expect(await ids(store.listJobs())).toEqual(['j1', 'j2', 'j3']);
+      expect((await store.findActiveJob('o/r', 1))?.jobId).toBe('j2');
+      expect(await store.findActiveJob('o/r', 2)).toBeNull();
+      expect(await ids(store.jobsForIssue('o/r', 1))).toEqual(['j1', 'j2']);
+      expect(await ids(store.listUnreported())).toEqual(['j1', 'j2', 'j3']);
+      await store.markReported('j1', 1);
+      expect(await ids(store.listUnreported())).toEqual(['j2', 'j3']);
+      await store.markDamaged('j2');
+      expect(await store.getJob('j2')).toMatchObject({ state: 'damaged', final: true });
+      expect(await store.findActiveJob('o/r', 1)).toBeNull();
+      expect(await store.countJobsByState()).toEqual({ promoted: 2, damaged: 1 });
+    });
+
+    it('given a first append without a repo and issue for its job, then it rejects and writes nothing', async () => {
+      const { store } = target.make();
+      const caught = await rejection(
+        store.append('nameless', 0, [ev('JobRequested', 1)], {
+          job: { state: 'preparing', attempts: 0, final: false, outcome: null, tokens: 0 },
+        }),
+      );
+      expect(isBootyError(caught, 'BOOTY_E_EVENT_INVALID')).toBe(true);
+      expect(await store.readStream('nameless')).toEqual([]);
+    });
+
+    it('given a closed store, then its calls reject rather than answer', async () => {
+      const { store } = target.make();
+      await store.close();
+      await expect(store.readAll()).rejects.toThrow();
+      await expect(store.append('z', 0, [ev('Z', 1)])).rejects.toThrow();
+      await expect(store.recordDeliveries([delivery('z')])).rejects.toThrow();
     });
   });
 }

@@ -41,15 +41,15 @@ describe('SqliteEventStore', () => {
     const count = 200;
     await Promise.all(['p1', 'p2'].map((id) => run(process.execPath, [writer, file, id, String(count)])));
     const store = new SqliteEventStore(file);
-    const shared = store.readStream('shared');
+    const shared = await store.readStream('shared');
     expect(shared.length).toBe(2 * count);
     expect(shared.map((e) => e.version)).toEqual(Array.from({ length: 2 * count }, (_, i) => i + 1));
     const byWriter = (w: string) => shared.filter((e) => e.data.writer === w).map((e) => e.data.i);
     expect(byWriter('p1')).toEqual(Array.from({ length: count }, (_, i) => i));
     expect(byWriter('p2')).toEqual(Array.from({ length: count }, (_, i) => i));
-    expect(store.readStream('own-p1').length).toBe(count);
-    expect(store.readStream('own-p2').length).toBe(count);
-    store.close();
+    expect((await store.readStream('own-p1')).length).toBe(count);
+    expect((await store.readStream('own-p2')).length).toBe(count);
+    await store.close();
   });
 
   it('with a background checkpointer, folds the write-ahead log into the database off the commit path', async () => {
@@ -59,23 +59,21 @@ describe('SqliteEventStore', () => {
     expect(raw.pragma('wal_autocheckpoint', { simple: true })).toBe(1000); // a fresh connection's own
     const before = fs.statSync(file).size;
     const big = 'x'.repeat(4000);
-    store.transaction(() => {
-      for (let i = 0; i < 500; i++) store.append(`s${i}`, 0, [{ type: 'Big', data: { big } }]);
-    });
+    for (let i = 0; i < 500; i++) await store.append(`s${i}`, 0, [{ type: 'Big', data: { big } }]);
     // The store's own connection never checkpoints; the worker's passive checkpoints grow the file.
     const deadline = Date.now() + 10_000;
     while (fs.statSync(file).size <= before + 1_000_000 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
     expect(fs.statSync(file).size).toBeGreaterThan(before + 1_000_000);
     raw.close();
-    store.close();
-    expect(new SqliteEventStore(file).readStream('s499')[0]!.data).toEqual({ big });
+    await store.close();
+    expect((await new SqliteEventStore(file).readStream('s499'))[0]!.data).toEqual({ big });
   });
 
-  it('stamps every event with the current schema version', () => {
+  it('stamps every event with the current schema version', async () => {
     const store = new SqliteEventStore(path.join(tempDir(), 'v.db'));
-    store.append('s', 0, [{ type: 'X', data: {} }]);
-    expect(store.readStream('s')[0]!.schemaVersion).toBe(1);
-    store.close();
+    await store.append('s', 0, [{ type: 'X', data: {} }]);
+    expect((await store.readStream('s'))[0]!.schemaVersion).toBe(1);
+    await store.close();
   });
 });

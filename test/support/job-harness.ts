@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { toActors } from '../../src/actors/effect.js';
 import { Supervisor, type SupervisorOptions } from '../../src/actors/supervisor.js';
 import { JobRequested, type JobRequestedInput } from '../../src/events/job-events.js';
-import { jobMachine } from '../../src/machines/job.js';
 import { initialContext, type JobContext, jobView } from '../../src/machines/job-context.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { type Script, scriptedEffects } from './scripted-effects.js';
@@ -31,10 +29,9 @@ export function harness(script: Script = {}, options: Partial<SupervisorOptions>
   const db = options.db ?? path.join(tempDir(), 'booty.db');
   const store = new SqliteEventStore(db);
   const effects = scriptedEffects(script);
-  const machine = jobMachine.provide({ actors: toActors(effects.impls) as any });
   const supervisor = new Supervisor({
     store,
-    machine,
+    effects: effects.impls,
     concurrency: 2,
     ...options,
     settings: { retryBaseMs: 1, retryCapMs: 5, ...options.settings },

@@ -1,6 +1,6 @@
-import type { EffectImpls } from '../../src/actors/effect.js';
 import { BootyError } from '../../src/errors.js';
 import type { EffectName, RepoConfig, TestCase, TestRun, Usage } from '../../src/events/effect-results.js';
+import type { EffectImpls } from '../../src/machines/effect-contract.js';
 import type { EffectInput } from '../../src/machines/job-context.js';
 
 // Stand-in effects for machine and runner tests: each answers from a script, and every call is

@@ -339,6 +339,20 @@ describe('commitAndPush', () => {
     expect(sh(remote.bare, 'log', '-1', '--format=%b', headSha)).toBe(`Refs #7.\n\nBooty-Job: ${job.jobId}`);
   });
 
+  it('commits a path with glob characters as that one file, and refuses changes that change nothing', async () => {
+    const { remote, ws } = setup();
+    const job = await prepared(ws);
+    const { job: odd } = await apply(ws, job, [{ path: 'docs/[x]*.md', content: 'one file\n' }]);
+    const { headSha } = await ws.commitAndPush({ job: odd });
+    expect(sh(remote.bare, 'diff', '--name-status', remote.head, headSha)).toBe('A\tdocs/[x]*.md');
+
+    const readme = sh(remote.bare, 'show', `${remote.head}:README.md`);
+    const same = { ...job, changes: [{ path: 'README.md', content: `${readme}\n` }] };
+    const err = await ws.commitAndPush({ job: same }).catch((e: unknown) => e);
+    expect(isBootyError(err, 'BOOTY_E_GIT_FAILED')).toBe(true);
+    expect((err as Error).message).toContain('leave the tree as it was');
+  });
+
   it('pushes what the log recorded, whatever a test left in the work tree', async () => {
     const { remote, root, ws } = setup();
     const { job } = await apply(ws, await prepared(ws), [

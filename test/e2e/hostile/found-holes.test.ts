@@ -37,9 +37,9 @@ afterEach(async () => {
 async function runJob(w: World, overrides: Record<string, string> = {}) {
   const booty = await w.startInProcess(overrides);
   await w.label();
-  const [job] = booty.store.listJobs();
+  const [job] = await booty.store.listJobs();
   const snapshot: JobSnapshot = await booty.server.supervisor.whenFinished(job!.jobId);
-  await booty.runtime.reporter.idle(snapshot.context.jobId);
+  await booty.runtime!.reporter.idle(snapshot.context.jobId);
   return { booty, snapshot };
 }
 

@@ -68,7 +68,7 @@ describe('a test that outlives its run', () => {
     });
     const booty = await world.startInProcess({ BOOTY_SANDBOX: 'required', ANTHROPIC_API_KEY: anthropicKey });
     await world.label();
-    const [job] = booty.store.listJobs();
+    const [job] = await booty.store.listJobs();
     const finished = booty.server.supervisor.whenFinished(job!.jobId);
     // Inside the sandbox they all started, and the host can see them.
     expect(await eventually(() => liveWithMarker(MARKER).length === 300, 5_000)).toBe(true);
@@ -78,7 +78,7 @@ describe('a test that outlives its run', () => {
     expect(stateName(snapshot)).toBe('failed');
     expect(snapshot.context.outcome?.reason).toBe('test-command-timeout');
     expect(snapshot.context.baseline).toMatchObject({ timedOut: true, sandbox: 'bwrap' });
-    await booty.runtime.reporter.idle(snapshot.context.jobId);
+    await booty.runtime!.reporter.idle(snapshot.context.jobId);
     await expectWallHeld(world, snapshot, { secrets: [TOKEN, SECRET, anthropicKey], markers: [MARKER] });
   });
 });

@@ -51,7 +51,7 @@ describe('a repository that asks for no sandbox', () => {
     expect(env.BOOTY_SANDBOX).toBeUndefined();
     const booty = await world.startInProcess({ ANTHROPIC_API_KEY: anthropicKey });
     await world.label();
-    const [job] = booty.store.listJobs();
+    const [job] = await booty.store.listJobs();
     const snapshot = await booty.server.supervisor.whenFinished(job!.jobId);
 
     expect(snapshot.context.config?.sandbox).toBe('off');
@@ -67,7 +67,7 @@ describe('a repository that asks for no sandbox', () => {
       expect(pids!.pids).toBeLessThan(10);
     }
     expect(stateName(snapshot)).toBe('promoted');
-    await booty.runtime.reporter.idle(snapshot.context.jobId);
+    await booty.runtime!.reporter.idle(snapshot.context.jobId);
     await expectWallHeld(world, snapshot, { secrets: [TOKEN, SECRET, anthropicKey], markers: [] });
   });
 });

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JobSnapshot, stateName } from '../../../src/machines/fold.js';
-import type { Booty } from '../../../src/runtime/start-booty.js';
 import { runCommand } from '../../../src/sandbox/run-command.js';
 import { e2eWorld, SECRET } from '../e2e-world.js';
 import {
@@ -109,7 +108,7 @@ socket.on('error', () => {});
 }
 
 let world: World;
-let booty: Booty;
+let booty: Awaited<ReturnType<World['startInProcess']>>;
 let snapshot: JobSnapshot;
 /** What the job's test runs printed (baseline, then the attempt), as booty kept it. */
 let outputs: string[];
@@ -207,7 +206,7 @@ beforeAll(async () => {
   control = await hostClone(world);
 
   await world.label();
-  const [job] = booty.store.listJobs();
+  const [job] = await booty.store.listJobs();
   snapshot = await booty.server.supervisor.whenFinished(job!.jobId);
   phonedDuringJob = [...phone.received];
   outputs = runsOf(snapshot).map((r) => r.outputTail);
@@ -425,7 +424,7 @@ describe('a hostile repository and model, as a whole job under BOOTY_SANDBOX=req
   });
 
   it('after the job, the wall held: pushed tree is the log, no secret anywhere, no process left', async () => {
-    await booty.runtime.reporter.idle(snapshot.context.jobId);
+    await booty.runtime!.reporter.idle(snapshot.context.jobId);
     await expectWallHeld(world, snapshot, {
       secrets: [
         creds.githubToken,

@@ -1,0 +1,89 @@
+// job-overhead: booty's own time per job, around the work it cannot skip. The demo's pass job runs
+// ten times, each in a fresh demo directory: the local GitHub simulator, the Anthropic simulator
+// answering at once (a zero-latency model), and the sample repository's real tests. A job's wall
+// time runs from its JobRequested to its last event; its two test runs (baseline and the change)
+// are subtracted, as their own records time them. The baseline is the same two test runs done
+// directly, without booty: `node --test` in a copy of the sample, twice.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readTimeline } from '../src/actors/timeline.js';
+import { examplesDir } from '../src/demo/demo-script.js';
+import { runDemo } from '../src/demo/run-demo.js';
+import { openStore } from '../src/store/open-store.js';
+import { type BenchResult, ratio, round } from './bench-result.js';
+
+const JOBS = 10;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+interface JobTimes {
+  wallMs: number;
+  testsMs: number;
+  /** Each step's share of the wall time, from the event before it to its own. */
+  steps: Record<string, number>;
+}
+
+async function oneJob(): Promise<JobTimes> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-overhead-'));
+  const result = await runDemo({ scenario: 'pass', dir });
+  if (!result.ok) throw new Error(`the demo job ended in ${result.finalState}, not promoted`);
+  const store = openStore(result.db);
+  try {
+    const timeline = await readTimeline(store, result.jobId);
+    const first = timeline.entries[0]!;
+    const last = timeline.entries.at(-1)!;
+    const { baseline, attempts } = timeline.snapshot.context;
+    const testsMs = (baseline?.durationMs ?? 0) + attempts.reduce((n, a) => n + (a.test?.durationMs ?? 0), 0);
+    const steps: Record<string, number> = {};
+    for (const e of timeline.entries.slice(1))
+      steps[e.step ?? e.type] = (steps[e.step ?? e.type] ?? 0) + e.deltaMs;
+    return { wallMs: last.at - first.at, testsMs, steps };
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function directTests(): number {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-overhead-direct-'));
+  fs.cpSync(path.join(examplesDir, 'sample-repo'), dir, { recursive: true });
+  const started = performance.now();
+  for (let i = 0; i < 2; i++) execFileSync(process.execPath, ['--test'], { cwd: dir, stdio: 'ignore' });
+  const ms = performance.now() - started;
+  fs.rmSync(dir, { recursive: true, force: true });
+  return ms;
+}
+
+export default async function run(): Promise<BenchResult[]> {
+  await oneJob(); // warm-up: module loading and the first git and bwrap start-ups
+  const jobs: JobTimes[] = [];
+  const direct: number[] = [];
+  for (let i = 0; i < JOBS; i++) {
+    jobs.push(await oneJob());
+    direct.push(directTests());
+  }
+  const own = jobs.map((j) => j.wallMs - j.testsMs);
+  const steps = Object.keys(jobs[0]!.steps).map(
+    (step) => `${step} ${round(median(jobs.map((j) => j.steps[step] ?? 0)), 0)}`,
+  );
+  process.stderr.write(`   per step (median ms, tests included): ${steps.join(', ')}\n`);
+  process.stderr.write(`   per job own ms: ${own.map((ms) => round(ms, 0)).join(', ')}\n`);
+  const value = round(median(own));
+  const baseline = round(median(direct));
+  return [
+    {
+      name: 'job-overhead',
+      metric: 'own-time',
+      value,
+      baseline,
+      ratio: ratio(value, baseline),
+      unit: `ms per demo pass job, median of ${JOBS}, wall minus its two test runs (baseline: the two test runs done directly)`,
+      goal: 'value <= 300 ms',
+    },
+  ];
+}

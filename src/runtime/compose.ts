@@ -1,0 +1,113 @@
+import type { InspectionEvent } from 'xstate';
+import { type JobObserver, Supervisor } from '../actors/supervisor.js';
+import { type Env, isSelfRepo, jobSettingsFrom } from '../env.js';
+import { gatewayConfig } from '../gateway/gateway-config.js';
+import { jobLogObserver } from '../gateway/job-logging.js';
+import { createMetrics, type GatewayMetrics } from '../gateway/metrics.js';
+import { type RunningServer, startServer } from '../gateway/serve.js';
+import type { Logger } from '../log.js';
+import type { EffectImpls } from '../machines/effect-contract.js';
+import type { SandboxMode } from '../sandbox/bwrap.js';
+import type { EventStore } from '../store/event-store.js';
+import { openStore } from '../store/open-store.js';
+import { createJobRuntime, type JobRuntime } from './job-effects.js';
+
+// The composition root: the one place that builds booty's parts from a config object. The store,
+// the clients and effects, the observers and the supervisor that runs jobs with them. `serve`,
+// `run`, `demo`, the benchmarks and the tests all start here, so they run the same wiring.
+
+export interface BootyConfig {
+  env: Env;
+  log: Logger;
+  /**
+   * Effects to run instead of the real ones (tests and benchmarks): then no GitHub or Claude
+   * client is built, and there is no progress comment.
+   */
+  effects?: Partial<EffectImpls>;
+  /** An open store to use instead of opening env.BOOTY_DB; the caller keeps it and closes it. */
+  store?: EventStore;
+  /** A long-running server: checkpoints off the commit path, and logs every job's steps. */
+  server?: boolean;
+  concurrency?: number;
+  metrics?: GatewayMetrics;
+  /** More job observers, after the built-in ones. */
+  observers?: JobObserver[];
+  inspect?: (event: InspectionEvent) => void;
+  clock?: () => number;
+  /** Waits between GitHub retries (octokit's plugins); shorter in tests. */
+  githubRetryBaseMs?: number;
+  /** The sandbox mode when BOOTY_SANDBOX does not say (serve: required; run and demo: auto). */
+  defaultSandbox?: SandboxMode;
+}
+
+export interface Booty {
+  env: Env;
+  log: Logger;
+  store: EventStore;
+  supervisor: Supervisor;
+  metrics: GatewayMetrics;
+  /** The real effects and their clients; null when the config gave its own effects. */
+  runtime: JobRuntime | null;
+  /** Stops the jobs (their logs keep them), flushes comments and clones, closes an owned store. */
+  close(): Promise<void>;
+}
+
+export function composeBooty(config: BootyConfig): Booty {
+  const { env, log } = config;
+  const store = config.store ?? openStore(env.BOOTY_DB, { server: config.server === true });
+  try {
+    const metrics = config.metrics ?? createMetrics();
+    const runtime = config.effects
+      ? null
+      : createJobRuntime({
+          env,
+          log,
+          store,
+          githubRetryBaseMs: config.githubRetryBaseMs,
+          defaultSandbox: config.defaultSandbox,
+        });
+    const supervisor = new Supervisor({
+      store,
+      effects: config.effects ?? runtime!.effects,
+      observeEffect: metrics.observeEffect,
+      concurrency: config.concurrency ?? env.BOOTY_CONCURRENCY,
+      settings: jobSettingsFrom(env),
+      isSelf: (repo) => isSelfRepo(env, `${repo.owner}/${repo.name}`),
+      observers: [
+        metrics.jobObserver,
+        ...(config.server ? [jobLogObserver(log)] : []),
+        ...(runtime?.observers ?? []),
+        ...(config.observers ?? []),
+      ],
+      inspect: config.inspect,
+      onError: (err, jobId) => log.child({ jobId }).error({ err }, 'job error'),
+      clock: config.clock,
+    });
+    let closed: Promise<void> | null = null;
+    const close = () => {
+      closed ??= (async () => {
+        try {
+          await supervisor.shutdown();
+          await runtime?.reporter.idle();
+          await runtime?.workspace.idle();
+        } finally {
+          if (!config.store) await store.close();
+        }
+      })();
+      return closed;
+    };
+    return { env, log, store, supervisor, metrics, runtime, close };
+  } catch (err) {
+    if (!config.store) void store.close();
+    throw err;
+  }
+}
+
+/** `booty serve` and `booty demo`: composed as a server, behind the HTTP gateway. */
+export async function startBooty(config: BootyConfig): Promise<Booty & { server: RunningServer }> {
+  // Checked before anything opens, so a bad setting leaves no port or file behind.
+  gatewayConfig(config.env);
+  const booty = composeBooty({ ...config, server: true });
+  const server = await startServer(booty);
+  return { ...booty, server, close: server.close };
+}
