@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { BootyError } from '../errors.js';
 import type { Prepared } from '../events/effect-results.js';
@@ -184,10 +185,16 @@ export function createWorkspace(options: WorkspaceOptions) {
     const { job } = input;
     const credentials = await auth(job);
     const url = options.remoteUrl(job.repo);
-    const mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal: ctx.signal });
     const base = job.workspace?.baseSha ?? '';
-    const present = await git(['cat-file', '-t', base], { cwd: mirror, op: 'cat-file' }).catch(() => '');
-    if (present !== 'commit') {
+    const hasBase = async (dir: string) =>
+      (await git(['cat-file', '-t', base], { cwd: dir, op: 'cat-file' }).catch(() => '')) === 'commit';
+    // The commit needs only the base commit in the mirror, which prepare put there; the push
+    // negotiates with the remote itself. Sync only a mirror that is gone or lacks the base.
+    let mirror = mirrorPath(root, job.repo);
+    if (!(fs.existsSync(mirror) && (await hasBase(mirror)))) {
+      mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal: ctx.signal });
+    }
+    if (!(await hasBase(mirror))) {
       // The base commit left the remote's branches: the job's clone still has it.
       const dir = await ensure(job, ctx.signal);
       await git(
