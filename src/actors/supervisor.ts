@@ -164,9 +164,14 @@ export class Supervisor {
       }
       const cancel = { reason: intent.reason, sender: intent.sender, deliveryId: delivery.id };
       const done = await this.cancel(active.jobId, cancel, record('cancelled', active.jobId));
-      return done === 'duplicate'
-        ? { outcome: 'duplicate' }
-        : { outcome: 'cancelled', jobIds: [active.jobId] };
+      if (done === 'duplicate') return { outcome: 'duplicate' };
+      // Finished between the lookup and the cancel: nothing was appended, so record the delivery alone.
+      if (done === 'finished') {
+        return (await recordAlone(record('cancelled', active.jobId)))
+          ? { outcome: 'ignored', reason: 'the job already finished' }
+          : { outcome: 'duplicate' };
+      }
+      return { outcome: 'cancelled', jobIds: [active.jobId] };
     }
     if (active) {
       return (await recordAlone(record('already-active', active.jobId)))

@@ -191,10 +191,12 @@ export function createWorkspace(options: WorkspaceOptions) {
     // The commit needs only the base commit in the mirror, which prepare put there; the push
     // negotiates with the remote itself. Sync only a mirror that is gone or lacks the base.
     let mirror = mirrorPath(root, job.repo);
-    if (!(fs.existsSync(mirror) && (await hasBase(mirror)))) {
+    let present = fs.existsSync(mirror) && (await hasBase(mirror));
+    if (!present) {
       mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal: ctx.signal });
+      present = await hasBase(mirror);
     }
-    if (!(await hasBase(mirror))) {
+    if (!present) {
       // The base commit left the remote's branches: the job's clone still has it.
       const dir = await ensure(job, ctx.signal);
       await git(

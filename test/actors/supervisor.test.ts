@@ -43,3 +43,38 @@ describe('supervisor: deliveries that start nothing', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
   });
 });
+
+describe('supervisor: a cancel for a job that finished meanwhile', () => {
+  it('records the delivery alone and answers ignored, and the same delivery again is a duplicate', async () => {
+    const first = harness({ delayMs: 60_000 });
+    const r = await first.request();
+    if (r.outcome !== 'created') throw new Error(r.outcome);
+    await first.supervisor.shutdown();
+    // The log ends the job while its read model still shows it active: the window a cancel can meet.
+    await first.store.append(r.jobId, 1, [
+      {
+        type: 'JobCancelled',
+        data: { reason: 'operator', sender: 'someone', deliveryId: null, at: 1 },
+        state: 'cancelled',
+      },
+    ]);
+    await first.store.close();
+
+    const h = harness({}, { db: first.db });
+    const cancel = {
+      kind: 'cancel' as const,
+      repo: { owner: 'acme', name: 'widgets' },
+      issue: 1,
+      reason: 'unlabeled' as const,
+      sender: 'octocat',
+    };
+    const d = { id: 'late-cancel', event: 'issues', action: 'unlabeled' };
+    expect(await h.supervisor.submit(d, cancel)).toEqual({
+      outcome: 'ignored',
+      reason: 'the job already finished',
+    });
+    expect(await h.supervisor.submit(d, cancel)).toEqual({ outcome: 'duplicate' });
+    expect((await h.store.readStream(r.jobId)).map((e) => e.type)).toEqual(['JobRequested', 'JobCancelled']);
+    await h.store.close();
+  });
+});
