@@ -1,61 +1,71 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
+import { git, readObjects } from '../workspace/git.js';
 
 // How the Claude steps see the repository. The integrator gives each job a reader over its
 // workspace; reading at the job's base commit (not the worktree) keeps the repository context the
 // same on every attempt, so the prompt prefix stays cacheable. What the job changed since comes
-// from the job's own log (`job.changes`).
+// from the job's own log (`job.changes`). Reads go through booty's hardened git, many files to one
+// process: the clone's .git has been beside code a test ran, and a step may read hundreds of files.
 
 export interface RepoReader {
   /** Every tracked path, relative to the repository root, with forward slashes. */
   listFiles(): Promise<string[]>;
   /** A file's text, or null when it is missing, binary or too large to be worth reading. */
   readFile(path: string): Promise<string | null>;
+  /** Many files at once, each as readFile would give it. */
+  readFiles(paths: readonly string[]): Promise<Map<string, string | null>>;
 }
 
 export interface RepoReaderOptions {
-  /** Read at this commit (`git ls-tree` + `git show`) instead of the working tree (`git ls-files` + fs). */
+  /** Read at this commit (`git ls-tree` + `git cat-file`) instead of the working tree (`git ls-files` + fs). */
   ref?: string;
   maxFileBytes?: number;
 }
 
 export function repoReaderFor(dir: string, options: RepoReaderOptions = {}): RepoReader {
-  const git = simpleGit(dir);
   const maxBytes = options.maxFileBytes ?? 512 * 1024;
   const { ref } = options;
-  const text = (content: string | Buffer) => {
-    const s = typeof content === 'string' ? content : content.toString('utf8');
-    return s.length > maxBytes || s.includes('\u0000') ? null : s;
-  };
+  const text = (content: Buffer | null) =>
+    content === null || content.length > maxBytes || content.includes(0) ? null : content.toString('utf8');
+
+  async function fromTree(file: string): Promise<string | null> {
+    try {
+      const full = path.join(dir, file);
+      const stat = await fs.lstat(full);
+      return stat.isFile() && stat.size <= maxBytes ? text(await fs.readFile(full)) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async function readFiles(paths: readonly string[]): Promise<Map<string, string | null>> {
+    const inside = paths.filter(isInside);
+    const found = new Map<string, string | null>(paths.map((p) => [p, null]));
+    if (ref) {
+      const objects = await readObjects(
+        dir,
+        inside.map((p) => `${ref}:${p}`),
+      );
+      for (const p of inside) found.set(p, text(objects.get(`${ref}:${p}`) ?? null));
+    } else {
+      for (const p of inside) found.set(p, await fromTree(p));
+    }
+    return found;
+  }
 
   return {
     async listFiles() {
-      const out = ref
-        ? await git.raw(['ls-tree', '-r', '-z', '--name-only', ref])
-        : await git.raw(['ls-files', '-z', '--cached']);
+      const args = ref ? ['ls-tree', '-r', '-z', '--name-only', ref] : ['ls-files', '-z', '--cached'];
+      const out = await git(args, { cwd: dir, op: ref ? 'ls-tree' : 'ls-files' });
       return out
         .split('\u0000')
         .filter(Boolean)
         .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     },
+    readFiles,
     async readFile(file) {
-      if (!isInside(file)) return null;
-      if (ref) {
-        try {
-          return text(await git.raw(['show', `${ref}:${file}`]));
-        } catch {
-          return null;
-        }
-      }
-      try {
-        const full = path.join(dir, file);
-        const stat = await fs.stat(full);
-        if (!stat.isFile() || stat.size > maxBytes) return null;
-        return text(await fs.readFile(full));
-      } catch {
-        return null;
-      }
+      return (await readFiles([file])).get(file) ?? null;
     },
   };
 }

@@ -41,6 +41,7 @@ export interface Plan {
 
 const ephemeral = { type: 'ephemeral' } as const;
 const MAX_CANDIDATES = 400;
+const READ_CHUNK = 50;
 
 export async function planRequest(input: PlanInput): Promise<Plan> {
   const repoName = `${input.job.repo.owner}/${input.job.repo.name}`;
@@ -91,13 +92,19 @@ export async function planRequest(input: PlanInput): Promise<Plan> {
 async function readCandidates(reader: RepoReader, ranked: string[], maxChars: number): Promise<RepoFile[]> {
   const files: RepoFile[] = [];
   let chars = 0;
-  for (const path of ranked.slice(0, MAX_CANDIDATES)) {
-    if (chars >= maxChars) break;
-    const content = await reader.readFile(path);
-    // A file bigger than the whole budget could never be selected.
-    if (content === null || content.length > maxChars) continue;
-    files.push({ path, content });
-    chars += content.length;
+  const order = ranked.slice(0, MAX_CANDIDATES);
+  // A chunk at a time, one git process each: most budgets fill within the first chunk.
+  for (let i = 0; i < order.length && chars < maxChars; i += READ_CHUNK) {
+    const chunk = order.slice(i, i + READ_CHUNK);
+    const texts = await reader.readFiles(chunk);
+    for (const path of chunk) {
+      if (chars >= maxChars) break;
+      const content = texts.get(path) ?? null;
+      // A file bigger than the whole budget could never be selected.
+      if (content === null || content.length > maxChars) continue;
+      files.push({ path, content });
+      chars += content.length;
+    }
   }
   return files;
 }

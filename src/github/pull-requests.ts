@@ -58,7 +58,16 @@ const result = (pr: PrData, headSha: string, created: boolean): OpenedPr => ({
 export function openDraftPr(deps: PullRequestDeps) {
   return async (
     input: EffectInput,
-    { headSha, dependencies = [] }: { headSha: string; dependencies?: DependencyChange[] },
+    {
+      headSha,
+      dependencies = [],
+      branchCreated = false,
+    }: {
+      headSha: string;
+      dependencies?: DependencyChange[];
+      /** The push made the branch: no open PR can be from it (GitHub closes a PR whose head is deleted). */
+      branchCreated?: boolean;
+    },
   ): Promise<OpenedPr> => {
     const { job } = input;
     const log = deps.log?.child({ jobId: job.jobId, step: 'openPr' });
@@ -71,7 +80,7 @@ export function openDraftPr(deps: PullRequestDeps) {
     }
     const gh = await deps.clients.forJob(job);
     const body = (deps.scrub ?? ((t: string) => t))(renderPrBody(job, { dependencies }));
-    const existing = await findOpenPr(gh, job);
+    const existing = branchCreated ? null : await findOpenPr(gh, job);
     if (existing) {
       if (existing.body !== body) {
         await mapped(() =>

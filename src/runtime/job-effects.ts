@@ -13,7 +13,7 @@ import type { SandboxMode } from '../sandbox/bwrap.js';
 import { createTestEffects } from '../sandbox/test-effects.js';
 import { scrubberOf } from '../secrets/scrub.js';
 import type { EventStore } from '../store/event-store.js';
-import { dependencyChanges } from '../workspace/dependency-changes.js';
+import { dependencyChanges, dependencyPaths } from '../workspace/dependency-changes.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
 
 // Every effect the machine invokes, made from the real clients (GitHub, Claude, git, the sandbox),
@@ -83,8 +83,12 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
 
   const effects: EffectImpls = {
     prepare: async (input, ctx) => {
-      const prepared = await workspace.prepare(input, ctx);
-      return { ...prepared, comments: await github.listIssueComments(input.job) };
+      // Independent reads: the clone and the issue's comments, at once.
+      const [prepared, comments] = await Promise.all([
+        workspace.prepare(input, ctx),
+        github.listIssueComments(input.job),
+      ]);
+      return { ...prepared, comments };
     },
     runBaseline: tests.runBaseline,
     analyze: claude.analyze,
@@ -93,11 +97,12 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     applyChanges: workspace.applyChanges,
     runTests: tests.runTests,
     openPr: async (input, ctx) => {
-      const { headSha } = await workspace.commitAndPush(input, ctx);
-      const dependencies = await dependencyChanges(input.job.changes, (file) =>
-        workspace.readBase(input.job, file),
+      const { headSha, branchCreated } = await workspace.commitAndPush(input, ctx);
+      const dependencies = await dependencyChanges(
+        input.job.changes,
+        await workspace.readBase(input.job, dependencyPaths(input.job.changes)),
       );
-      return github.openDraftPr(input, { headSha, dependencies });
+      return github.openDraftPr(input, { headSha, dependencies, branchCreated });
     },
     promotePr: github.promotePr,
   };

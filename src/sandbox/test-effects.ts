@@ -12,6 +12,7 @@ import {
   buildCodeChanged,
   forgetHomeSettings,
   installPlan,
+  isManifest,
   markInstalled,
   offRegistryDependencies,
 } from './install-step.js';
@@ -37,8 +38,11 @@ export interface TestEffectsOptions {
     home: (job: JobContext) => Promise<string>;
     /** Back to the base commit plus the logged changes. */
     resetTree: (job: JobContext) => Promise<void>;
-    /** A file at the base commit, or null. */
-    readBase: (job: JobContext, file: string) => Promise<string | null>;
+    /** A reader of files at the base commit (null where absent); the named files are read at once. */
+    readBase: (
+      job: JobContext,
+      prefetch: readonly string[],
+    ) => Promise<(file: string) => Promise<string | null>>;
   };
   /** The operator's sandbox mode (BOOTY_SANDBOX); a repository may only ask for stricter. */
   sandbox?: SandboxMode;
@@ -115,8 +119,9 @@ export function createTestEffects(options: TestEffectsOptions) {
     if (script) {
       return `${script} is a build script the change wrote; booty does not run it with network access. Leave it as it is, or have a human make that change.`;
     }
-    const offRegistry = await offRegistryDependencies(job.changes, (file) =>
-      options.workspace.readBase(job, file),
+    const offRegistry = await offRegistryDependencies(
+      job.changes,
+      await options.workspace.readBase(job, job.changes.map((c) => c.path).filter(isManifest)),
     );
     if (offRegistry.length) {
       return `these dependencies would be fetched from outside the package registry, which booty does not do for a change: ${offRegistry.join('; ')}. Use a published version, or have a human make that change.`;
@@ -258,11 +263,15 @@ export function createTestEffects(options: TestEffectsOptions) {
       const failedInstall = await install(job, cfg, dir, home, signal);
       if (failedInstall) return installFailed(cfg, failedInstall, job);
       const { facts } = await testRun(cfg, dir, home, signal);
+      const readBase = await options.workspace.readBase(
+        job,
+        job.changes.map((c) => c.path),
+      );
       const touched = touchedTests(
         await Promise.all(
           job.changes.map(async (c: FileChange) => ({
             path: c.path,
-            before: await options.workspace.readBase(job, c.path),
+            before: await readBase(c.path),
             after: c.content,
           })),
         ),

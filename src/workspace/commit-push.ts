@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { BootyError } from '../errors.js';
-import type { FileChange } from '../events/effect-results.js';
 import type { JobContext } from '../machines/job-context.js';
 import { type GitAuth, git } from './git.js';
 import { withLock } from './keyed-lock.js';
@@ -43,12 +39,14 @@ export async function commitAndPush(input: {
   /** The repository's bare mirror: booty's own objects, never a work tree a test ran in. */
   mirror: string;
   job: JobContext;
+  /** The base commit's entries at the changed paths (baseEntries). */
+  base: BaseEntries;
   author: Author;
   url: string;
   auth: GitAuth | null;
   signal?: AbortSignal;
-}): Promise<{ headSha: string }> {
-  const { mirror, job, author, auth, signal, url } = input;
+}): Promise<{ headSha: string; branchCreated: boolean }> {
+  const { mirror, job, author, auth, signal, url, base } = input;
   if (!job.workspace)
     throw new BootyError('BOOTY_E_GIT_FAILED', { op: 'commit', reason: 'the job has no workspace yet' });
   const branch = job.branch;
@@ -59,7 +57,7 @@ export async function commitAndPush(input: {
     });
   }
   return withLock(mirror, async () => {
-    const headSha = await commitFromLog(mirror, job, author);
+    const headSha = await commitFromLog(mirror, job, author, base);
     const remoteRef = `refs/heads/${branch}`;
     const push = (expected: string | null) =>
       git(
@@ -79,7 +77,7 @@ export async function commitAndPush(input: {
       () => true,
       () => false,
     );
-    if (pushedFresh) return { headSha };
+    if (pushedFresh) return { headSha, branchCreated: true };
     const listed = await git(['ls-remote', '--quiet', url, remoteRef], {
       cwd: mirror,
       auth,
@@ -88,7 +86,7 @@ export async function commitAndPush(input: {
       remote: true,
     });
     const remoteSha = listed.split(/\s+/)[0] || null;
-    if (remoteSha === headSha) return { headSha };
+    if (remoteSha === headSha) return { headSha, branchCreated: false };
     if (
       remoteSha !== null &&
       !(await isThisJobs({ mirror, sha: remoteSha, job, author, url, auth, signal }))
@@ -96,111 +94,77 @@ export async function commitAndPush(input: {
       throw new BootyError('BOOTY_E_BRANCH_FOREIGN', { branch, sha: remoteSha });
     }
     await push(remoteSha);
-    return { headSha };
+    return { headSha, branchCreated: false };
   });
+}
+
+/** The blob entries at these paths in a commit's tree: what the mode of a rewritten file keeps. */
+export type BaseEntries = Map<string, { mode: string; sha: string }>;
+
+/**
+ * The entries at the job's changed paths in its base commit, read from the mirror; null when the
+ * mirror does not hold the base commit (it left the remote's branches, or the mirror is new).
+ */
+export async function baseEntries(mirror: string, job: JobContext): Promise<BaseEntries | null> {
+  const baseSha = job.workspace!.baseSha;
+  try {
+    return await treeEntries(
+      mirror,
+      baseSha,
+      job.changes.map((c) => c.path),
+    );
+  } catch (err) {
+    const type = await git(['cat-file', '-t', baseSha], { cwd: mirror, op: 'cat-file' }).catch(() => '');
+    if (type !== 'commit') return null;
+    throw err;
+  }
 }
 
 /**
- * Writes the logged changes onto the base commit's tree, in a private index, and commits. Each git
- * step takes every changed path at once, so the commit costs the same few processes for one file
- * or fifty.
+ * Writes the logged changes onto the base commit as one commit, with one `git fast-import`: it
+ * stores each change's bytes as a blob (no filters, whatever .gitattributes says), builds the
+ * trees, commits, and then lists every changed path in the new commit, so the same process that
+ * wrote the commit proves it holds the log's content. The commit lands on the branch's ref in the
+ * mirror, which keeps it from gc until the push.
  */
-async function commitFromLog(mirror: string, job: JobContext, author: Author): Promise<string> {
+async function commitFromLog(mirror: string, job: JobContext, author: Author, base: BaseEntries) {
   const baseSha = job.workspace!.baseSha;
-  const index = path.join(mirror, `booty-index-${job.jobId}`);
-  // update-index wants a work tree even with --cacheinfo; this one holds only the blobs to hash.
-  const scratch = await mkdtemp(path.join(tmpdir(), 'booty-no-tree-'));
-  const env = { GIT_INDEX_FILE: index, GIT_WORK_TREE: scratch };
-  const run = (args: string[], op: string, input?: string) => git(args, { cwd: mirror, env, op, input });
-  const paths = job.changes.map((c) => c.path);
-  try {
-    const base = await treeEntries(mirror, baseSha, paths);
-    if (
-      job.changes.every(
-        (c) => base.get(c.path)?.sha === (c.content === null ? undefined : blobSha(c.content)),
-      )
-    ) {
-      throw new BootyError('BOOTY_E_GIT_FAILED', {
-        op: 'commit',
-        reason: 'the logged changes leave the tree as it was',
-      });
-    }
-    await run(['read-tree', baseSha], 'read-tree');
-    const written = job.changes.filter((c) => c.content !== null);
-    // --no-filters: the bytes the log holds, whatever .gitattributes says.
-    const files = await Promise.all(
-      written.map(async (c, i) => {
-        const file = path.join(scratch, String(i));
-        await writeFile(file, c.content!);
-        return file;
-      }),
-    );
-    const shas = files.length
-      ? (
-          await run(['hash-object', '-w', '--no-filters', '--stdin-paths'], 'hash-object', files.join('\n'))
-        ).split('\n')
-      : [];
-    const shaOf = new Map(written.map((c, i) => [c.path, shas[i]!]));
-    // --index-info: mode 0 removes a path; a file keeps its base mode (an executable stays one).
-    const info = job.changes.map((c) => {
-      const sha = shaOf.get(c.path);
-      if (sha === undefined) return `0 ${'0'.repeat(40)}\t${c.path}`;
-      const mode = base.get(c.path)?.mode === '100755' ? '100755' : '100644';
-      return `${mode} ${sha}\t${c.path}`;
-    });
-    await run(['update-index', '--index-info'], 'update-index', `${info.join('\n')}\n`);
-    const tree = await run(['write-tree'], 'write-tree');
-    const date = `${Math.floor(job.requestedAt / 1000)} +0000`;
-    const sha = await git(['commit-tree', tree, '-p', baseSha, '-F', '-'], {
-      cwd: mirror,
+  if (
+    job.changes.every((c) => base.get(c.path)?.sha === (c.content === null ? undefined : blobSha(c.content)))
+  ) {
+    throw new BootyError('BOOTY_E_GIT_FAILED', {
       op: 'commit',
-      input: commitMessage(job),
-      env: {
-        GIT_AUTHOR_NAME: author.name,
-        GIT_AUTHOR_EMAIL: author.email,
-        GIT_AUTHOR_DATE: date,
-        GIT_COMMITTER_NAME: author.name,
-        GIT_COMMITTER_EMAIL: author.email,
-        GIT_COMMITTER_DATE: date,
-      },
+      reason: 'the logged changes leave the tree as it was',
     });
-    await verifyAgainstLog(mirror, sha, job.changes);
-    return sha;
-  } finally {
-    await rm(index, { force: true });
-    await rm(scratch, { recursive: true, force: true });
   }
-}
-
-/** The blob entries at these paths in a commit's tree, read with one ls-tree. */
-async function treeEntries(
-  mirror: string,
-  sha: string,
-  paths: string[],
-): Promise<Map<string, { mode: string; sha: string }>> {
-  // Literal: a path like `docs/*.md` names that one file, not a glob.
-  const listed = await git(['ls-tree', '-z', '--full-tree', sha, '--', ...paths], {
+  const who = `${identity(author.name)} <${identity(author.email)}> ${Math.floor(job.requestedAt / 1000)} +0000`;
+  const stream = [
+    `commit refs/heads/${job.branch}`,
+    'mark :1',
+    `author ${who}`,
+    `committer ${who}`,
+    data(commitMessage(job)),
+    `from ${baseSha}`,
+    // A file keeps its base mode (an executable stays one); a new file is a plain one.
+    ...job.changes.map((c) =>
+      c.content === null
+        ? `D ${quoted(c.path)}`
+        : `M ${base.get(c.path)?.mode === '100755' ? '100755' : '100644'} inline ${quoted(c.path)}\n${data(c.content)}`,
+    ),
+    '',
+    'get-mark :1',
+    ...job.changes.map((c) => `ls :1 ${quoted(c.path)}`),
+    'done',
+    '',
+  ].join('\n');
+  const out = await git(['fast-import', '--quiet', '--force', '--done'], {
     cwd: mirror,
-    op: 'ls-tree',
-    env: { GIT_LITERAL_PATHSPECS: '1' },
+    op: 'commit',
+    input: stream,
   });
-  const entries = new Map<string, { mode: string; sha: string }>();
-  for (const line of listed.split('\0')) {
-    const m = /^(\d+) blob ([0-9a-f]{40})\t(.*)$/s.exec(line);
-    if (m) entries.set(m[3]!, { mode: m[1]!, sha: m[2]! });
-  }
-  return entries;
-}
-
-/** The commit holds exactly the logged content at every changed path, checked by hash. */
-async function verifyAgainstLog(mirror: string, sha: string, changes: FileChange[]) {
-  const entries = await treeEntries(
-    mirror,
-    sha,
-    changes.map((c) => c.path),
-  );
-  for (const change of changes) {
-    const actual = entries.get(change.path)?.sha ?? null;
+  const [sha, ...listed] = out.split('\n');
+  job.changes.forEach((change, i) => {
+    const actual = /^\d+ blob ([0-9a-f]{40,64})\t/.exec(listed[i] ?? '')?.[1] ?? null;
     const expected = change.content === null ? null : blobSha(change.content);
     if (actual !== expected) {
       throw new BootyError('BOOTY_E_GIT_FAILED', {
@@ -208,7 +172,42 @@ async function verifyAgainstLog(mirror: string, sha: string, changes: FileChange
         reason: `${change.path} in the commit (${actual ?? 'absent'}) is not what the log recorded (${expected ?? 'absent'})`,
       });
     }
+  });
+  return sha!;
+}
+
+/** fast-import's `data`: a byte count, then the bytes. */
+const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}`;
+
+/** A path in C-style quotes, which fast-import takes for any path, whatever it holds. */
+function quoted(p: string): string {
+  let out = '"';
+  for (const ch of p) {
+    const code = ch.charCodeAt(0);
+    if (ch === '\\' || ch === '"') out += `\\${ch}`;
+    else if (code < 0x20 || code === 0x7f) out += `\\${code.toString(8).padStart(3, '0')}`;
+    else out += ch;
   }
+  return `${out}"`;
+}
+
+/** A name or email as git writes it: no angle brackets or line breaks. */
+const identity = (text: string) => text.replace(/[<>\n]/g, '').trim();
+
+/** The blob entries at these paths in a commit's tree, read with one ls-tree. */
+async function treeEntries(mirror: string, sha: string, paths: string[]): Promise<BaseEntries> {
+  // Literal: a path like `docs/*.md` names that one file, not a glob.
+  const listed = await git(['ls-tree', '-z', '--full-tree', sha, '--', ...paths], {
+    cwd: mirror,
+    op: 'ls-tree',
+    env: { GIT_LITERAL_PATHSPECS: '1' },
+  });
+  const entries: BaseEntries = new Map();
+  for (const line of listed.split('\0')) {
+    const m = /^(\d+) blob ([0-9a-f]{40,64})\t(.*)$/s.exec(line);
+    if (m) entries.set(m[3]!, { mode: m[1]!, sha: m[2]! });
+  }
+  return entries;
 }
 
 /** Whether the remote branch's tip is this job's own earlier push. */

@@ -62,6 +62,10 @@ function lineDiff(before: string | null, after: string | null): string[] {
   ];
 }
 
+/** The changed paths that dependencyChanges reads at the base commit. */
+export const dependencyPaths = (changes: readonly FileChange[]) =>
+  changes.map((c) => c.path).filter((p) => isManifest(p) || LOCKFILES.test(p));
+
 export async function dependencyChanges(
   changes: readonly FileChange[],
   readBase: (file: string) => Promise<string | null>,

@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
 import { BootyError } from '../errors.js';
 import { scrubSecrets } from '../secrets/scrub.js';
 
@@ -25,6 +25,8 @@ export interface GitOptions {
   timeoutMs?: number;
   /** Keep stdout byte for byte (file contents), instead of trimming its final newline. */
   raw?: boolean;
+  /** Settings for this one command, passed in the environment so any key or value is safe. */
+  config?: Record<string, string>;
 }
 
 // Command-line settings win over any config file, so even a config a test could have written
@@ -44,22 +46,19 @@ const AUTH_REFUSED =
   /Authentication failed|could not read Username|terminal prompts disabled|HTTP Basic: Access denied|The requested URL returned error: 40[13]|Permission to .* denied|Repository not found|Invalid username or password/i;
 
 /** booty's environment minus anything that looks like a secret: git never needs them. */
-function gitEnv(
-  auth: GitAuth | null | undefined,
-  extra: Record<string, string> = {},
-): Record<string, string> {
+function gitEnv({ auth, env: extra = {}, config = {} }: GitOptions): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !/TOKEN|SECRET|KEY|PASSWORD|^GIT_CONFIG_/i.test(k)) env[k] = v;
   }
   Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true', LC_ALL: 'C' }, extra);
-  if (auth) {
-    Object.assign(env, {
-      GIT_CONFIG_COUNT: '1',
-      GIT_CONFIG_KEY_0: 'http.extraHeader',
-      GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic(auth)}`,
-    });
-  }
+  const settings = Object.entries(config);
+  if (auth) settings.push(['http.extraHeader', `Authorization: Basic ${basic(auth)}`]);
+  settings.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  if (settings.length) env.GIT_CONFIG_COUNT = String(settings.length);
   return env;
 }
 
@@ -67,28 +66,105 @@ const basic = (auth: GitAuth) => Buffer.from(`${auth.username}:${auth.password}`
 
 export const secretsOf = (auth: GitAuth | null | undefined) => (auth ? [auth.password, basic(auth)] : []);
 
-export async function git(args: string[], options: GitOptions): Promise<string> {
-  const result = await execa('git', [...HARDENING, ...args], {
-    cwd: options.cwd,
-    env: gitEnv(options.auth, options.env),
-    extendEnv: false,
-    reject: false,
-    input: options.input,
-    stdin: options.input === undefined ? 'ignore' : undefined,
-    cancelSignal: options.signal,
-    timeout: options.timeoutMs ?? 15 * 60_000,
-    stripFinalNewline: !options.raw,
+interface GitRun {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  /** Why the process did not finish by itself: a timeout or an abort. */
+  stopped?: string;
+}
+
+// node's own spawn, not execa: a job makes a few dozen git calls, and each spawn blocks the event
+// loop while the process forks, so the wrapper's own cost is kept to nothing.
+function runGit(args: string[], options: GitOptions): Promise<GitRun> {
+  return new Promise((resolve) => {
+    const child = spawn('git', [...HARDENING, ...args], {
+      cwd: options.cwd,
+      env: gitEnv(options),
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let stopped: string | undefined;
+    const stop = (why: string) => {
+      stopped ??= why;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => stop('timed out'), options.timeoutMs ?? 15 * 60_000);
+    const onAbort = () => stop('aborted');
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    child.stderr!.on('data', (b: Buffer) => err.push(b));
+    // A git that exits before reading all its input closes the pipe: its exit code says why.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input);
+    const done = (code: number | null, spawnError?: Error) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve({
+        code,
+        stdout: Buffer.concat(out),
+        stderr: spawnError?.message ?? Buffer.concat(err).toString('utf8'),
+        stopped,
+      });
+    };
+    child.on('error', (e) => done(null, e));
+    child.on('close', (code) => done(code));
   });
-  if (result.exitCode === 0) return result.stdout;
-  const raw = `${result.stderr || result.stdout || result.shortMessage}`
-    .trim()
-    .split('\n')
-    .slice(-6)
-    .join(' | ');
-  const reason = scrubSecrets(raw || `exit code ${result.exitCode}`, secretsOf(options.auth)).slice(0, 1_000);
+}
+
+/** Runs git; resolves with its stdout as bytes, or rejects with a BootyError naming `op`. */
+export async function gitBytes(args: string[], options: GitOptions): Promise<Buffer> {
+  const result = await runGit(args, options);
+  if (result.code === 0 && !result.stopped) return result.stdout;
+  const raw =
+    `${result.stopped ? `git ${result.stopped}. ` : ''}${result.stderr || result.stdout.toString('utf8')}`
+      .trim()
+      .split('\n')
+      .slice(-6)
+      .join(' | ');
+  const reason = scrubSecrets(raw || `exit code ${result.code}`, secretsOf(options.auth)).slice(0, 1_000);
   if (options.remote) {
     if (AUTH_REFUSED.test(raw)) throw new BootyError('BOOTY_E_GIT_AUTH', { op: options.op, reason });
     throw new BootyError('BOOTY_E_GIT_REMOTE', { op: options.op, reason });
   }
   throw new BootyError('BOOTY_E_GIT_FAILED', { op: options.op, reason });
+}
+
+export async function git(args: string[], options: GitOptions): Promise<string> {
+  const text = (await gitBytes(args, options)).toString('utf8');
+  return options.raw ? text : text.replace(/\r?\n$/, '');
+}
+
+/**
+ * Many objects in one `git cat-file --batch`: each spec (`<rev>:<path>`, a sha) maps to its bytes,
+ * or to null where it names nothing. One process however many files a step reads.
+ */
+export async function readObjects(dir: string, specs: string[]): Promise<Map<string, Buffer | null>> {
+  const found = new Map<string, Buffer | null>();
+  const unique = [...new Set(specs)];
+  // A spec with a newline cannot be asked for on one line; no git path needs one here.
+  const asked = unique.filter((s) => !/[\n\r]/.test(s));
+  for (const s of unique) found.set(s, null);
+  if (asked.length === 0) return found;
+  const out = await gitBytes(['cat-file', '--batch'], {
+    cwd: dir,
+    op: 'cat-file',
+    input: `${asked.join('\n')}\n`,
+  });
+  let at = 0;
+  for (const spec of asked) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol < 0) break;
+    const header = out.subarray(at, eol).toString('utf8');
+    at = eol + 1;
+    // "<sha> <type> <size>" then the content and a newline; "<spec> missing" (or ambiguous) alone.
+    const m = /^[0-9a-f]{40,64} (\w+) (\d+)$/.exec(header);
+    if (!m) continue;
+    const size = Number(m[2]);
+    if (m[1] === 'blob') found.set(spec, out.subarray(at, at + size));
+    at += size + 1;
+  }
+  return found;
 }

@@ -6,10 +6,12 @@ import { BootyError } from '../errors.js';
 import { type GitAuth, git } from './git.js';
 import { METADATA } from './workspace-layout.js';
 
-// One clone per job, borrowing objects from the mirror (`--reference-if-able`) and then copying
-// them (`--dissociate`), so a gc of the mirror can never break a running job. Checking out tens
-// of thousands of files is the slow part, so a spare clone per repository is checked out ahead of
-// time, off the job's path; a job renames it into place and checks out only what changed since.
+// One clone per job, made from the mirror on disk: git is told the mirror stands in for the
+// remote's URL (`url.<mirror>.insteadOf`), so the clone records the real URL as origin but copies
+// its objects locally, with no network. `--no-hardlinks`: a test that rewrote an object file in
+// its clone must not reach the mirror that commits are built in. Checking out tens of thousands of
+// files is the slow part, so a spare clone per repository is checked out ahead of time, off the
+// job's path; a job renames it into place and checks out only what changed since.
 // A spare has never been handed to a job, so no generated code has run in it. Everything is built
 // beside its final place and renamed, so a crash leaves either no clone or a whole one.
 
@@ -44,27 +46,24 @@ export async function readMetadata(dir: string): Promise<CloneMetadata | null> {
   return parsed?.success ? parsed.data : null;
 }
 
-/** A new clone at `dir`, nothing checked out. */
-async function freshClone(dir: string, { mirror, url, auth, signal }: Remote): Promise<void> {
+/** `url.<mirror>.insteadOf=<url>`: fetches of the remote read the mirror instead. */
+const fromMirror = ({ mirror, url }: Remote) => ({ [`url.${mirror}.insteadOf`]: url });
+
+/** A new clone of the mirror at `dir`; checked out at the default branch unless `noCheckout`. */
+async function localClone(dir: string, remote: Remote, noCheckout: boolean): Promise<void> {
   await git(
-    ['clone', '--quiet', '--no-checkout', '--reference-if-able', mirror, '--dissociate', '--', url, dir],
-    {
-      auth,
-      signal,
-      op: 'clone',
-      remote: true,
-    },
+    ['clone', '--quiet', '--no-hardlinks', ...(noCheckout ? ['--no-checkout'] : []), '--', remote.url, dir],
+    { signal: remote.signal, op: 'clone', config: fromMirror(remote) },
   );
 }
 
-/** The remote's default branch and its head, as the mirror last fetched them. */
-async function mirrorHead(mirror: string): Promise<{ baseSha: string; defaultBranch: string }> {
-  const defaultBranch = await git(['symbolic-ref', '--short', 'HEAD'], { cwd: mirror, op: 'symbolic-ref' });
-  const baseSha = await git(['rev-parse', '--verify', `refs/heads/${defaultBranch}^{commit}`], {
-    cwd: mirror,
-    op: 'rev-parse',
-  });
-  return { baseSha, defaultBranch };
+/** A repository's default branch and its head: `ref` is HEAD in a mirror, origin/HEAD in a clone. */
+async function headOf(dir: string, ref: string): Promise<{ baseSha: string; defaultBranch: string }> {
+  const [baseSha, full] = (
+    await git(['rev-parse', `${ref}^{commit}`, '--symbolic-full-name', ref], { cwd: dir, op: 'rev-parse' })
+  ).split('\n');
+  const defaultBranch = full?.replace(/^refs\/(heads|remotes\/origin)\//, '') ?? '';
+  return { baseSha: baseSha!, defaultBranch };
 }
 
 /** Builds the next spare for a repository; a no-op if one is already there. */
@@ -79,9 +78,7 @@ export async function makeSpare(spare: string, remote: Remote): Promise<void> {
   await mkdir(path.dirname(spare), { recursive: true });
   const tmp = tmpBeside(spare);
   try {
-    await freshClone(tmp, remote);
-    const { baseSha } = await mirrorHead(remote.mirror);
-    await git(['checkout', '--quiet', '--detach', baseSha], { cwd: tmp, op: 'checkout' });
+    await localClone(tmp, remote, false);
     await rename(tmp, spare);
   } finally {
     await rm(tmp, { recursive: true, force: true });
@@ -98,22 +95,30 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
       () => true,
       () => false,
     );
-    if (!claimed) await freshClone(tmp, input);
-    await git(['remote', 'set-url', 'origin', input.url], { cwd: tmp, op: 'config' });
-    // The mirror was just fetched: bring its branches over from disk, no network.
-    await git(['fetch', '--quiet', '--no-tags', mirror, '+refs/heads/*:refs/remotes/origin/*'], {
-      cwd: tmp,
-      op: 'fetch',
-    });
-    const at = input.at ?? (await mirrorHead(mirror));
-    await git(['symbolic-ref', 'refs/remotes/origin/HEAD', `refs/remotes/origin/${at.defaultBranch}`], {
-      cwd: tmp,
-      op: 'symbolic-ref',
-    });
-    const present = await git(['cat-file', '-t', at.baseSha], { cwd: tmp, op: 'cat-file' }).catch(() => '');
-    if (present !== 'commit') {
+    let at = input.at;
+    if (claimed) {
+      // A spare may be older than the mirror: bring its branches and default branch up to date.
+      await git(['fetch', '--quiet', '--prune', '--no-tags', 'origin'], {
+        cwd: tmp,
+        op: 'fetch',
+        config: fromMirror(input),
+      });
+      at ??= await headOf(mirror, 'HEAD');
+      await git(['symbolic-ref', 'refs/remotes/origin/HEAD', `refs/remotes/origin/${at.defaultBranch}`], {
+        cwd: tmp,
+        op: 'symbolic-ref',
+      });
+    } else {
+      await localClone(tmp, input, true);
+      // A fresh clone's origin/HEAD is the mirror's HEAD, as the clone copied it.
+      at ??= await headOf(tmp, 'refs/remotes/origin/HEAD');
+    }
+    const present =
+      !input.at ||
+      (await git(['cat-file', '-t', at.baseSha], { cwd: tmp, op: 'cat-file' }).catch(() => '')) === 'commit';
+    if (!present) {
       // The base commit is no longer on any branch: ask the remote for it by id.
-      await git(['fetch', '--quiet', 'origin', at.baseSha], {
+      await git(['fetch', '--quiet', input.url, at.baseSha], {
         cwd: tmp,
         auth,
         signal,

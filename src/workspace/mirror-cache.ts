@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RepoRef } from '../events/job-events.js';
 import { type GitAuth, git } from './git.js';
@@ -18,38 +18,40 @@ export interface MirrorInput {
   signal?: AbortSignal;
 }
 
-async function isBare(dir: string): Promise<boolean> {
-  // GIT_DIR pins git to this directory: it must not find an enclosing repository instead.
-  const out = await git(['rev-parse', '--is-bare-repository'], {
-    cwd: path.dirname(dir),
-    env: { GIT_DIR: dir },
-    op: 'rev-parse',
-  }).catch(() => 'false');
-  return out.trim() === 'true';
-}
+// Only a finished clone is ever renamed to `dir`, so its HEAD file says a mirror is there.
+const isMirror = (dir: string) =>
+  stat(path.join(dir, 'HEAD')).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+
+/** Fetches every branch by an explicit refspec, so the mirror's own config never matters. */
+const HEADS = '+refs/heads/*:refs/heads/*';
 
 /** Creates or fetches the mirror; returns its path. */
 export function syncMirror({ root, repo, url, auth, signal }: MirrorInput): Promise<string> {
   const dir = mirrorPath(root, repo);
   return withLock(dir, async () => {
     await mkdir(path.dirname(dir), { recursive: true });
-    if (await isBare(dir)) {
-      await git(['config', 'remote.origin.url', url], { cwd: dir, op: 'config' });
-      await git(['fetch', '--prune', '--quiet', 'origin'], {
-        cwd: dir,
-        auth,
-        signal,
-        op: 'fetch',
-        remote: true,
-      });
-      await followDefaultBranch(dir, auth, signal);
+    if (await isMirror(dir)) {
+      // Two round trips at once: the branches, and which of them is the default now.
+      const [, head] = await Promise.all([
+        git(['fetch', '--prune', '--quiet', '--no-tags', url, HEADS], {
+          cwd: dir,
+          auth,
+          signal,
+          op: 'fetch',
+          remote: true,
+        }),
+        remoteHead(dir, url, auth, signal),
+      ]);
+      if (head) await git(['symbolic-ref', 'HEAD', head], { cwd: dir, op: 'symbolic-ref' });
       return dir;
     }
     // Cloned beside and renamed into place, so a crash never leaves a half mirror at `dir`.
     const tmp = `${dir}.tmp-${randomBytes(4).toString('hex')}`;
     try {
       await git(['clone', '--bare', '--quiet', '--', url, tmp], { auth, signal, op: 'clone', remote: true });
-      await git(['config', 'remote.origin.fetch', '+refs/heads/*:refs/heads/*'], { cwd: tmp, op: 'config' });
       await rm(dir, { recursive: true, force: true });
       await rename(tmp, dir);
     } finally {
@@ -59,15 +61,14 @@ export function syncMirror({ root, repo, url, auth, signal }: MirrorInput): Prom
   });
 }
 
-/** Points the mirror's HEAD at the remote's default branch, which may have been renamed. */
-async function followDefaultBranch(dir: string, auth: GitAuth | null, signal?: AbortSignal) {
-  const out = await git(['ls-remote', '--symref', 'origin', 'HEAD'], {
+/** The remote's default branch (it may have been renamed), or null if it does not say. */
+async function remoteHead(dir: string, url: string, auth: GitAuth | null, signal?: AbortSignal) {
+  const out = await git(['ls-remote', '--symref', url, 'HEAD'], {
     cwd: dir,
     auth,
     signal,
     op: 'ls-remote',
     remote: true,
   });
-  const ref = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(out)?.[1];
-  if (ref) await git(['symbolic-ref', 'HEAD', ref], { cwd: dir, op: 'symbolic-ref' });
+  return /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(out)?.[1] ?? null;
 }

@@ -7,8 +7,8 @@ import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
 import { writeChanges } from './apply-changes.js';
-import { type Author, commitAndPush } from './commit-push.js';
-import { type GitAuth, git } from './git.js';
+import { type Author, baseEntries, commitAndPush } from './commit-push.js';
+import { type GitAuth, git, readObjects } from './git.js';
 import { cloneJob, makeSpare, readMetadata } from './job-clone.js';
 import { syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
@@ -45,12 +45,24 @@ export function createWorkspace(options: WorkspaceOptions) {
       () => false,
     );
 
-  // A file at a commit, byte for byte.
-  const show = (dir: string, rev: string) =>
-    git(['cat-file', 'blob', rev], { cwd: dir, op: 'cat-file', raw: true }).then(
-      (text) => text,
-      () => null,
+  /** Files at a commit, read with one git process: each path maps to its text, or null. */
+  async function show(
+    dir: string,
+    rev: string,
+    files: readonly string[],
+  ): Promise<Map<string, string | null>> {
+    const objects = await readObjects(
+      dir,
+      files.map((f) => `${rev}:${f}`),
     );
+    return new Map(files.map((f) => [f, objects.get(`${rev}:${f}`)?.toString('utf8') ?? null]));
+  }
+  /** A reader for files at a commit: those named up front come from one read, any other on demand. */
+  async function readerAt(dir: string, rev: string, prefetch: readonly string[]) {
+    const known = await show(dir, rev, prefetch);
+    return async (file: string) =>
+      known.has(file) ? known.get(file)! : ((await show(dir, rev, [file])).get(file) ?? null);
+  }
 
   const refills = new Map<string, Promise<void>>();
 
@@ -92,17 +104,10 @@ export function createWorkspace(options: WorkspaceOptions) {
     const rootFiles = (
       await git(['ls-tree', '--name-only', meta.baseSha], { cwd: dir, op: 'ls-tree' })
     ).split('\n');
-    let file: { path: string; text: string } | null = null;
-    for (const candidate of CONFIG_PATHS) {
-      const text = await show(dir, `${meta.baseSha}:${candidate}`);
-      if (text !== null) {
-        file = { path: candidate, text };
-        break;
-      }
-    }
-    const pyproject = rootFiles.includes('pyproject.toml')
-      ? await show(dir, `${meta.baseSha}:pyproject.toml`)
-      : null;
+    const texts = await show(dir, meta.baseSha, [...CONFIG_PATHS, 'pyproject.toml']);
+    const found = CONFIG_PATHS.find((candidate) => texts.get(candidate) != null);
+    const file = found ? { path: found, text: texts.get(found)! } : null;
+    const pyproject = rootFiles.includes('pyproject.toml') ? (texts.get('pyproject.toml') ?? null) : null;
     const config = resolveConfig({
       file,
       rootFiles,
@@ -146,7 +151,11 @@ export function createWorkspace(options: WorkspaceOptions) {
       changes: proposal,
       protectedPaths: job.config?.protectedPaths ?? [],
       maxFileBytes: options.maxFileBytes,
-      readBase: (p) => show(dir, `${baseSha}:${p}`),
+      readBase: await readerAt(
+        dir,
+        baseSha,
+        proposal.map((c) => c.path),
+      ),
     });
     await writeChanges(dir, accepted);
     const addedTests = accepted.filter((c) => c.content !== null && isTestFile(c.path)).map((c) => c.path);
@@ -168,10 +177,12 @@ export function createWorkspace(options: WorkspaceOptions) {
     );
   }
 
-  /** A file as it is at the job's base commit, or null where it does not exist. */
-  async function readBase(job: JobContext, file: string): Promise<string | null> {
-    const dir = await ensure(job);
-    return show(dir, `${job.workspace!.baseSha}:${file}`);
+  /**
+   * Reads files as they are at the job's base commit (null where one does not exist). The files
+   * named up front are read at once; name every file the caller will ask for.
+   */
+  async function readBase(job: JobContext, prefetch: readonly string[]) {
+    return readerAt(await ensure(job), job.workspace!.baseSha, prefetch);
   }
 
   /** The job's sandbox HOME, made on first use; it lives as long as the job's clone. */
@@ -185,18 +196,16 @@ export function createWorkspace(options: WorkspaceOptions) {
     const { job } = input;
     const credentials = await auth(job);
     const url = options.remoteUrl(job.repo);
-    const base = job.workspace?.baseSha ?? '';
-    const hasBase = async (dir: string) =>
-      (await git(['cat-file', '-t', base], { cwd: dir, op: 'cat-file' }).catch(() => '')) === 'commit';
     // The commit needs only the base commit in the mirror, which prepare put there; the push
     // negotiates with the remote itself. Sync only a mirror that is gone or lacks the base.
     let mirror = mirrorPath(root, job.repo);
-    let present = fs.existsSync(mirror) && (await hasBase(mirror));
-    if (!present) {
+    const entries = () => (fs.existsSync(mirror) ? baseEntries(mirror, job) : Promise.resolve(null));
+    let base = await entries();
+    if (!base) {
       mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal: ctx.signal });
-      present = await hasBase(mirror);
+      base = await entries();
     }
-    if (!present) {
+    if (!base) {
       // The base commit left the remote's branches: the job's clone still has it.
       const dir = await ensure(job, ctx.signal);
       await git(
@@ -212,8 +221,23 @@ export function createWorkspace(options: WorkspaceOptions) {
           op: 'fetch',
         },
       );
+      base = await entries();
     }
-    return commitAndPush({ mirror, job, author: options.author, url, auth: credentials, signal: ctx.signal });
+    if (!base) {
+      throw new BootyError('BOOTY_E_WORKSPACE_LOST', {
+        jobId: job.jobId,
+        reason: `the base commit ${job.workspace?.baseSha} is in neither the mirror nor the job's clone`,
+      });
+    }
+    return commitAndPush({
+      mirror,
+      job,
+      base,
+      author: options.author,
+      url,
+      auth: credentials,
+      signal: ctx.signal,
+    });
   }
 
   /** Deletes a finished job's clone and HOME; the mirror stays for the next job. */

@@ -339,12 +339,18 @@ describe('commitAndPush', () => {
     expect(sh(remote.bare, 'log', '-1', '--format=%b', headSha)).toBe(`Refs #7.\n\nBooty-Job: ${job.jobId}`);
   });
 
-  it('commits a path with glob characters as that one file, and refuses changes that change nothing', async () => {
+  it('commits paths with glob characters, quotes and non-ASCII as those files, and refuses changes that change nothing', async () => {
     const { remote, ws } = setup();
     const job = await prepared(ws);
-    const { job: odd } = await apply(ws, job, [{ path: 'docs/[x]*.md', content: 'one file\n' }]);
+    const { job: odd } = await apply(ws, job, [
+      { path: 'docs/[x]*.md', content: 'one file\n' },
+      { path: 'docs/a "quoted" näme.md', content: 'two\n' },
+    ]);
     const { headSha } = await ws.commitAndPush({ job: odd });
-    expect(sh(remote.bare, 'diff', '--name-status', remote.head, headSha)).toBe('A\tdocs/[x]*.md');
+    expect(
+      sh(remote.bare, '-c', 'core.quotePath=false', 'diff', '--name-status', '-z', remote.head, headSha),
+    ).toBe('A\0docs/[x]*.md\0A\0docs/a "quoted" näme.md\0');
+    expect(sh(remote.bare, 'show', `${headSha}:docs/a "quoted" näme.md`)).toBe('two');
 
     const readme = sh(remote.bare, 'show', `${remote.head}:README.md`);
     const same = { ...job, changes: [{ path: 'README.md', content: `${readme}\n` }] };
