@@ -12,6 +12,7 @@ import { readTimeline } from '../src/actors/timeline.js';
 import { examplesDir } from '../src/demo/demo-script.js';
 import { runDemo } from '../src/demo/run-demo.js';
 import { openStore } from '../src/store/open-store.js';
+import { forgetCommits } from '../src/workspace/commit-cache.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
 
 const JOBS = 10;
@@ -30,6 +31,7 @@ interface JobTimes {
 
 async function oneJob(): Promise<JobTimes> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-overhead-'));
+  forgetCommits(); // each job cold: nothing read by an earlier job of the same sample
   const result = await runDemo({ scenario: 'pass', dir });
   if (!result.ok) throw new Error(`the demo job ended in ${result.finalState}, not promoted`);
   const store = openStore(result.db);

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { cached, remember } from '../workspace/commit-cache.js';
 import { git, readObjects } from '../workspace/git.js';
 
 // How the Claude steps see the repository. The integrator gives each job a reader over its
@@ -56,12 +57,17 @@ export function repoReaderFor(dir: string, options: RepoReaderOptions = {}): Rep
 
   return {
     async listFiles() {
+      const key = `${ref} files`;
+      const known = ref ? cached<string[]>(key) : undefined;
+      if (known) return [...known];
       const args = ref ? ['ls-tree', '-r', '-z', '--name-only', ref] : ['ls-files', '-z', '--cached'];
       const out = await git(args, { cwd: dir, op: ref ? 'ls-tree' : 'ls-files' });
-      return out
+      const files = out
         .split('\u0000')
         .filter(Boolean)
         .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      if (ref) remember(key, files, out.length);
+      return [...files];
     },
     readFiles,
     async readFile(file) {

@@ -1,6 +1,4 @@
 import { createAppAuth } from '@octokit/auth-app';
-import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import { BootyError } from '../errors.js';
 import type { RepoRef } from '../events/job-events.js';
@@ -9,13 +7,13 @@ import type { JobContext } from '../machines/job-context.js';
 import type { GitHubAuth } from './auth.js';
 import { type GitCredentials, gitRemoteUrl } from './git-remote.js';
 import { mapped } from './github-errors.js';
+import { requestPolicy } from './request-policy.js';
 
 // The octokit clients booty talks to GitHub with: REST and GraphQL on one authenticated request,
-// with octokit's retry and throttling plugins. GITHUB_API_URL points them at github.com, GitHub
+// with booty's request policy (request-policy.ts) for retries, rate limits and pacing. GITHUB_API_URL points them at github.com, GitHub
 // Enterprise (/api/v3) or the local simulator alike.
 
-export const BootyOctokit = Octokit.plugin(retry, throttling);
-export type BootyOctokit = InstanceType<typeof BootyOctokit>;
+export type BootyOctokit = Octokit;
 
 export interface GitHubClientOptions {
   apiUrl: string;
@@ -47,19 +45,16 @@ export interface GitHubClients {
   gitRemoteUrl(repo: RepoRef): string;
 }
 
-/** A limiter that lets every request through at once: the throttling plugin's groups, minus pacing. */
-const unpaced = {
-  key: () => ({ schedule: (_options: unknown, fn: (...args: any[]) => any, ...args: any[]) => fn(...args) }),
-};
-
 export function createGitHubClients(options: GitHubClientOptions): GitHubClients {
   const apiUrl = options.apiUrl.replace(/\/+$/, '');
   const retries = options.retries ?? 3;
   const base = options.retryBaseMs ?? 1000;
   const log = options.log?.child({ component: 'github' });
 
-  const make = (auth: Record<string, unknown>) =>
-    new BootyOctokit({
+  const policy = requestPolicy({ retries, baseMs: base, paced: options.paced ?? !isLoopback(apiUrl), log });
+  const PolicyOctokit = Octokit.plugin(policy);
+  const make = (auth: Record<string, unknown>): Octokit =>
+    new PolicyOctokit({
       baseUrl: apiUrl,
       userAgent: options.userAgent ?? 'booty',
       ...auth,
@@ -68,36 +63,6 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
         info: () => {},
         warn: (message: string) => log?.warn(message),
         error: (message: string) => log?.error(message),
-      },
-      retry: { retries, retryAfterBaseValue: base },
-      throttle: {
-        retryAfterBaseValue: base,
-        ...(!(options.paced ?? !isLoopback(apiUrl))
-          ? ({
-              global: unpaced,
-              auth: unpaced,
-              write: unpaced,
-              notifications: unpaced,
-              search: unpaced,
-            } as object)
-          : {}),
-        onSecondaryRateLimit: (
-          after: number,
-          o: { method: string; url: string },
-          _k: unknown,
-          count: number,
-        ) => {
-          log?.warn(
-            { method: o.method, url: o.url, retryAfter: after, count },
-            'GitHub secondary rate limit',
-          );
-          return count < retries;
-        },
-        onRateLimit: (after: number, o: { method: string; url: string }, _k: unknown, count: number) => {
-          log?.warn({ method: o.method, url: o.url, retryAfter: after, count }, 'GitHub rate limit');
-          // Waiting out an hourly window here would hold the job's slot; the step's own retry waits instead.
-          return count < 1 && after <= 60;
-        },
       },
     });
 

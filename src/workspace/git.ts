@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { BootyError } from '../errors.js';
 import { scrubSecrets } from '../secrets/scrub.js';
+import { cached, pinnedCommit, remember } from './commit-cache.js';
 
 // Runs git for booty itself (never for generated code). Credentials travel only in the child's
 // environment as an HTTP header (GIT_CONFIG_COUNT/KEY/VALUE), so they never touch .git/config,
@@ -139,32 +140,54 @@ export async function git(args: string[], options: GitOptions): Promise<string> 
 
 /**
  * Many objects in one `git cat-file --batch`: each spec (`<rev>:<path>`, a sha) maps to its bytes,
- * or to null where it names nothing. One process however many files a step reads.
+ * or to null where it names nothing. One process however many files a step reads, and none for a
+ * file of a commit (`<sha>:<path>`) already read.
  */
 export async function readObjects(dir: string, specs: string[]): Promise<Map<string, Buffer | null>> {
   const found = new Map<string, Buffer | null>();
-  const unique = [...new Set(specs)];
-  // A spec with a newline cannot be asked for on one line; no git path needs one here.
-  const asked = unique.filter((s) => !/[\n\r]/.test(s));
-  for (const s of unique) found.set(s, null);
+  const asked: string[] = [];
+  for (const spec of new Set(specs)) {
+    const hit = cached<Buffer | null>(spec);
+    found.set(spec, hit ?? null);
+    // A spec with a newline cannot be asked for on one line; no git path needs one here.
+    if (hit === undefined && !/[\n\r]/.test(spec)) asked.push(spec);
+  }
   if (asked.length === 0) return found;
-  const out = await gitBytes(['cat-file', '--batch'], {
-    cwd: dir,
-    op: 'cat-file',
-    input: `${asked.join('\n')}\n`,
-  });
-  let at = 0;
+  // The commits themselves are asked too: "missing" for a path is only worth keeping when the
+  // commit is there, so a file is known to be absent rather than its commit not yet fetched.
+  const commits = [...new Set(asked.map(pinnedCommit).filter((c) => c !== null))];
+  const objects = parseBatch(
+    await gitBytes(['cat-file', '--batch'], {
+      cwd: dir,
+      op: 'cat-file',
+      input: `${[...asked, ...commits].join('\n')}\n`,
+    }),
+    [...asked, ...commits],
+  );
   for (const spec of asked) {
-    const eol = out.indexOf(0x0a, at);
-    if (eol < 0) break;
-    const header = out.subarray(at, eol).toString('utf8');
-    at = eol + 1;
-    // "<sha> <type> <size>" then the content and a newline; "<spec> missing" (or ambiguous) alone.
-    const m = /^[0-9a-f]{40,64} (\w+) (\d+)$/.exec(header);
-    if (!m) continue;
-    const size = Number(m[2]);
-    if (m[1] === 'blob') found.set(spec, out.subarray(at, at + size));
-    at += size + 1;
+    const object = objects.get(spec);
+    const blob = object?.type === 'blob' ? object.bytes : null;
+    const commit = pinnedCommit(spec);
+    const known = blob !== null || (commit !== null && objects.get(commit)?.type === 'commit');
+    found.set(spec, known ? remember(spec, blob, (blob?.length ?? 0) + spec.length) : blob);
   }
   return found;
+}
+
+/** `cat-file --batch` output: per spec, "<sha> <type> <size>", the bytes and a newline, or one "missing" line. */
+function parseBatch(out: Buffer, specs: string[]): Map<string, { type: string; bytes: Buffer }> {
+  const objects = new Map<string, { type: string; bytes: Buffer }>();
+  let at = 0;
+  for (const spec of specs) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol < 0) break;
+    const m = /^[0-9a-f]{40,64} (\w+) (\d+)$/.exec(out.subarray(at, eol).toString('utf8'));
+    at = eol + 1;
+    if (!m) continue;
+    const size = Number(m[2]);
+    // A copy: a slice would keep the whole batch's output alive in the cache.
+    objects.set(spec, { type: m[1]!, bytes: Buffer.from(out.subarray(at, at + size)) });
+    at += size + 1;
+  }
+  return objects;
 }

@@ -171,7 +171,7 @@ describe('draft pull request and promotion', () => {
     expect(sim.pulls('acme', 'widgets')).toHaveLength(1);
   });
 
-  it('retries a 502 and a secondary rate limit through the octokit plugins', async () => {
+  it('retries a 502 and a secondary rate limit through the request policy', async () => {
     const { sim, effects, job, headSha } = await setup();
     sim.fault('pulls/list', { kind: 'bad-gateway' });
     sim.fault('pulls/create', { kind: 'secondary-rate-limit', retryAfter: 1 });
@@ -218,6 +218,22 @@ describe('draft pull request and promotion', () => {
     expect(isBootyError(refused, 'BOOTY_E_GITHUB_REQUEST')).toBe(true);
     expect(refused.retryable).toBe(false);
     expect(refused.message).toContain('with 422: Validation Failed (PullRequest head invalid)');
+  });
+
+  it("retries GitHub's own GraphQL hiccup, which arrives as an error in a 200", async () => {
+    const { sim, effects, job, headSha } = await setup();
+    const pr = await effects.openDraftPr(openInput(job), { headSha });
+    sim.fault('graphql', {
+      kind: 'graphql-error',
+      type: 'INTERNAL',
+      message: 'Something went wrong while executing your query. Please try again.',
+    });
+    const result = await effects.promotePr(effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr'), {
+      signal: new AbortController().signal,
+    });
+    expect(result).toEqual({ draft: false });
+    expect(sim.requests().filter((r) => r.operation === 'graphql')).toHaveLength(2);
+    expect(sim.pulls('acme', 'widgets')[0]!.draft).toBe(false);
   });
 
   it('fails promotion with a non-retryable error when GitHub refuses the mutation', async () => {
