@@ -12,8 +12,10 @@ import { renderProgress } from './progress-render.js';
 
 // The progress comment as a projection of the job's log. Every logged event may change it; the
 // reporter keeps at most one request in flight per job and always writes the latest state, so a
-// burst of events costs one edit. It never throws into the supervisor: a failed write is logged and
-// the next change (or the next boot, through listUnreported) writes again.
+// burst of events costs one edit. Edits are at least `minIntervalMs` apart, except the job's last:
+// a person reading the issue cannot follow faster, each edit is a write GitHub paces at 1 s, and
+// every edit made is work done beside the job's own steps. It never throws into the supervisor: a
+// failed write is logged and the next change (or the next boot, through listUnreported) writes again.
 
 export interface ProgressReporterOptions {
   clients: GitHubClients;
@@ -25,6 +27,8 @@ export interface ProgressReporterOptions {
   attempts?: number;
   /** Pause before a retry, doubled each time; default 500 ms. */
   retryDelayMs?: number;
+  /** Least time between two edits of a running job's comment; default 1000 ms. */
+  minIntervalMs?: number;
 }
 
 export interface ProgressReporter extends JobObserver {
@@ -42,18 +46,34 @@ interface Entry {
   comment: ProgressComment | null;
   reacted: boolean;
   running: Promise<void> | null;
+  /** When the last edit was sent (ms), for the interval between edits. */
+  lastAt: number;
+  /** The job has settled: write its last state without waiting for the interval. */
+  final: boolean;
+  /** Ends a wait for the interval early. */
+  wake: (() => void) | null;
 }
 
 export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
   const log = options.log?.child({ component: 'progress' });
   const attempts = options.attempts ?? 4;
   const delay = options.retryDelayMs ?? 500;
+  const interval = options.minIntervalMs ?? 1000;
   const entries = new Map<string, Entry>();
 
   const entry = (jobId: string) => {
     let e = entries.get(jobId);
     if (!e) {
-      e = { latest: null, shown: 0, comment: null, reacted: false, running: null };
+      e = {
+        latest: null,
+        shown: 0,
+        comment: null,
+        reacted: false,
+        running: null,
+        lastAt: Number.NEGATIVE_INFINITY,
+        final: false,
+        wake: null,
+      };
       entries.set(jobId, e);
     }
     return e;
@@ -73,11 +93,27 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     e.comment = await upsertProgressComment(gh, ctx, body, e.comment);
   }
 
+  /** Waits out the interval since the last edit, unless the job settles meanwhile. */
+  async function pace(e: Entry) {
+    const wait = e.lastAt + interval - Date.now();
+    if (e.final || wait <= 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, wait);
+      e.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    e.wake = null;
+  }
+
   async function drain(jobId: string, e: Entry) {
     try {
       for (;;) {
+        await pace(e);
         const next = e.latest;
         if (!next || next.version <= e.shown) return;
+        e.lastAt = Date.now();
         let tries = 0;
         for (;;) {
           try {
@@ -121,6 +157,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     },
     async settled(jobId, snapshot, version) {
       const e = entry(jobId);
+      e.final = true;
+      e.wake?.();
       await schedule(jobId, snapshot, version);
       // A change that arrived while the last write was in flight is drained by now too.
       while (e.running) await e.running;

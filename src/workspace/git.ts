@@ -156,14 +156,7 @@ export async function readObjects(dir: string, specs: string[]): Promise<Map<str
   // The commits themselves are asked too: "missing" for a path is only worth keeping when the
   // commit is there, so a file is known to be absent rather than its commit not yet fetched.
   const commits = [...new Set(asked.map(pinnedCommit).filter((c) => c !== null))];
-  const objects = parseBatch(
-    await gitBytes(['cat-file', '--batch'], {
-      cwd: dir,
-      op: 'cat-file',
-      input: `${[...asked, ...commits].join('\n')}\n`,
-    }),
-    [...asked, ...commits],
-  );
+  const objects = await batchObjects(dir, [...asked, ...commits]);
   for (const spec of asked) {
     const object = objects.get(spec);
     const blob = object?.type === 'blob' ? object.bytes : null;
@@ -174,8 +167,17 @@ export async function readObjects(dir: string, specs: string[]): Promise<Map<str
   return found;
 }
 
-/** `cat-file --batch` output: per spec, "<sha> <type> <size>", the bytes and a newline, or one "missing" line. */
-function parseBatch(out: Buffer, specs: string[]): Map<string, { type: string; bytes: Buffer }> {
+/** Any objects (blobs, trees, commits) by one `git cat-file --batch`; a spec naming nothing is left out. */
+export async function batchObjects(
+  dir: string,
+  specs: string[],
+): Promise<Map<string, { type: string; bytes: Buffer }>> {
+  const out = await gitBytes(['cat-file', '--batch'], {
+    cwd: dir,
+    op: 'cat-file',
+    input: `${specs.join('\n')}\n`,
+  });
+  // Per spec: "<sha> <type> <size>", the bytes and a newline; or one "<spec> missing" line.
   const objects = new Map<string, { type: string; bytes: Buffer }>();
   let at = 0;
   for (const spec of specs) {
@@ -190,4 +192,18 @@ function parseBatch(out: Buffer, specs: string[]): Map<string, { type: string; b
     at += size + 1;
   }
   return objects;
+}
+
+/** The entry names of a raw tree object: "<mode> <name>\0" then the entry's id, `idBytes` long. */
+export function treeNames(tree: Buffer, idBytes: number): string[] {
+  const names: string[] = [];
+  let at = 0;
+  while (at < tree.length) {
+    const space = tree.indexOf(0x20, at);
+    const nul = tree.indexOf(0, space);
+    if (space < 0 || nul < 0) break;
+    names.push(tree.subarray(space + 1, nul).toString('utf8'));
+    at = nul + 1 + idBytes;
+  }
+  return names;
 }

@@ -58,7 +58,7 @@ async function localClone(dir: string, remote: Remote, noCheckout: boolean): Pro
 }
 
 /** A repository's default branch and its head: `ref` is HEAD in a mirror, origin/HEAD in a clone. */
-async function headOf(dir: string, ref: string): Promise<{ baseSha: string; defaultBranch: string }> {
+export async function headOf(dir: string, ref: string): Promise<{ baseSha: string; defaultBranch: string }> {
   const [baseSha, full] = (
     await git(['rev-parse', `${ref}^{commit}`, '--symbolic-full-name', ref], { cwd: dir, op: 'rev-parse' })
   ).split('\n');

@@ -8,8 +8,8 @@ import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
 import { writeChanges } from './apply-changes.js';
 import { type Author, baseEntries, commitAndPush } from './commit-push.js';
-import { type GitAuth, git, readObjects } from './git.js';
-import { cloneJob, makeSpare, readMetadata } from './job-clone.js';
+import { batchObjects, type GitAuth, git, readObjects, treeNames } from './git.js';
+import { type CloneMetadata, cloneJob, headOf, makeSpare, readMetadata } from './job-clone.js';
 import { syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
 import { CONFIG_PATHS, resolveConfig } from './repo-config.js';
@@ -66,22 +66,34 @@ export function createWorkspace(options: WorkspaceOptions) {
 
   const refills = new Map<string, Promise<void>>();
 
-  async function clone(job: JobContext, at: CloneAt | undefined, signal?: AbortSignal) {
+  /**
+   * Makes the job's clone from a freshly synced mirror. `alongside` runs on the mirror while the
+   * clone is made and checked out, for reads that need only the objects.
+   */
+  async function clone<T>(
+    job: JobContext,
+    at: CloneAt | undefined,
+    signal?: AbortSignal,
+    alongside?: (mirror: string) => Promise<T>,
+  ): Promise<[CloneMetadata, T | null]> {
     const credentials = await auth(job);
     const url = options.remoteUrl(job.repo);
     const mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
     const spare = sparePath(root, job.repo);
     await refills.get(spare); // a spare half made is not worth a second clone beside it
-    const meta = await cloneJob({
-      dir: jobPath(root, job.jobId),
-      spare,
-      mirror,
-      url,
-      branch: job.branch,
-      auth: credentials,
-      signal,
-      at,
-    });
+    const [meta, beside] = await Promise.all([
+      cloneJob({
+        dir: jobPath(root, job.jobId),
+        spare,
+        mirror,
+        url,
+        branch: job.branch,
+        auth: credentials,
+        signal,
+        at,
+      }),
+      alongside?.(mirror).catch(() => null) ?? null,
+    ]);
     if (options.spares !== false && !refills.has(spare)) {
       // Off the job's path: the next job on this repository starts from a checked-out tree.
       const refill = makeSpare(spare, { mirror, url, auth: credentials })
@@ -91,29 +103,49 @@ export function createWorkspace(options: WorkspaceOptions) {
         .finally(() => refills.delete(spare));
       refills.set(spare, refill);
     }
-    return meta;
+    return [meta, beside];
   }
   type CloneAt = { baseSha: string; defaultBranch: string };
+
+  /** What the repository config is made from, read at a commit by one git process. */
+  async function configFiles(gitDir: string, baseSha: string) {
+    const wanted = [...CONFIG_PATHS, 'pyproject.toml'];
+    const objects = await batchObjects(gitDir, [
+      `${baseSha}^{tree}`,
+      ...wanted.map((p) => `${baseSha}:${p}`),
+    ]);
+    const tree = objects.get(`${baseSha}^{tree}`);
+    if (tree?.type !== 'tree') {
+      throw new BootyError('BOOTY_E_GIT_FAILED', { op: 'cat-file', reason: `no tree for commit ${baseSha}` });
+    }
+    const text = (p: string) => {
+      const o = objects.get(`${baseSha}:${p}`);
+      return o?.type === 'blob' ? o.bytes.toString('utf8') : null;
+    };
+    const rootFiles = treeNames(tree.bytes, baseSha.length / 2);
+    const found = CONFIG_PATHS.find((p) => text(p) !== null);
+    return {
+      baseSha,
+      rootFiles,
+      file: found ? { path: found, text: text(found)! } : null,
+      pyproject: rootFiles.includes('pyproject.toml') ? text('pyproject.toml') : null,
+    };
+  }
 
   /** The job's clone, made (or reused) at the head of the default branch, and its config. */
   async function prepare(input: EffectInput, { signal }: { signal: AbortSignal }): Promise<PrepareResult> {
     const { job } = input;
     const dir = jobPath(root, job.jobId);
-    const meta = (await readMetadata(dir)) ?? (await clone(job, undefined, signal));
+    const existing = await readMetadata(dir);
+    // A new clone's base is the mirror's head: its config is read there while the clone is made.
+    const [meta, early] = existing
+      ? [existing, null]
+      : await clone(job, undefined, signal, async (mirror) =>
+          configFiles(mirror, (await headOf(mirror, 'HEAD')).baseSha),
+        );
     // Read from the base commit, never from the work tree the job's changes go into.
-    const rootFiles = (
-      await git(['ls-tree', '--name-only', meta.baseSha], { cwd: dir, op: 'ls-tree' })
-    ).split('\n');
-    const texts = await show(dir, meta.baseSha, [...CONFIG_PATHS, 'pyproject.toml']);
-    const found = CONFIG_PATHS.find((candidate) => texts.get(candidate) != null);
-    const file = found ? { path: found, text: texts.get(found)! } : null;
-    const pyproject = rootFiles.includes('pyproject.toml') ? (texts.get('pyproject.toml') ?? null) : null;
-    const config = resolveConfig({
-      file,
-      rootFiles,
-      pyproject,
-      defaultMaxAttempts: job.settings.maxAttempts,
-    });
+    const files = early?.baseSha === meta.baseSha ? early : await configFiles(dir, meta.baseSha);
+    const config = resolveConfig({ ...files, defaultMaxAttempts: job.settings.maxAttempts });
     options.log?.info({ jobId: job.jobId, baseSha: meta.baseSha, source: config.source }, 'workspace ready');
     return { baseSha: meta.baseSha, defaultBranch: meta.defaultBranch, branch: meta.branch, config };
   }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGitHubEffects } from '../../src/github/github-effects.js';
 import { renderProgress } from '../../src/github/progress-render.js';
 import { createProgressReporter } from '../../src/github/progress-reporter.js';
@@ -92,11 +92,32 @@ describe('progress comment', () => {
 
     const ops = sim.requests().map((r) => r.operation);
     expect(ops.filter((o) => o === 'issues/create-comment')).toHaveLength(1);
-    // The first state is being written while every later one arrives: only the final one is written next.
-    expect(ops.filter((o) => o === 'issues/update-comment')).toHaveLength(1);
+    // Every state arrives before the first write starts: the comment is made once, with the final state.
+    expect(ops.filter((o) => o === 'issues/update-comment')).toHaveLength(0);
     expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([renderProgress(final)]);
     expect((await store.getJob(jobId))?.reportedVersion).toBe(events.length);
     expect((await store.listUnreported()).map((j) => j.jobId)).not.toContain(jobId);
+  });
+
+  it('edits a running job at most once per interval, and writes its last state at once', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1, minIntervalMs: 60_000 });
+    const edits = () => sim.requests().filter((r) => /issues\/(create|update)-comment/.test(r.operation ?? ''));
+
+    reporter.changed({ jobId, version: 1, snapshot: foldJob(events.slice(0, 1)) });
+    await vi.waitFor(() => expect(edits()).toHaveLength(1));
+    for (let version = 2; version < events.length; version++) {
+      reporter.changed({ jobId, version, snapshot: foldJob(events.slice(0, version)) });
+    }
+    // Within the interval nothing more is sent, however many changes arrive.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(edits()).toHaveLength(1);
+
+    const final = foldJob(events);
+    await reporter.settled(jobId, final, events.length);
+    expect(edits().map((r) => r.operation)).toEqual(['issues/create-comment', 'issues/update-comment']);
+    expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([renderProgress(final)]);
   });
 
   it('reads the issue, and its discussion without booty progress comments', async () => {
