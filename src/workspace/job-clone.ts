@@ -32,10 +32,12 @@ interface Remote {
 export interface CloneInput extends Remote {
   dir: string;
   /** A spare clone of the same repository to start from, if one is there. */
-  spare: string;
+  spare?: string;
   branch: string;
   /** Check out this commit (a rebuild); else the head of the remote's default branch. */
   at?: { baseSha: string; defaultBranch: string };
+  /** Clone from the remote itself: the mirror is being made beside this clone (a repository's first job). */
+  fromRemote?: boolean;
 }
 
 const tmpBeside = (dir: string) => `${dir}.tmp-${randomBytes(4).toString('hex')}`;
@@ -49,11 +51,18 @@ export async function readMetadata(dir: string): Promise<CloneMetadata | null> {
 /** `url.<mirror>.insteadOf=<url>`: fetches of the remote read the mirror instead. */
 const fromMirror = ({ mirror, url }: Remote) => ({ [`url.${mirror}.insteadOf`]: url });
 
-/** A new clone of the mirror at `dir`; checked out at the default branch unless `noCheckout`. */
-async function localClone(dir: string, remote: Remote, noCheckout: boolean): Promise<void> {
+/** A new clone at `dir`, of the mirror (or the remote itself); checked out at the default branch unless `noCheckout`. */
+async function localClone(
+  dir: string,
+  remote: Remote,
+  noCheckout: boolean,
+  fromRemote = false,
+): Promise<void> {
   await git(
     ['clone', '--quiet', '--no-hardlinks', ...(noCheckout ? ['--no-checkout'] : []), '--', remote.url, dir],
-    { signal: remote.signal, op: 'clone', config: fromMirror(remote) },
+    fromRemote
+      ? { signal: remote.signal, op: 'clone', auth: remote.auth, remote: true }
+      : { signal: remote.signal, op: 'clone', config: fromMirror(remote) },
   );
 }
 
@@ -91,10 +100,13 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
   await mkdir(path.dirname(dir), { recursive: true });
   try {
     // Renaming is atomic: of two jobs racing for one spare, one gets it and the other clones.
-    const claimed = await rename(input.spare, tmp).then(
-      () => true,
-      () => false,
-    );
+    const claimed =
+      input.spare !== undefined &&
+      !input.fromRemote &&
+      (await rename(input.spare, tmp).then(
+        () => true,
+        () => false,
+      ));
     let at = input.at;
     if (claimed) {
       // A spare may be older than the mirror: bring its branches and default branch up to date.
@@ -109,8 +121,8 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
         op: 'symbolic-ref',
       });
     } else {
-      await localClone(tmp, input, true);
-      // A fresh clone's origin/HEAD is the mirror's HEAD, as the clone copied it.
+      await localClone(tmp, input, true, input.fromRemote);
+      // A fresh clone's origin/HEAD is the mirror's (or remote's) HEAD, as the clone copied it.
       at ??= await headOf(tmp, 'refs/remotes/origin/HEAD');
     }
     const present =

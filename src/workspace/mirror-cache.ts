@@ -19,7 +19,7 @@ export interface MirrorInput {
 }
 
 // Only a finished clone is ever renamed to `dir`, so its HEAD file says a mirror is there.
-const isMirror = (dir: string) =>
+export const isMirror = (dir: string) =>
   stat(path.join(dir, 'HEAD')).then(
     (s) => s.isFile(),
     () => false,

@@ -10,7 +10,7 @@ import { writeChanges } from './apply-changes.js';
 import { type Author, baseEntries, commitAndPush } from './commit-push.js';
 import { batchObjects, type GitAuth, git, readObjects, treeNames } from './git.js';
 import { type CloneMetadata, cloneJob, headOf, makeSpare, readMetadata } from './job-clone.js';
-import { syncMirror } from './mirror-cache.js';
+import { isMirror, syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
 import { CONFIG_PATHS, resolveConfig } from './repo-config.js';
 import { isTestFile } from './test-files.js';
@@ -78,22 +78,29 @@ export function createWorkspace(options: WorkspaceOptions) {
   ): Promise<[CloneMetadata, T | null]> {
     const credentials = await auth(job);
     const url = options.remoteUrl(job.repo);
-    const mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
+    // A repository's first job clones from the remote while its mirror is made beside it; later
+    // jobs copy the mirror on disk, just fetched, with no second download.
+    const cold = !(await isMirror(mirrorPath(root, job.repo)));
+    const mirrored = syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
+    mirrored.catch(() => {}); // awaited below; a failure is not unhandled meanwhile
+    if (!cold) await mirrored;
     const spare = sparePath(root, job.repo);
     await refills.get(spare); // a spare half made is not worth a second clone beside it
     const [meta, beside] = await Promise.all([
       cloneJob({
         dir: jobPath(root, job.jobId),
         spare,
-        mirror,
+        mirror: mirrorPath(root, job.repo),
         url,
         branch: job.branch,
         auth: credentials,
         signal,
         at,
+        fromRemote: cold,
       }),
-      alongside?.(mirror).catch(() => null) ?? null,
+      alongside ? mirrored.then(alongside).catch(() => null) : null,
     ]);
+    const mirror = await mirrored;
     if (options.spares !== false && !refills.has(spare)) {
       // Off the job's path: the next job on this repository starts from a checked-out tree.
       const refill = makeSpare(spare, { mirror, url, auth: credentials })
