@@ -28,16 +28,14 @@ import { describeExit, failingIds, judge } from './test-verdict.js';
 // after every applied attempt. Each run is read from the framework's own report where booty can get
 // one, and recorded case by case; the verdict needs positive evidence. The install step runs when
 // the workspace is new or a manifest changed, into a HOME kept for the whole job. Tests never have
-// network, and after each run the work tree goes back to exactly the logged change.
+// network, and each run starts from exactly the logged change (workspace.treeForRun).
 
 export interface TestEffectsOptions {
   workspace: {
-    /** The job's work tree, rebuilt from the log if it is gone. */
-    ensure: (job: JobContext) => Promise<string>;
+    /** The job's work tree as base + logged changes (rebuilt from the log if it is gone), for a run. */
+    treeForRun: (job: JobContext) => Promise<string>;
     /** The job's sandbox HOME. */
     home: (job: JobContext) => Promise<string>;
-    /** Back to the base commit plus the logged changes. */
-    resetTree: (job: JobContext) => Promise<void>;
     /** A reader of files at the base commit (null where absent); the named files are read at once. */
     readBase: (
       job: JobContext,
@@ -225,62 +223,54 @@ export function createTestEffects(options: TestEffectsOptions) {
   const runBaseline: EffectImpl<'runBaseline'> = async (input, { signal }): Promise<Run> => {
     const cfg = config(input);
     const { job } = input;
-    const dir = await options.workspace.ensure(job);
+    const dir = await options.workspace.treeForRun(job);
     const home = await options.workspace.home(job);
-    try {
-      const failedInstall = await install(job, cfg, dir, home, signal);
-      if (failedInstall) {
-        const { command, status, tail } = failedInstall;
-        // A registry that did not answer may answer later; anything else is the repository's setup.
-        if (failedInstall.network) throw new BootyError('BOOTY_E_INSTALL_NETWORK', { command, tail });
-        throw new BootyError('BOOTY_E_INSTALL_FAILED', { command, status, tail });
-      }
-      const { facts, output } = await testRun(cfg, dir, home, signal);
-      const broken = baselineProblem({ ...facts, output });
-      return {
-        ...facts,
-        broken,
-        verdict: broken ? 'unknown' : 'pass',
-        reasons: [],
-        passed: broken === null,
-        failingTests: failingIds(facts),
-        newFailures: [],
-        baselineFailures: failingIds(facts),
-        changedTests: [],
-        addedTestsFailing: [],
-      };
-    } finally {
-      await options.workspace.resetTree(job);
+    const failedInstall = await install(job, cfg, dir, home, signal);
+    if (failedInstall) {
+      const { command, status, tail } = failedInstall;
+      // A registry that did not answer may answer later; anything else is the repository's setup.
+      if (failedInstall.network) throw new BootyError('BOOTY_E_INSTALL_NETWORK', { command, tail });
+      throw new BootyError('BOOTY_E_INSTALL_FAILED', { command, status, tail });
     }
+    const { facts, output } = await testRun(cfg, dir, home, signal);
+    const broken = baselineProblem({ ...facts, output });
+    return {
+      ...facts,
+      broken,
+      verdict: broken ? 'unknown' : 'pass',
+      reasons: [],
+      passed: broken === null,
+      failingTests: failingIds(facts),
+      newFailures: [],
+      baselineFailures: failingIds(facts),
+      changedTests: [],
+      addedTestsFailing: [],
+    };
   };
 
   const runTests: EffectImpl<'runTests'> = async (input, { signal }): Promise<Run> => {
     const cfg = config(input);
     const { job } = input;
-    const dir = await options.workspace.ensure(job);
+    const dir = await options.workspace.treeForRun(job);
     const home = await options.workspace.home(job);
-    try {
-      const failedInstall = await install(job, cfg, dir, home, signal);
-      if (failedInstall) return installFailed(cfg, failedInstall, job);
-      const { facts } = await testRun(cfg, dir, home, signal);
-      const readBase = await options.workspace.readBase(
-        job,
-        job.changes.map((c) => c.path),
-      );
-      const touched = touchedTests(
-        await Promise.all(
-          job.changes.map(async (c: FileChange) => ({
-            path: c.path,
-            before: await readBase(c.path),
-            after: c.content,
-          })),
-        ),
-      );
-      const judgement = judge({ baseline: job.baseline, run: facts, touched });
-      return { ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' };
-    } finally {
-      await options.workspace.resetTree(job);
-    }
+    const failedInstall = await install(job, cfg, dir, home, signal);
+    if (failedInstall) return installFailed(cfg, failedInstall, job);
+    const { facts } = await testRun(cfg, dir, home, signal);
+    const readBase = await options.workspace.readBase(
+      job,
+      job.changes.map((c) => c.path),
+    );
+    const touched = touchedTests(
+      await Promise.all(
+        job.changes.map(async (c: FileChange) => ({
+          path: c.path,
+          before: await readBase(c.path),
+          after: c.content,
+        })),
+      ),
+    );
+    const judgement = judge({ baseline: job.baseline, run: facts, touched });
+    return { ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' };
   };
 
   return { runBaseline, runTests };

@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { BootyError } from '../errors.js';
-import type { Prepared } from '../events/effect-results.js';
+import type { FileChange, Prepared } from '../events/effect-results.js';
 import type { RepoRef } from '../events/job-events.js';
 import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
-import type { EffectInput, JobContext } from '../machines/job-context.js';
+import { type EffectInput, type JobContext, mergeChanges } from '../machines/job-context.js';
 import { writeChanges } from './apply-changes.js';
 import { type Author, baseEntries, commitAndPush } from './commit-push.js';
 import { batchObjects, type GitAuth, git, readObjects, treeNames } from './git.js';
@@ -65,6 +66,10 @@ export function createWorkspace(options: WorkspaceOptions) {
   }
 
   const refills = new Map<string, Promise<void>>();
+  /** Jobs whose tree this process made exactly base + changes (by fingerprint), with nothing run since. */
+  const cleanAs = new Map<string, string>();
+  const fingerprint = (changes: readonly FileChange[]) =>
+    createHash('sha256').update(JSON.stringify(changes)).digest('hex');
 
   /**
    * Makes the job's clone from a freshly synced mirror. `alongside` runs on the mirror while the
@@ -150,6 +155,7 @@ export function createWorkspace(options: WorkspaceOptions) {
       : await clone(job, undefined, signal, async (mirror) =>
           configFiles(mirror, (await headOf(mirror, 'HEAD')).baseSha),
         );
+    if (!existing) cleanAs.set(job.jobId, fingerprint([])); // just checked out, nothing run in it
     // Read from the base commit, never from the work tree the job's changes go into.
     const files = early?.baseSha === meta.baseSha ? early : await configFiles(dir, meta.baseSha);
     const config = resolveConfig({ ...files, defaultMaxAttempts: job.settings.maxAttempts });
@@ -177,13 +183,15 @@ export function createWorkspace(options: WorkspaceOptions) {
     // because a path is about to be written.
     const safe = job.changes.filter((c) => !('rule' in checkPathSyntax(c.path)));
     await writeChanges(dir, safe);
+    cleanAs.set(job.jobId, fingerprint(job.changes));
     return dir;
   }
 
   const applyChanges: EffectImpl<'applyChanges'> = async (input, { signal }) => {
     const { job } = input;
     const proposal = job.proposal?.changes ?? [];
-    const dir = await ensure(job, signal);
+    // The policy's checks read the tree (symlinks), and the changes go on top of it: start clean.
+    const dir = await resetTree(job, signal);
     const baseSha = job.workspace!.baseSha;
     const { accepted, rejected } = await checkChanges({
       dir,
@@ -197,6 +205,7 @@ export function createWorkspace(options: WorkspaceOptions) {
       ),
     });
     await writeChanges(dir, accepted);
+    cleanAs.set(job.jobId, fingerprint(mergeChanges(job.changes, accepted)));
     const addedTests = accepted.filter((c) => c.content !== null && isTestFile(c.path)).map((c) => c.path);
     return { applied: accepted, rejected, addedTests: addedTests.sort() };
   };
@@ -204,16 +213,32 @@ export function createWorkspace(options: WorkspaceOptions) {
   /**
    * Puts the work tree back to the base commit plus the logged changes: tracked files restored,
    * untracked ones a test left removed (ignored build output such as node_modules stays), and every
-   * change written again. Run after each test run, so no test's edit outlives it.
+   * change written again. Skipped when this process knows the tree is already exactly that, with
+   * nothing run in it since.
    */
-  async function resetTree(job: JobContext, signal?: AbortSignal): Promise<void> {
+  async function resetTree(job: JobContext, signal?: AbortSignal): Promise<string> {
     const dir = await ensure(job, signal);
+    const want = fingerprint(job.changes);
+    if (cleanAs.get(job.jobId) === want) return dir;
     await git(['reset', '--hard', '--quiet', job.workspace!.baseSha], { cwd: dir, op: 'reset' });
     await git(['clean', '-fdq'], { cwd: dir, op: 'clean' });
     await writeChanges(
       dir,
       job.changes.filter((c) => !('rule' in checkPathSyntax(c.path))),
     );
+    cleanAs.set(job.jobId, want);
+    return dir;
+  }
+
+  /**
+   * The job's tree, exactly the base commit plus the logged changes, for a run of the repository's
+   * code: from here on the tree counts as touched, and the next use puts it back first. So no
+   * test's edit outlives its run, and a run resumed after a crash starts from a clean tree.
+   */
+  async function treeForRun(job: JobContext, signal?: AbortSignal): Promise<string> {
+    const dir = await resetTree(job, signal);
+    cleanAs.delete(job.jobId);
+    return dir;
   }
 
   /**
@@ -281,6 +306,7 @@ export function createWorkspace(options: WorkspaceOptions) {
 
   /** Deletes a finished job's clone and HOME; the mirror stays for the next job. */
   async function dispose(jobId: string): Promise<void> {
+    cleanAs.delete(jobId);
     await rm(jobPath(root, jobId), { recursive: true, force: true });
     await rm(jobHomePath(root, jobId), { recursive: true, force: true });
   }
@@ -296,7 +322,7 @@ export function createWorkspace(options: WorkspaceOptions) {
     ensure,
     applyChanges,
     commitAndPush: commitAndPushJob,
-    resetTree,
+    treeForRun,
     readBase,
     home,
     dispose,

@@ -103,7 +103,8 @@ describe('progress comment', () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
     const reporter = createProgressReporter({ clients, store, retryDelayMs: 1, minIntervalMs: 60_000 });
-    const edits = () => sim.requests().filter((r) => /issues\/(create|update)-comment/.test(r.operation ?? ''));
+    const edits = () =>
+      sim.requests().filter((r) => /issues\/(create|update)-comment/.test(r.operation ?? ''));
 
     reporter.changed({ jobId, version: 1, snapshot: foldJob(events.slice(0, 1)) });
     await vi.waitFor(() => expect(edits()).toHaveLength(1));

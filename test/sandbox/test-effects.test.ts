@@ -173,8 +173,8 @@ describe('test effects', () => {
     expect(again.outputTail).not.toContain('No such file');
   });
 
-  it('puts the work tree back to the logged change after a run, whatever the tests wrote', async () => {
-    const { ws, job, effects, input, dir } = await preparedJob();
+  it('runs every test on exactly the logged change, whatever an earlier run wrote, even after a restart', async () => {
+    const { ws, root, job, effects, input, dir } = await preparedJob();
     const baseline = await effects.runBaseline(input(job, 'runBaseline'), { signal });
     const changed = withChanges(
       job,
@@ -183,17 +183,33 @@ describe('test effects', () => {
       [],
     );
     await ws.applyChanges(proposing(changed), { signal });
-    const vandal = {
+    const withCommand = (command: string) => ({
       ...changed,
-      config: {
-        ...changed.config!,
-        test: { command: 'echo TAMPERED > src/math.js; echo junk > dropped.txt; node --test', report: [] },
-      },
-    };
+      config: { ...changed.config!, test: { command, report: [] } },
+    });
+    const vandal = withCommand('echo TAMPERED > src/math.js; echo junk > dropped.txt; node --test');
     await effects.runTests(input(vandal, 'runTests'), { signal });
-    expect(fs.readFileSync(path.join(dir, 'src/math.js'), 'utf8')).toContain('// booty');
-    expect(fs.existsSync(path.join(dir, 'dropped.txt'))).toBe(false);
-    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('# sample\n');
+    expect(fs.readFileSync(path.join(dir, 'src/math.js'), 'utf8')).toBe('TAMPERED\n');
+
+    // The next run starts from the logged change, and so does a run in a new process, which
+    // knows nothing of what happened to the tree before it.
+    const check = withCommand(
+      'grep -q "// booty" src/math.js && test ! -e dropped.txt && grep -qx "# sample" README.md',
+    );
+    const again = await effects.runTests(input(check, 'runTests'), { signal });
+    expect(again.exitCode).toBe(0);
+    fs.writeFileSync(path.join(dir, 'src/math.js'), 'TAMPERED AGAIN');
+    fs.writeFileSync(path.join(dir, 'dropped.txt'), 'junk');
+    const restarted = createWorkspace({
+      root,
+      remoteUrl: () => '',
+      author: { name: 'b', email: 'b@example.test' },
+    });
+    open.push(restarted);
+    const resumed = await createTestEffects({ workspace: restarted }).runTests(input(check, 'runTests'), {
+      signal,
+    });
+    expect(resumed.exitCode).toBe(0);
   });
 
   it('calls a command that cannot run broken on the baseline, quoting its output without colour', async () => {
