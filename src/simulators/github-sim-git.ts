@@ -50,6 +50,21 @@ export async function branchSha(bare: string, branch: string): Promise<string | 
   }
 }
 
+/** The commits branches point at, read with one git process; a missing branch is left out. */
+export async function branchShas(bare: string, branches: string[]): Promise<Map<string, string>> {
+  const { stdout } = await git(bare, [
+    'for-each-ref',
+    '--format=%(refname) %(objectname)',
+    ...branches.map((b) => `refs/heads/${b}`),
+  ]);
+  const shas = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const [ref, sha] = line.split(' ');
+    if (ref && sha) shas.set(ref.replace(/^refs\/heads\//, ''), sha);
+  }
+  return shas;
+}
+
 /** Commits on head that base lacks. */
 export async function commitsAhead(bare: string, base: string, head: string): Promise<number> {
   const { stdout } = await git(bare, ['rev-list', '--count', `refs/heads/${base}..refs/heads/${head}`]);

@@ -1,5 +1,5 @@
 import { type Caller, mayAccess, newToken } from './github-sim-auth.js';
-import { bareDir, branchSha, commitsAhead } from './github-sim-git.js';
+import { bareDir, branchSha, branchShas, commitsAhead } from './github-sim-git.js';
 import {
   commentJson,
   issueJson,
@@ -258,9 +258,10 @@ export const handlers: Record<OperationId, Handler> = {
     if (!body.title && !body.issue)
       return validationFailed(ctx, [{ resource: 'PullRequest', field: 'title', code: 'missing_field' }]);
     const bare = bareDir(ctx.root, repo.owner, repo.name);
-    const headSha = await branchSha(bare, head);
+    const shas = await branchShas(bare, [head, body.base]);
+    const headSha = shas.get(head);
     if (!headSha) return validationFailed(ctx, [{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
-    if (!(await branchSha(bare, body.base)))
+    if (!shas.get(body.base))
       return validationFailed(ctx, [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
     if (repo.pulls.some((p) => p.state === 'open' && p.head === head && p.base === body.base)) {
       return validationFailed(ctx, [

@@ -94,6 +94,16 @@ export async function makeSpare(spare: string, remote: Remote): Promise<void> {
   }
 }
 
+const checkout = (dir: string, branch: string, at: string) =>
+  git(['checkout', '--quiet', '--force', '-B', branch, at], { cwd: dir, op: 'checkout' });
+
+/** Records what the clone is of and moves it into place. */
+async function finish(tmp: string, dir: string, meta: CloneMetadata): Promise<CloneMetadata> {
+  await writeFile(path.join(tmp, METADATA), JSON.stringify(meta));
+  await rename(tmp, dir);
+  return meta;
+}
+
 export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
   const { dir, mirror, auth, signal } = input;
   const tmp = tmpBeside(dir);
@@ -122,8 +132,13 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
       });
     } else {
       await localClone(tmp, input, true, input.fromRemote);
-      // A fresh clone's origin/HEAD is the mirror's (or remote's) HEAD, as the clone copied it.
-      at ??= await headOf(tmp, 'refs/remotes/origin/HEAD');
+      if (!at) {
+        // A fresh clone's origin/HEAD is the mirror's (or remote's) HEAD, as the clone copied it:
+        // check it out and read which commit and branch it is at once, both by that one name.
+        const origin = 'refs/remotes/origin/HEAD';
+        const [head] = await Promise.all([headOf(tmp, origin), checkout(tmp, input.branch, origin)]);
+        return await finish(tmp, dir, { ...head, branch: input.branch });
+      }
     }
     const present =
       !input.at ||
@@ -144,14 +159,8 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
       });
     }
     // From a spare this writes only the files that changed since the spare was made.
-    await git(['checkout', '--quiet', '--force', '-B', input.branch, at.baseSha], {
-      cwd: tmp,
-      op: 'checkout',
-    });
-    const meta: CloneMetadata = { ...at, branch: input.branch };
-    await writeFile(path.join(tmp, METADATA), JSON.stringify(meta));
-    await rename(tmp, dir);
-    return meta;
+    await checkout(tmp, input.branch, at.baseSha);
+    return await finish(tmp, dir, { ...at, branch: input.branch });
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

@@ -220,6 +220,12 @@ export function createWorkspace(options: WorkspaceOptions) {
     const dir = await ensure(job, signal);
     const want = fingerprint(job.changes);
     if (cleanAs.get(job.jobId) === want) return dir;
+    // With no changes yet the tree must be the base commit, which `git status` can vouch for in
+    // one process: HEAD there, nothing modified, nothing untracked (ignored output stays, as with clean).
+    if (job.changes.length === 0 && (await atCommit(dir, job.workspace!.baseSha))) {
+      cleanAs.set(job.jobId, want);
+      return dir;
+    }
     await git(['reset', '--hard', '--quiet', job.workspace!.baseSha], { cwd: dir, op: 'reset' });
     await git(['clean', '-fdq'], { cwd: dir, op: 'clean' });
     await writeChanges(
@@ -228,6 +234,15 @@ export function createWorkspace(options: WorkspaceOptions) {
     );
     cleanAs.set(job.jobId, want);
     return dir;
+  }
+
+  async function atCommit(dir: string, sha: string): Promise<boolean> {
+    const status = await git(['status', '--porcelain=v2', '--branch', '--untracked-files=all'], {
+      cwd: dir,
+      op: 'status',
+    });
+    const lines = status.split('\n').filter(Boolean);
+    return lines.includes(`# branch.oid ${sha}`) && lines.every((l) => l.startsWith('# '));
   }
 
   /**

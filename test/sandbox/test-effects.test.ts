@@ -212,6 +212,24 @@ describe('test effects', () => {
     expect(resumed.exitCode).toBe(0);
   });
 
+  it('applies a change onto the base commit, whatever the baseline run wrote', async () => {
+    const { ws, job, effects, input, dir } = await preparedJob();
+    const vandal = {
+      ...job,
+      config: {
+        ...job.config!,
+        test: { command: 'echo TAMPERED > README.md; echo junk > dropped.txt', report: [] },
+      },
+    };
+    const baseline = await effects.runBaseline(input(vandal, 'runBaseline'), { signal });
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('TAMPERED\n');
+    const changed = withChanges(job, baseline, { 'src/extra.js': 'exports.x = 1;\n' }, []);
+    await ws.applyChanges(proposing(changed), { signal });
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('# sample\n');
+    expect(fs.existsSync(path.join(dir, 'dropped.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'src/extra.js'), 'utf8')).toBe('exports.x = 1;\n');
+  });
+
   it('calls a command that cannot run broken on the baseline, quoting its output without colour', async () => {
     const { job, effects, input } = await preparedJob();
     const missing = {
