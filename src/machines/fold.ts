@@ -2,7 +2,7 @@ import { type AnyActorScope, createActor, type SnapshotFrom } from 'xstate';
 import { BootyError } from '../errors.js';
 import type { DomainEvent } from '../events/catalogue.js';
 import { JobRequested } from '../events/job-events.js';
-import { type JobStateName, jobMachine } from './job.js';
+import { finalStates, type JobStateName, jobMachine } from './job.js';
 import { jobDecider } from './job-decider.js';
 import { toMachineEvent } from './machine-events.js';
 
@@ -79,8 +79,12 @@ export function initialSnapshot(input: JobRequested): JobSnapshot {
   return jobMachine.getInitialSnapshot(inertScope(jobMachine), input);
 }
 
+/** A job in a final state is done: like its finished actor, it takes no more events. */
+const finished = (snapshot: JobSnapshot) => (finalStates as readonly string[]).includes(stateName(snapshot));
+
 /** The pure transition: the snapshot one logged event leads to, ready to resume. No effect runs. */
 export function nextSnapshot(snapshot: JobSnapshot, event: { type: string }): JobSnapshot {
+  if (finished(snapshot)) return snapshot;
   const real =
     snapshot.machine === jobMachine
       ? snapshot
@@ -90,6 +94,7 @@ export function nextSnapshot(snapshot: JobSnapshot, event: { type: string }): Jo
 
 /** The same decision without creating the effect's actor: for the steps a fold passes through. */
 function decide(snapshot: JobSnapshot, event: { type: string }): JobSnapshot {
+  if (finished(snapshot)) return snapshot;
   return jobDecider.transition(
     snapshot as never,
     event as never,

@@ -1,0 +1,44 @@
+import { describe, it } from 'vitest';
+import { cancelled, check, effect, failed, happy, ok, type Row, requested, retryAt } from './decider.js';
+
+// Stage: analyzing (the model reads the issue and the repository).
+const rows: Row[] = [
+  {
+    name: 'an analysis starts attempt 1: the model writes the change',
+    given: happy.analyzing(),
+    when: ok.analyzed(),
+    then: {
+      state: 'generating',
+      effect: effect('generate', 1),
+      context: { attempt: 1, analysis: { summary: 'Add add()' } },
+    },
+  },
+  {
+    name: 'an analysis that spends the whole budget fails the job: there is no work to keep',
+    given: [requested({ maxTokens: 150 }), ok.prepared(), ok.baseline()],
+    when: ok.analyzed(200),
+    then: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' }, pr: null } },
+  },
+  {
+    name: 'a transient failure (the API overloaded) is retried',
+    given: happy.analyzing(),
+    when: failed('analyze', true),
+    then: { state: 'analyzing', effect: effect('analyze', 0, retryAt(0)) },
+  },
+  {
+    name: 'a permanent failure (a refused key) fails the job',
+    given: happy.analyzing(),
+    when: failed('analyze', false),
+    then: { state: 'failed', effect: null, context: { outcome: { reason: 'error' } } },
+  },
+  {
+    name: 'a cancel while the model reads',
+    given: happy.analyzing(),
+    when: cancelled('operator'),
+    then: { state: 'cancelled', effect: null },
+  },
+];
+
+describe('decider: analyzing', () => {
+  it.each(rows.map((r) => [r.name, r] as const))('%s', (_name, row) => check(row));
+});

@@ -1,0 +1,211 @@
+import { expect } from 'vitest';
+import type { DomainEvent, Step, StepSucceeded } from '../../../src/events/catalogue.js';
+import type { FileChange, RepoConfig, TestRun } from '../../../src/events/effect-results.js';
+import { JobRequested } from '../../../src/events/job-events.js';
+import { foldJob, stateName } from '../../../src/machines/fold.js';
+import { jobMachine } from '../../../src/machines/job.js';
+import { effectInput } from '../../../src/machines/job-context.js';
+import { sampleRequest } from '../../support/job-harness.js';
+import { brokenBaseline, testRun, usage } from '../../support/scripted-effects.js';
+
+// Decider tables: given the events a job's log holds, when one more arrives, then the job is in
+// this state and starts this effect (or none). Every row folds domain events exactly as a resume
+// or `booty replay` does, so a row is both a rule of the machine and a log it must keep reading.
+
+export type Then = {
+  state: string;
+  /** The effect the state starts, with its attempt and retry deadline, or null in a final state. */
+  effect: { src: string; attempt: number; notBefore: number | null } | null;
+  /** Parts of the context the row is about. */
+  context?: Record<string, unknown>;
+};
+
+export interface Row {
+  name: string;
+  given: DomainEvent[];
+  when: DomainEvent;
+  then: Then;
+}
+
+const AT = 1_700_000_000_000;
+
+export const requested = (settings: Record<string, unknown> = {}): DomainEvent =>
+  JobRequested.parse({
+    ...sampleRequest(),
+    type: 'JobRequested',
+    jobId: 'job-1',
+    deliveryId: 'd-1',
+    requestedAt: AT,
+    settings: { retryBaseMs: 1000, retryCapMs: 60_000, ...settings },
+  });
+
+export const succeeded = (step: Step, result: object, attempt = 0): StepSucceeded => ({
+  type: 'StepSucceeded',
+  step,
+  attempt,
+  result: { at: AT, ...result },
+});
+
+export const failed = (step: Step, retryable: boolean, attempt = 0): DomainEvent => ({
+  type: 'StepFailed',
+  step,
+  attempt,
+  error: {
+    code: retryable ? 'BOOTY_E_EFFECT_TRANSIENT' : 'BOOTY_E_EFFECT_FAILED',
+    message: `${step} failed: simulated ${retryable ? '503' : '401'}`,
+    retryable,
+    at: AT,
+  },
+});
+
+export const cancelled = (reason: 'unlabeled' | 'closed' | 'operator' = 'unlabeled'): DomainEvent => ({
+  type: 'JobCancelled',
+  reason,
+  sender: 'octocat',
+  deliveryId: 'd-cancel',
+  at: AT,
+});
+
+const config = (maxAttempts = 3): RepoConfig => ({
+  source: 'default',
+  path: null,
+  test: { command: 'npm test' },
+  install: null,
+  timeoutSeconds: 60,
+  maxAttempts,
+  protectedPaths: [],
+  sandbox: 'off',
+});
+
+export const change = (n: number): FileChange => ({ path: 'src/index.js', content: `attempt ${n}\n` });
+const testChange: FileChange = { path: 'test/index.test.js', content: 'test("adds", () => {});\n' };
+
+/** Each step's success as its effect records it. */
+export const ok = {
+  prepared: (maxAttempts = 3) =>
+    succeeded('prepare', {
+      baseSha: 'a'.repeat(40),
+      defaultBranch: 'main',
+      branch: 'booty/issue-1',
+      config: config(maxAttempts),
+      comments: [],
+    }),
+  baseline: (run: Omit<TestRun, 'at'> = testRun(true)) => succeeded('baseline', run),
+  brokenBaseline: () => succeeded('baseline', brokenBaseline()),
+  analyzed: (tokens = 100) =>
+    succeeded('analyze', {
+      analysis: {
+        summary: 'Add add()',
+        changeKind: 'feat',
+        filesToRead: [],
+        filesToChange: ['src/index.js'],
+        testsToAdd: ['test/index.test.js'],
+        acceptanceCriteria: ['it adds'],
+        risks: [],
+      },
+      usage: usage(tokens),
+    }),
+  generated: (attempt = 1, tokens = 100) =>
+    succeeded(
+      'generate',
+      { changes: [change(attempt), testChange], explanation: 'adds add()', usage: usage(tokens) },
+      attempt,
+    ),
+  refined: (attempt: number, tokens = 100) =>
+    succeeded(
+      'refine',
+      { changes: [change(attempt)], explanation: 'fixes add()', usage: usage(tokens) },
+      attempt,
+    ),
+  applied: (
+    attempt = 1,
+    changes: FileChange[] = attempt === 1 ? [change(1), testChange] : [change(attempt)],
+  ) =>
+    succeeded(
+      'apply',
+      {
+        applied: changes,
+        rejected: [],
+        addedTests: changes.some((c) => c === testChange) ? [testChange.path] : [],
+      },
+      attempt,
+    ),
+  rejected: (attempt = 1) =>
+    succeeded(
+      'apply',
+      {
+        applied: [],
+        rejected: [{ path: '.github/workflows/ci.yml', rule: 'path-protected', reason: 'protected' }],
+        addedTests: [],
+      },
+      attempt,
+    ),
+  tests: (passed: boolean, attempt = 1) =>
+    succeeded('test', testRun(passed, passed ? [] : ['test/index.test.js > adds']), attempt),
+  unknownTests: (attempt = 1) =>
+    succeeded(
+      'test',
+      {
+        ...testRun(false),
+        verdict: 'unknown',
+        reasons: [
+          {
+            code: 'exit-disagrees',
+            level: 'unknown',
+            message: 'the command exited 1 and named no failing test',
+            tests: [],
+          },
+        ],
+      },
+      attempt,
+    ),
+  pr: (attempt = 1) =>
+    succeeded(
+      'openPr',
+      {
+        number: 7,
+        url: 'http://github.test/acme/widgets/pull/7',
+        nodeId: 'PR_7',
+        draft: true,
+        headSha: 'b'.repeat(40),
+        created: true,
+      },
+      attempt,
+    ),
+  promoted: (attempt = 1) => succeeded('promote', { draft: false }, attempt),
+};
+
+/** The log of a job that has come this far on the happy path: one attempt, tests passing. */
+export const happy = {
+  preparing: () => [requested()],
+  baselining: () => [...happy.preparing(), ok.prepared()],
+  analyzing: () => [...happy.baselining(), ok.baseline()],
+  generating: () => [...happy.analyzing(), ok.analyzed()],
+  applying: () => [...happy.generating(), ok.generated()],
+  testing: () => [...happy.applying(), ok.applied()],
+  openingPr: () => [...happy.testing(), ok.tests(true)],
+  prOpened: () => [...happy.openingPr(), ok.pr()],
+};
+
+/** One step's retry deadline: the failure's time plus the backoff for its nth retry. */
+export const retryAt = (n: number) => AT + 1000 * 2 ** n;
+
+export const effect = (src: string, attempt: number, notBefore: number | null = null) => ({
+  src,
+  attempt,
+  notBefore,
+});
+
+/** Folds given + when and checks the row's state, effect and context. */
+export function check(row: Row): void {
+  const events = [...row.given, row.when].map(({ type, ...data }) => ({ type, data }));
+  const snapshot = foldJob(events);
+  const state = stateName(snapshot);
+  const invoke = (jobMachine.states[state]?.config.invoke as { src?: string } | undefined)?.src;
+  const input = invoke ? effectInput(snapshot.context, invoke as never) : null;
+  expect({
+    state,
+    effect: input ? { src: invoke, attempt: input.attempt, notBefore: input.notBefore } : null,
+  }).toEqual({ state: row.then.state, effect: row.then.effect });
+  if (row.then.context) expect(snapshot.context).toMatchObject(row.then.context);
+}

@@ -1,0 +1,44 @@
+import { describe, it } from 'vitest';
+import { cancelled, check, effect, failed, happy, ok, type Row, requested, retryAt } from './decider.js';
+
+// Stage: generating (the model writes the change and its tests for attempt 1).
+const rows: Row[] = [
+  {
+    name: 'a proposal is applied through the path policy next',
+    given: happy.generating(),
+    when: ok.generated(),
+    then: {
+      state: 'applying',
+      effect: effect('applyChanges', 1),
+      context: { attempts: [{ n: 1, explanation: 'adds add()', applied: false }] },
+    },
+  },
+  {
+    name: 'a proposal over the budget fails the job before anything is written',
+    given: [requested({ maxTokens: 150 }), ok.prepared(), ok.baseline(), ok.analyzed(100)],
+    when: ok.generated(1, 100),
+    then: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' }, changes: [] } },
+  },
+  {
+    name: 'a transient failure is retried',
+    given: happy.generating(),
+    when: failed('generate', true, 1),
+    then: { state: 'generating', effect: effect('generate', 1, retryAt(0)) },
+  },
+  {
+    name: 'a permanent failure fails the job: no change was applied, so no PR',
+    given: happy.generating(),
+    when: failed('generate', false, 1),
+    then: { state: 'failed', effect: null, context: { pr: null } },
+  },
+  {
+    name: 'a cancel while the model writes',
+    given: happy.generating(),
+    when: cancelled(),
+    then: { state: 'cancelled', effect: null },
+  },
+];
+
+describe('decider: generating', () => {
+  it.each(rows.map((r) => [r.name, r] as const))('%s', (_name, row) => check(row));
+});
