@@ -7,7 +7,7 @@ const rows: Row[] = [
     name: 'an analysis starts attempt 1: the model writes the change',
     given: happy.analyzing(),
     when: ok.analyzed(),
-    then: {
+    expect: {
       state: 'generating',
       effect: effect('generate', 1),
       context: { attempt: 1, analysis: { summary: 'Add add()' } },
@@ -17,25 +17,25 @@ const rows: Row[] = [
     name: 'an analysis that spends the whole budget fails the job: there is no work to keep',
     given: [requested({ maxTokens: 150 }), ok.prepared(), ok.baseline()],
     when: ok.analyzed(200),
-    then: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' }, pr: null } },
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' }, pr: null } },
   },
   {
     name: 'a transient failure (the API overloaded) is retried',
     given: happy.analyzing(),
     when: failed('analyze', true),
-    then: { state: 'analyzing', effect: effect('analyze', 0, retryAt(0)) },
+    expect: { state: 'analyzing', effect: effect('analyze', 0, retryAt(0)) },
   },
   {
     name: 'a permanent failure (a refused key) fails the job',
     given: happy.analyzing(),
     when: failed('analyze', false),
-    then: { state: 'failed', effect: null, context: { outcome: { reason: 'error' } } },
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'error' } } },
   },
   {
     name: 'a cancel while the model reads',
     given: happy.analyzing(),
     when: cancelled('operator'),
-    then: { state: 'cancelled', effect: null },
+    expect: { state: 'cancelled', effect: null },
   },
 ];
 

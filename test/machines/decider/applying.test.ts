@@ -9,7 +9,7 @@ const rows: Row[] = [
     name: 'applied changes are tested next',
     given: happy.applying(),
     when: ok.applied(),
-    then: {
+    expect: {
       state: 'testing',
       effect: effect('runTests', 1),
       context: {
@@ -22,19 +22,19 @@ const rows: Row[] = [
     name: 'every change refused, attempts left: the model is told why and tries again',
     given: happy.applying(),
     when: ok.rejected(1),
-    then: { state: 'refining', effect: effect('refine', 2), context: { attempt: 2, changes: [] } },
+    expect: { state: 'refining', effect: effect('refine', 2), context: { attempt: 2, changes: [] } },
   },
   {
     name: 'every change refused on the last attempt, nothing applied before: the job fails, nothing pushed',
     given: [...happy.applying().slice(0, 1), ok.prepared(1), ...happy.applying().slice(2)],
     when: ok.rejected(1),
-    then: { state: 'failed', effect: null, context: { outcome: { reason: 'no-changes' }, pr: null } },
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'no-changes' }, pr: null } },
   },
   {
     name: 'a refined change replaces the earlier one at its path',
     given: attempt2,
     when: ok.applied(2),
-    then: {
+    expect: {
       state: 'testing',
       effect: effect('runTests', 2),
       context: { changes: [change(2), { path: 'test/index.test.js' }] },
@@ -44,19 +44,19 @@ const rows: Row[] = [
     name: 'a transient failure is retried',
     given: happy.applying(),
     when: failed('apply', true, 1),
-    then: { state: 'applying', effect: effect('applyChanges', 1, retryAt(0)) },
+    expect: { state: 'applying', effect: effect('applyChanges', 1, retryAt(0)) },
   },
   {
     name: 'a permanent failure after earlier work: that work goes up as a draft PR',
     given: attempt2,
     when: failed('apply', false, 2),
-    then: { state: 'openingPr', effect: effect('openPr', 2), context: { outcome: { reason: 'error' } } },
+    expect: { state: 'openingPr', effect: effect('openPr', 2), context: { outcome: { reason: 'error' } } },
   },
   {
     name: 'a cancel while the change is written',
     given: happy.applying(),
     when: cancelled(),
-    then: { state: 'cancelled', effect: null },
+    expect: { state: 'cancelled', effect: null },
   },
 ];
 

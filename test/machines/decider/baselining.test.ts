@@ -8,13 +8,13 @@ const rows: Row[] = [
     name: 'a passing baseline: the model is asked to analyse the issue',
     given: happy.baselining(),
     when: ok.baseline(),
-    then: { state: 'analyzing', effect: effect('analyze', 0), context: { baseline: { passed: true } } },
+    expect: { state: 'analyzing', effect: effect('analyze', 0), context: { baseline: { passed: true } } },
   },
   {
     name: 'a baseline with failing tests still goes on: those failures are the baseline',
     given: happy.baselining(),
     when: ok.baseline({ ...testRun(false, ['test/old.test.js > broken']), broken: null }),
-    then: {
+    expect: {
       state: 'analyzing',
       effect: effect('analyze', 0),
       context: { baseline: { failingTests: ['test/old.test.js > broken'] } },
@@ -24,25 +24,25 @@ const rows: Row[] = [
     name: 'a test command that cannot run stops the job before any model request',
     given: happy.baselining(),
     when: ok.brokenBaseline(),
-    then: { state: 'failed', effect: null, context: { outcome: { reason: 'test-command-broken' } } },
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'test-command-broken' } } },
   },
   {
     name: 'a transient failure is retried after the backoff',
     given: happy.baselining(),
     when: failed('baseline', true),
-    then: { state: 'baselining', effect: effect('runBaseline', 0, retryAt(0)) },
+    expect: { state: 'baselining', effect: effect('runBaseline', 0, retryAt(0)) },
   },
   {
     name: 'a permanent failure fails the job, with nothing to push',
     given: happy.baselining(),
     when: failed('baseline', false),
-    then: { state: 'failed', effect: null, context: { outcome: { reason: 'error' }, pr: null } },
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'error' }, pr: null } },
   },
   {
     name: 'a cancel while the baseline runs',
     given: happy.baselining(),
     when: cancelled(),
-    then: { state: 'cancelled', effect: null },
+    expect: { state: 'cancelled', effect: null },
   },
 ];
 

@@ -8,7 +8,7 @@ import { effectInput } from '../../../src/machines/job-context.js';
 import { sampleRequest } from '../../support/job-harness.js';
 import { brokenBaseline, testRun, usage } from '../../support/scripted-effects.js';
 
-// Decider tables: given the events a job's log holds, when one more arrives, then the job is in
+// Decider tables: given the events a job's log holds, when one more arrives, expect the job is in
 // this state and starts this effect (or none). Every row folds domain events exactly as a resume
 // or `booty replay` does, so a row is both a rule of the machine and a log it must keep reading.
 
@@ -24,7 +24,7 @@ export interface Row {
   name: string;
   given: DomainEvent[];
   when: DomainEvent;
-  then: Then;
+  expect: Then;
 }
 
 const AT = 1_700_000_000_000;
@@ -206,6 +206,6 @@ export function check(row: Row): void {
   expect({
     state,
     effect: input ? { src: invoke, attempt: input.attempt, notBefore: input.notBefore } : null,
-  }).toEqual({ state: row.then.state, effect: row.then.effect });
-  if (row.then.context) expect(snapshot.context).toMatchObject(row.then.context);
+  }).toEqual({ state: row.expect.state, effect: row.expect.effect });
+  if (row.expect.context) expect(snapshot.context).toMatchObject(row.expect.context);
 }

@@ -7,7 +7,7 @@ const rows: Row[] = [
     name: 'a proposal is applied through the path policy next',
     given: happy.generating(),
     when: ok.generated(),
-    then: {
+    expect: {
       state: 'applying',
       effect: effect('applyChanges', 1),
       context: { attempts: [{ n: 1, explanation: 'adds add()', applied: false }] },
@@ -17,25 +17,25 @@ const rows: Row[] = [
     name: 'a proposal over the budget fails the job before anything is written',
     given: [requested({ maxTokens: 150 }), ok.prepared(), ok.baseline(), ok.analyzed(100)],
     when: ok.generated(1, 100),
-    then: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' }, changes: [] } },
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' }, changes: [] } },
   },
   {
     name: 'a transient failure is retried',
     given: happy.generating(),
     when: failed('generate', true, 1),
-    then: { state: 'generating', effect: effect('generate', 1, retryAt(0)) },
+    expect: { state: 'generating', effect: effect('generate', 1, retryAt(0)) },
   },
   {
     name: 'a permanent failure fails the job: no change was applied, so no PR',
     given: happy.generating(),
     when: failed('generate', false, 1),
-    then: { state: 'failed', effect: null, context: { pr: null } },
+    expect: { state: 'failed', effect: null, context: { pr: null } },
   },
   {
     name: 'a cancel while the model writes',
     given: happy.generating(),
     when: cancelled(),
-    then: { state: 'cancelled', effect: null },
+    expect: { state: 'cancelled', effect: null },
   },
 ];
 

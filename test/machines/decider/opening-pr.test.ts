@@ -20,13 +20,17 @@ const rows: Row[] = [
     name: 'the PR of a passing change: promote it',
     given: happy.openingPr(),
     when: ok.pr(),
-    then: { state: 'prOpened', effect: effect('promotePr', 1), context: { pr: { number: 7, draft: true } } },
+    expect: {
+      state: 'prOpened',
+      effect: effect('promotePr', 1),
+      context: { pr: { number: 7, draft: true } },
+    },
   },
   {
     name: 'the PR of a change whose tests still fail: the job fails, the PR stays draft',
     given: failedTests,
     when: ok.pr(3),
-    then: {
+    expect: {
       state: 'failed',
       effect: null,
       context: { pr: { number: 7 }, outcome: { reason: 'tests-failing' } },
@@ -36,31 +40,31 @@ const rows: Row[] = [
     name: 'the draft of a job a step error already failed keeps that error as the outcome',
     given: stepError,
     when: ok.pr(),
-    then: { state: 'failed', effect: null, context: { pr: { number: 7 }, outcome: { reason: 'error' } } },
+    expect: { state: 'failed', effect: null, context: { pr: { number: 7 }, outcome: { reason: 'error' } } },
   },
   {
     name: "a change to booty's own repository is held as a draft for a human",
     given: [requested({ selfModification: true }), ...happy.openingPr().slice(1)],
     when: ok.pr(),
-    then: { state: 'heldAsDraft', effect: null, context: { outcome: { reason: 'self-modification' } } },
+    expect: { state: 'heldAsDraft', effect: null, context: { outcome: { reason: 'self-modification' } } },
   },
   {
     name: 'a transient failure (GitHub unavailable) is retried',
     given: happy.openingPr(),
     when: failed('openPr', true, 1),
-    then: { state: 'openingPr', effect: effect('openPr', 1, retryAt(0)) },
+    expect: { state: 'openingPr', effect: effect('openPr', 1, retryAt(0)) },
   },
   {
     name: 'a permanent failure fails the job',
     given: happy.openingPr(),
     when: failed('openPr', false, 1),
-    then: { state: 'failed', effect: null, context: { outcome: { reason: 'error' }, pr: null } },
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'error' }, pr: null } },
   },
   {
     name: 'a cancel before the push',
     given: happy.openingPr(),
     when: cancelled('unlabeled'),
-    then: { state: 'cancelled', effect: null },
+    expect: { state: 'cancelled', effect: null },
   },
 ];
 

@@ -9,7 +9,7 @@ const rows: Row[] = [
     name: 'promoted: the job is done, its PR ready for review',
     given: happy.prOpened(),
     when: ok.promoted(),
-    then: {
+    expect: {
       state: 'promoted',
       effect: null,
       context: { pr: { draft: false }, outcome: { reason: 'tests-passed' } },
@@ -19,25 +19,25 @@ const rows: Row[] = [
     name: 'a transient failure is retried',
     given: happy.prOpened(),
     when: failed('promote', true, 1),
-    then: { state: 'prOpened', effect: effect('promotePr', 1, retryAt(0)) },
+    expect: { state: 'prOpened', effect: effect('promotePr', 1, retryAt(0)) },
   },
   {
     name: 'a promotion GitHub refuses leaves the PR draft: the job is held, not failed',
     given: happy.prOpened(),
     when: failed('promote', false, 1),
-    then: { state: 'heldAsDraft', effect: null, context: { outcome: { reason: 'promotion-failed' } } },
+    expect: { state: 'heldAsDraft', effect: null, context: { outcome: { reason: 'promotion-failed' } } },
   },
   {
     name: 'a cancel after the PR opened',
     given: happy.prOpened(),
     when: cancelled('closed'),
-    then: { state: 'cancelled', effect: null },
+    expect: { state: 'cancelled', effect: null },
   },
   {
     name: 'a finished job ignores a late cancel',
     given: promoted,
     when: cancelled(),
-    then: { state: 'promoted', effect: null, context: { outcome: { reason: 'tests-passed' } } },
+    expect: { state: 'promoted', effect: null, context: { outcome: { reason: 'tests-passed' } } },
   },
 ];
 

@@ -7,13 +7,13 @@ const rows: Row[] = [
     name: 'a new request starts preparing',
     given: [],
     when: requested(),
-    then: { state: 'preparing', effect: effect('prepare', 0) },
+    expect: { state: 'preparing', effect: effect('prepare', 0) },
   },
   {
     name: 'prepared: the baseline runs next',
     given: happy.preparing(),
     when: ok.prepared(),
-    then: {
+    expect: {
       state: 'baselining',
       effect: effect('runBaseline', 0),
       context: { workspace: { baseSha: 'a'.repeat(40), defaultBranch: 'main' } },
@@ -23,7 +23,7 @@ const rows: Row[] = [
     name: 'a transient failure is retried after the backoff',
     given: happy.preparing(),
     when: failed('prepare', true),
-    then: {
+    expect: {
       state: 'preparing',
       effect: effect('prepare', 0, retryAt(0)),
       context: { error: { retries: 1 } },
@@ -33,7 +33,7 @@ const rows: Row[] = [
     name: 'a second transient failure waits twice as long',
     given: [...happy.preparing(), failed('prepare', true)],
     when: failed('prepare', true),
-    then: {
+    expect: {
       state: 'preparing',
       effect: effect('prepare', 0, retryAt(1)),
       context: { error: { retries: 2 } },
@@ -43,19 +43,19 @@ const rows: Row[] = [
     name: 'a transient failure past the retry limit fails the job',
     given: [requested({ maxRetries: 1 }), failed('prepare', true)],
     when: failed('prepare', true),
-    then: { state: 'failed', effect: null, context: { outcome: { reason: 'error' } } },
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'error' } } },
   },
   {
     name: 'a permanent failure fails the job at once',
     given: happy.preparing(),
     when: failed('prepare', false),
-    then: { state: 'failed', effect: null, context: { outcome: { reason: 'error' }, pr: null } },
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'error' }, pr: null } },
   },
   {
     name: 'a cancel stops the job before anything is cloned',
     given: happy.preparing(),
     when: cancelled('closed'),
-    then: { state: 'cancelled', effect: null },
+    expect: { state: 'cancelled', effect: null },
   },
 ];
 

@@ -9,31 +9,31 @@ const rows: Row[] = [
     name: 'a refined proposal is applied for attempt 2',
     given: refining,
     when: ok.refined(2),
-    then: { state: 'applying', effect: effect('applyChanges', 2), context: { attempt: 2 } },
+    expect: { state: 'applying', effect: effect('applyChanges', 2), context: { attempt: 2 } },
   },
   {
     name: 'a refinement over the budget: the earlier work goes up as a draft PR',
     given: [requested({ maxTokens: 250 }), ...refining.slice(1)],
     when: ok.refined(2, 100),
-    then: { state: 'openingPr', effect: effect('openPr', 2), context: { outcome: { reason: 'budget' } } },
+    expect: { state: 'openingPr', effect: effect('openPr', 2), context: { outcome: { reason: 'budget' } } },
   },
   {
     name: 'a transient failure is retried',
     given: refining,
     when: failed('refine', true, 2),
-    then: { state: 'refining', effect: effect('refine', 2, retryAt(0)) },
+    expect: { state: 'refining', effect: effect('refine', 2, retryAt(0)) },
   },
   {
     name: 'a permanent failure: the earlier work goes up as a draft PR',
     given: refining,
     when: failed('refine', false, 2),
-    then: { state: 'openingPr', effect: effect('openPr', 2), context: { outcome: { reason: 'error' } } },
+    expect: { state: 'openingPr', effect: effect('openPr', 2), context: { outcome: { reason: 'error' } } },
   },
   {
     name: 'a cancel while the model refines',
     given: refining,
     when: cancelled(),
-    then: { state: 'cancelled', effect: null },
+    expect: { state: 'cancelled', effect: null },
   },
 ];
 

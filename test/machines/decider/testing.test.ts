@@ -18,7 +18,7 @@ const rows: Row[] = [
     name: 'tests seen passing: the draft PR is opened',
     given: happy.testing(),
     when: ok.tests(true),
-    then: {
+    expect: {
       state: 'openingPr',
       effect: effect('openPr', 1),
       context: { attempts: [{ n: 1, test: { passed: true } }] },
@@ -28,43 +28,43 @@ const rows: Row[] = [
     name: 'failing tests with attempts left: the model refines',
     given: happy.testing(),
     when: ok.tests(false),
-    then: { state: 'refining', effect: effect('refine', 2), context: { attempt: 2 } },
+    expect: { state: 'refining', effect: effect('refine', 2), context: { attempt: 2 } },
   },
   {
     name: 'a run booty could not read, attempts left: refine, never pass',
     given: happy.testing(),
     when: ok.unknownTests(),
-    then: { state: 'refining', effect: effect('refine', 2) },
+    expect: { state: 'refining', effect: effect('refine', 2) },
   },
   {
     name: 'failing tests on the last attempt: the work goes up as a draft PR',
     given: lastAttempt,
     when: ok.tests(false, 3),
-    then: { state: 'openingPr', effect: effect('openPr', 3), context: { attempt: 3, outcome: null } },
+    expect: { state: 'openingPr', effect: effect('openPr', 3), context: { attempt: 3, outcome: null } },
   },
   {
     name: 'passing on the last attempt: the PR is opened to be promoted',
     given: lastAttempt,
     when: ok.tests(true, 3),
-    then: { state: 'openingPr', effect: effect('openPr', 3), context: { outcome: null } },
+    expect: { state: 'openingPr', effect: effect('openPr', 3), context: { outcome: null } },
   },
   {
     name: 'a transient failure (a full disk, a lost sandbox) is retried',
     given: happy.testing(),
     when: failed('test', true, 1),
-    then: { state: 'testing', effect: effect('runTests', 1, retryAt(0)) },
+    expect: { state: 'testing', effect: effect('runTests', 1, retryAt(0)) },
   },
   {
     name: 'a permanent failure with a change applied: the draft PR keeps the work',
     given: happy.testing(),
     when: failed('test', false, 1),
-    then: { state: 'openingPr', effect: effect('openPr', 1), context: { outcome: { reason: 'error' } } },
+    expect: { state: 'openingPr', effect: effect('openPr', 1), context: { outcome: { reason: 'error' } } },
   },
   {
     name: 'a cancel while the tests run',
     given: happy.testing(),
     when: cancelled(),
-    then: { state: 'cancelled', effect: null },
+    expect: { state: 'cancelled', effect: null },
   },
 ];
 
