@@ -1,6 +1,7 @@
 // job-overhead: booty's own time per job, around the work it cannot skip. The demo's pass job runs
 // ten times, each in a fresh demo directory: the local GitHub simulator, the Anthropic simulator
-// answering at once (a zero-latency model), and the sample repository's real tests. A job's wall
+// answering at once (a zero-latency model), and the sample repository's real tests. It runs the
+// built package (dist/, as `booty demo` does), so `npm run bench` builds first. A job's wall
 // time runs from its JobRequested to its last event; its two test runs (baseline and the change)
 // are subtracted, as their own records time them. The baseline is the same two test runs done
 // directly, without booty: `node --test` in a copy of the sample, twice.
@@ -8,11 +9,16 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readTimeline } from '../src/actors/timeline.js';
-import { examplesDir } from '../src/demo/demo-script.js';
-import { runDemo } from '../src/demo/run-demo.js';
-import { openStore } from '../src/store/open-store.js';
-import { forgetCommits } from '../src/workspace/commit-cache.js';
+
+// What ships, not the sources through a loader: the types are the sources'.
+const built = <T>(file: string) => import(`../dist/${file}`) as Promise<T>;
+const { readTimeline } = await built<typeof import('../src/actors/timeline.js')>('actors/timeline.js');
+const { examplesDir } = await built<typeof import('../src/demo/demo-script.js')>('demo/demo-script.js');
+const { runDemo } = await built<typeof import('../src/demo/run-demo.js')>('demo/run-demo.js');
+const { openStore } = await built<typeof import('../src/store/open-store.js')>('store/open-store.js');
+const { forgetCommits } =
+  await built<typeof import('../src/workspace/commit-cache.js')>('workspace/commit-cache.js');
+
 import { type BenchResult, ratio, round } from './bench-result.js';
 
 const JOBS = 10;

@@ -1,8 +1,10 @@
 // Runs every bench/*.bench.ts (or those named on the command line), prints the figures and
-// writes bench/results.json. Each benchmark measures its own baseline in the same run.
+// writes bench/results.json. Each benchmark measures its own baseline in the same run, in a
+// process of its own: one benchmark's heap or open handles must not slow the next.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { BenchResult } from './bench-result.js';
 
 const dir = path.dirname(new URL(import.meta.url).pathname);
@@ -16,10 +18,16 @@ const files = fs
 const results: BenchResult[] = [];
 for (const file of files) {
   process.stderr.write(`== ${file}\n`);
-  const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as {
-    default: () => Promise<BenchResult[]>;
-  };
-  const rows = await mod.default();
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'booty-bench-')), 'results.json');
+  execFileSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(dir, 'run-one.ts'), path.join(dir, file), out],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const rows = JSON.parse(fs.readFileSync(out, 'utf8')) as BenchResult[];
+  fs.rmSync(path.dirname(out), { recursive: true, force: true });
   for (const r of rows) {
     process.stderr.write(
       `   ${r.name}/${r.metric}: ${r.value} ${r.unit}` +
