@@ -255,11 +255,15 @@ export class Supervisor {
   }
 
   /** Takes no new work and stops every running actor; the log keeps everything for the next start. */
+  /**
+   * Takes no more work and stops every job: from the moment this is called, no effect's outcome is
+   * written, so whatever the caller aborts next (requests, processes) cannot fail a job.
+   */
   async shutdown(): Promise<void> {
     this.accepting = false;
-    await this.flushIgnored();
     this.queue.clear();
     for (const runner of this.runners.values()) runner.stop();
+    await this.flushIgnored();
     await this.queue.onIdle();
   }
 

@@ -38,7 +38,7 @@ export const serveCommand: Command = {
     log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
     io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
     if (inspector) io.out(`inspector: ${inspector.url}`);
-    return new Promise<number>((resolve) => {
+    const code = await new Promise<number>((resolve) => {
       installShutdownSignals(
         {
           close: async () => {
@@ -46,8 +46,12 @@ export const serveCommand: Command = {
             await inspector?.close();
           },
         },
-        { log, exit: resolve },
+        { log, exit: resolve, graceMs: env.BOOTY_SHUTDOWN_GRACE_MS },
       );
     });
+    // Whatever is still pending (a write to an unreachable GitHub, a timer) is in the log for the
+    // next start: it must not keep the process alive past the shutdown.
+    setImmediate(() => process.exit(code));
+    return code;
   },
 };

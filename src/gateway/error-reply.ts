@@ -32,6 +32,8 @@ export function installErrorReplies(app: FastifyInstance, onError: (outcome: str
     else request.log.info({ code: booty.code }, booty.message);
     if (request.routeOptions.url === '/webhooks') onError(booty.code);
     const { status, body } = errorReply(booty);
+    // A 503 is a "not now": say when to come back (a restart takes seconds).
+    if (status === 503) reply.header('retry-after', '10');
     return reply.code(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => {

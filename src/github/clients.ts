@@ -43,6 +43,8 @@ export interface GitHubClients {
   /** The credential git push uses: the same token as the API calls. */
   gitCredentials(job: Pick<JobContext, 'repo' | 'installationId'>): Promise<GitCredentials>;
   gitRemoteUrl(repo: RepoRef): string;
+  /** Shutdown: aborts every request under way and refuses new ones at once. */
+  stop(): void;
 }
 
 export function createGitHubClients(options: GitHubClientOptions): GitHubClients {
@@ -51,7 +53,14 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
   const base = options.retryBaseMs ?? 1000;
   const log = options.log?.child({ component: 'github' });
 
-  const policy = requestPolicy({ retries, baseMs: base, paced: options.paced ?? !isLoopback(apiUrl), log });
+  const stopping = new AbortController();
+  const policy = requestPolicy({
+    retries,
+    baseMs: base,
+    paced: options.paced ?? !isLoopback(apiUrl),
+    log,
+    stop: stopping.signal,
+  });
   const PolicyOctokit = Octokit.plugin(policy);
   const make = (auth: Record<string, unknown>): Octokit =>
     new PolicyOctokit({
@@ -119,6 +128,7 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
       return { username: 'x-access-token', password };
     },
     gitRemoteUrl: (repo) => gitRemoteUrl(apiUrl, repo),
+    stop: () => stopping.abort(),
   };
 }
 

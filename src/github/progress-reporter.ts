@@ -122,7 +122,9 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
             break;
           } catch (err) {
             e.comment = null;
-            const transient = err instanceof BootyError && err.retryable;
+            // At shutdown nothing is retried: the next start writes the comment from the log.
+            const transient =
+              err instanceof BootyError && err.retryable && err.code !== 'BOOTY_E_SHUTTING_DOWN';
             if (!transient || ++tries >= attempts) {
               log?.warn(
                 { jobId, version: next.version, err: String(err) },

@@ -1,4 +1,5 @@
 import type { Octokit } from '@octokit/rest';
+import { BootyError } from '../errors.js';
 import type { Logger } from '../log.js';
 
 // How booty's GitHub requests wait and retry, as one octokit plugin. It keeps the rules of
@@ -20,6 +21,8 @@ export interface RequestPolicyOptions {
   /** Pace writes as GitHub asks; off for a loopback URL (the simulator). */
   paced: boolean;
   log?: Pick<Logger, 'warn'>;
+  /** Shutdown: requests under way are aborted, and none waits, retries or starts again. */
+  stop?: AbortSignal;
 }
 
 // plugin-retry's list: these statuses are answers, not accidents.
@@ -81,7 +84,22 @@ function graphqlTrouble(data: unknown): string | null {
   return trouble ? (trouble.message ?? trouble.type ?? 'GraphQL error') : null;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits, or ends early when `stop` fires. */
+function sleep(ms: number, stop?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (stop?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', done);
+      resolve();
+    }
+    stop?.addEventListener('abort', done, { once: true });
+  });
+}
+
+const stoppedError = () =>
+  new BootyError('BOOTY_E_SHUTTING_DOWN', {}, { cause: new Error('booty stopped its GitHub requests') });
 
 /** Writes one after another, each starting `gapMs` after the one before it. */
 export function pacer(gapMs: number) {
@@ -101,6 +119,7 @@ export function pacer(gapMs: number) {
 export function requestPolicy(options: RequestPolicyOptions) {
   const writes = pacer(1000);
   const notifying = pacer(3000);
+  const { stop } = options;
   return (octokit: Pick<Octokit, 'hook'>) => {
     octokit.hook.wrap('request', async (request, params) => {
       const { pathname } = new URL(params.url, 'http://github.test');
@@ -112,14 +131,19 @@ export function requestPolicy(options: RequestPolicyOptions) {
         transientRetries: ownRetries ?? options.retries,
         baseMs: options.baseMs,
       };
+      // The caller's own signal still counts; shutdown's is added to it.
+      const own = (params.request as { signal?: AbortSignal } | undefined)?.signal;
+      const signal = stop && own ? AbortSignal.any([stop, own]) : (stop ?? own);
+      const sent = signal ? { ...params, request: { ...params.request, signal } } : params;
       for (let count = 0; ; count++) {
+        if (stop?.aborted) throw stoppedError();
         if (options.paced && (write || graphql)) {
           await writes();
           if (write && NOTIFYING.test(pathname)) await notifying();
         }
         let decision: Decision;
         try {
-          const response = await request(params);
+          const response = await request(sent);
           // GitHub's own hiccup, or a spent limit, arrives as a GraphQL error in a 200. When it is
           // not retried, the caller gets the response and octokit's GraphQL error names it.
           const message = graphqlTrouble(graphql ? response.data : null);
@@ -132,6 +156,7 @@ export function requestPolicy(options: RequestPolicyOptions) {
           );
           if (!decision.retry) return response;
         } catch (err) {
+          if (stop?.aborted) throw stoppedError();
           decision = decide(err as Failure, count, limits);
           if (!decision.retry) throw err;
         }
@@ -139,7 +164,7 @@ export function requestPolicy(options: RequestPolicyOptions) {
           { method: params.method, url: params.url, retryInMs: decision.waitMs, count },
           decision.why,
         );
-        await sleep(decision.waitMs);
+        await sleep(decision.waitMs, stop);
       }
     });
     return {};

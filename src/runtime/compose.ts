@@ -87,7 +87,12 @@ export function composeBooty(config: BootyConfig): Booty {
     const close = () => {
       closed ??= (async () => {
         try {
-          await supervisor.shutdown();
+          // Jobs stop first (no outcome is written after this), then what they were waiting on
+          // is cut short: GitHub requests and spare clones. The logs resume the jobs next start.
+          const stopped = supervisor.shutdown();
+          runtime?.clients.stop();
+          runtime?.workspace.stop();
+          await stopped;
           await runtime?.reporter.idle();
           await runtime?.workspace.idle();
         } finally {

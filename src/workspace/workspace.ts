@@ -66,6 +66,8 @@ export function createWorkspace(options: WorkspaceOptions) {
   }
 
   const refills = new Map<string, Promise<void>>();
+  /** Aborts spare clones under way, at shutdown. */
+  const stopping = new AbortController();
   /** Jobs whose tree this process made exactly base + changes (by fingerprint), with nothing run since. */
   const cleanAs = new Map<string, string>();
   const fingerprint = (changes: readonly FileChange[]) =>
@@ -108,7 +110,7 @@ export function createWorkspace(options: WorkspaceOptions) {
     const mirror = await mirrored;
     if (options.spares !== false && !refills.has(spare)) {
       // Off the job's path: the next job on this repository starts from a checked-out tree.
-      const refill = makeSpare(spare, { mirror, url, auth: credentials })
+      const refill = makeSpare(spare, { mirror, url, auth: credentials, signal: stopping.signal })
         .catch((err: unknown) =>
           options.log?.warn({ repo: job.repo, err: (err as Error).message }, 'spare clone failed'),
         )
@@ -334,6 +336,8 @@ export function createWorkspace(options: WorkspaceOptions) {
   return {
     prepare,
     idle,
+    /** Shutdown: spare clones under way are abandoned (a spare is made again by the next job). */
+    stop: () => stopping.abort(),
     ensure,
     applyChanges,
     commitAndPush: commitAndPushJob,

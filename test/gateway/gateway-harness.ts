@@ -92,7 +92,7 @@ export async function deliver(url: string, d: Delivery) {
   if (deliveryId !== null) headers['x-github-delivery'] = deliveryId;
   if (signature !== null) headers['x-hub-signature-256'] = signature;
   const res = await fetch(`${url}/webhooks`, { method: 'POST', headers, body });
-  return { status: res.status, body: (await res.json()) as any, deliveryId };
+  return { status: res.status, body: (await res.json()) as any, deliveryId, headers: res.headers };
 }
 
 /** Scripted effects whose `prepare` waits until released, so a job stays active on demand. */

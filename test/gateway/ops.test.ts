@@ -111,12 +111,13 @@ describe('readiness and shutdown', () => {
     await s.close();
   });
 
-  it('answers 503 BOOTY_E_SHUTTING_DOWN once the supervisor takes no new work', async () => {
+  it('answers 503 BOOTY_E_SHUTTING_DOWN with Retry-After once the supervisor takes no new work', async () => {
     const s = await startTestServer();
     await s.supervisor.shutdown();
     const r = await deliver(s.url, { payload: labelPayload('labeled', { issue: 6 }) });
     expect(r.status).toBe(503);
     expect(r.body.error.code).toBe('BOOTY_E_SHUTTING_DOWN');
+    expect(r.headers.get('retry-after')).toBe('10');
     expect(await s.store.listJobs()).toEqual([]);
     await s.close();
   });

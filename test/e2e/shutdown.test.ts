@@ -1,0 +1,127 @@
+import { execFileSync, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoResponder } from '../../src/demo/demo-script.js';
+import type { Responder } from '../../src/simulators/anthropic-simulator.js';
+import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
+import { compiled } from '../support/compiled.js';
+import { e2eWorld, OWNER, REPO, TOKEN } from './e2e-world.js';
+
+// A deploy during a GitHub outage: `booty serve` (the real CLI, in a child process) has two jobs
+// waiting on the model when GitHub goes away and SIGTERM arrives. It must exit 0 well inside a
+// process manager's grace, leave no process behind, and a restart must finish both jobs with
+// exactly one pull request each: nothing the log held is lost, and nothing is done twice.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const worlds: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const w of worlds.splice(0)) await w.close().catch(() => {});
+});
+
+function serve(env: Record<string, string>) {
+  const proc = spawn(process.execPath, [compiled('src/cli/bin.ts'), 'serve'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr.on('data', (d) => {
+    out += d;
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    proc.stdout.on('data', () => {
+      const m = /booty is listening on (\S+) /.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    proc.on('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${out}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, url, exited, out: () => out };
+}
+
+const until = async (what: string, ok: () => boolean, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe('shutdown while GitHub is down', () => {
+  it('exits 0 within the grace with two jobs in flight, and the restart finishes both, one PR each', async () => {
+    // The model holds every analysis until released, so both jobs wait in `analyzing`.
+    let release = false;
+    let asked = 0;
+    const scripted = demoResponder('pass');
+    const responder: Responder = async (request) => {
+      if (request.toolName === 'submit_analysis') {
+        asked++;
+        await until('the release', () => release, 120_000);
+      }
+      return scripted(request);
+    };
+    const w = await e2eWorld('pass', { responder });
+    worlds.push(w);
+    const second = (
+      w.github.createIssue(OWNER, REPO, { title: 'Parse hours too', body: 'Like "2h".' }) as {
+        number: number;
+      }
+    ).number;
+    const env = w.env({ LOG_LEVEL: 'warn', BOOTY_CONCURRENCY: '2', BOOTY_SHUTDOWN_GRACE_MS: '10000' });
+
+    const first = serve(env);
+    w.github.setWebhook({ url: `${await first.url}/webhooks`, secret: 'e2e-webhook-secret' });
+    await w.label();
+    await w.github.labelIssue(OWNER, REPO, second, 'booty');
+    await until('both jobs to ask the model', () => asked === 2);
+
+    const port = Number(new URL(w.github.url).port);
+    await w.github.close();
+    const stopping = Date.now();
+    first.proc.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(12_000);
+    // Nothing of the job is left running: no git, no sandbox, nothing in its workdir.
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(w.dir));
+    expect(left).toEqual([]);
+
+    // GitHub is back, on the same address and state; the model answers; booty starts again.
+    const github = await startGitHubSimulator({
+      dir: path.join(w.dir, 'github'),
+      port,
+      tokens: [{ token: TOKEN, login: 'booty-bot' }],
+    });
+    worlds.push(github);
+    release = true;
+    const next = serve(env);
+    github.setWebhook({ url: `${await next.url}/webhooks`, secret: 'e2e-webhook-secret' });
+    try {
+      await until(
+        'two pull requests promoted',
+        () => {
+          const pulls = github.pulls(OWNER, REPO);
+          return pulls.length === 2 && pulls.every((p) => !p.draft);
+        },
+        60_000,
+      );
+      const pulls = github.pulls(OWNER, REPO);
+      expect(new Set(pulls.map((p) => p.head)).size).toBe(2);
+      // One progress comment per job, brought up to date by the restart.
+      for (const issue of [w.issue, second]) {
+        const progress = github
+          .comments(OWNER, REPO, issue)
+          .filter((c) => c.body.includes('<!-- booty:progress job='));
+        expect(progress).toHaveLength(1);
+      }
+    } finally {
+      next.proc.kill('SIGTERM');
+      expect(await next.exited).toBe(0);
+    }
+  }, 120_000);
+});
