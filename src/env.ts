@@ -45,6 +45,8 @@ export const EnvSchema = z.object({
   BOOTY_CONCURRENCY: int(1, 64).default(2),
   /** How long `serve` may spend stopping on SIGTERM before it exits anyway (process managers kill at 10-30 s). */
   BOOTY_SHUTDOWN_GRACE_MS: int(0, 300_000).default(10_000),
+  /** How long a second `serve` on the same database waits for the first to exit (a rolling deploy). */
+  BOOTY_LOCK_WAIT_MS: int(0, 600_000).default(30_000),
   /** Repositories booty may work on, as globs like `org/*`; empty allows all. */
   BOOTY_REPOS: list,
   /** booty's own repository (owner/name): PRs to it stay draft for a human. */

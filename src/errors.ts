@@ -33,6 +33,12 @@ export const catalogue = {
     false,
     (p) => `cannot open the database ${p.path}: ${p.reason}; check the path or set --db / BOOTY_DB`,
   ),
+  BOOTY_E_DB_LOCKED: spec(
+    503,
+    true,
+    (p) =>
+      `another booty (pid ${p.pid}) holds the database ${p.path}, and did not let go within ${p.waitMs} ms; stop it first, or give this one its own BOOTY_DB (many workers on one database is what the PostgreSQL store is for)`,
+  ),
   BOOTY_E_DB_MISSING: spec(
     404,
     false,

@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
 import type { EventStore } from '../store/event-store.js';
+import { lockDatabase } from '../store/db-lock.js';
 import { openStore } from '../store/open-store.js';
 import { createJobRuntime, type JobRuntime } from './job-effects.js';
 
@@ -112,7 +113,17 @@ export function composeBooty(config: BootyConfig): Booty {
 export async function startBooty(config: BootyConfig): Promise<Booty & { server: RunningServer }> {
   // Checked before anything opens, so a bad setting leaves no port or file behind.
   gatewayConfig(config.env);
-  const booty = composeBooty({ ...config, server: true });
-  const server = await startServer(booty);
-  return { ...booty, server, close: server.close };
+  // One writing booty per database: a second waits for the first to exit (a rolling deploy).
+  const lock = config.store
+    ? null
+    : await lockDatabase(config.env.BOOTY_DB, { waitMs: config.env.BOOTY_LOCK_WAIT_MS });
+  try {
+    const booty = composeBooty({ ...config, server: true });
+    const server = await startServer(booty);
+    const close = () => server.close().finally(() => lock?.release());
+    return { ...booty, server: { ...server, close }, close };
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
 }

@@ -1,55 +1,21 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoResponder } from '../../src/demo/demo-script.js';
 import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
-import { compiled } from '../support/compiled.js';
 import { e2eWorld, OWNER, REPO, TOKEN } from './e2e-world.js';
+import { serveProcess as serve, until } from './serve-process.js';
 
 // A deploy during a GitHub outage: `booty serve` (the real CLI, in a child process) has two jobs
 // waiting on the model when GitHub goes away and SIGTERM arrives. It must exit 0 well inside a
 // process manager's grace, leave no process behind, and a restart must finish both jobs with
 // exactly one pull request each: nothing the log held is lost, and nothing is done twice.
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const worlds: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const w of worlds.splice(0)) await w.close().catch(() => {});
 });
-
-function serve(env: Record<string, string>) {
-  const proc = spawn(process.execPath, [compiled('src/cli/bin.ts'), 'serve'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout.on('data', (d) => {
-    out += d;
-  });
-  proc.stderr.on('data', (d) => {
-    out += d;
-  });
-  const url = new Promise<string>((resolve, reject) => {
-    proc.stdout.on('data', () => {
-      const m = /booty is listening on (\S+) /.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.on('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${out}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, url, exited, out: () => out };
-}
-
-const until = async (what: string, ok: () => boolean, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe('shutdown while GitHub is down', () => {
   it('exits 0 within the grace with two jobs in flight, and the restart finishes both, one PR each', async () => {

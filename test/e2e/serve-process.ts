@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compiled } from '../support/compiled.js';
+
+// `booty serve`, the real CLI, as a child process: its URL once it listens, its exit, its output.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function serveProcess(env: Record<string, string>) {
+  const proc = spawn(process.execPath, [compiled('src/cli/bin.ts'), 'serve'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr.on('data', (d) => {
+    err += d;
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    proc.stdout.on('data', () => {
+      const m = /booty is listening on (\S+) /.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    proc.on('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${out}${err}`)));
+  });
+  url.catch(() => {}); // a test that expects the exit need not wait for the URL
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, url, exited, out: () => out, err: () => err };
+}
+
+/** Polls until `ok`, failing with `what` after `ms`. */
+export async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
