@@ -39,6 +39,18 @@ export const catalogue = {
     (p) =>
       `another booty (pid ${p.pid}) holds the database ${p.path}, and did not let go within ${p.waitMs} ms; stop it first, or give this one its own BOOTY_DB (many workers on one database is what the PostgreSQL store is for)`,
   ),
+  BOOTY_E_STORE_UNAVAILABLE: spec(
+    503,
+    true,
+    (p) =>
+      `the database takes no writes now (${p.reason}); booty has paused its jobs and resumes them when writes succeed again; retry the delivery later`,
+  ),
+  BOOTY_E_STORE_LOST: spec(
+    503,
+    false,
+    (p) =>
+      `the database file ${p.path} was ${p.how} while booty was using it; booty stopped writing and runs no job: restore the file and restart booty`,
+  ),
   BOOTY_E_DB_MISSING: spec(
     404,
     false,

@@ -53,6 +53,8 @@ export class JobRunner {
   private turn: Promise<unknown> = Promise.resolve();
   /** What was written and not yet received by the actor, with the release of its turn. */
   private inFlight: { type: string; release: () => void } | null = null;
+  /** Why the last append failed. */
+  private writeError: unknown = null;
 
   constructor(jobId: string, options: RunnerOptions) {
     this.jobId = jobId;
@@ -108,6 +110,8 @@ export class JobRunner {
       if (!this.actor && !(await this.load())) return 'finished';
       if (this.stopped || this.folded.status === 'done') return 'finished';
       const written = await this.write(event, delivery);
+      // Not written is not cancelled: the caller hears why, and the delivery can come again.
+      if (written === null) throw this.writeError;
       if (written === 'duplicate') return 'duplicate';
       if (written && this.actor) this.deliver(event);
       return 'cancelled';
@@ -196,6 +200,7 @@ export class JobRunner {
     } catch (err) {
       // The log is the truth: an event that cannot be written must not be acted on. Stop here; the
       // next start resumes from the last written event.
+      this.writeError = err;
       this.halt(err);
       return null;
     }

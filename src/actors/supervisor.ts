@@ -18,6 +18,7 @@ import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machin
 import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
 import { readJobLog, toLogEntry } from '../store/job-log.js';
+import type { StoreHealth } from '../store/store-health.js';
 import { type CancelResult, type JobChange, JobRunner, jobUpdate } from './job-runner.js';
 
 // Owns every running job in this process: starts them within the concurrency bound, resumes the
@@ -69,6 +70,11 @@ export interface SupervisorOptions {
   inspect?: (event: InspectionEvent) => void;
   onError?: (err: unknown, jobId: string) => void;
   clock?: () => number;
+  /**
+   * Whether the store takes writes (a server's). While it does not, deliveries are refused with
+   * 503, and a job whose append failed is paused, its slot freed, until `resumePaused`.
+   */
+  health?: StoreHealth;
 }
 
 export class Supervisor {
@@ -76,6 +82,8 @@ export class Supervisor {
   private readonly queue: PQueue;
   /** Runners of the jobs queued or running here. */
   private readonly runners = new Map<string, JobRunner>();
+  /** Jobs stopped because the store took no writes: they resume from their logs when it does. */
+  private readonly paused = new Set<string>();
   private submits: Promise<unknown> = Promise.resolve();
   private readonly finished = new Map<string, Promise<JobSnapshot>>();
   private accepting = true;
@@ -134,8 +142,9 @@ export class Supervisor {
    * Deliveries that start nothing go through `ignore`, which batches their commits.
    */
   submit(delivery: Delivery, intent: Exclude<Intent, { kind: 'ignore' }>): Promise<SubmitResult> {
-    if (!this.accepting) return Promise.reject(new BootyError('BOOTY_E_SHUTTING_DOWN'));
-    const next = this.submits.then(() => this.submitNow(delivery, intent));
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
+    const next = this.submits.then(() => this.storeGuarded(() => this.submitNow(delivery, intent)));
     this.submits = next.catch(() => {});
     return next;
   }
@@ -192,7 +201,8 @@ export class Supervisor {
    * GitHub App receives is of this kind, and a commit per delivery was most of its cost.
    */
   ignore(delivery: Delivery, reason: string): Promise<SubmitResult> {
-    if (!this.accepting) return Promise.reject(new BootyError('BOOTY_E_SHUTTING_DOWN'));
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
     return new Promise((resolve, reject) => {
       if (this.ignored.length === 0) setImmediate(() => void this.flushIgnored());
       this.ignored.push({
@@ -216,7 +226,8 @@ export class Supervisor {
     try {
       fresh = await this.options.store.recordDeliveries(batch.map((b) => b.delivery));
     } catch (err) {
-      for (const b of batch) b.fail(err);
+      const reported = this.options.health?.failed(err) ? this.options.health.error() : err;
+      for (const b of batch) b.fail(reported);
       return;
     }
     for (const [i, b] of batch.entries()) b.done(fresh[i]!);
@@ -322,8 +333,42 @@ export class Supervisor {
       effectOptions: { clock: this.options.clock, observe: this.options.observeEffect },
       onChange: (change) => this.notify(change),
       inspect: this.options.inspect,
-      onError: (err) => this.options.onError?.(err, jobId),
+      onError: (err) => {
+        // A job whose append failed for lack of disk waits for the store, not for a restart.
+        if (this.options.health?.failed(err)) this.paused.add(jobId);
+        this.options.onError?.(err, jobId);
+      },
     });
+  }
+
+  /** Why no delivery is taken now: shutting down, or a store that takes no writes. */
+  private refusal(): BootyError | null {
+    const { health } = this.options;
+    if (health && !health.ok) return health.error();
+    return this.accepting ? null : new BootyError('BOOTY_E_SHUTTING_DOWN');
+  }
+
+  /** Runs store work; a store fault becomes the health's 503, and marks the store failing. */
+  private async storeGuarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      const { health } = this.options;
+      throw health?.failed(err) ? health.error() : err;
+    }
+  }
+
+  /** The store takes writes again: every paused job resumes from its log, as after a restart. */
+  resumePaused() {
+    for (const jobId of [...this.paused]) {
+      this.paused.delete(jobId);
+      this.enqueue(jobId);
+    }
+  }
+
+  /** Jobs waiting for the store. */
+  get pausedJobs(): string[] {
+    return [...this.paused];
   }
 
   private enqueue(jobId: string) {

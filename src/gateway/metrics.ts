@@ -14,6 +14,8 @@ export interface GatewayMetrics {
   observeEffect: (src: EffectName, durationMs: number, ok: boolean) => void;
   /** Counts a webhook delivery by outcome (a submit outcome or an error code). */
   countDelivery: (outcome: string) => void;
+  /** A write the store refused for lack of disk or an I/O fault (the health probe's included). */
+  countStoreWriteFailure: () => void;
   /** The store whose jobs `booty_jobs` reports. */
   watchStore: (store: EventStore) => void;
   /** Pass to the Supervisor's observers: counts model tokens as jobs spend them. */
@@ -70,6 +72,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     registers: [registry],
   });
 
+  const storeWriteFailures = new Counter({
+    name: 'booty_store_write_failures_total',
+    help: 'Writes the store refused: a full disk, an I/O fault, a read-only or vanished file',
+    registers: [registry],
+  });
+
   // Each logged event carries the tokens its own effect spent, so a job resumed after a restart
   // counts only what it spends here.
   const jobObserver: JobObserver = {
@@ -87,6 +95,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     observeEffect: (src, durationMs, ok) =>
       effects.observe({ effect: src, result: ok ? 'ok' : 'error' }, durationMs / 1000),
     countDelivery: (outcome) => deliveries.inc({ outcome }),
+    countStoreWriteFailure: () => storeWriteFailures.inc(),
     watchStore: (s) => {
       store = s;
     },

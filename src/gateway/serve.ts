@@ -4,10 +4,11 @@ import type { Supervisor } from '../actors/supervisor.js';
 import type { Logger } from '../log.js';
 import type { Booty } from '../runtime/compose.js';
 import type { EventStore } from '../store/event-store.js';
+import type { StoreHealth } from '../store/store-health.js';
 import { buildApp } from './app.js';
 import { type GatewayConfig, gatewayConfig } from './gateway-config.js';
 import type { GatewayMetrics } from './metrics.js';
-import { probe, probeDatabase } from './readiness.js';
+import { probe, probeDatabase, type ReadinessCheck } from './readiness.js';
 
 // The HTTP face of a composed booty (runtime/compose.ts): the gateway app over its supervisor and
 // store. The supervisor boots after the listener is up, so resumed jobs and new deliveries share
@@ -43,7 +44,7 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
     metrics,
     log,
     readiness: async () => [
-      await probeDatabase(store),
+      booty.health ? await healthCheck(booty.health) : await probeDatabase(store),
       await probe('config', () => gatewayConfig(env)),
       closing ? { name: 'accepting', ok: false, reason: 'shutting down' } : { name: 'accepting', ok: true },
     ],
@@ -67,12 +68,21 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
   try {
     await app.listen({ host: env.HOST, port: env.PORT });
     await supervisor.boot();
+    booty.health?.start();
   } catch (err) {
     await close();
     throw err;
   }
   const { port } = app.server.address() as AddressInfo;
   return { url: `http://${urlHost(env.HOST)}:${port}`, port, app, supervisor, store, metrics, close };
+}
+
+/** Readiness from the store's health, after a probe write of its own. */
+async function healthCheck(health: StoreHealth): Promise<ReadinessCheck> {
+  await health.check();
+  return health.ok
+    ? { name: 'database', ok: true }
+    : { name: 'database', ok: false, reason: health.error().message };
 }
 
 /** A host a client can reach: the wildcard addresses mean this machine. */

@@ -8,9 +8,10 @@ import { type RunningServer, startServer } from '../gateway/serve.js';
 import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
-import type { EventStore } from '../store/event-store.js';
 import { lockDatabase } from '../store/db-lock.js';
+import type { EventStore } from '../store/event-store.js';
 import { openStore } from '../store/open-store.js';
+import { StoreHealth } from '../store/store-health.js';
 import { createJobRuntime, type JobRuntime } from './job-effects.js';
 
 // The composition root: the one place that builds booty's parts from a config object. The store,
@@ -49,6 +50,8 @@ export interface Booty {
   metrics: GatewayMetrics;
   /** The real effects and their clients; null when the config gave its own effects. */
   runtime: JobRuntime | null;
+  /** Whether the store takes writes: a server's, probed once `health.start()` runs. */
+  health: StoreHealth | null;
   /** Stops the jobs (their logs keep them), flushes comments and clones, closes an owned store. */
   close(): Promise<void>;
 }
@@ -67,7 +70,32 @@ export function composeBooty(config: BootyConfig): Booty {
           githubRetryBaseMs: config.githubRetryBaseMs,
           defaultSandbox: config.defaultSandbox,
         });
+    const health = config.server
+      ? new StoreHealth({
+          store,
+          file: config.store ? undefined : env.BOOTY_DB,
+          onWriteFailure: metrics.countStoreWriteFailure,
+          onChange: (state, cause) => {
+            if (state === 'ok') {
+              log.info({ paused: supervisor.pausedJobs }, 'the database takes writes again: resuming jobs');
+              supervisor.resumePaused();
+            } else if (state === 'failing') {
+              log.error(
+                { cause },
+                'the database takes no writes: pausing jobs, refusing deliveries with 503',
+              );
+            } else {
+              log.error(
+                { cause, db: env.BOOTY_DB },
+                'the database file was deleted or replaced: stopping all jobs',
+              );
+              void supervisor.shutdown();
+            }
+          },
+        })
+      : null;
     const supervisor = new Supervisor({
+      health: health ?? undefined,
       store,
       effects: config.effects ?? runtime!.effects,
       observeEffect: metrics.observeEffect,
@@ -87,6 +115,7 @@ export function composeBooty(config: BootyConfig): Booty {
     let closed: Promise<void> | null = null;
     const close = () => {
       closed ??= (async () => {
+        health?.stop();
         try {
           // Jobs stop first (no outcome is written after this), then what they were waiting on
           // is cut short: GitHub requests and spare clones. The logs resume the jobs next start.
@@ -102,7 +131,7 @@ export function composeBooty(config: BootyConfig): Booty {
       })();
       return closed;
     };
-    return { env, log, store, supervisor, metrics, runtime, close };
+    return { env, log, store, supervisor, metrics, runtime, health, close };
   } catch (err) {
     if (!config.store) void store.close();
     throw err;

@@ -128,7 +128,7 @@ export interface EventStore {
 
   /** How many jobs stand in each state, for metrics. */
   countJobsByState(): Promise<Record<string, number>>;
-  /** Rejects unless this process can take the database's write lock right now. */
+  /** Commits a write the size of a large event and undoes it; rejects when the store takes no writes. */
   probeWritable(): Promise<void>;
 
   /** Records deliveries that start nothing, in one commit; for each, false when it was seen before. */

@@ -42,4 +42,6 @@ export const migrations: string[] = [
   `,
   // The hash chain (hash-chain.ts): rows written before it have none.
   `ALTER TABLE events ADD COLUMN hash TEXT;`,
+  // Where the write probe proves the disk takes a write the size of a large event (probeWritable).
+  `CREATE TABLE write_probe (data BLOB);`,
 ];

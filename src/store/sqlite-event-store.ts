@@ -119,8 +119,8 @@ export class SqliteEventStore implements EventStore {
         'UPDATE jobs SET reported_version = max(reported_version, ?) WHERE job_id = ?',
       ),
       countByState: db.prepare('SELECT state, count(*) AS n FROM jobs GROUP BY state'),
-      begin: db.prepare('BEGIN IMMEDIATE'),
-      rollback: db.prepare('ROLLBACK'),
+      probeInsert: db.prepare('INSERT INTO write_probe (data) VALUES (zeroblob(65536))'),
+      probeDelete: db.prepare('DELETE FROM write_probe'),
       recordDelivery: db.prepare(`
         INSERT OR IGNORE INTO deliveries (delivery_id, event, action, outcome, job_id, received_at)
         VALUES (@deliveryId, @event, @action, @outcome, @jobId, @at)`),
@@ -305,8 +305,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   async probeWritable(): Promise<void> {
-    this.stmt.begin.run();
-    this.stmt.rollback.run();
+    // A commit that needs room for a large event's pages: a full disk fails it, as it fails appends.
+    this.db
+      .transaction(() => {
+        this.stmt.probeInsert.run();
+        this.stmt.probeDelete.run();
+      })
+      .immediate();
   }
 
   async recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {

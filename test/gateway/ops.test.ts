@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJobLog } from '../../src/store/job-log.js';
@@ -121,4 +122,25 @@ describe('readiness and shutdown', () => {
     expect(await s.store.listJobs()).toEqual([]);
     await s.close();
   });
+
+  it('cuts off a client that never finishes its headers', async () => {
+    const s = await startTestServer();
+    try {
+      const socket = net.connect(Number(new URL(s.url).port), '127.0.0.1');
+      await new Promise((r) => socket.once('connect', r));
+      socket.write('POST /webhooks HTTP/1.1\r\nHost: booty\r\nX-Slow: ');
+      const ended = await new Promise<string>((resolve) => {
+        let reply = '';
+        socket.on('data', (d) => {
+          reply += d;
+        });
+        socket.once('close', () => resolve(reply));
+      });
+      // Node answers a header timeout with 408 and closes; the socket did not stay open.
+      expect(ended).toMatch(/^HTTP\/1\.1 408|^$/);
+      expect(socket.destroyed).toBe(true);
+    } finally {
+      await s.close();
+    }
+  }, 30_000);
 });

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import { BootyError } from '../errors.js';
+import type { EventStore } from './event-store.js';
+
+// Whether the store takes writes, for a long-running server. A write that fails for lack of disk
+// (or any I/O fault) puts the store in `failing`: deliveries get 503, readiness fails, and the
+// supervisor pauses jobs instead of letting them wedge. A probe write then runs every interval;
+// the first that commits puts the store back to `ok`, and the paused jobs resume from their logs,
+// with no restart. While the store is ok, each interval only checks that the database file is still
+// the one opened (a readiness probe also writes): deleted or replaced under the process, it is
+// `lost` for good, and nothing is written any more.
+
+export type StoreState = 'ok' | 'failing' | 'lost';
+
+/** SQLite's codes for a store that cannot write now: the disk, I/O, a read-only or vanished file. */
+export function isStoreFault(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/.test(code);
+}
+
+export interface StoreHealthOptions {
+  store: Pick<EventStore, 'probeWritable'>;
+  /** The database file, to notice it deleted or replaced; none for a store without one. */
+  file?: string;
+  /** How often the probe runs; default 1000 ms. */
+  intervalMs?: number;
+  /** Called once per fault, and on recovery. */
+  onChange?: (state: StoreState, cause: string | null) => void;
+  /** Counts each failed write, the probe's included. */
+  onWriteFailure?: () => void;
+}
+
+export class StoreHealth {
+  private current: StoreState = 'ok';
+  private why: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
+  private readonly identity: { dev: number; ino: number } | null;
+
+  constructor(private readonly options: StoreHealthOptions) {
+    const stat = options.file ? fs.statSync(options.file, { throwIfNoEntry: false }) : undefined;
+    this.identity = stat ? { dev: stat.dev, ino: stat.ino } : null;
+  }
+
+  get state(): StoreState {
+    return this.current;
+  }
+
+  get cause(): string | null {
+    return this.why;
+  }
+
+  get ok(): boolean {
+    return this.current === 'ok';
+  }
+
+  /** The error a caller gets while the store is not ok. */
+  error(): BootyError {
+    return this.current === 'lost'
+      ? new BootyError('BOOTY_E_STORE_LOST', {
+          path: this.options.file ?? 'the database',
+          how: this.why ?? 'replaced',
+        })
+      : new BootyError('BOOTY_E_STORE_UNAVAILABLE', { reason: this.why ?? 'a write failed' });
+  }
+
+  start() {
+    this.timer ??= setInterval(() => void this.tick(), this.options.intervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** A write failed: when it was the store's fault, the store is failing until a probe commits. */
+  failed(err: unknown): boolean {
+    if (!isStoreFault(err)) return false;
+    this.options.onWriteFailure?.();
+    this.set('failing', (err as Error).message);
+    return true;
+  }
+
+  /** The interval's look: a probe write while failing, else only the file's identity. */
+  private tick() {
+    if (this.current === 'failing') return this.check();
+    const replaced = this.replaced();
+    if (replaced) this.set('lost', replaced);
+  }
+
+  /** Probes now with a write; resolves when done, whatever it found. */
+  check(): Promise<void> {
+    this.checking ??= this.probe().finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
+  }
+
+  private async probe() {
+    if (this.current === 'lost') return;
+    const replaced = this.replaced();
+    if (replaced) return this.set('lost', replaced);
+    try {
+      await this.options.store.probeWritable();
+      this.set('ok', null);
+    } catch (err) {
+      this.options.onWriteFailure?.();
+      this.set('failing', (err as Error).message);
+    }
+  }
+
+  /** How the database file changed under the process, or null when it is the one opened. */
+  private replaced(): string | null {
+    if (!this.options.file || !this.identity) return null;
+    const stat = fs.statSync(this.options.file, { throwIfNoEntry: false });
+    if (!stat) return 'deleted';
+    if (stat.dev !== this.identity.dev || stat.ino !== this.identity.ino) return 'replaced';
+    return null;
+  }
+
+  private set(state: StoreState, cause: string | null) {
+    if (this.current === 'lost') return;
+    const changed = state !== this.current;
+    this.current = state;
+    this.why = cause;
+    if (changed) this.options.onChange?.(state, cause);
+  }
+}
