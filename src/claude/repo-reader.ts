@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { cached, remember } from '../workspace/commit-cache.js';
-import { git, readObjects } from '../workspace/git.js';
+import { filesAt, git, readObjects, sortedPaths } from '../workspace/git.js';
 
 // How the Claude steps see the repository. The integrator gives each job a reader over its
 // workspace; reading at the job's base commit (not the worktree) keeps the repository context the
@@ -57,17 +56,9 @@ export function repoReaderFor(dir: string, options: RepoReaderOptions = {}): Rep
 
   return {
     async listFiles() {
-      const key = `${ref} files`;
-      const known = ref ? cached<string[]>(key) : undefined;
-      if (known) return [...known];
-      const args = ref ? ['ls-tree', '-r', '-z', '--name-only', ref] : ['ls-files', '-z', '--cached'];
-      const out = await git(args, { cwd: dir, op: ref ? 'ls-tree' : 'ls-files' });
-      const files = out
-        .split('\u0000')
-        .filter(Boolean)
-        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      if (ref) remember(key, files, out.length);
-      return [...files];
+      if (ref) return filesAt(dir, ref);
+      const out = await git(['ls-files', '-z', '--cached'], { cwd: dir, op: 'ls-files' });
+      return sortedPaths(out);
     },
     readFiles,
     async readFile(file) {

@@ -207,3 +207,19 @@ export function treeNames(tree: Buffer, idBytes: number): string[] {
   }
   return names;
 }
+
+/** NUL-separated paths from git, sorted by code unit. */
+export const sortedPaths = (out: string) =>
+  out
+    .split('\u0000')
+    .filter(Boolean)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** Every file path at a commit, kept by commit id once listed (a commit's files never change). */
+export async function filesAt(dir: string, ref: string): Promise<string[]> {
+  const key = `${ref} files`;
+  const known = cached<string[]>(key);
+  if (known) return [...known];
+  const out = await git(['ls-tree', '-r', '-z', '--name-only', ref], { cwd: dir, op: 'ls-tree' });
+  return [...remember(key, sortedPaths(out), out.length)];
+}

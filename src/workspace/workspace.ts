@@ -9,7 +9,7 @@ import type { EffectImpl } from '../machines/effect-contract.js';
 import { type EffectInput, type JobContext, mergeChanges } from '../machines/job-context.js';
 import { writeChanges } from './apply-changes.js';
 import { type Author, baseEntries, commitAndPush } from './commit-push.js';
-import { batchObjects, type GitAuth, git, readObjects, treeNames } from './git.js';
+import { batchObjects, filesAt, type GitAuth, git, readObjects, treeNames } from './git.js';
 import { type CloneMetadata, cloneJob, headOf, makeSpare, readMetadata } from './job-clone.js';
 import { isMirror, syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
@@ -154,9 +154,12 @@ export function createWorkspace(options: WorkspaceOptions) {
     // A new clone's base is the mirror's head: its config is read there while the clone is made.
     const [meta, early] = existing
       ? [existing, null]
-      : await clone(job, undefined, signal, async (mirror) =>
-          configFiles(mirror, (await headOf(mirror, 'HEAD')).baseSha),
-        );
+      : await clone(job, undefined, signal, async (mirror) => {
+          const { baseSha } = await headOf(mirror, 'HEAD');
+          // The file list too, for the model's first step: read now, beside the checkout.
+          const [files] = await Promise.all([configFiles(mirror, baseSha), filesAt(mirror, baseSha)]);
+          return files;
+        });
     if (!existing) cleanAs.set(job.jobId, fingerprint([])); // just checked out, nothing run in it
     // Read from the base commit, never from the work tree the job's changes go into.
     const files = early?.baseSha === meta.baseSha ? early : await configFiles(dir, meta.baseSha);
