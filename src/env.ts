@@ -47,6 +47,8 @@ export const EnvSchema = z.object({
   BOOTY_SHUTDOWN_GRACE_MS: int(0, 300_000).default(10_000),
   /** How long a second `serve` on the same database waits for the first to exit (a rolling deploy). */
   BOOTY_LOCK_WAIT_MS: int(0, 600_000).default(30_000),
+  /** The job view at `/` and `/jobs/:id/view`: on, off, or (unset) on only when serving on loopback. */
+  BOOTY_DASHBOARD: z.enum(['on', 'off']).optional(),
   /** Repositories booty may work on, as globs like `org/*`; empty allows all. */
   BOOTY_REPOS: list,
   /** booty's own repository (owner/name): PRs to it stay draft for a human. */

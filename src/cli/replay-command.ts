@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { assertVerified, readTimeline, type Timeline } from '../actors/timeline.js';
 import { BootyError } from '../errors.js';
 import { startInspectorServer } from '../inspect/inspector-server.js';
+import { renderJobView } from '../inspect/job-view.js';
 import { sendToRelay } from '../inspect/relay-client.js';
 import { replayInspection } from '../inspect/replay-inspection.js';
 import { timelineToJson } from '../inspect/timeline-json.js';
@@ -21,7 +22,7 @@ export const replayCommand: Command = {
   name: 'replay',
   summary: "fold a job's log and print its timeline, or play it in the Stately inspector",
   usage: [
-    'Usage: booty replay <jobId> [--verify] [--json] [--until N] [--db PATH]',
+    'Usage: booty replay <jobId> [--verify] [--json | --html FILE] [--until N] [--db PATH]',
     '       booty replay <jobId> --inspect [--port N | --relay URL] [--once] [--export FILE] [--until N]',
     '',
     "Folds the job's event log through the machine (no effect runs) and prints every step:",
@@ -30,6 +31,8 @@ export const replayCommand: Command = {
     '  --verify       check the hash chain of the log and every recorded state against the fold; exit 1',
     '                 at the first edited row or divergence',
     '  --json         print { jobId, verified, finalState, events: [{ seq, type, state, at, ... }] }',
+    "  --html FILE    write one self-contained page: the machine with the job's path drawn on it, the",
+    "                 timeline and each attempt's tests; it needs nothing from the network",
     '  --until N      stop after event N and print the snapshot there (state and context)',
     '  --inspect      play the log into the machine with inert effects (nothing runs) and serve it',
     '                 to the Stately inspector: prints the URL to open; Ctrl-C stops',
@@ -44,6 +47,7 @@ export const replayCommand: Command = {
     ...dbOption,
     verify: { type: 'boolean' },
     json: { type: 'boolean' },
+    html: { type: 'string' },
     until: { type: 'string' },
     inspect: { type: 'boolean' },
     port: { type: 'string' },
@@ -68,7 +72,10 @@ export const replayCommand: Command = {
       if (values.verify) assertVerified(timeline);
       return inspect(timeline, events, until, values, io);
     }
-    if (values.json) io.out(JSON.stringify(timelineToJson(timeline, until !== undefined), null, 2));
+    if (values.html !== undefined) {
+      fs.writeFileSync(values.html as string, renderJobView(timeline));
+      io.out(`wrote ${values.html}: open it in any browser`);
+    } else if (values.json) io.out(JSON.stringify(timelineToJson(timeline, until !== undefined), null, 2));
     else io.out(render(timeline, until !== undefined));
     if (values.verify) assertVerified(timeline);
     return 0;
@@ -118,11 +125,11 @@ async function inspect(
     io.out(`sent to the inspector relay at ${values.relay}`);
     return 0;
   }
-  const server = await startInspectorServer({ port });
+  const server = await startInspectorServer({ port, localView: renderJobView(timeline) });
   try {
     for (const m of messages) server.publish(m);
     io.out(
-      `inspector: open ${server.url}  (${values.once ? 'exits once a viewer has the replay' : 'Ctrl-C to stop'})`,
+      `inspector: open ${server.url}  (${values.once ? 'exits once a viewer has the replay' : 'Ctrl-C to stop'}); it embeds stately.ai's inspector, and offline falls back to ${server.url}view`,
     );
     await (values.once ? server.viewed() : interrupted());
   } finally {

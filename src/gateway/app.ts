@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Supervisor } from '../actors/supervisor.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';
+import { dashboardRoutes } from './dashboard-routes.js';
 import { installErrorReplies } from './error-reply.js';
 import type { GatewayConfig } from './gateway-config.js';
 import { jobsRoutes } from './jobs-routes.js';
@@ -20,6 +21,8 @@ export interface AppDeps {
   metrics: GatewayMetrics;
   log: Logger;
   readiness: () => Promise<ReadinessCheck[]>;
+  /** Serve the job view and list (dashboard-routes.ts). */
+  dashboard?: boolean;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -39,5 +42,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhookRoutes, deps);
   await app.register(opsRoutes, deps);
   await app.register(jobsRoutes, deps);
+  if (deps.dashboard) await app.register(dashboardRoutes, deps);
   return app;
 }

@@ -43,6 +43,8 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
     store,
     metrics,
     log,
+    // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.
+    dashboard: env.BOOTY_DASHBOARD === 'on' || (env.BOOTY_DASHBOARD === undefined && isLoopback(env.HOST)),
     readiness: async () => [
       booty.health ? await healthCheck(booty.health) : await probeDatabase(store),
       await probe('config', () => gatewayConfig(env)),
@@ -84,6 +86,8 @@ async function healthCheck(health: StoreHealth): Promise<ReadinessCheck> {
     ? { name: 'database', ok: true }
     : { name: 'database', ok: false, reason: health.error().message };
 }
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
 /** A host a client can reach: the wildcard addresses mean this machine. */
 function urlHost(host: string) {

@@ -17,6 +17,10 @@ export interface InspectorServerOptions {
   host?: string;
   /** Messages kept for a viewer who connects later (default: all). */
   history?: number;
+  /** The job's own page (job-view.ts), served at /view: what the bridge falls back to offline. */
+  localView?: string;
+  /** How long the bridge waits for the inspector to answer before it shows the local view. */
+  fallbackMs?: number;
 }
 
 export interface InspectorServer {
@@ -45,7 +49,12 @@ export async function startInspectorServer(options: InspectorServerOptions = {})
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && (req.url === '/' || req.url === '/index.html')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(bridgePage());
+      res.end(bridgePage({ localView: options.localView ? '/view' : null, fallbackMs: options.fallbackMs }));
+      return;
+    }
+    if (req.method === 'GET' && req.url === '/view' && options.localView) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(options.localView);
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' });
