@@ -20,12 +20,12 @@ function layout(): Map<string, { x: number; y: number }> {
   const finals = new Set<string>(finalStates);
   const running = JOB_STATES.filter((s) => !finals.has(s));
   const place = new Map<string, { x: number; y: number }>();
-  running.forEach((s, i) => place.set(s, { x: BOX.pad + i * (BOX.w + BOX.gapX), y: BOX.pad }));
-  // Under the states that mostly lead to them, spread over the row's right half.
-  const start = running.length - finalStates.length - 1;
-  finalStates.forEach((s, i) =>
-    place.set(s, { x: BOX.pad + (start + i + 1) * (BOX.w + BOX.gapX), y: BOX.pad + BOX.h + BOX.gapY }),
-  );
+  const column = (i: number) => BOX.pad + i * (BOX.w + BOX.gapX);
+  for (const [i, s] of running.entries()) place.set(s, { x: column(i), y: BOX.pad });
+  // Under the states that mostly lead to them, at the row's right end.
+  const start = running.length - finalStates.length;
+  for (const [i, s] of finalStates.entries())
+    place.set(s, { x: column(start + i), y: BOX.pad + BOX.h + BOX.gapY });
   return place;
 }
 
