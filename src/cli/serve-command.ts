@@ -37,7 +37,12 @@ export const serveCommand: Command = {
     const { server } = booty;
     log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
     io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
-    if (inspector) io.out(`inspector: ${inspector.url}`);
+    if (inspector) {
+      if (server.dashboard) inspector.fallbackTo(`${server.url}/`);
+      io.out(
+        `inspector: ${inspector.url} (it embeds stately.ai's inspector${server.dashboard ? `; offline it falls back to ${server.url}/` : ', so it needs the internet'})`,
+      );
+    }
     const code = await new Promise<number>((resolve) => {
       installShutdownSignals(
         {

@@ -33,10 +33,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     // Close idle keep-alive connections on close, so shutdown does not wait on GitHub's sockets.
     forceCloseConnections: 'idle',
-    // A client that sends its headers or body slowly is cut off within 10 s (node looks every 2 s):
-    // a thousand slow connections must not hold a thousand sockets.
-    requestTimeout: 10_000,
-    http: { headersTimeout: 10_000, requestTimeout: 10_000, connectionsCheckingInterval: 2_000 },
+    // A client that sends its headers or body slowly is cut off within 10 s (8 s, and node looks
+    // every 2 s): a thousand slow connections must not hold a thousand sockets.
+    requestTimeout: 8_000,
+    http: { headersTimeout: 8_000, requestTimeout: 8_000, connectionsCheckingInterval: 2_000 },
   });
   installErrorReplies(app, (code) => deps.metrics.countDelivery(code));
   await app.register(webhookRoutes, deps);

@@ -21,6 +21,8 @@ export interface RunningServer {
   supervisor: Supervisor;
   store: EventStore;
   metrics: GatewayMetrics;
+  /** Whether the job view and list are served (`/`, `/jobs/:id/view`). */
+  dashboard: boolean;
   /** Stops the listener, then the jobs (their logs keep them for the next start), then the store. */
   close(): Promise<void>;
 }
@@ -37,14 +39,16 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
   metrics.watchStore(store);
 
   let closing = false;
+  // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.
+  const dashboard =
+    env.BOOTY_DASHBOARD === 'on' || (env.BOOTY_DASHBOARD === undefined && isLoopback(env.HOST));
   const app = await buildApp({
     config,
     supervisor,
     store,
     metrics,
     log,
-    // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.
-    dashboard: env.BOOTY_DASHBOARD === 'on' || (env.BOOTY_DASHBOARD === undefined && isLoopback(env.HOST)),
+    dashboard,
     readiness: async () => [
       booty.health ? await healthCheck(booty.health) : await probeDatabase(store),
       await probe('config', () => gatewayConfig(env)),
@@ -76,7 +80,16 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
     throw err;
   }
   const { port } = app.server.address() as AddressInfo;
-  return { url: `http://${urlHost(env.HOST)}:${port}`, port, app, supervisor, store, metrics, close };
+  return {
+    url: `http://${urlHost(env.HOST)}:${port}`,
+    port,
+    app,
+    supervisor,
+    store,
+    metrics,
+    dashboard,
+    close,
+  };
 }
 
 /** Readiness from the store's health, after a probe write of its own. */

@@ -33,6 +33,8 @@ export interface InspectorServer {
   publish(line: string): void;
   /** Resolves once a viewer has been sent everything published before it connected. */
   viewed(): Promise<void>;
+  /** Where the page goes when stately.ai does not answer (a served view elsewhere). */
+  fallbackTo(url: string): void;
   close(): Promise<void>;
 }
 
@@ -46,10 +48,16 @@ export async function startInspectorServer(options: InspectorServerOptions = {})
     markViewed = resolve;
   });
 
+  let fallback: string | null = null;
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && (req.url === '/' || req.url === '/index.html')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(bridgePage({ localView: options.localView ? '/view' : null, fallbackMs: options.fallbackMs }));
+      res.end(
+        bridgePage({
+          localView: fallback ?? (options.localView ? '/view' : null),
+          fallbackMs: options.fallbackMs,
+        }),
+      );
       return;
     }
     if (req.method === 'GET' && req.url === '/view' && options.localView) {
@@ -106,6 +114,9 @@ export async function startInspectorServer(options: InspectorServerOptions = {})
       for (const client of wss.clients) if (client.readyState === client.OPEN) client.send(line);
     },
     viewed: () => viewed,
+    fallbackTo: (url) => {
+      fallback = url;
+    },
     async close() {
       await Promise.all([...wss.clients].map(closeViewer));
       await new Promise<void>((resolve) => {

@@ -8,6 +8,8 @@ import { startInspectorServer } from './inspector-server.js';
 export interface LiveInspector {
   inspect: (event: InspectionEvent) => void;
   url: string;
+  /** The served job list, for a viewer who cannot reach stately.ai. */
+  fallbackTo(url: string): void;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startLiveInspector(options: LiveInspectorOptions = {}): Pr
   return {
     inspect: inspector.inspect,
     url: server.url,
+    fallbackTo: server.fallbackTo,
     async close() {
       inspector.close();
       await server.close();

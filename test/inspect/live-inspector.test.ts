@@ -64,6 +64,22 @@ describe('the live inspector (booty serve --inspect)', () => {
   });
 });
 
+describe('the live inspector page', () => {
+  it('says it needs stately.ai, and falls back to the served job list once told where it is', async () => {
+    const live = await startLiveInspector({ port: 0 });
+    try {
+      const before = await (await fetch(live.url)).text();
+      expect(before).toContain('needs the internet');
+      live.fallbackTo('http://127.0.0.1:3000/');
+      const after = await (await fetch(live.url)).text();
+      expect(after).toContain('<a href="http://127.0.0.1:3000/">');
+      expect(after).toContain('location.replace(local)');
+    } finally {
+      await live.close();
+    }
+  });
+});
+
 describe('the inspector server', () => {
   it('serves the page that embeds the Stately inspector and refuses sockets from other sites', async () => {
     const server = await startInspectorServer({ port: 0 });
