@@ -1,8 +1,8 @@
 import { describe, it } from 'vitest';
-import { cancelled, change, check, effect, failed, happy, ok, type Row, retryAt } from './decider.js';
+import { cancelled, change, check, effect, failed, happy, later, ok, type Row, retryAt } from './decider.js';
 
 // Stage: applying (the proposal, through the path policy, onto the work tree).
-const attempt2 = [...happy.testing(), ok.applied(), ok.tests(false), ok.refined(2)];
+const attempt2 = [...later.refining(), ok.refined(2)];
 
 const rows: Row[] = [
   {

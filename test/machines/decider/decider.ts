@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { DomainEvent, Step, StepSucceeded } from '../../../src/events/catalogue.js';
 import type { FileChange, RepoConfig, TestRun } from '../../../src/events/effect-results.js';
 import { JobRequested } from '../../../src/events/job-events.js';
-import { foldJob, stateName } from '../../../src/machines/fold.js';
+import { foldJob, foldSteps, stateName } from '../../../src/machines/fold.js';
 import { jobMachine } from '../../../src/machines/job.js';
 import { effectInput } from '../../../src/machines/job-context.js';
 import { sampleRequest } from '../../support/job-harness.js';
@@ -187,6 +187,21 @@ export const happy = {
   prOpened: () => [...happy.openingPr(), ok.pr()],
 };
 
+/** Logs past the first attempt. */
+export const later = {
+  /** The first attempt's tests failed: the job refines, for attempt 2. */
+  refining: () => [...happy.testing(), ok.tests(false)],
+  /** Two attempts failed their tests: the job tests attempt 3, its last. */
+  lastTest: () => [
+    ...later.refining(),
+    ok.refined(2),
+    ok.applied(2),
+    ok.tests(false, 2),
+    ok.refined(3),
+    ok.applied(3),
+  ],
+};
+
 /** One step's retry deadline: the failure's time plus the backoff for its nth retry. */
 export const retryAt = (n: number) => AT + 1000 * 2 ** n;
 
@@ -196,9 +211,16 @@ export const effect = (src: string, attempt: number, notBefore: number | null = 
   notBefore,
 });
 
-/** Folds given + when and checks the row's state, effect and context. */
+/**
+ * Folds given + when and checks the row's state, effect and context. Every given event must be one
+ * the job took (an event the machine ignores leaves the very same snapshot): a row's history is a
+ * log the job could have written.
+ */
 export function check(row: Row): void {
   const events = [...row.given, row.when].map(({ type, ...data }) => ({ type, data }));
+  const steps = foldSteps(events);
+  const ignored = steps.slice(1, -1).findIndex((step, i) => step.snapshot === steps[i]!.snapshot);
+  expect(ignored, `given event ${ignored + 2} is one the job does not take`).toBe(-1);
   const snapshot = foldJob(events);
   const state = stateName(snapshot);
   const invoke = (jobMachine.states[state]?.config.invoke as { src?: string } | undefined)?.src;

@@ -1,19 +1,20 @@
 import { describe, it } from 'vitest';
-import { cancelled, check, effect, failed, happy, ok, type Row, requested, retryAt } from './decider.js';
+import {
+  cancelled,
+  check,
+  effect,
+  failed,
+  happy,
+  later,
+  ok,
+  type Row,
+  requested,
+  retryAt,
+} from './decider.js';
 
 // Stage: openingPr (push the logged change and open the draft PR).
-const failedTests = [
-  ...happy.testing(),
-  ok.applied(),
-  ok.tests(false),
-  ok.refined(2),
-  ok.applied(2),
-  ok.tests(false, 2),
-  ok.refined(3),
-  ok.applied(3),
-  ok.tests(false, 3),
-];
-const stepError = [...happy.testing(), ok.applied(), failed('test', false, 1)];
+const failedTests = [...later.lastTest(), ok.tests(false, 3)];
+const stepError = [...happy.testing(), failed('test', false, 1)];
 
 const rows: Row[] = [
   {

@@ -1,8 +1,19 @@
 import { describe, it } from 'vitest';
-import { cancelled, check, effect, failed, happy, ok, type Row, requested, retryAt } from './decider.js';
+import {
+  cancelled,
+  check,
+  effect,
+  failed,
+  happy,
+  later,
+  ok,
+  type Row,
+  requested,
+  retryAt,
+} from './decider.js';
 
 // Stage: refining (the model fixes its change from what the tests said).
-const refining = [...happy.testing(), ok.applied(), ok.tests(false)];
+const refining = later.refining();
 
 const rows: Row[] = [
   {

@@ -1,17 +1,8 @@
 import { describe, it } from 'vitest';
-import { cancelled, check, effect, failed, happy, ok, type Row, retryAt } from './decider.js';
+import { cancelled, check, effect, failed, happy, later, ok, type Row, retryAt } from './decider.js';
 
 // Stage: testing (the repository's tests on the change: the gate).
-const lastAttempt = [
-  ...happy.testing(),
-  ok.applied(),
-  ok.tests(false),
-  ok.refined(2),
-  ok.applied(2),
-  ok.tests(false, 2),
-  ok.refined(3),
-  ok.applied(3),
-];
+const lastAttempt = later.lastTest();
 
 const rows: Row[] = [
   {
