@@ -1,16 +1,5 @@
 import { describe, it } from 'vitest';
-import {
-  cancelled,
-  check,
-  effect,
-  failed,
-  happy,
-  later,
-  ok,
-  type Row,
-  requested,
-  retryAt,
-} from './decider.js';
+import { cancelled, check, effect, failed, later, ok, type Row, requested, retryAt } from './decider.js';
 
 // Stage: refining (the model fixes its change from what the tests said).
 const refining = later.refining();
