@@ -226,7 +226,7 @@ export class Supervisor {
     try {
       fresh = await this.options.store.recordDeliveries(batch.map((b) => b.delivery));
     } catch (err) {
-      const reported = this.options.health?.failed(err) ? this.options.health.error() : err;
+      const reported = this.storeError(err);
       for (const b of batch) b.fail(reported);
       return;
     }
@@ -348,13 +348,18 @@ export class Supervisor {
     return this.accepting ? null : new BootyError('BOOTY_E_SHUTTING_DOWN');
   }
 
-  /** Runs store work; a store fault becomes the health's 503, and marks the store failing. */
+  /** A store fault becomes the health's 503 (and marks the store failing); anything else stays. */
+  private storeError(err: unknown): unknown {
+    const { health } = this.options;
+    return health?.failed(err) ? health.error() : err;
+  }
+
+  /** Runs store work, its store faults answered as storeError says. */
   private async storeGuarded<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      const { health } = this.options;
-      throw health?.failed(err) ? health.error() : err;
+      throw this.storeError(err);
     }
   }
 

@@ -4,11 +4,10 @@ import type { Supervisor } from '../actors/supervisor.js';
 import type { Logger } from '../log.js';
 import type { Booty } from '../runtime/compose.js';
 import type { EventStore } from '../store/event-store.js';
-import type { StoreHealth } from '../store/store-health.js';
 import { buildApp } from './app.js';
 import { type GatewayConfig, gatewayConfig } from './gateway-config.js';
 import type { GatewayMetrics } from './metrics.js';
-import { probe, probeDatabase, type ReadinessCheck } from './readiness.js';
+import { databaseReady, probe } from './readiness.js';
 
 // The HTTP face of a composed booty (runtime/compose.ts): the gateway app over its supervisor and
 // store. The supervisor boots after the listener is up, so resumed jobs and new deliveries share
@@ -28,7 +27,9 @@ export interface RunningServer {
 }
 
 export async function startServer(booty: Booty): Promise<RunningServer> {
-  const { env, log, store, supervisor, metrics } = booty;
+  const { env, log, store, supervisor, metrics, health } = booty;
+  // A server is composed with `server: true`, which gives its store a health (compose.ts).
+  if (!health) throw new Error('startServer needs a booty composed as a server');
   let config: GatewayConfig;
   try {
     config = gatewayConfig(env);
@@ -50,7 +51,7 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
     log,
     dashboard,
     readiness: async () => [
-      booty.health ? await healthCheck(booty.health) : await probeDatabase(store),
+      await databaseReady(health),
       await probe('config', () => gatewayConfig(env)),
       closing ? { name: 'accepting', ok: false, reason: 'shutting down' } : { name: 'accepting', ok: true },
     ],
@@ -74,7 +75,7 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
   try {
     await app.listen({ host: env.HOST, port: env.PORT });
     await supervisor.boot();
-    booty.health?.start();
+    health.start();
   } catch (err) {
     await close();
     throw err;
@@ -90,14 +91,6 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
     dashboard,
     close,
   };
-}
-
-/** Readiness from the store's health, after a probe write of its own. */
-async function healthCheck(health: StoreHealth): Promise<ReadinessCheck> {
-  await health.check();
-  return health.ok
-    ? { name: 'database', ok: true }
-    : { name: 'database', ok: false, reason: health.error().message };
 }
 
 const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);

@@ -2,7 +2,7 @@ import { GraphqlResponseError } from '@octokit/graphql';
 import { BootyError } from '../errors.js';
 import { scrubSecrets } from '../secrets/scrub.js';
 
-// Turns what octokit throws, after its plugins have retried, into booty's catalogue: a failure
+// Turns what octokit throws, after the request policy has retried, into booty's catalogue: a failure
 // GitHub may recover from is retryable and names the URL; a refusal carries GitHub's own message.
 
 interface HttpErrorLike {

@@ -74,13 +74,13 @@ export function decide(
   return { retry: false };
 }
 
+/** GitHub's own failure, which it reports as a GraphQL error in a 200. */
+const HICCUP = /Something went wrong while executing your query/;
+
 /** The first GraphQL error's message when GitHub failed or refused for a limit, else null. */
 function graphqlTrouble(data: unknown): string | null {
   const errors = (data as { errors?: { type?: string; message?: string }[] } | null)?.errors ?? [];
-  const trouble = errors.find(
-    (e) =>
-      e.type === 'RATE_LIMITED' || /Something went wrong while executing your query/.test(e.message ?? ''),
-  );
+  const trouble = errors.find((e) => e.type === 'RATE_LIMITED' || HICCUP.test(e.message ?? ''));
   return trouble ? (trouble.message ?? trouble.type ?? 'GraphQL error') : null;
 }
 
@@ -148,7 +148,7 @@ export function requestPolicy(options: RequestPolicyOptions) {
           // not retried, the caller gets the response and octokit's GraphQL error names it.
           const message = graphqlTrouble(graphql ? response.data : null);
           if (message === null) return response;
-          const hiccup = /Something went wrong while executing your query/.test(message);
+          const hiccup = HICCUP.test(message);
           decision = decide(
             { status: hiccup ? 500 : 200, message, response: response as Failure['response'] },
             count,

@@ -92,6 +92,10 @@ table{border-collapse:collapse;margin:12px 0 24px;min-width:60%} th,td{border-bo
 th{background:#f6f8fa} td.num{text-align:right;font-variant-numeric:tabular-nums} code{font-size:12px}
 .pass{color:#1a7f37} .fail{color:#d1242f} .unknown{color:#9a6700}`;
 
+/** For a served page: reload when the server says the log changed. */
+const liveReload = (url?: string) =>
+  url ? `<script>new EventSource(${JSON.stringify(url)}).onmessage=()=>location.reload()</script>` : '';
+
 const time = (at: number) =>
   new Date(at)
     .toISOString()
@@ -116,9 +120,7 @@ export function renderJobView(timeline: Timeline, options: { live?: string } = {
     return `<tr class="attempt"><td class="num">${a.n}</td><td>${a.files.map((f) => `<code>${esc(f)}</code>`).join('<br>')}</td><td class="${esc(verdict)}">${esc(verdict)}</td><td>${esc(totals)}</td><td>${reasons}</td></tr>`;
   });
   const baseline = timeline.snapshot.context.baseline;
-  const live = options.live
-    ? `<script>new EventSource(${JSON.stringify(options.live)}).onmessage=()=>location.reload()</script>`
-    : '';
+  const live = liveReload(options.live);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>booty job ${esc(timeline.jobId)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${CSS}</style></head>
@@ -147,9 +149,7 @@ export function renderJobList(
     (j) =>
       `<tr class="job"><td><a href="/jobs/${encodeURIComponent(j.jobId)}/view"><code>${esc(j.jobId)}</code></a></td><td>${esc(j.repo)}#${j.issue}</td><td><code>${esc(j.state)}</code></td><td>${esc(time(j.updatedAt))}</td></tr>`,
   );
-  const live = options.live
-    ? `<script>new EventSource(${JSON.stringify(options.live)}).onmessage=()=>location.reload()</script>`
-    : '';
+  const live = liveReload(options.live);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>booty jobs</title><link rel="icon" href="data:,"><style>${CSS}</style></head>
 <body><h1>booty jobs</h1><div class="sub">${jobs.length} jobs, newest first</div>

@@ -36,7 +36,7 @@ export interface BootyConfig {
   observers?: JobObserver[];
   inspect?: (event: InspectionEvent) => void;
   clock?: () => number;
-  /** Waits between GitHub retries (octokit's plugins); shorter in tests. */
+  /** Waits between GitHub retries (the request policy's base); shorter in tests. */
   githubRetryBaseMs?: number;
   /** The sandbox mode when BOOTY_SANDBOX does not say (serve: required; run and demo: auto). */
   defaultSandbox?: SandboxMode;

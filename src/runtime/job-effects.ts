@@ -24,7 +24,7 @@ export interface JobRuntimeOptions {
   env: Env;
   log: Logger;
   store: EventStore;
-  /** Waits between GitHub retries (octokit's plugins); shorter in tests. */
+  /** Waits between GitHub retries (the request policy's base); shorter in tests. */
   githubRetryBaseMs?: number;
   /** The sandbox mode when BOOTY_SANDBOX does not say: `serve` requires one, `run` and `demo` use auto. */
   defaultSandbox?: SandboxMode;

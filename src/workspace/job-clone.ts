@@ -51,8 +51,8 @@ export async function readMetadata(dir: string): Promise<CloneMetadata | null> {
 /** `url.<mirror>.insteadOf=<url>`: fetches of the remote read the mirror instead. */
 const fromMirror = ({ mirror, url }: Remote) => ({ [`url.${mirror}.insteadOf`]: url });
 
-/** A new clone at `dir`, of the mirror (or the remote itself); checked out at the default branch unless `noCheckout`. */
-async function localClone(
+/** A new clone at `dir`, of the mirror (or, for a repository's first job, the remote itself); checked out at the default branch unless `noCheckout`. */
+async function cloneFrom(
   dir: string,
   remote: Remote,
   noCheckout: boolean,
@@ -87,7 +87,7 @@ export async function makeSpare(spare: string, remote: Remote): Promise<void> {
   await mkdir(path.dirname(spare), { recursive: true });
   const tmp = tmpBeside(spare);
   try {
-    await localClone(tmp, remote, false);
+    await cloneFrom(tmp, remote, false);
     await rename(tmp, spare);
   } finally {
     await rm(tmp, { recursive: true, force: true });
@@ -131,7 +131,7 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
         op: 'symbolic-ref',
       });
     } else {
-      await localClone(tmp, input, true, input.fromRemote);
+      await cloneFrom(tmp, input, true, input.fromRemote);
       if (!at) {
         // A fresh clone's origin/HEAD is the mirror's (or remote's) HEAD, as the clone copied it:
         // check it out and read which commit and branch it is at once, both by that one name.

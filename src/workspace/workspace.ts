@@ -87,7 +87,8 @@ export function createWorkspace(options: WorkspaceOptions) {
     const url = options.remoteUrl(job.repo);
     // A repository's first job clones from the remote while its mirror is made beside it; later
     // jobs copy the mirror on disk, just fetched, with no second download.
-    const cold = !(await isMirror(mirrorPath(root, job.repo)));
+    const mirrorDir = mirrorPath(root, job.repo);
+    const cold = !(await isMirror(mirrorDir));
     const mirrored = syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
     mirrored.catch(() => {}); // awaited below; a failure is not unhandled meanwhile
     if (!cold) await mirrored;
@@ -97,7 +98,7 @@ export function createWorkspace(options: WorkspaceOptions) {
       cloneJob({
         dir: jobPath(root, job.jobId),
         spare,
-        mirror: mirrorPath(root, job.repo),
+        mirror: mirrorDir,
         url,
         branch: job.branch,
         auth: credentials,
@@ -184,11 +185,7 @@ export function createWorkspace(options: WorkspaceOptions) {
     if (await exists(dir)) await rm(dir, { recursive: true, force: true }); // a damaged clone
     options.log?.warn({ jobId: job.jobId, baseSha: job.workspace.baseSha }, 'rebuilding a lost workspace');
     await clone(job, job.workspace, signal);
-    // The recorded changes passed the policy when they were applied; the path rules run again
-    // because a path is about to be written.
-    const safe = job.changes.filter((c) => !('rule' in checkPathSyntax(c.path)));
-    await writeChanges(dir, safe);
-    cleanAs.set(job.jobId, fingerprint(job.changes));
+    await writeLogged(dir, job);
     return dir;
   }
 
@@ -233,12 +230,19 @@ export function createWorkspace(options: WorkspaceOptions) {
     }
     await git(['reset', '--hard', '--quiet', job.workspace!.baseSha], { cwd: dir, op: 'reset' });
     await git(['clean', '-fdq'], { cwd: dir, op: 'clean' });
+    await writeLogged(dir, job);
+    return dir;
+  }
+
+  /** Writes the logged changes onto a tree at the base commit: it is then exactly what the log says. */
+  async function writeLogged(dir: string, job: JobContext) {
+    // The recorded changes passed the policy when they were applied; the path rules run again
+    // because a path is about to be written.
     await writeChanges(
       dir,
       job.changes.filter((c) => !('rule' in checkPathSyntax(c.path))),
     );
-    cleanAs.set(job.jobId, want);
-    return dir;
+    cleanAs.set(job.jobId, fingerprint(job.changes));
   }
 
   async function atCommit(dir: string, sha: string): Promise<boolean> {
