@@ -1,21 +1,17 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
+import { serveProcess } from '../support/serve-process.js';
 
 // `booty serve` runs strangers' code all day: without bubblewrap it does not start, unless the
 // operator says BOOTY_SANDBOX=off. The real CLI, in a child process whose PATH has no bwrap.
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
+/** The real CLI with only these variables: PATH points at a directory with no tools in it. */
 function serve(env: Record<string, string>) {
   const dir = tempDir('booty-serve-sandbox-');
-  const proc = spawn(process.execPath, [compiled('src/cli/bin.ts'), 'serve'], {
-    cwd: root,
-    env: {
+  const s = serveProcess(
+    {
       PATH: path.join(dir, 'no-tools-here'),
       HOST: '127.0.0.1',
       PORT: '0',
@@ -26,18 +22,9 @@ function serve(env: Record<string, string>) {
       ANTHROPIC_API_KEY: 'sk-ant-test-key',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  proc.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, exited, dir, out: () => stdout, err: () => stderr };
+    { only: true },
+  );
+  return { ...s, dir };
 }
 
 describe('booty serve and the sandbox', () => {
@@ -56,18 +43,10 @@ describe('booty serve and the sandbox', () => {
 
   it('starts without it when the operator sets BOOTY_SANDBOX=off', async () => {
     const s = serve({ BOOTY_SANDBOX: 'off' });
-    const listening = await new Promise<boolean>((resolve) => {
-      const timer = setInterval(() => {
-        if (s.out().includes('booty is listening')) {
-          clearInterval(timer);
-          resolve(true);
-        }
-      }, 50);
-      s.exited.then(() => {
-        clearInterval(timer);
-        resolve(false);
-      });
-    });
+    const listening = await s.url.then(
+      () => true,
+      () => false,
+    );
     expect(listening, s.err()).toBe(true);
     s.proc.kill('SIGTERM');
     expect(await s.exited).toBe(0);

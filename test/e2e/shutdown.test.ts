@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoResponder } from '../../src/demo/demo-script.js';
 import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
+import { serveProcess as serve, until } from '../support/serve-process.js';
 import { e2eWorld, OWNER, REPO, TOKEN } from './e2e-world.js';
-import { serveProcess as serve, until } from './serve-process.js';
 
 // A deploy during a GitHub outage: `booty serve` (the real CLI, in a child process) has two jobs
 // waiting on the model when GitHub goes away and SIGTERM arrives. It must exit 0 well inside a

@@ -1,16 +1,17 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compiled } from '../support/compiled.js';
+import { compiled } from './compiled.js';
 
 // `booty serve`, the real CLI, as a child process: its URL once it listens, its exit, its output.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export function serveProcess(env: Record<string, string>) {
+/** `env` adds to this process's environment, or with `only` is the whole of it. */
+export function serveProcess(env: Record<string, string>, options: { only?: boolean } = {}) {
   const proc = spawn(process.execPath, [compiled('src/cli/bin.ts'), 'serve'], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: options.only ? env : { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
