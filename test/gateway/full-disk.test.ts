@@ -5,6 +5,7 @@ import { main } from '../../src/cli/main.js';
 import type { EventStore } from '../../src/store/event-store.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
+import { until } from '../support/serve-process.js';
 import { deliver, labelPayload, startTestServer } from './gateway-harness.js';
 
 // A disk that fills while jobs run: SQLite says SQLITE_FULL on every write until space returns.
@@ -38,14 +39,6 @@ async function verify(db: string, jobId: string) {
   });
   return { code, out: out.join('\n') };
 }
-
-const until = async (what: string, ok: () => Promise<boolean>, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe('a full disk', () => {
   it('pauses jobs and refuses deliveries while writes fail, and finishes every job once they succeed', async () => {

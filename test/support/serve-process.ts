@@ -35,9 +35,9 @@ export function serveProcess(env: Record<string, string>, options: { only?: bool
 }
 
 /** Polls until `ok`, failing with `what` after `ms`. */
-export async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
+export async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
-  while (!ok()) {
+  while (!(await ok())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
