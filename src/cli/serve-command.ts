@@ -35,15 +35,9 @@ export const serveCommand: Command = {
       : null;
     const booty = await startBooty({ env, log, inspect: inspector?.inspect, defaultSandbox: sandbox });
     const { server } = booty;
-    log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
-    io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
-    if (inspector) {
-      if (server.dashboard) inspector.fallbackTo(`${server.url}/`);
-      io.out(
-        `inspector: ${inspector.url} (it embeds stately.ai's inspector${server.dashboard ? `; offline it falls back to ${server.url}/` : ', so it needs the internet'})`,
-      );
-    }
-    const code = await new Promise<number>((resolve) => {
+    // The handlers go in before anything says "listening": a supervisor that signals as soon as
+    // it reads that line must meet the graceful shutdown, not the default that kills at once.
+    const stopped = new Promise<number>((resolve) => {
       installShutdownSignals(
         {
           close: async () => {
@@ -54,6 +48,15 @@ export const serveCommand: Command = {
         { log, exit: resolve, graceMs: env.BOOTY_SHUTDOWN_GRACE_MS },
       );
     });
+    log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
+    io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
+    if (inspector) {
+      if (server.dashboard) inspector.fallbackTo(`${server.url}/`);
+      io.out(
+        `inspector: ${inspector.url} (it embeds stately.ai's inspector${server.dashboard ? `; offline it falls back to ${server.url}/` : ', so it needs the internet'})`,
+      );
+    }
+    const code = await stopped;
     // Whatever is still pending (a write to an unreachable GitHub, a timer) is in the log for the
     // next start: it must not keep the process alive past the shutdown.
     setImmediate(() => process.exit(code));
