@@ -49,6 +49,8 @@ export const EnvSchema = z.object({
   BOOTY_LOCK_WAIT_MS: int(0, 600_000).default(30_000),
   /** The job view at `/` and `/jobs/:id/view`: on, off, or (unset) on only when serving on loopback. */
   BOOTY_DASHBOARD: z.enum(['on', 'off']).optional(),
+  /** Where people reach this booty (e.g. https://booty.example.com): comments link to the job view there. */
+  BOOTY_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Repositories booty may work on, as globs like `org/*`; empty allows all. */
   BOOTY_REPOS: list,
   /** booty's own repository (owner/name): PRs to it stay draft for a human. */
