@@ -47,6 +47,12 @@ export async function readTimeline(store: EventStore, jobId: string, until?: num
     if (tampered) throw new BootyError('BOOTY_E_LOG_TAMPERED', { jobId, ...tampered });
     throw err;
   }
+  if (until !== undefined && until > events.length) {
+    throw new BootyError('BOOTY_E_USAGE', {
+      command: 'replay',
+      reason: `--until ${until} is past the end: job ${jobId} has ${events.length} events`,
+    });
+  }
   const steps = foldSteps(events, until);
   const diverged = firstDivergence(steps);
   const last = steps[steps.length - 1]!;

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { BootyError } from '../errors.js';
-import { openStore } from '../store/open-store.js';
 import type { SqliteEventStore } from '../store/sqlite-event-store.js';
 
 // What every `booty` command is: a name, its help, its options, and a run that returns the exit code.
@@ -10,6 +9,8 @@ export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** How booty was started (`booty`, `npx booty`, `node dist/cli/bin.js`), for hints; default `booty`. */
+  self?: string;
 }
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -29,19 +30,19 @@ export const dbOption = { db: { type: 'string' } } as const satisfies Options;
 export const dbHelp = '  --db PATH      the event store (default: $BOOTY_DB, else ./booty.db)';
 
 export function parse(command: Command, argv: string[]) {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (err) {
-    throw new BootyError('BOOTY_E_USAGE', {
-      command: command.name,
-      reason: (err as Error).message.split('\n')[0]!,
-    });
+  const options: Options = { ...command.options, help: { type: 'boolean', short: 'h' } };
+  // Parsed leniently and then checked here, so a wrong flag gets booty's own one-line answer
+  // naming the flags there are, not node's parseArgs text.
+  const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const usage = (reason: string) => new BootyError('BOOTY_E_USAGE', { command: command.name, reason });
+    const option = options[token.name];
+    if (!option) throw usage(`unknown option ${token.rawName}; the options are ${optionList(options)}`);
+    if (option.type === 'string' && token.value === undefined)
+      throw usage(`${token.rawName} needs a value, as in ${token.rawName} <value>`);
+    if (option.type === 'boolean' && token.value !== undefined)
+      throw usage(`${token.rawName} takes no value, but was given ${JSON.stringify(token.value)}`);
   }
   const required = command.positionals.filter((p) => !p.endsWith('?')).length;
   if (!parsed.values.help) {
@@ -58,13 +59,19 @@ export function parse(command: Command, argv: string[]) {
       });
     }
   }
-  return parsed as { values: Values; positionals: string[] };
+  return { values: parsed.values as Values, positionals: parsed.positionals };
 }
 
-/** The database for read-only commands: never created by reading it. */
-export function openExistingStore(values: Values, env: NodeJS.ProcessEnv): SqliteEventStore {
+const optionList = (options: Options) =>
+  Object.entries(options)
+    .map(([name, o]) => `--${name}${o.type === 'string' ? ' <value>' : ''}`)
+    .join(', ');
+
+/** The database for read-only commands: never created by reading it. Loaded only by them. */
+export async function openExistingStore(values: Values, env: NodeJS.ProcessEnv): Promise<SqliteEventStore> {
   const file = (values.db as string | undefined) ?? env.BOOTY_DB ?? './booty.db';
   if (!fs.existsSync(file)) throw new BootyError('BOOTY_E_DB_MISSING', { path: file });
+  const { openStore } = await import('../store/open-store.js');
   return openStore(file);
 }
 

@@ -5,6 +5,7 @@ import { type Scenario, scenarios } from '../demo/demo-script.js';
 import { runDemo } from '../demo/run-demo.js';
 import { BootyError } from '../errors.js';
 import type { Command } from './command.js';
+import { shellWord } from './invocation.js';
 
 export const demoCommand: Command = {
   name: 'demo',
@@ -86,7 +87,7 @@ export const demoCommand: Command = {
     );
     say(`  the issue has ${plural(result.comments, 'comment')}: booty's progress comment, edited in place`);
     say(`  database: ${result.db}`);
-    say(`  replay it: booty replay ${result.jobId} --db ${result.db}`);
+    say(`  replay it: ${io.self ?? 'booty'} replay ${result.jobId} --db ${shellWord(result.db)}`);
     if (!result.ok)
       say(
         `  the "${scenario}" scenario did not reach its expected end; see ${path.join(path.resolve(dir), 'booty.log')}`,

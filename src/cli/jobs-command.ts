@@ -1,41 +1,42 @@
-import type { JobRecord } from '../store/event-store.js';
+import { jobJson } from '../inspect/job-json.js';
 import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
 import { formatAge, table } from './format.js';
 
 export const jobsCommand: Command = {
   name: 'jobs',
   summary: 'list jobs: id, repo#issue, state, attempts, age',
-  usage: ['Usage: booty jobs [--json] [--db PATH]', '', '  --json         print a JSON array', dbHelp].join(
-    '\n',
-  ),
+  usage: [
+    'Usage: booty jobs [--json] [--db PATH]',
+    '',
+    '  --json         print a JSON array of jobs, in the shape GET /jobs serves (see README)',
+    dbHelp,
+  ].join('\n'),
   options: { ...dbOption, json: { type: 'boolean' } },
   positionals: [],
   async run({ values }, io) {
-    const store = openExistingStore(values, io.env);
+    const store = await openExistingStore(values, io.env);
     try {
       const jobs = await store.listJobs();
       const now = Date.now();
       if (values.json) {
-        io.out(
-          JSON.stringify(
-            jobs.map((j) => view(j, now)),
-            null,
-            2,
-          ),
-        );
+        io.out(JSON.stringify(jobs.map(jobJson), null, 2));
         return 0;
       }
       if (jobs.length === 0) {
-        io.out('No jobs yet. Label an issue, or try `booty demo`.');
+        io.out(`No jobs yet. Label an issue, or try \`${io.self ?? 'booty'} demo\`.`);
         return 0;
       }
       io.out(
         table(
           ['ID', 'ISSUE', 'STATE', 'ATTEMPTS', 'AGE', 'OUTCOME'],
-          jobs.map((j) => {
-            const v = view(j, now);
-            return [v.id, v.issue, v.state, String(v.attempts), formatAge(v.ageMs), v.outcome ?? ''];
-          }),
+          jobs.map((j) => [
+            j.jobId,
+            `${j.repo}#${j.issue}`,
+            j.state,
+            String(j.attempts),
+            formatAge(now - j.createdAt),
+            j.outcome ?? '',
+          ]),
         ),
       );
       return 0;
@@ -44,17 +45,3 @@ export const jobsCommand: Command = {
     }
   },
 };
-
-function view(job: JobRecord, now: number) {
-  return {
-    id: job.jobId,
-    issue: `${job.repo}#${job.issue}`,
-    state: job.state,
-    attempts: job.attempts,
-    final: job.final,
-    outcome: job.outcome,
-    tokens: job.tokens,
-    createdAt: new Date(job.createdAt).toISOString(),
-    ageMs: now - job.createdAt,
-  };
-}

@@ -38,7 +38,7 @@ export const machineCommand: Command = {
         io.out(machineMermaid());
         return 0;
       }
-      const store = openExistingStore(values, io.env);
+      const store = await openExistingStore(values, io.env);
       try {
         io.out(mermaidWithPath(await jobPath(store, values.job as string)));
       } finally {

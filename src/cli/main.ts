@@ -1,22 +1,48 @@
 import { BootyError } from '../errors.js';
 import { type Command, type Io, parse } from './command.js';
-import { demoCommand } from './demo-command.js';
-import { jobsCommand } from './jobs-command.js';
-import { machineCommand } from './machine-command.js';
-import { replayCommand } from './replay-command.js';
-import { runCommand } from './run-command.js';
-import { serveCommand } from './serve-command.js';
+import { asInvoked } from './invocation.js';
 
-// booty's command line. Each command lives in its own file; this one only dispatches and turns
-// any error into one clear line and a non-zero exit.
+// booty's command line. Each command lives in its own file and is imported only when it runs:
+// `booty --help` loads none of them, and `booty jobs` never loads the simulators or the server.
+// This file only dispatches and turns any error into one clear line and a non-zero exit.
 
-export const commands: Command[] = [
-  demoCommand,
-  serveCommand,
-  runCommand,
-  jobsCommand,
-  replayCommand,
-  machineCommand,
+interface Entry {
+  name: string;
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+export const commands: Entry[] = [
+  {
+    name: 'demo',
+    summary: 'run a real job offline: local GitHub, sample repo, scripted model',
+    load: async () => (await import('./demo-command.js')).demoCommand,
+  },
+  {
+    name: 'serve',
+    summary: 'run the webhook gateway and the job supervisor',
+    load: async () => (await import('./serve-command.js')).serveCommand,
+  },
+  {
+    name: 'run',
+    summary: 'run one job for owner/repo#N without a webhook',
+    load: async () => (await import('./run-command.js')).runCommand,
+  },
+  {
+    name: 'jobs',
+    summary: 'list jobs: id, repo#issue, state, attempts, age',
+    load: async () => (await import('./jobs-command.js')).jobsCommand,
+  },
+  {
+    name: 'replay',
+    summary: "fold a job's log and print its timeline, or play it in the Stately inspector",
+    load: async () => (await import('./replay-command.js')).replayCommand,
+  },
+  {
+    name: 'machine',
+    summary: 'print the job machine: states and transitions, as JSON or as a Mermaid diagram',
+    load: async () => (await import('./machine-command.js')).machineCommand,
+  },
 ];
 
 function overview(): string {
@@ -32,18 +58,20 @@ function overview(): string {
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
+  const self = io.self ?? 'booty';
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(overview());
     return name ? 0 : 2;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.err(
-      `booty: unknown command ${JSON.stringify(name)}; run \`booty --help\` for the list (BOOTY_E_USAGE)`,
+      `booty: unknown command ${JSON.stringify(name)}; the commands are ${commands.map((c) => c.name).join(', ')}; see \`${self} --help\` (BOOTY_E_USAGE)`,
     );
     return 2;
   }
   try {
+    const command = await entry.load();
     const args = parse(command, rest);
     if (args.values.help) {
       io.out(command.usage);
@@ -52,10 +80,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await command.run(args, io);
   } catch (err) {
     if (err instanceof BootyError) {
-      io.err(`booty ${command.name}: ${err.message} (${err.code})`);
+      io.err(asInvoked(`booty ${name}: ${err.message} (${err.code})`, self));
       return err.code === 'BOOTY_E_USAGE' ? 2 : 1;
     }
-    io.err(`booty ${command.name}: ${(err as Error).message ?? String(err)}`);
+    io.err(`booty ${name}: ${(err as Error).message ?? String(err)}`);
     return 1;
   }
 }

@@ -59,7 +59,7 @@ export const replayCommand: Command = {
   async run({ values, positionals }, io) {
     const until = intOption('replay', 'until', values.until);
     const inspecting = checkInspectFlags(values);
-    const store = openExistingStore(values, io.env);
+    const store = await openExistingStore(values, io.env);
     let timeline: Timeline;
     let events: LogEntry[] = [];
     try {

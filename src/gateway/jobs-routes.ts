@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { BootyError } from '../errors.js';
+import { jobJson } from '../inspect/job-json.js';
 import { timelineJson } from '../inspect/timeline-json.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
@@ -13,7 +14,8 @@ const JobParams = z.object({ id: z.string().min(1).max(200) });
 export async function jobsRoutes(app: FastifyInstance, deps: { store: EventStore }) {
   app.get('/jobs', async (request) => {
     const query = parseRequest(ListQuery, request.query, 'query');
-    return { jobs: await deps.store.listJobs({ unfinished: query.unfinished === 'true' }) };
+    const jobs = await deps.store.listJobs({ unfinished: query.unfinished === 'true' });
+    return { jobs: jobs.map(jobJson) };
   });
 
   app.get('/jobs/:id', async (request) => {
@@ -22,7 +24,7 @@ export async function jobsRoutes(app: FastifyInstance, deps: { store: EventStore
     if (!job) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: id });
     // The log in its public format: booty's domain events, each in its current shape.
     const events = (await readJobLog(deps.store, id)).map(({ event: _event, ...row }) => row);
-    return { job, events };
+    return { job: jobJson(job), events };
   });
 
   // The replay timeline, exactly as `booty replay --json` prints it.

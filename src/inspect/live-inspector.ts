@@ -1,6 +1,4 @@
 import type { InspectionEvent } from 'xstate';
-import { messageInspector } from './inspector-messages.js';
-import { startInspectorServer } from './inspector-server.js';
 
 // `booty serve --inspect`: every running job's actor, live in the Stately inspector. Pass
 // `inspect` as the Supervisor's (or startServer's) `inspect` option and print `url`.
@@ -23,6 +21,9 @@ export interface LiveInspectorOptions {
 }
 
 export async function startLiveInspector(options: LiveInspectorOptions = {}): Promise<LiveInspector> {
+  // Loaded here, not at import: `serve` without --inspect never needs the inspector or ws.
+  const { messageInspector } = await import('./inspector-messages.js');
+  const { startInspectorServer } = await import('./inspector-server.js');
   const server = await startInspectorServer({
     port: options.port,
     host: options.host,

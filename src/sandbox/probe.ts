@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { execFile } from 'node:child_process';
 
 // Whether a containment tool works on this machine: it is installed, and the kernel lets it build
 // its namespaces (user namespaces may be off, a container may forbid mounts). Asked once per
@@ -15,27 +15,22 @@ export function probe(file: string, args: string[]): Promise<Probe> {
   const key = [file, ...args].join('\0');
   let found = probes.get(key);
   if (!found) {
-    found = execa(file, args, {
-      reject: false,
-      timeout: 10_000,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      extendEnv: false,
-      stdin: 'ignore',
-    }).then(
-      (r): Probe =>
-        r.exitCode === 0
-          ? { ok: true, reason: 'ok' }
-          : {
-              ok: false,
-              reason:
-                r.failed && r.exitCode === undefined
-                  ? `${file} is not installed`
-                  : String(r.stderr ?? '')
-                      .split('\n')[0]
-                      ?.trim() || `${file} exited ${r.exitCode}`,
-            },
-      (err: unknown): Probe => ({ ok: false, reason: String(err) }),
-    );
+    // node's own execFile: `serve` probes at start, before any job needs execa loaded.
+    found = new Promise<Probe>((resolve) => {
+      const child = execFile(
+        file,
+        args,
+        { timeout: 10_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
+        (err, _stdout, stderr) => {
+          if (!err) return resolve({ ok: true, reason: 'ok' });
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') return resolve({ ok: false, reason: `${file} is not installed` });
+          if (typeof code !== 'number') return resolve({ ok: false, reason: String(err.message) });
+          resolve({ ok: false, reason: String(stderr).split('\n')[0]?.trim() || `${file} exited ${code}` });
+        },
+      );
+      child.stdin?.end();
+    });
     probes.set(key, found);
   }
   return found;

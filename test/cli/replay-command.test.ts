@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -197,8 +198,9 @@ describe('booty jobs', () => {
     const json = JSON.parse((await cli(['jobs', '--json', '--db', db])).out);
     expect(json).toEqual([
       expect.objectContaining({
-        id: jobId,
-        issue: 'acme/widgets#1',
+        jobId,
+        repo: 'acme/widgets',
+        issue: 1,
         state: 'promoted',
         attempts: 2,
         final: true,
@@ -215,7 +217,7 @@ describe('booty jobs', () => {
     const unknown = await run(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim()).toBe(
-      'booty: unknown command "frobnicate"; run `booty --help` for the list (BOOTY_E_USAGE)',
+      `booty: unknown command "frobnicate"; the commands are demo, serve, run, jobs, replay, machine; see \`node ${path.relative(process.cwd(), compiled('src/cli/bin.ts'))} --help\` (BOOTY_E_USAGE)`,
     );
     const help = await run(['jobs', '--help']);
     expect(help.code).toBe(0);

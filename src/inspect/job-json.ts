@@ -1,0 +1,41 @@
+import type { JobRecord } from '../store/event-store.js';
+
+// One JSON shape for a job, the same from `booty jobs --json` and from `GET /jobs` and
+// `GET /jobs/:id`, documented in the README. Times are ISO strings: people read them, and
+// tools parse them without knowing booty stores milliseconds.
+
+export interface JobJson {
+  /** The job's id: its event stream's id, as `booty replay` takes it. */
+  jobId: string;
+  /** owner/name */
+  repo: string;
+  issue: number;
+  /** The machine state the job last recorded. */
+  state: string;
+  final: boolean;
+  /** Why a finished job ended (a promoted PR, the failure reason); null while it runs. */
+  outcome: string | null;
+  attempts: number;
+  /** Model tokens spent so far: input, output and cache tokens together. */
+  tokens: number;
+  /** How many events the job's log holds. */
+  events: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function jobJson(job: JobRecord): JobJson {
+  return {
+    jobId: job.jobId,
+    repo: job.repo,
+    issue: job.issue,
+    state: job.state,
+    final: job.final,
+    outcome: job.outcome,
+    attempts: job.attempts,
+    tokens: job.tokens,
+    events: job.version,
+    createdAt: new Date(job.createdAt).toISOString(),
+    updatedAt: new Date(job.updatedAt).toISOString(),
+  };
+}
