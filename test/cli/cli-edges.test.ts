@@ -79,8 +79,8 @@ describe('one JSON shape for a job', () => {
     await jobsRoutes(app, { store });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const list = await (await fetch(`${url}/jobs`)).json();
-      const one = await (await fetch(`${url}/jobs/${jobId}`)).json();
+      const list = (await (await fetch(`${url}/jobs`)).json()) as { jobs: unknown[] };
+      const one = (await (await fetch(`${url}/jobs/${jobId}`)).json()) as { job: unknown; events: unknown[] };
       expect(list.jobs).toEqual(fromCli);
       expect(one.job).toEqual(fromCli[0]);
       expect(fromCli[0]).toEqual({
