@@ -1,6 +1,7 @@
 import { pino } from 'pino';
+import { prettyStream } from './log-pretty.js';
 
-// One JSON logger for the process. Secrets are redacted by path wherever they might appear, and
+// One logger for the process: JSON lines, or readable lines when it writes to a terminal. Secrets are redacted by path wherever they might appear, and
 // child loggers carry the delivery id and the job id.
 
 export const redactPaths = [
@@ -26,13 +27,16 @@ export const redactPaths = [
 
 export type Logger = pino.Logger;
 
-export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
+export function createLogger(
+  options: { level?: string; destination?: pino.DestinationStream; pretty?: boolean } = {},
+): Logger {
+  const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
   return pino(
     {
       name: 'booty',
       level: options.level ?? 'info',
       redact: { paths: redactPaths, censor: '[redacted]' },
     },
-    options.destination,
+    pretty ? prettyStream(process.stdout) : options.destination,
   );
 }

@@ -3,22 +3,32 @@ import type { Logger } from '../log.js';
 import { stateName } from '../machines/fold.js';
 
 // One log line per event a job logs, from a child logger carrying the job id, so a job's story can
-// be read from the process log as well as from its event stream.
+// be read from the process log as well as from its event stream. A line after a failure carries
+// the failure's code and message: "step failed" alone sends an operator to the database.
 
 export function jobLogObserver(log: Logger): JobObserver {
   return {
     changed(change) {
       const { context, status } = change.snapshot;
-      log.child({ jobId: change.jobId, deliveryId: context.request.deliveryId }).info(
-        {
-          event: change.eventType,
-          version: change.version,
-          state: stateName(change.snapshot),
-          attempt: context.attempt,
-          ...(status === 'done' ? { outcome: context.outcome?.reason ?? null } : {}),
-        },
-        'job event',
-      );
+      const failed = /Failed$/.test(change.eventType) && context.error;
+      const line = {
+        event: change.eventType,
+        version: change.version,
+        state: stateName(change.snapshot),
+        attempt: context.attempt,
+        ...(failed
+          ? {
+              step: context.error!.step,
+              code: context.error!.code,
+              error: context.error!.message,
+              retries: context.error!.retries,
+            }
+          : {}),
+        ...(status === 'done' ? { outcome: context.outcome?.reason ?? null } : {}),
+      };
+      const child = log.child({ jobId: change.jobId, deliveryId: context.request.deliveryId });
+      if (failed) child.warn(line, `job event: ${context.error!.code}: ${context.error!.message}`);
+      else child.info(line, 'job event');
     },
   };
 }
