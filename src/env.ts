@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { recordSources, withAliases } from './env-sources.js';
 import { BootyError } from './errors.js';
 
 // Every environment variable booty reads, checked once at start. A missing or malformed one stops
 // start-up with a line naming it. Secrets stay in this object and never enter events or logs.
+// Probot's names are accepted too (env-sources.ts), so an App set up the Probot way runs unchanged.
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const optionalText = z
@@ -19,6 +21,41 @@ const list = z
       .filter(Boolean),
   );
 
+/**
+ * A token's shape, before GitHub is ever asked: a stray newline, quotes or a half-copied token
+ * otherwise surface as a 401 on the first job. Known prefixes are checked strictly; anything else
+ * (GitHub Enterprise's older 40-hex tokens) only has to look like a token.
+ */
+export function tokenProblem(token: string): string | null {
+  if (/\s/.test(token))
+    return 'has whitespace in it (a newline or space copied with it?); set the token alone';
+  if (/^["'`]|["'`]$/.test(token)) return 'is wrapped in quotes; set the token without them';
+  if (/^gh[pousr]_/.test(token) && !/^gh[pousr]_[A-Za-z0-9]{30,}$/.test(token))
+    return `starts like a GitHub token (${token.slice(0, 4)}…) but the rest is not its letters and digits; copy it again`;
+  if (token.startsWith('github_pat_') && !/^github_pat_[A-Za-z0-9_]{22,}$/.test(token))
+    return 'starts like a fine-grained token (github_pat_…) but the rest is not its letters, digits and _; copy it again';
+  if (!/^[A-Za-z0-9_.-]{20,}$/.test(token))
+    return 'does not look like a GitHub token (ghp_…, github_pat_…, ghs_…, gho_…, or 40 hex digits)';
+  return null;
+}
+
+const token = optionalText.superRefine((value, ctx) => {
+  const problem = value === undefined ? null : tokenProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const appId = optionalText.refine((v) => v === undefined || /^\d+$/.test(v.trim()), {
+  message:
+    "must be the App's numeric id (its settings page, About: App ID), not its client id (Iv1.…) or its name",
+});
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+const apiUrl = httpUrl.refine((v) => !/^https?:\/\/(www\.)?github\.com\/?$/i.test(v), {
+  message:
+    "is GitHub's web address; the API is https://api.github.com (GitHub Enterprise: https://<host>/api/v3)",
+});
+
 export const EnvSchema = z.object({
   PORT: int(0, 65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -27,14 +64,19 @@ export const EnvSchema = z.object({
   GITHUB_WEBHOOK_SECRET: optionalText,
   /** The previous secret while a rotation is under way: deliveries signed with either are accepted. */
   GITHUB_WEBHOOK_SECRET_PREVIOUS: optionalText,
-  GITHUB_TOKEN: optionalText,
-  GITHUB_APP_ID: optionalText,
+  GITHUB_TOKEN: token,
+  GITHUB_APP_ID: appId,
   GITHUB_PRIVATE_KEY: optionalText,
   GITHUB_PRIVATE_KEY_PATH: optionalText,
-  GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),
+  GITHUB_API_URL: apiUrl.default('https://api.github.com'),
+  /** The App's OAuth client, written by `booty app create`; booty itself does not use it yet. */
+  GITHUB_CLIENT_ID: optionalText,
+  GITHUB_CLIENT_SECRET: optionalText,
+  /** A smee.io channel (Probot's name): `serve` takes its webhooks from there, for development. */
+  WEBHOOK_PROXY_URL: httpUrl.optional(),
 
   ANTHROPIC_API_KEY: optionalText,
-  ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ANTHROPIC_BASE_URL: httpUrl.optional(),
   BOOTY_MODEL: z.string().min(1).default('claude-sonnet-4-6'),
   BOOTY_MAX_INPUT_TOKENS: int(1_000).default(150_000),
   BOOTY_MAX_TOKENS_PER_JOB: int(1).optional(),
@@ -50,7 +92,7 @@ export const EnvSchema = z.object({
   /** The job view at `/` and `/jobs/:id/view`: on, off, or (unset) on only when serving on loopback. */
   BOOTY_DASHBOARD: z.enum(['on', 'off']).optional(),
   /** Where people reach this booty (e.g. https://booty.example.com): comments link to the job view there. */
-  BOOTY_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  BOOTY_PUBLIC_URL: httpUrl.optional(),
   /** Repositories booty may work on, as globs like `org/*`; empty allows all. */
   BOOTY_REPOS: list,
   /** booty's own repository (owner/name): PRs to it stay draft for a human. */
@@ -83,27 +125,32 @@ export interface EnvRequirements {
 }
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequirements = {}): Env {
-  const parsed = EnvSchema.safeParse(source);
+  const { values, from } = withAliases(source);
+  // An error names the variable the operator set: Probot's name, when that is where it came from.
+  const named = (name: string) => from[name] ?? name;
+  const parsed = EnvSchema.safeParse(values);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new BootyError('BOOTY_E_ENV_INVALID', {
-      name: String(issue.path[0]),
+      name: named(String(issue.path[0])),
       reason: `is invalid: ${issue.message}`,
     });
   }
   const env = parsed.data;
+  recordSources(env, from);
   if (needs.server) {
     if (!env.GITHUB_WEBHOOK_SECRET) {
       throw new BootyError('BOOTY_E_ENV_INVALID', {
         name: 'GITHUB_WEBHOOK_SECRET',
-        reason: 'is missing: set it to the secret of your GitHub App or repository webhook',
+        reason:
+          "is missing: set it (or Probot's WEBHOOK_SECRET) to the secret of your GitHub App or repository webhook",
       });
     }
     if (!env.GITHUB_TOKEN && !env.GITHUB_APP_ID) {
       throw new BootyError('BOOTY_E_ENV_INVALID', {
         name: 'GITHUB_TOKEN',
         reason:
-          'is missing: set GITHUB_TOKEN, or GITHUB_APP_ID with GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH',
+          'is missing: set GITHUB_TOKEN, or GITHUB_APP_ID with GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH (`booty app create` makes an App)',
       });
     }
     if (env.GITHUB_APP_ID && !env.GITHUB_PRIVATE_KEY && !env.GITHUB_PRIVATE_KEY_PATH) {
@@ -133,6 +180,7 @@ export function secretValues(env: Env, privateKeyFile?: string | null): string[]
     env.GITHUB_WEBHOOK_SECRET,
     env.GITHUB_WEBHOOK_SECRET_PREVIOUS,
     env.GITHUB_PRIVATE_KEY,
+    env.GITHUB_CLIENT_SECRET,
     privateKeyFile ?? undefined,
     env.ANTHROPIC_API_KEY,
   ].filter((s): s is string => typeof s === 'string' && s.length > 0);

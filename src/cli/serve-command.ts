@@ -1,6 +1,9 @@
 import { loadEnv } from '../env.js';
+import { withDotEnv } from '../env-sources.js';
 import { BootyError } from '../errors.js';
+import { gatewayConfig } from '../gateway/gateway-config.js';
 import { installShutdownSignals } from '../gateway/serve.js';
+import { startWebhookProxy, type WebhookProxy } from '../gateway/webhook-proxy.js';
 import { startLiveInspector } from '../inspect/live-inspector.js';
 import { createLogger } from '../log.js';
 import { startBooty } from '../runtime/compose.js';
@@ -14,7 +17,9 @@ export const serveCommand: Command = {
     'Usage: booty serve [--inspect] [--inspect-port N]',
     '',
     'Listens on $PORT (default 3000) for GitHub webhooks at POST /webhooks and runs the jobs they',
-    'start; unfinished jobs resume from their logs. Settings come from the environment (see README).',
+    'start; unfinished jobs resume from their logs. Settings come from the environment, and from a',
+    '.env file in this directory for what the environment does not set (see .env.example). With',
+    'WEBHOOK_PROXY_URL set, webhooks also arrive through that smee.io channel.',
     '',
     '  --inspect          show the running jobs live in the Stately inspector; prints the URL',
     '  --inspect-port N   the inspector page port (default: any free port)',
@@ -22,7 +27,11 @@ export const serveCommand: Command = {
   options: { inspect: { type: 'boolean' }, 'inspect-port': { type: 'string' } },
   positionals: [],
   async run({ values }, io) {
-    const env = loadEnv(io.env, { server: true });
+    // Probot reads ./.env too; what the real environment sets wins.
+    const env = loadEnv(withDotEnv(io.env), { server: true });
+    // Everything that can be checked without opening anything, first: the webhook settings, an
+    // App's key, the workdir. Each failure is one line naming the variable.
+    gatewayConfig(env);
     // A server runs strangers' code all day: without a wall it does not start, unless told to.
     const sandbox = env.BOOTY_SANDBOX ?? 'required';
     if (sandbox === 'required') {
@@ -35,12 +44,28 @@ export const serveCommand: Command = {
       : null;
     const booty = await startBooty({ env, log, inspect: inspector?.inspect, defaultSandbox: sandbox });
     const { server } = booty;
+    let proxy: WebhookProxy | null = null;
+    if (env.WEBHOOK_PROXY_URL) {
+      try {
+        proxy = await startWebhookProxy({
+          source: env.WEBHOOK_PROXY_URL,
+          target: `${server.url}/webhooks`,
+          log,
+        });
+      } catch (err) {
+        await booty.close();
+        await inspector?.close();
+        throw err;
+      }
+    }
     // The handlers go in before anything says "listening": a supervisor that signals as soon as
     // it reads that line must meet the graceful shutdown, not the default that kills at once.
     const stopped = new Promise<number>((resolve) => {
       installShutdownSignals(
         {
           close: async () => {
+            // The channel first: a delivery it would forward now meets a closing gateway.
+            await proxy?.close();
             await booty.close();
             await inspector?.close();
           },
@@ -50,6 +75,7 @@ export const serveCommand: Command = {
     });
     log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
     io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
+    if (proxy) io.out(`webhooks also arrive through ${proxy.source} (WEBHOOK_PROXY_URL)`);
     if (inspector) {
       if (server.dashboard) inspector.fallbackTo(`${server.url}/`);
       io.out(

@@ -1,9 +1,12 @@
 import picomatch from 'picomatch';
 import { type Env, isSelfRepo } from '../env.js';
 import { BootyError } from '../errors.js';
+import { checkJobPrerequisites } from './readiness.js';
 
 // What the gateway needs from the environment, checked before anything opens: a server that cannot
-// verify a delivery, or whose repository filter is a typo, must not start.
+// verify a delivery, or whose repository filter is a typo, must not start; nor one whose first job
+// would fail on its setup (an App key that does not parse, a workdir it cannot write). /readyz runs
+// this again, so a key file removed under a running booty shows there.
 
 export interface GatewayConfig {
   triggerLabel: string;
@@ -21,7 +24,8 @@ export function gatewayConfig(env: Env): GatewayConfig {
   if (!env.GITHUB_WEBHOOK_SECRET) {
     throw new BootyError('BOOTY_E_ENV_INVALID', {
       name: 'GITHUB_WEBHOOK_SECRET',
-      reason: 'is missing: set it to the secret of your GitHub App or repository webhook',
+      reason:
+        "is missing: set it (or Probot's WEBHOOK_SECRET) to the secret of your GitHub App or repository webhook",
     });
   }
   const bad = env.BOOTY_REPOS.find((glob) => !repoGlob.test(glob));
@@ -37,6 +41,7 @@ export function gatewayConfig(env: Env): GatewayConfig {
       reason: `is invalid: "${env.BOOTY_SELF_REPO}" is not owner/name`,
     });
   }
+  checkJobPrerequisites(env);
   // GitHub treats owner and repository names case-insensitively, so the globs do too.
   const allowed = env.BOOTY_REPOS.length > 0 ? picomatch(env.BOOTY_REPOS, { nocase: true }) : () => true;
   return {
