@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import type { JobObserver } from '../actors/supervisor.js';
-import { createClaudeEffects } from '../claude/claude-effects.js';
 import { repoReaderFor } from '../claude/repo-reader.js';
 import { type Env, secretValues } from '../env.js';
 import { authFromEnv } from '../github/auth.js';
@@ -10,11 +9,11 @@ import { createProgressReporter, type ProgressReporter } from '../github/progres
 import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
-import { createTestEffects } from '../sandbox/test-effects.js';
 import { scrubberOf } from '../secrets/scrub.js';
 import type { EventStore } from '../store/event-store.js';
 import { dependencyChanges, dependencyPaths } from '../workspace/dependency-changes.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
+import { onFirstUse } from './on-first-use.js';
 
 // Every effect the machine invokes, made from the real clients (GitHub, Claude, git, the sandbox),
 // plus the observers that show a job to people. The composition root (compose.ts) builds it for
@@ -65,21 +64,26 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     author: { name: env.BOOTY_GIT_AUTHOR_NAME, email: env.BOOTY_GIT_AUTHOR_EMAIL },
     log,
   });
-  const tests = createTestEffects({
-    workspace,
-    sandbox: env.BOOTY_SANDBOX ?? options.defaultSandbox ?? 'auto',
-    roPaths: env.BOOTY_SANDBOX_RO_PATHS,
-    scrub,
-  });
-  const claude = createClaudeEffects({
-    apiKey: env.ANTHROPIC_API_KEY ?? '',
-    baseURL: env.ANTHROPIC_BASE_URL,
-    model: env.BOOTY_MODEL,
-    maxInputTokens: env.BOOTY_MAX_INPUT_TOKENS,
-    log,
-    // The repository as it stands at the base commit: a stable prefix the prompt cache can reuse.
-    repo: async (job) => repoReaderFor(await workspace.ensure(job), { ref: job.workspace!.baseSha }),
-  });
+  // The test runners and the Claude SDK load with the first job that needs them, not at start.
+  const tests = onFirstUse(async () =>
+    (await import('../sandbox/test-effects.js')).createTestEffects({
+      workspace,
+      sandbox: env.BOOTY_SANDBOX ?? options.defaultSandbox ?? 'auto',
+      roPaths: env.BOOTY_SANDBOX_RO_PATHS,
+      scrub,
+    }),
+  );
+  const claude = onFirstUse(async () =>
+    (await import('../claude/claude-effects.js')).createClaudeEffects({
+      apiKey: env.ANTHROPIC_API_KEY ?? '',
+      baseURL: env.ANTHROPIC_BASE_URL,
+      model: env.BOOTY_MODEL,
+      maxInputTokens: env.BOOTY_MAX_INPUT_TOKENS,
+      log,
+      // The repository as it stands at the base commit: a stable prefix the prompt cache can reuse.
+      repo: async (job) => repoReaderFor(await workspace.ensure(job), { ref: job.workspace!.baseSha }),
+    }),
+  );
 
   const effects: EffectImpls = {
     prepare: async (input, ctx) => {
@@ -90,12 +94,12 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
       ]);
       return { ...prepared, comments };
     },
-    runBaseline: tests.runBaseline,
-    analyze: claude.analyze,
-    generate: claude.generate,
-    refine: claude.refine,
+    runBaseline: async (input, ctx) => (await tests()).runBaseline(input, ctx),
+    analyze: async (input, ctx) => (await claude()).analyze(input, ctx),
+    generate: async (input, ctx) => (await claude()).generate(input, ctx),
+    refine: async (input, ctx) => (await claude()).refine(input, ctx),
     applyChanges: workspace.applyChanges,
-    runTests: tests.runTests,
+    runTests: async (input, ctx) => (await tests()).runTests(input, ctx),
     openPr: async (input, ctx) => {
       const { headSha, branchCreated } = await workspace.commitAndPush(input, ctx);
       const dependencies = await dependencyChanges(
