@@ -5,7 +5,11 @@ import type { SimApp, SimState, SimToken } from './github-sim-state.js';
 // or a GitHub App proving itself with an RS256 JWT signed by its private key, checked against the
 // public key it was registered with, as GitHub does.
 
-export type Caller = { kind: 'token'; token: SimToken } | { kind: 'app'; app: SimApp };
+export type Caller =
+  | { kind: 'token'; token: SimToken }
+  | { kind: 'app'; app: SimApp }
+  /** No credentials, where GitHub allows that (the manifest conversion). */
+  | { kind: 'anonymous' };
 
 export interface AuthFailure {
   status: 401;
@@ -76,14 +80,15 @@ function appCaller(state: SimState, jwt: string, now: Date): Caller | AuthFailur
 }
 
 /** The login a caller acts as: an installation token acts as the App's bot user. */
-export function callerLogin(_state: SimState, caller: Caller): string {
+export function callerLogin(_state: SimState, caller: Caller): string | null {
   if (caller.kind === 'app') return `${caller.app.slug}[bot]`;
+  if (caller.kind === 'anonymous') return null;
   return caller.token.login;
 }
 
 /** Whether a caller may act on a repository: an installation only on its account's repositories. */
 export function mayAccess(state: SimState, caller: Caller, owner: string): boolean {
-  if (caller.kind === 'app') return false;
+  if (caller.kind !== 'token') return false;
   if (caller.token.kind === 'pat') return true;
   const installation = state.apps
     .flatMap((a) => a.installations)

@@ -5,6 +5,7 @@ export const servedOperations = [
   'apps/get-authenticated',
   'apps/get-repo-installation',
   'apps/create-installation-access-token',
+  'apps/create-from-manifest',
   'repos/get',
   'issues/get',
   'issues/list-comments',

@@ -9,6 +9,7 @@ import {
   type Urls,
   userJson,
 } from './github-sim-json.js';
+import { convertManifestCode } from './github-sim-manifest.js';
 import type { OperationId } from './github-sim-operations.js';
 import { nodeId, type SimRepo, type SimStore } from './github-sim-state.js';
 
@@ -21,6 +22,7 @@ export interface RouteContext {
   urls: Urls;
   root: string;
   caller: Caller;
+  /** Who acts; empty for an anonymous caller, which reaches only the public operations. */
   login: string;
   path: Record<string, any>;
   query: Record<string, any>;
@@ -42,6 +44,12 @@ export const appOperations = new Set<OperationId>([
   'apps/get-repo-installation',
   'apps/create-installation-access-token',
 ]);
+
+/** Operations anyone may call without credentials. */
+export const publicOperations = new Set<OperationId>(['apps/create-from-manifest']);
+
+/** What an App installed without a manifest (by a test or the demo) is taken to have: booty's needs. */
+const BOOTY_PERMISSIONS = { issues: 'write', pull_requests: 'write', contents: 'write', metadata: 'read' };
 
 const message = (status: number, text: string, doc: string, extra: Record<string, unknown> = {}): Reply => ({
   status,
@@ -93,10 +101,10 @@ export const handlers: Record<OperationId, Handler> = {
         id: app.id,
         slug: app.slug,
         node_id: nodeId('A', app.id),
-        name: app.slug,
-        owner: userJson(ctx.urls, 'simulator'),
-        permissions: { issues: 'write', pull_requests: 'write', contents: 'write', metadata: 'read' },
-        events: ['issues'],
+        name: app.name ?? app.slug,
+        owner: userJson(ctx.urls, app.owner ?? 'simulator'),
+        permissions: app.permissions ?? BOOTY_PERMISSIONS,
+        events: app.events ?? ['issues'],
         installations_count: app.installations.length,
       },
     };
@@ -140,15 +148,15 @@ export const handlers: Record<OperationId, Handler> = {
       body: {
         token,
         expires_at: expiresAt,
-        permissions: ctx.body?.permissions ?? {
-          issues: 'write',
-          pull_requests: 'write',
-          contents: 'write',
-          metadata: 'read',
-        },
+        permissions: ctx.body?.permissions ?? app.permissions ?? BOOTY_PERMISSIONS,
         repository_selection: 'all',
       },
     };
+  },
+
+  'apps/create-from-manifest': (ctx) => {
+    const app = convertManifestCode({ store: ctx.store, urls: ctx.urls, code: ctx.path.code, now: ctx.now });
+    return app ? { status: 201, body: app } : notFound(ctx);
   },
 
   'repos/get': (ctx) => {

@@ -7,13 +7,23 @@ import { serveGit } from './github-sim-git.js';
 import { runGraphQL } from './github-sim-graphql.js';
 import { graphqlRoots } from './github-sim-graphql-roots.js';
 import type { Urls } from './github-sim-json.js';
+import { MANIFEST_PAGE, registerFromManifest } from './github-sim-manifest.js';
 import { matchRoute, notFound, validateRequest } from './github-sim-openapi.js';
-import { appOperations, handlers, type Reply } from './github-sim-routes.js';
+import {
+  describeNeed,
+  gitNeed,
+  graphqlNeeds,
+  missingNeed,
+  type Need,
+  operationNeeds,
+} from './github-sim-permissions.js';
+import { appOperations, handlers, publicOperations, type Reply } from './github-sim-routes.js';
 import type { SimStore } from './github-sim-state.js';
 
 // The simulator's request pipeline, in GitHub's order: route (REST by the OpenAPI paths, GraphQL,
-// or git smart HTTP), an armed fault, authentication, validation against the published
-// description, the handler, and the reply (or, on cue, a dropped connection after the change).
+// git smart HTTP, or the manifest web page), an armed fault, authentication, the permissions of an
+// App registered from a manifest, validation against the published description, the handler, and
+// the reply (or, on cue, a dropped connection after the change).
 
 export interface RequestRecord {
   method: string;
@@ -22,6 +32,8 @@ export interface RequestRecord {
   /** 0 when the reply was lost on purpose. */
   status: number;
   login: string | null;
+  /** The App permissions the request needed (issues:write, contents:read, ...). */
+  needs: string[];
 }
 
 export interface DispatchDeps {
@@ -38,19 +50,41 @@ export function createDispatcher(deps: DispatchDeps) {
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', urls.base);
     const method = req.method ?? 'GET';
-    const record = (operation: FaultTarget | null, status: number, caller: Caller | null = null) =>
+    const record = (
+      operation: FaultTarget | null,
+      status: number,
+      caller: Caller | null = null,
+      needs: Need[] = [],
+    ) =>
       log.push({
         method,
         path: url.pathname,
         operation,
         status,
         login: caller ? callerLogin(store.state, caller) : null,
+        needs: needs.map(describeNeed),
       });
 
     const git = /^\/([^/]+)\/([^/]+?)\.git(\/.*)?$/.exec(url.pathname);
     if (git) return handleGit(req, res, url, git[1]!, git[2]!, git[3] ?? '/', record);
 
     const raw = await readBody(req);
+    const manifestPage = MANIFEST_PAGE.exec(url.pathname);
+    if (manifestPage) {
+      const page =
+        method === 'POST'
+          ? registerFromManifest({
+              store,
+              org: manifestPage[1] ? decodeURIComponent(manifestPage[1]) : null,
+              form: raw,
+              state: url.searchParams.get('state'),
+              now: new Date(),
+            })
+          : { status: 405, headers: { allow: 'POST' }, body: 'POST a form with a manifest field here.' };
+      record(null, page.status);
+      res.writeHead(page.status, page.headers).end(page.body);
+      return;
+    }
     const isGraphQL = url.pathname === '/graphql' && method === 'POST';
     const matched = isGraphQL ? null : matchRoute(method, url.pathname);
     const route = matched && 'values' in matched ? matched.route : null;
@@ -67,13 +101,17 @@ export function createDispatcher(deps: DispatchDeps) {
       return send(res, early);
     }
 
-    const caller = authenticate(store.state, req.headers.authorization, new Date());
+    // A public operation takes a request without credentials; with them, they must be good.
+    const anonymous = route !== null && publicOperations.has(route.operationId) && !req.headers.authorization;
+    const caller: Caller | AuthFailure = anonymous
+      ? { kind: 'anonymous' }
+      : authenticate(store.state, req.headers.authorization, new Date());
     if ('status' in caller) {
       record(target, 401);
       return send(res, caller as AuthFailure);
     }
     const wantsApp = route ? appOperations.has(route.operationId) : false;
-    if (wantsApp !== (caller.kind === 'app')) {
+    if (!anonymous && wantsApp !== (caller.kind === 'app')) {
       record(target, 401, caller);
       const message = wantsApp
         ? 'A JSON web token could not be decoded'
@@ -82,6 +120,7 @@ export function createDispatcher(deps: DispatchDeps) {
     }
 
     let reply: Reply;
+    let needs: Need[] = [];
     if (isGraphQL) {
       let request: Record<string, unknown>;
       try {
@@ -90,12 +129,25 @@ export function createDispatcher(deps: DispatchDeps) {
         record(target, 400, caller);
         return send(res, { status: 400, body: { message: 'Problems parsing JSON', documentation_url: doc } });
       }
-      if (fault?.kind === 'graphql-error') {
+      needs = graphqlNeeds(request.query);
+      const missing = missingNeed(store.state, caller, needs);
+      if (missing) {
+        reply = { status: 200, body: { data: null, errors: [forbidden(missing)] } };
+      } else if (fault?.kind === 'graphql-error') {
         reply = { status: 200, body: { data: null, errors: [{ type: fault.type, message: fault.message }] } };
       } else {
         reply = { status: 200, body: await runGraphQL(request, graphqlRoots(store, urls, caller)) };
       }
     } else {
+      needs = [operationNeeds[route!.operationId]].filter((n): n is Need => n !== null);
+      const missing = missingNeed(store.state, caller, needs);
+      if (missing) {
+        record(target, 403, caller, needs);
+        return send(res, {
+          status: 403,
+          body: { message: forbidden(missing).message, documentation_url: doc, status: '403' },
+        });
+      }
       const checked = validateRequest(
         route!,
         (matched as { values: Record<string, string> }).values,
@@ -111,7 +163,7 @@ export function createDispatcher(deps: DispatchDeps) {
         urls,
         root: deps.root,
         caller,
-        login: callerLogin(store.state, caller),
+        login: callerLogin(store.state, caller) ?? '',
         path: checked.path,
         query: checked.query,
         body: checked.body,
@@ -121,12 +173,12 @@ export function createDispatcher(deps: DispatchDeps) {
       });
     }
     if (fault?.kind === 'lost-reply') {
-      record(target, 0, caller);
+      record(target, 0, caller, needs);
       // The change is stored; the client never hears of it.
       req.socket.destroy();
       return;
     }
-    record(target, reply.status, caller);
+    record(target, reply.status, caller, needs);
     send(res, reply);
   }
 
@@ -137,7 +189,7 @@ export function createDispatcher(deps: DispatchDeps) {
     owner: string,
     name: string,
     rest: string,
-    record: (op: FaultTarget | null, status: number, caller?: Caller | null) => void,
+    record: (op: FaultTarget | null, status: number, caller?: Caller | null, needs?: Need[]) => void,
   ) {
     const fault = faults.take('git');
     const early = fault && faultReply(fault, 'https://docs.github.com');
@@ -162,13 +214,23 @@ export function createDispatcher(deps: DispatchDeps) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Repository not found.');
       return;
     }
+    const needs = [gitNeed(rest, url.search)];
+    const missing = missingNeed(store.state, caller, needs);
+    if (missing) {
+      record('git', 403, caller, needs);
+      req.resume();
+      res
+        .writeHead(403, { 'content-type': 'text/plain' })
+        .end(`Permission to ${repo.owner}/${repo.name}.git denied to ${callerLogin(store.state, caller)}.`);
+      return;
+    }
     await serveGit(req, res, {
       projectRoot: path.join(deps.root, 'git'),
       pathInfo: `/${repo.owner.toLowerCase()}/${repo.name.toLowerCase()}.git${rest}`,
       query: url.search.replace(/^\?/, ''),
       user: caller.token.login,
     });
-    record('git', res.statusCode, caller);
+    record('git', res.statusCode, caller, needs);
   }
 
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -179,6 +241,15 @@ export function createDispatcher(deps: DispatchDeps) {
     });
   };
 }
+
+/**
+ * GitHub's refusal of what an App was not granted, in its words: REST answers 403, GraphQL an error
+ * of type FORBIDDEN. The request log says which permission was missing.
+ */
+const forbidden = (_missing: Need) => ({
+  type: 'FORBIDDEN',
+  message: 'Resource not accessible by integration',
+});
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -88,6 +88,18 @@ export const SimApp = z.object({
   slug: z.string(),
   publicKey: z.string(),
   installations: z.array(z.object({ id: z.number(), account: z.string() })),
+  /** What an App registered from a manifest asked for; an App installed by a test has booty's. */
+  name: z.string().optional(),
+  owner: z.string().optional(),
+  description: z.string().nullable().optional(),
+  url: z.string().optional(),
+  permissions: z.record(z.string(), z.string()).optional(),
+  events: z.array(z.string()).optional(),
+  hookUrl: z.string().nullable().optional(),
+  webhookSecret: z.string().optional(),
+  clientId: z.string().optional(),
+  clientSecret: z.string().optional(),
+  createdAt: Iso.optional(),
 });
 export type SimApp = z.infer<typeof SimApp>;
 
@@ -103,6 +115,16 @@ export const SimDelivery = z.object({
 });
 export type SimDelivery = z.infer<typeof SimDelivery>;
 
+/** A manifest flow's temporary code: exchanged once, within an hour, for the App and its key. */
+export const SimManifestCode = z.object({
+  code: z.string(),
+  appId: z.number(),
+  /** The App's private key, handed out by the conversion and then forgotten, as GitHub does. */
+  pem: z.string().nullable(),
+  expiresAt: Iso,
+});
+export type SimManifestCode = z.infer<typeof SimManifestCode>;
+
 export const SimState = z.object({
   version: z.literal(1),
   seq: z.number(),
@@ -110,6 +132,7 @@ export const SimState = z.object({
   tokens: z.array(SimToken),
   apps: z.array(SimApp),
   deliveries: z.array(SimDelivery),
+  manifestCodes: z.array(SimManifestCode).default([]),
 });
 export type SimState = z.infer<typeof SimState>;
 
@@ -120,6 +143,7 @@ export const emptyState = (): SimState => ({
   tokens: [],
   apps: [],
   deliveries: [],
+  manifestCodes: [],
 });
 
 export class SimStore {
