@@ -1,5 +1,6 @@
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
+import { failingCount, failureDetails } from './attempt-report.js';
 import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
 import { prMarker } from './markers.js';
 import { sandboxWarning, testEvidence } from './test-evidence.js';
@@ -23,12 +24,24 @@ export function changeSummary(job: Pick<JobContext, 'attempts' | 'analysis' | 'i
   return (applied?.explanation || job.analysis?.summary || job.issue.title).trim();
 }
 
+/** Outcomes that leave the tests passing: only these may close the issue. */
+const PASSING: ReadonlySet<string> = new Set(['tests-passed', 'self-modification', 'promotion-failed']);
+
+/**
+ * Whether the work in this PR was seen passing: the latest attempt's own run passed and nothing
+ * failed the job since. An attempt that applied changes and was never tested proves nothing.
+ */
+export function testsProven(job: Pick<JobContext, 'attempts' | 'outcome'>): boolean {
+  const latest = job.attempts.at(-1);
+  return latest?.test?.passed === true && (!job.outcome || PASSING.has(job.outcome.reason));
+}
+
 export function renderPrBody(job: JobContext, extra: { dependencies?: DependencyChange[] } = {}): string {
   const test = job.lastTest;
-  const passed = test?.passed === true;
+  const passed = testsProven(job);
   const sections = [prMarker(job.jobId)];
   if (job.settings.selfModification) sections.push(SELF_MODIFICATION_NOTE);
-  if (!passed || job.outcome) {
+  if (!passed) {
     const why =
       job.outcome?.message ??
       (test?.verdict === 'unknown'
@@ -62,6 +75,12 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
     );
   }
   sections.push(`## Test evidence\n\n${testEvidence(job)}`);
+  // The reasons are in the evidence above; this is what a person picking the work up runs into.
+  if (test && !test.passed) {
+    sections.push(
+      `## What failed\n\n${failureDetails(test, 'The last run', { reasons: false, open: true })}`,
+    );
+  }
   if (job.attempts.length > 1) sections.push(`## Attempts\n\n${attemptsTable(job)}`);
   sections.push(`## Model usage\n\n${usageLine(job.usage)}`);
   sections.push(
@@ -84,7 +103,7 @@ export function attemptsTable(job: Pick<JobContext, 'attempts'>): string {
         ? `✅ passed (${a.test.totals?.passed ?? 0} tests)`
         : a.test.verdict === 'unknown'
           ? `❔ not proven: ${a.test.reasons?.[0]?.message ?? 'no result'}`
-          : `❌ ${a.test.newFailures.length || a.test.failingTests.length} failing${a.test.timedOut ? ', timed out' : ''}`
+          : `❌ ${failingCount(a.test)} failing${a.test.timedOut ? ', timed out' : ''}`
       : 'nothing applied';
     const rejected = a.rejected.length ? `${a.rejected.length} rejected` : '';
     return `| ${a.n} | ${a.files.length}${rejected ? ` (${rejected})` : ''} | ${result} | ${a.test ? formatDuration(a.test.durationMs) : ''} |`;

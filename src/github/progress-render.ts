@@ -3,10 +3,13 @@ import type { JobSnapshot } from '../machines/fold.js';
 import { stateName } from '../machines/fold.js';
 import type { JobStateName } from '../machines/job.js';
 import { type JobContext, jobView } from '../machines/job-context.js';
-import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
+import { attemptsSection, failingCount } from './attempt-report.js';
+import { capBody, code, formatDuration } from './markdown-format.js';
 import { progressMarker } from './markers.js';
-import { attemptsTable, usageLine } from './pr-body.js';
-import { brokenBaseline, counts, sandboxWarning, verdictReasons } from './test-evidence.js';
+import { usageLine } from './pr-body.js';
+import { errorWords, failureSection, inWords, outcomeMessage } from './step-failure.js';
+import { counts, sandboxWarning } from './test-evidence.js';
+import { failuresOf } from './test-failures.js';
 
 // The progress comment's text: a pure function of the job's snapshot, so every replica of the
 // reporter, before or after a restart, writes the same comment for the same point in the log.
@@ -29,6 +32,11 @@ export interface Stage {
 }
 
 type Snapshot = Pick<JobSnapshot, 'value' | 'context'>;
+
+export interface RenderOptions {
+  /** The job's page in booty's job view, when people can reach it (BOOTY_PUBLIC_URL). */
+  jobViewUrl?: string | null;
+}
 
 const icons: Record<StageMark, string> = {
   done: '✅',
@@ -108,9 +116,7 @@ export function progressStages(snapshot: Snapshot): Stage[] {
   const attempt = ctx.attempt > 0 ? `attempt ${ctx.attempt}/${ctx.maxAttempts}` : '';
   const baseline = ctx.baseline;
   const test = ctx.lastTest;
-  const failing = test
-    ? test.newFailures.length || test.addedTestsFailing.length || test.failingTests.length
-    : 0;
+  const failing = test ? failingCount(test) : 0;
   const stages: Omit<Stage, 'mark'>[] = [
     {
       key: 'prepare',
@@ -186,7 +192,7 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
 
 function baselineDetail(baseline: TestRun): string {
   if (baseline.broken) return baseline.broken.message;
-  const failing = baseline.failingTests.length;
+  const failing = failuresOf(baseline).tests.length;
   const named = failing
     ? `${failing} already failing`
     : baseline.exitCode === 0
@@ -195,12 +201,12 @@ function baselineDetail(baseline: TestRun): string {
   return baseline.totals ? `${named} (${counts(baseline)})` : named;
 }
 
-export function renderProgress(snapshot: Snapshot): string {
+export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}): string {
   const ctx = jobView(snapshot.context);
   const state = stateName(snapshot);
   const final = stageOfState[state] === null;
   const parts: string[] = [progressMarker(ctx.jobId), `### ${headlines[state](ctx)}`];
-  if (ctx.outcome) parts.push(ctx.outcome.message);
+  if (ctx.outcome) parts.push(outcomeMessage(ctx));
   if (ctx.outcome?.reason === 'self-modification') {
     parts.push(
       '> [!WARNING]\n> This change modifies booty itself, so a human must review it: the pull request stays a draft.',
@@ -213,52 +219,31 @@ export function renderProgress(snapshot: Snapshot): string {
       .join('\n'),
   );
 
+  const failed = state === 'failed' || ctx.outcome?.reason === 'promotion-failed';
   const facts: string[] = [];
   if (ctx.pr)
     facts.push(
       `**Pull request:** [#${ctx.pr.number}](${ctx.pr.url}) (${ctx.pr.draft ? 'draft' : 'ready for review'})`,
     );
+  if (state === 'failed') facts.push(`**Branch:** ${code(ctx.branch)}`);
   facts.push(`**Model usage:** ${usageLine(ctx.usage)}`);
   if (ctx.retry && !final && ctx.error) {
     facts.push(
-      `**Retrying** ${code(ctx.error.step)} (retry ${ctx.retry.count}/${ctx.settings.maxRetries}): ${ctx.error.message}`,
+      `**Retrying:** ${inWords(ctx.error.step).toLowerCase()} failed (retry ${ctx.retry.count} of ${ctx.settings.maxRetries}): ${errorWords(ctx.error.step, ctx.error.message)}`,
     );
   }
+  if (options.jobViewUrl) facts.push(`**Every step, live:** [the job view](${options.jobViewUrl})`);
   parts.push(facts.join('  \n'));
 
   const warning = sandboxWarning([ctx.baseline, ctx.lastTest]);
   if (warning) parts.push(warning);
-  const failed = state === 'failed' || ctx.outcome?.reason === 'promotion-failed';
-  if (failed) parts.push(failureSection(ctx));
-  parts.push(`<sub>booty job ${code(ctx.jobId)} · state ${code(state)}</sub>`);
-  return parts.join('\n\n');
-}
-
-function failureSection(ctx: JobContext): string {
-  const out: string[] = ['#### Last failure'];
-  if (ctx.baseline?.broken) {
-    out.push(brokenBaseline(ctx.baseline));
-    return out.join('\n\n');
+  // Every attempt keeps its own failure: the first one's is often the one that explains the rest.
+  const shown = ctx.attempts.some((a) => a.rejected.length > 0 || (a.test && !a.test.passed));
+  if (ctx.attempts.length > 1 || shown) parts.push(attemptsSection(ctx.attempts, ctx.maxAttempts, !final));
+  if (failed) {
+    const why = failureSection(ctx);
+    if (why) parts.push(why);
   }
-  if (ctx.error)
-    out.push(`${code(ctx.error.step)} failed with ${code(ctx.error.code)}: ${ctx.error.message}`);
-  const test = ctx.lastTest;
-  if (test && !test.passed) {
-    const failing = test.newFailures.length ? test.newFailures : test.failingTests;
-    if (failing.length || test.addedTestsFailing.length) {
-      out.push(
-        `Failing tests (${code(test.command)}, exit code ${test.exitCode ?? 'none'}):\n${bullets([...new Set([...failing, ...test.addedTestsFailing])])}`,
-      );
-    }
-    const why = verdictReasons(test);
-    if (why) out.push(why);
-    if (test.outputTail.trim()) {
-      out.push(
-        `<details><summary>Test output (last lines)</summary>\n\n${fenced(tail(test.outputTail))}\n\n</details>`,
-      );
-    }
-  }
-  if (ctx.attempts.length) out.push(`#### Attempts\n\n${attemptsTable(ctx)}`);
-  out.push(`**Branch:** ${code(ctx.branch)}`);
-  return out.join('\n\n');
+  parts.push(`<sub>booty job ${code(ctx.jobId)}</sub>`);
+  return capBody(parts.join('\n\n'));
 }

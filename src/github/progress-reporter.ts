@@ -6,6 +6,7 @@ import { jobView } from '../machines/job-context.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import type { GitHubClients } from './clients.js';
+import { jobViewUrl } from './job-link.js';
 import { progressMarker } from './markers.js';
 import { type ProgressComment, reactEyes, upsertProgressComment } from './progress-comment.js';
 import { renderProgress } from './progress-render.js';
@@ -23,6 +24,8 @@ export interface ProgressReporterOptions {
   log?: Logger;
   /** Removes secrets before the comment is published. */
   scrub?: (text: string) => string;
+  /** Where people reach booty's job view (BOOTY_PUBLIC_URL, when the view is served): comments link there. */
+  publicUrl?: string | null;
   /** Tries per write before waiting for the next change; default 4. */
   attempts?: number;
   /** Pause before a retry, doubled each time; default 500 ms. */
@@ -60,6 +63,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
   const delay = options.retryDelayMs ?? 500;
   const interval = options.minIntervalMs ?? 1000;
   const entries = new Map<string, Entry>();
+  const link = (jobId: string) => (options.publicUrl ? jobViewUrl(options.publicUrl, jobId) : null);
 
   const entry = (jobId: string) => {
     let e = entries.get(jobId);
@@ -88,7 +92,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       );
       e.reacted = true;
     }
-    const rendered = renderProgress(snapshot);
+    const rendered = renderProgress(snapshot, { jobViewUrl: link(ctx.jobId) });
     const body = options.scrub ? options.scrub(rendered) : rendered;
     e.comment = await upsertProgressComment(gh, ctx, body, e.comment);
   }
@@ -183,7 +187,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
         '### ⚠️ booty stopped working on this issue: its log is damaged',
         `${problem.message}.`,
         'booty does not resume a job whose log it cannot trust. Nothing was pushed or published after the damage. Label the issue again to start a fresh job.',
-        `<sub>booty job \`${job.jobId}\` · state \`damaged\`</sub>`,
+        `<sub>booty job \`${job.jobId}\`</sub>`,
       ].join('\n\n');
       await upsertProgressComment(gh, target as never, options.scrub ? options.scrub(body) : body, null);
     },

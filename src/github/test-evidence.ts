@@ -1,6 +1,7 @@
 import type { TestRun, VerdictReason } from '../events/effect-results.js';
 import type { JobContext } from '../machines/job-context.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
+import { failuresOf, ownStack, testTotals } from './test-failures.js';
 
 // What booty saw of the tests, in the words the PR body and the progress comment share: the counts
 // after the change and on the baseline, what the baseline already failed, the tests the change
@@ -12,9 +13,9 @@ type Run = Pick<TestRun, 'totals' | 'exitCode' | 'signal' | 'timedOut' | 'cases'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** "12 tests: 10 passed, 1 failed, 1 skipped". */
-export function counts(run: Pick<TestRun, 'totals'>): string {
-  const t = run.totals;
+/** "12 tests: 10 passed, 1 failed, 1 skipped"; an entry that stands for a whole file is no test. */
+export function counts(run: Pick<TestRun, 'totals'> & Partial<Pick<TestRun, 'cases'>>): string {
+  const t = testTotals(run);
   const failed = t.failed + t.errored;
   return `${plural(t.total, 'test')}: ${t.passed} passed, ${failed} failed, ${t.skipped} skipped`;
 }
@@ -27,8 +28,16 @@ function exitWords(run: Pick<TestRun, 'exitCode' | 'signal' | 'timedOut'>): stri
 
 /** What the baseline already failed, by id, or in words when it named none. */
 export function baselineFailing(baseline: Run): string {
-  const ids = baseline.failingTests ?? [];
-  if (ids.length) return `${plural(ids.length, 'test')} already failing before the change:\n${bullets(ids)}`;
+  const failing = failuresOf({
+    ...baseline,
+    failingTests: baseline.failingTests ?? [],
+    newFailures: [],
+    addedTestsFailing: [],
+  });
+  const ids = [...failing.tests.map((t) => t.id), ...failing.files.map((f) => `${f.file} (file)`)];
+  if (failing.tests.length)
+    return `${plural(failing.tests.length, 'test')} already failing before the change:\n${bullets(ids)}`;
+  if (ids.length) return `Already failing before the change:\n${bullets(ids)}`;
   if (baseline.exitCode !== 0 || baseline.timedOut || baseline.signal) {
     return `The baseline ${exitWords(baseline)} and named no failing test.`;
   }
@@ -46,13 +55,21 @@ const ADVICE: Partial<Record<VerdictReason['code'], string>> = {
     'The test command must run the tests this change added: check that they sit where the runner looks for tests, or widen `test.command`.',
 };
 
-/** Why the last run did not pass, each reason with its tests and what to do. */
-export function verdictReasons(run: Pick<TestRun, 'reasons'>): string {
-  const reasons = run.reasons ?? [];
-  if (reasons.length === 0) return '';
+/** Reasons that only name failing tests: where the tests are listed with their messages, they say nothing more. */
+const LISTING: ReadonlySet<VerdictReason['code']> = new Set([
+  'changed-test-failed',
+  'baseline-test-failed',
+  'baseline-test-missing',
+]);
+
+/** Why the last run did not pass, each reason with what to do; `listed` when its failing tests are shown apart. */
+export function verdictReasons(run: Pick<TestRun, 'reasons'>, options: { listed?: boolean } = {}): string {
+  const all = run.reasons ?? [];
+  const reasons = options.listed ? all.filter((r) => !LISTING.has(r.code)) : all;
+  const advice = [...new Set(all.map((r) => ADVICE[r.code]).filter(Boolean))];
+  if (reasons.length === 0 && advice.length === 0) return '';
   const lines = reasons.map((r) => `- ${r.level === 'fail' ? '❌' : '❔'} ${r.message}`);
-  const advice = [...new Set(reasons.map((r) => ADVICE[r.code]).filter(Boolean))];
-  return [lines.join('\n'), ...advice].join('\n\n');
+  return [lines.join('\n'), ...advice].filter(Boolean).join('\n\n');
 }
 
 /** One line for people when the tests ran without bubblewrap, or null. */
@@ -96,7 +113,8 @@ export function testEvidence(
       ? `Tests this change added or modified:\n${bullets(changed)}`
       : 'This change added or modified no test.',
   );
-  const why = verdictReasons(test);
+  // The PR body lists the failing tests with their messages under the evidence.
+  const why = verdictReasons(test, { listed: true });
   if (why) parts.push(why);
   return parts.join('\n\n');
 }
@@ -109,7 +127,7 @@ export function brokenBaseline(baseline: TestRun): string {
     : "Fix the command on the default branch: set `test.command` (and `install.command`, if the tests need one) in `.github/booty.yml` to what runs the tests on a fresh checkout. A tool installed outside the system directories must be listed in booty's `BOOTY_SANDBOX_RO_PATHS`.";
   return [
     `The test command ${code(baseline.command)} ${exitWords(baseline)} on the base branch${baseline.broken ? `: ${baseline.broken.message}` : ''}.`,
-    `Its last lines:\n\n${fenced(tail(baseline.outputTail, 30, 3000) || '(no output)')}`,
+    `Its last lines:\n\n${fenced(ownStack(tail(baseline.outputTail, 30, 3000), 30, 3000) || '(no output)')}`,
     fix,
     `\`\`\`yaml\n# .github/booty.yml\ntest:\n  command: ${baseline.command}\n${timeout ? 'timeoutSeconds: 1200\n' : ''}\`\`\``,
   ].join('\n\n');

@@ -5,6 +5,7 @@ import { type Env, secretValues } from '../env.js';
 import { authFromEnv } from '../github/auth.js';
 import { createGitHubClients, type GitHubClients } from '../github/clients.js';
 import { createGitHubEffects, type GitHubEffects } from '../github/github-effects.js';
+import { jobViewBase } from '../github/job-link.js';
 import { createProgressReporter, type ProgressReporter } from '../github/progress-reporter.js';
 import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
@@ -116,6 +117,8 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     store,
     log,
     scrub,
+    // The comment links to the job's page only where people can open it.
+    publicUrl: jobViewBase(env),
   });
   // A finished job's clone goes; its branch is pushed and its log can rebuild it.
   const cleanup: JobObserver = {

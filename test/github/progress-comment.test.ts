@@ -121,6 +121,25 @@ describe('progress comment', () => {
     expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([renderProgress(final)]);
   });
 
+  it('links the comment to the job’s page at the address people reach booty by', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    const reporter = createProgressReporter({
+      clients,
+      store,
+      retryDelayMs: 1,
+      publicUrl: 'https://ops.example.com/booty/',
+    });
+    const final = foldJob(events);
+    await reporter.settled(jobId, final, events.length);
+
+    const url = `https://ops.example.com/booty/jobs/${jobId}/view`;
+    expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([
+      renderProgress(final, { jobViewUrl: url }),
+    ]);
+    expect(markerComments(sim, jobId)[0]!.body).toContain(`[the job view](${url})`);
+  });
+
   it('reads the issue, and its discussion without booty progress comments', async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();

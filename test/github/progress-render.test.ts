@@ -34,7 +34,7 @@ describe('renderProgress', () => {
     expect(renderProgress(snapshot)).toContain('### ⏳ booty is working on this issue');
   });
 
-  it('on a failed step names it, with the error, the attempts and the branch', async () => {
+  it('on a failed step names it in words, with the error and the branch', async () => {
     const events = await log({ outcomes: { analyze: ['permanent'] } });
     const snapshot = foldJob(events);
     const text = renderProgress(snapshot);
@@ -45,9 +45,10 @@ describe('renderProgress', () => {
       'skipped Generate the change',
     ]);
     expect(text).toContain('### ❌ booty could not finish this issue');
-    expect(text).toContain(
-      '`analyze` failed with `BOOTY_E_EFFECT_FAILED`: effect analyze failed: simulated 401',
-    );
+    // The step in words, once: the machine's name for it is not what a maintainer reads.
+    expect(text).toContain('\n\nAnalyzing the issue failed (`BOOTY_E_EFFECT_FAILED`): simulated 401\n\n');
+    expect(text.match(/failed \(`BOOTY_E_EFFECT_FAILED`\)/g)).toHaveLength(1);
+    expect(text).not.toMatch(/`analyze`|effect analyze/);
     expect(text).toContain('**Branch:** `booty/issue-1-add-an-add-function`');
   });
 
@@ -79,9 +80,48 @@ describe('renderProgress', () => {
     expect(renderProgress(snapshot)).toContain('Cancelled: the trigger label was removed (by octocat).');
   });
 
+  it('keeps the first attempt’s failure, collapsed, while the second is under way and after it passed', async () => {
+    const events = await log({ tests: [false, true] });
+    const refining = renderProgress(
+      foldJob(events.slice(0, events.findIndex((e) => e.state === 'refining') + 1)),
+    );
+    const done = renderProgress(foldJob(events));
+    const failure = [
+      '**Attempt 1 of 3:** ❌ 1 test failed (2 tests: 1 passed, 1 failed, 0 skipped) in 5 ms · changed `src/index.js`, `test/index.test.js`',
+      '<details><summary>What failed in attempt 1: 1 failing test</summary>',
+      '`adds numbers (attempt 1)`',
+      '```\nexpected true, got false\n```',
+      '</details>',
+    ].join('\n\n');
+
+    expect(refining).toContain(`#### Attempts\n\n${failure}\n\n<sub>`);
+    expect(done).toContain(
+      `#### Attempts\n\n${failure}\n\n**Attempt 2 of 3:** ✅ passed (1 test: 1 passed, 0 failed, 0 skipped) in 5 ms`,
+    );
+  });
+
+  it('names a step it retries in words', async () => {
+    const events = await log({ outcomes: { runBaseline: ['transient'] } });
+    const retrying = foldJob(events.slice(0, events.findIndex((e) => e.type === 'StepFailed') + 1));
+    expect(renderProgress(retrying)).toContain(
+      '**Retrying:** running the tests before the change failed (retry 1 of 5): simulated 503',
+    );
+  });
+
+  it('links to the job view when there is one, and says nothing of it otherwise', async () => {
+    const snapshot = foldJob(await log({}));
+    const url = 'https://booty.example.com/jobs/j-1/view';
+    expect(renderProgress(snapshot, { jobViewUrl: url })).toContain(
+      `  \n**Every step, live:** [the job view](${url})\n\n`,
+    );
+    expect(renderProgress(snapshot)).not.toContain('job view');
+    expect(renderProgress(snapshot, { jobViewUrl: null })).toBe(renderProgress(snapshot));
+  });
+
   it('shows the steps in words, not the machine’s diagram', async () => {
     const text = renderProgress(foldJob(await log({})));
     expect(text).toMatch(/- ✅ Mark it ready for review\n\n\*\*Pull request:\*\*/);
     expect(text).not.toContain('mermaid');
+    expect(text).not.toMatch(/stateDiagram|invoke |\[canRetry\]|state `/);
   });
 });
