@@ -6,7 +6,6 @@ import type { Command } from './command.js';
 
 export const appCommand: Command = {
   name: 'app',
-  summary: 'create the GitHub App booty runs as (GitHub’s manifest flow), and write .env',
   usage: [
     'Usage: booty app create [--org ORG] [--name NAME] [--webhook-url URL] [--env PATH] [--force]',
     '',

@@ -18,7 +18,6 @@ export type Values = Record<string, string | boolean | string[] | boolean[] | un
 
 export interface Command {
   name: string;
-  summary: string;
   usage: string;
   options: Options;
   /** Names of the positional arguments, in order; a trailing `?` marks an optional one. */

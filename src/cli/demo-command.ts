@@ -9,7 +9,6 @@ import { shellWord } from './invocation.js';
 
 export const demoCommand: Command = {
   name: 'demo',
-  summary: 'run a real job offline: local GitHub, sample repo, scripted model',
   usage: [
     'Usage: booty demo [--scenario pass|refine|exhausted] [--dir DIR] [--json]',
     '',

@@ -4,7 +4,6 @@ import { formatAge, table } from './format.js';
 
 export const jobsCommand: Command = {
   name: 'jobs',
-  summary: 'list jobs: id, repo#issue, state, attempts, age',
   usage: [
     'Usage: booty jobs [--json] [--db PATH]',
     '',

@@ -12,7 +12,6 @@ import { table } from './format.js';
 
 export const machineCommand: Command = {
   name: 'machine',
-  summary: 'print the job machine: states and transitions, as JSON or as a Mermaid diagram',
   usage: [
     'Usage: booty machine [--json | --mermaid [--job ID [--db PATH]]]',
     '',

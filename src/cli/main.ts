@@ -39,6 +39,11 @@ export const commands: Entry[] = [
     load: async () => (await import('./replay-command.js')).replayCommand,
   },
   {
+    name: 'app',
+    summary: 'create the GitHub App booty runs as (GitHub’s manifest flow), and write .env',
+    load: async () => (await import('./app-command.js')).appCommand,
+  },
+  {
     name: 'machine',
     summary: 'print the job machine: states and transitions, as JSON or as a Mermaid diagram',
     load: async () => (await import('./machine-command.js')).machineCommand,

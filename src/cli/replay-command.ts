@@ -20,7 +20,6 @@ import { formatDelta, table } from './format.js';
 
 export const replayCommand: Command = {
   name: 'replay',
-  summary: "fold a job's log and print its timeline, or play it in the Stately inspector",
   usage: [
     'Usage: booty replay <jobId> [--verify] [--json | --html FILE] [--until N] [--db PATH]',
     '       booty replay <jobId> --inspect [--port N | --relay URL] [--once] [--export FILE] [--until N]',

@@ -11,7 +11,6 @@ const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'run one job for owner/repo#N without a webhook',
   usage: [
     'Usage: booty run <owner/repo#N> [--db PATH]',
     '',

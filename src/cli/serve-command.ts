@@ -12,7 +12,6 @@ import { type Command, intOption } from './command.js';
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'run the webhook gateway and the job supervisor',
   usage: [
     'Usage: booty serve [--inspect] [--inspect-port N]',
     '',
