@@ -5,7 +5,9 @@ import type { RepoConfig } from '../events/effect-results.js';
 
 // The repository's `.github/booty.yml` (else `.booty.yml`), read from the default branch only, so
 // an issue can never change its own test command. Without a file the setup is detected from the
-// files at the root. A malformed file fails the job with the field and the problem quoted.
+// files at the root. A malformed file fails the job with the field and the problem quoted. A file
+// may build on another with `_extends`, and a repository without one takes its organization's
+// (config-extends.ts); this file parses one file, and merges a base with what builds on it.
 
 export const CONFIG_PATHS = ['.github/booty.yml', '.booty.yml'] as const;
 
@@ -71,6 +73,11 @@ export const RepoConfigFile = z
       })
       .optional(),
     sandbox: z.enum(['auto', 'required', 'off'], { error: 'must be one of auto, required, off' }).optional(),
+    /** Probot's convention: the settings this file builds on (`.github`, `repo`, `owner/repo:path.yml`). */
+    _extends: z
+      .string({ error: 'must be a repository (.github, repo or owner/repo), optionally with :path.yml' })
+      .min(1, 'must not be empty')
+      .optional(),
   })
   .strict();
 export type RepoConfigFile = z.infer<typeof RepoConfigFile>;
@@ -163,15 +170,30 @@ export function parseConfigFile(file: string, text: string): RepoConfigFile {
   throw invalid(file, where || 'the file', `${issue.message} (got ${JSON.stringify(value)})`);
 }
 
+/**
+ * A file's settings over its base's: each key the file sets replaces the base's, except that
+ * protected paths add up (a repository cannot unprotect what its organization protects).
+ */
+export function mergeConfig(base: RepoConfigFile, over: RepoConfigFile): RepoConfigFile {
+  const { _extends: _, ...merged } = { ...base, ...over };
+  const paths = [...(base.protectedPaths ?? []), ...(over.protectedPaths ?? [])];
+  return paths.length ? { ...merged, protectedPaths: [...new Set(paths)] } : merged;
+}
+
 /** The effective config from the file (if any), detection, and the job's defaults. */
 export function resolveConfig(input: {
-  file: { path: string; text: string } | null;
+  /** The file's text, or settings already read and merged (`path` then names the chain). */
+  file: { path: string; text: string } | { path: string; data: RepoConfigFile } | null;
   rootFiles: readonly string[];
   /** The root pyproject.toml, for the test extras of a detected Python setup. */
   pyproject?: string | null;
   defaultMaxAttempts: number;
 }): RepoConfig {
-  const parsed = input.file ? parseConfigFile(input.file.path, input.file.text) : {};
+  const parsed = !input.file
+    ? {}
+    : 'data' in input.file
+      ? input.file.data
+      : parseConfigFile(input.file.path, input.file.text);
   const detected = detectSetup(input.rootFiles, { pyproject: input.pyproject });
   const test = parsed.test?.command ?? detected?.test;
   if (!test) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { BootyError } from '../errors.js';
+import { BootyError, isBootyError } from '../errors.js';
 import type { FileChange, Prepared } from '../events/effect-results.js';
 import type { RepoRef } from '../events/job-events.js';
 import type { Logger } from '../log.js';
@@ -9,6 +9,7 @@ import type { EffectImpl } from '../machines/effect-contract.js';
 import { type EffectInput, type JobContext, mergeChanges } from '../machines/job-context.js';
 import { writeChanges } from './apply-changes.js';
 import { type Author, baseEntries, commitAndPush } from './commit-push.js';
+import { type ConfigRef, type RemoteFile, resolveConfigChain } from './config-extends.js';
 import { batchObjects, filesAt, type GitAuth, git, readObjects, treeNames } from './git.js';
 import { type CloneMetadata, cloneJob, headOf, makeSpare, readMetadata } from './job-clone.js';
 import { isMirror, syncMirror } from './mirror-cache.js';
@@ -147,24 +148,59 @@ export function createWorkspace(options: WorkspaceOptions) {
     };
   }
 
+  /**
+   * A file on another repository's default branch (the organization's `.github`, an `_extends`
+   * base), read through that repository's mirror with the job's credentials. A repository git
+   * cannot find, or may not read, is `no-repo`, as GitHub answers both the same.
+   */
+  async function readRemoteFile(job: JobContext, ref: ConfigRef, signal?: AbortSignal): Promise<RemoteFile> {
+    const repo = { owner: ref.owner, name: ref.name };
+    let mirror: string;
+    try {
+      mirror = await syncMirror({ root, repo, url: options.remoteUrl(repo), auth: await auth(job), signal });
+    } catch (err) {
+      if (isBootyError(err) && /not found|does not exist|not a git repository/i.test(err.message))
+        return { kind: 'no-repo' };
+      throw err;
+    }
+    const blob = (await batchObjects(mirror, [`HEAD:${ref.path}`])).get(`HEAD:${ref.path}`);
+    return blob?.type === 'blob' ? { kind: 'file', text: blob.bytes.toString('utf8') } : { kind: 'no-file' };
+  }
+
+  /** The repository's settings with every base they extend, or its organization's when it has none. */
+  const configChain = (job: JobContext, own: { path: string; text: string } | null, signal?: AbortSignal) =>
+    resolveConfigChain({ repo: job.repo, own, read: (ref) => readRemoteFile(job, ref, signal) });
+
   /** The job's clone, made (or reused) at the head of the default branch, and its config. */
   async function prepare(input: EffectInput, { signal }: { signal: AbortSignal }): Promise<PrepareResult> {
     const { job } = input;
     const dir = jobPath(root, job.jobId);
     const existing = await readMetadata(dir);
-    // A new clone's base is the mirror's head: its config is read there while the clone is made.
+    // A new clone's base is the mirror's head: its config is read there while the clone is made,
+    // with any other repository's it builds on.
     const [meta, early] = existing
       ? [existing, null]
       : await clone(job, undefined, signal, async (mirror) => {
           const { baseSha } = await headOf(mirror, 'HEAD');
           // The file list too, for the model's first step: read now, beside the checkout.
           const [files] = await Promise.all([configFiles(mirror, baseSha), filesAt(mirror, baseSha)]);
-          return files;
+          return { ...files, chain: await configChain(job, files.file, signal) };
         });
     if (!existing) cleanAs.set(job.jobId, fingerprint([])); // just checked out, nothing run in it
-    // Read from the base commit, never from the work tree the job's changes go into.
-    const files = early?.baseSha === meta.baseSha ? early : await configFiles(dir, meta.baseSha);
-    const config = resolveConfig({ ...files, defaultMaxAttempts: job.settings.maxAttempts });
+    // Read from the base commit, never from the work tree the job's changes go into. A read that
+    // failed beside the checkout is made again here, where its error fails the step.
+    const files =
+      early?.baseSha === meta.baseSha
+        ? early
+        : await configFiles(dir, meta.baseSha).then(async (f) => ({
+            ...f,
+            chain: await configChain(job, f.file, signal),
+          }));
+    const config = resolveConfig({
+      ...files,
+      file: files.chain,
+      defaultMaxAttempts: job.settings.maxAttempts,
+    });
     options.log?.info({ jobId: job.jobId, baseSha: meta.baseSha, source: config.source }, 'workspace ready');
     return { baseSha: meta.baseSha, defaultBranch: meta.defaultBranch, branch: meta.branch, config };
   }
