@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../actors/supervisor.js';
+import { dashboardServed } from '../github/job-link.js';
 import type { Logger } from '../log.js';
 import type { Booty } from '../runtime/compose.js';
 import type { EventStore } from '../store/event-store.js';
@@ -41,8 +42,7 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
 
   let closing = false;
   // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.
-  const dashboard =
-    env.BOOTY_DASHBOARD === 'on' || (env.BOOTY_DASHBOARD === undefined && isLoopback(env.HOST));
+  const dashboard = dashboardServed(env);
   const app = await buildApp({
     config,
     supervisor,
@@ -92,8 +92,6 @@ export async function startServer(booty: Booty): Promise<RunningServer> {
     close,
   };
 }
-
-const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
 /** A host a client can reach: the wildcard addresses mean this machine. */
 function urlHost(host: string) {
