@@ -29,8 +29,12 @@ export function authFromEnv(env: AuthEnv): GitHubAuth {
 
 function privateKeyFrom(env: AuthEnv): string {
   if (env.GITHUB_PRIVATE_KEY) {
-    // Environment files often carry the PEM on one line with literal \n.
-    return checkedKey(env.GITHUB_PRIVATE_KEY.replace(/\\n/g, '\n'), envName(env, 'GITHUB_PRIVATE_KEY'));
+    // Environment files often carry the PEM on one line with literal \n; Probot also takes it
+    // base64-encoded, which survives any environment.
+    return checkedKey(
+      fromBase64(env.GITHUB_PRIVATE_KEY).replace(/\\n/g, '\n'),
+      envName(env, 'GITHUB_PRIVATE_KEY'),
+    );
   }
   if (env.GITHUB_PRIVATE_KEY_PATH) {
     const name = envName(env, 'GITHUB_PRIVATE_KEY_PATH');
@@ -48,6 +52,13 @@ function privateKeyFrom(env: AuthEnv): string {
   throw new BootyError('BOOTY_E_GITHUB_CREDENTIALS', {
     reason: 'GITHUB_APP_ID is set without a private key',
   });
+}
+
+/** A PEM given base64-encoded, decoded; anything else as it is. */
+function fromBase64(value: string): string {
+  if (value.includes('-----BEGIN') || !/^[A-Za-z0-9+/=\s]+$/.test(value)) return value;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  return decoded.includes('-----BEGIN') ? decoded : value;
 }
 
 /** The PEM, once node has parsed it as an RSA private key: what GitHub signs App JWTs with. */
@@ -69,7 +80,7 @@ function keyProblem(pem: string): string | null {
   try {
     const key = createPrivateKey(pem);
     if (key.asymmetricKeyType !== 'rsa')
-      return `is a ${key.asymmetricKeyType} key; GitHub Apps sign with RSA keys`;
+      return `is a key of type ${key.asymmetricKeyType}; GitHub Apps sign with RSA keys`;
     return null;
   } catch (err) {
     return `is not a readable PEM private key (${(err as Error).message.split('\n')[0]})`;
