@@ -23,6 +23,7 @@ export const redactPaths = [
   'env.GITHUB_WEBHOOK_SECRET',
   'env.GITHUB_WEBHOOK_SECRET_PREVIOUS',
   'env.ANTHROPIC_API_KEY',
+  'env.GITHUB_CLIENT_SECRET',
 ];
 
 export type Logger = pino.Logger;
