@@ -64,5 +64,5 @@ describe('the npm package', () => {
     expect(hint).toMatch(/replay it: npx booty replay \S+ --db \S+booty\.db$/);
     const replay = await exec('sh', ['-c', hint.replace(/^\s*replay it: /, '')], { cwd: app });
     expect(replay.stdout).toContain('promoted');
-  });
+  }, 240_000); // a build, a pack and an install: about 50 s with the suite running beside it on 2 cores
 });
