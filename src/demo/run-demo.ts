@@ -10,9 +10,8 @@ import { createLogger } from '../log.js';
 import { type JobSnapshot, stateName } from '../machines/fold.js';
 import { maxAttemptsOf } from '../machines/job-context.js';
 import { startBooty } from '../runtime/compose.js';
-import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
-import { type GitHubSimulator, startGitHubSimulator } from '../simulators/github-simulator.js';
-import { demoResponder, examplesDir, expectedEnd, type Scenario, sampleIssue } from './demo-script.js';
+import { type DemoRemotes, type StartDemoRemotes, startDemoRemotes } from './demo-remotes.js';
+import { examplesDir, expectedEnd, type Scenario, sampleIssue } from './demo-script.js';
 
 // `booty demo`: a real job on this machine. The local GitHub simulator (its state in DIR) holds
 // the sample repository and its issue; the local Anthropic simulator plays the scenario's turns;
@@ -58,6 +57,8 @@ export async function runDemo(options: {
   scenario: Scenario;
   dir: string;
   progress?: DemoProgress;
+  /** Where the simulators run: in this process unless said otherwise (the benchmark runs them apart). */
+  remotes?: StartDemoRemotes;
 }): Promise<DemoResult> {
   const { scenario, progress } = options;
   const dir = path.resolve(options.dir);
@@ -70,19 +71,18 @@ export async function runDemo(options: {
     destination: fs.createWriteStream(path.join(dir, 'booty.log'), { flags: 'a' }),
   });
 
-  const github = await startSimulator(dir, state);
-  const anthropic = await startAnthropicSimulator({ responder: demoResponder(scenario) });
+  const remotes = await startRemotes(options.remotes ?? startDemoRemotes, dir, state, scenario);
   const env = loadEnv({
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     BOOTY_DB: db,
     BOOTY_WORKDIR: path.join(dir, 'work'),
-    GITHUB_API_URL: github.url,
+    GITHUB_API_URL: remotes.githubUrl,
     GITHUB_TOKEN: state.token,
     GITHUB_WEBHOOK_SECRET: state.secret,
     ANTHROPIC_API_KEY: 'demo-key',
-    ANTHROPIC_BASE_URL: anthropic.url,
+    ANTHROPIC_BASE_URL: remotes.anthropicUrl,
     BOOTY_CONCURRENCY: '1',
   });
   let last = '';
@@ -96,28 +96,27 @@ export async function runDemo(options: {
       progress?.state({ jobId, state: name, attempt, maxAttempts, at: Date.now() });
     },
   };
-  const booty = await startBooty({ env, log, observers: [printer], githubRetryBaseMs: 200 });
+  const booty = await startBooty({ env, log, observers: [printer], githubRetryBaseMs: 200 }).catch(
+    async (err: unknown) => {
+      await remotes.close();
+      throw err;
+    },
+  );
   const { server, store } = booty;
   const runtime = booty.runtime!;
 
   try {
-    github.setWebhook({ url: `${server.url}/webhooks`, secret: state.secret });
-    const issue = state.issue ?? createIssue(github, dir, state);
+    await remotes.setWebhook({ url: `${server.url}/webhooks`, secret: state.secret });
+    const issue = state.issue ?? (await createIssue(remotes, dir, state));
     const key = `${OWNER}/${REPO}`;
     const existing = (await store.listJobs()).filter((j) => j.repo === key && j.issue === issue).at(-1);
     let jobId = existing?.jobId;
     if (!jobId) {
       progress?.note(`labeling ${key}#${issue} "booty": the simulator sends a signed issues.labeled webhook`);
       // An interrupted earlier run may have left the label on with no job: label afresh.
-      if (
-        github
-          .issues(OWNER, REPO)
-          .find((i) => i.number === issue)
-          ?.labels.includes('booty')
-      ) {
-        await github.unlabelIssue(OWNER, REPO, issue, 'booty');
-      }
-      await github.labelIssue(OWNER, REPO, issue, 'booty');
+      const labels = (await remotes.issues(OWNER, REPO)).find((i) => i.number === issue)?.labels;
+      if (labels?.includes('booty')) await remotes.unlabelIssue(OWNER, REPO, issue, 'booty');
+      await remotes.labelIssue(OWNER, REPO, issue, 'booty');
       jobId =
         (await store.findActiveJob(key, issue))?.jobId ??
         (await store.listJobs()).filter((j) => j.repo === key && j.issue === issue).at(-1)?.jobId;
@@ -133,11 +132,10 @@ export async function runDemo(options: {
     }
     const snapshot = await server.supervisor.whenFinished(jobId);
     await runtime.reporter.idle(jobId);
-    return result(jobId, snapshot, github, issue, db, scenario);
+    return await result(jobId, snapshot, remotes, issue, db, scenario);
   } finally {
     await booty.close();
-    await anthropic.close();
-    await github.close();
+    await remotes.close();
   }
 }
 
@@ -167,45 +165,49 @@ function loadState(dir: string, scenario: Scenario): DemoState {
 const saveState = (dir: string, state: DemoState) =>
   fs.writeFileSync(path.join(dir, 'demo.json'), `${JSON.stringify(state, null, 2)}\n`);
 
-/** The simulator on the port it had before, so the PR links in the log stay valid on resume. */
-async function startSimulator(dir: string, state: DemoState): Promise<GitHubSimulator> {
-  const start = (port: number) =>
-    startGitHubSimulator({
-      dir: path.join(dir, 'github'),
-      port,
-      tokens: [{ token: state.token, login: 'booty-demo' }],
-    });
-  let sim: GitHubSimulator;
+/** The simulators, GitHub on the port it had before, so the PR links in the log stay valid on resume. */
+async function startRemotes(
+  start: StartDemoRemotes,
+  dir: string,
+  state: DemoState,
+  scenario: Scenario,
+): Promise<DemoRemotes> {
+  const remotes = await start({
+    dir: path.join(dir, 'github'),
+    port: state.githubPort,
+    token: state.token,
+    scenario,
+  });
   try {
-    sim = await start(state.githubPort);
-  } catch {
-    sim = await start(0);
+    state.githubPort = Number(new URL(remotes.githubUrl).port);
+    saveState(dir, state);
+    await remotes.createRepo(OWNER, REPO, path.join(examplesDir, 'sample-repo'));
+    return remotes;
+  } catch (err) {
+    await remotes.close();
+    throw err;
   }
-  state.githubPort = Number(new URL(sim.url).port);
-  saveState(dir, state);
-  await sim.createRepo(OWNER, REPO, { fromDir: path.join(examplesDir, 'sample-repo') });
-  return sim;
 }
 
-function createIssue(github: GitHubSimulator, dir: string, state: DemoState): number {
+async function createIssue(remotes: DemoRemotes, dir: string, state: DemoState): Promise<number> {
   const { title, body } = sampleIssue();
-  const issue = github.createIssue(OWNER, REPO, { title, body, author: 'octocat' }) as { number: number };
-  state.issue = issue.number;
+  const issue = await remotes.createIssue(OWNER, REPO, { title, body, author: 'octocat' });
+  state.issue = issue;
   saveState(dir, state);
-  return issue.number;
+  return issue;
 }
 
-function result(
+async function result(
   jobId: string,
   snapshot: JobSnapshot,
-  github: GitHubSimulator,
+  remotes: DemoRemotes,
   issue: number,
   db: string,
   scenario: Scenario,
-): DemoResult {
+): Promise<DemoResult> {
   const { context } = snapshot;
-  const pull = github.pulls(OWNER, REPO).find((p) => p.number === context.pr?.number) ?? null;
-  const comments = github.comments(OWNER, REPO, issue);
+  const pull = (await remotes.pulls(OWNER, REPO)).find((p) => p.number === context.pr?.number) ?? null;
+  const comments = await remotes.comments(OWNER, REPO, issue);
   const finalState = stateName(snapshot);
   const expected = expectedEnd(scenario, maxAttemptsOf(context));
   const ok =
@@ -221,7 +223,7 @@ function result(
     pullRequest: pull && {
       number: pull.number,
       draft: pull.draft,
-      url: `${github.url}/${OWNER}/${REPO}/pull/${pull.number}`,
+      url: `${remotes.githubUrl}/${OWNER}/${REPO}/pull/${pull.number}`,
     },
     comments: comments.length,
     progressComment: comments.find((c) => c.body.includes('booty:progress'))?.body ?? null,

@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 
 // Each simulated repository's remote is a real bare git repository, served over smart HTTP by
-// `git http-backend` (CGI), so clone, fetch and push behave exactly as against GitHub.
+// git's own upload-pack and receive-pack, so clone, fetch and push behave exactly as against GitHub.
 
 const run = promisify(execFile);
 
@@ -30,8 +31,8 @@ export async function createBareRepo(bare: string, defaultBranch: string, fromDi
   if (fs.existsSync(path.join(bare, 'HEAD'))) return;
   fs.mkdirSync(bare, { recursive: true });
   await git(bare, ['init', '--bare', '--quiet', `--initial-branch=${defaultBranch}`]);
-  // Pushes go through http-backend as the authenticated user; let it accept them.
-  await git(bare, ['config', 'http.receivepack', 'true']);
+  // GitHub collects garbage on its own time, not while a push waits for its answer.
+  await git(bare, ['config', 'receive.autogc', 'false']);
   if (!fromDir) return;
   // Commit the directory straight into the bare repository, honouring its .gitignore files.
   const common = ['--git-dir', bare, '--work-tree', path.resolve(fromDir)];
@@ -71,68 +72,89 @@ export async function commitsAhead(bare: string, base: string, head: string): Pr
   return Number(stdout.trim());
 }
 
-/** Hands one smart-HTTP request to git http-backend and streams its CGI reply back. */
+const SERVICES = ['git-upload-pack', 'git-receive-pack'] as const;
+type Service = (typeof SERVICES)[number];
+
+/**
+ * Serves one smart-HTTP request as `git http-backend` would, but runs the service itself
+ * (`git upload-pack` or `git receive-pack` with `--stateless-rpc`): one process per request, not
+ * two. The caller has authenticated the request. The dumb protocol is refused, as GitHub does.
+ */
 export function serveGit(
   req: IncomingMessage,
   res: ServerResponse,
   options: { projectRoot: string; pathInfo: string; query: string; user: string },
 ): Promise<void> {
+  const m = /^(\/.+?)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(options.pathInfo);
+  const root = path.resolve(options.projectRoot);
+  const repo = m && path.resolve(root, `.${m[1]}`);
+  const service = m?.[2] === 'info/refs' ? new URLSearchParams(options.query).get('service') : m?.[2];
+  const reply = (status: number, text: string) => {
+    req.resume();
+    res.writeHead(status, { 'content-type': 'text/plain' }).end(text);
+    return Promise.resolve();
+  };
+  if (!repo?.startsWith(`${root}${path.sep}`) || !fs.existsSync(path.join(repo, 'HEAD')))
+    return reply(404, 'Repository not found.');
+  if (!SERVICES.includes(service as Service)) return reply(403, 'The dumb HTTP protocol is not served.');
+  const advertise = m![2] === 'info/refs';
+  if (req.method !== (advertise ? 'GET' : 'POST')) return reply(405, `${req.method} is not allowed here.`);
+  const protocol = req.headers['git-protocol'] ? String(req.headers['git-protocol']) : undefined;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    ...(protocol && { GIT_PROTOCOL: protocol }),
+    // What http-backend sets for a push: the ref updates are made by the authenticated user.
+    GIT_COMMITTER_NAME: options.user,
+    GIT_COMMITTER_EMAIL: `${options.user}@http.${req.socket.remoteAddress ?? '127.0.0.1'}`,
+  };
+  const name = service!.replace(/^git-/, '');
+  const args = [name, '--stateless-rpc', ...(advertise ? ['--http-backend-info-refs'] : []), repo];
   return new Promise((resolve) => {
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      GIT_PROJECT_ROOT: options.projectRoot,
-      GIT_HTTP_EXPORT_ALL: '1',
-      PATH_INFO: options.pathInfo,
-      QUERY_STRING: options.query,
-      REQUEST_METHOD: req.method ?? 'GET',
-      CONTENT_TYPE: req.headers['content-type'] ?? '',
-      REMOTE_USER: options.user,
-      REMOTE_ADDR: req.socket.remoteAddress ?? '127.0.0.1',
-      GIT_HTTP_MAX_REQUEST_BUFFER: '100M',
+    const child = spawn('git', args, { env, stdio: [advertise ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (!advertise) {
+      const encoding = req.headers['content-encoding'];
+      const body = encoding === 'gzip' || encoding === 'x-gzip' ? req.pipe(zlib.createGunzip()) : req;
+      body.on('error', () => child.kill());
+      body.pipe(child.stdin!);
+      child.stdin!.on('error', () => {});
+    } else req.resume();
+    const head = () => {
+      if (res.headersSent) return;
+      res.writeHead(200, {
+        'content-type': `application/x-${service}-${advertise ? 'advertisement' : 'result'}`,
+        expires: 'Fri, 01 Jan 1980 00:00:00 GMT',
+        pragma: 'no-cache',
+        'cache-control': 'no-cache, max-age=0, must-revalidate',
+      });
+      // A v0 advertisement starts by naming its service; a v2 one is the capability list alone.
+      if (advertise && !/(^|:)version=2(:|$)/.test(protocol ?? '')) {
+        const line = `# service=${service}\n`;
+        res.write(`${(line.length + 4).toString(16).padStart(4, '0')}${line}0000`);
+      }
     };
-    if (req.headers['content-length']) env.CONTENT_LENGTH = req.headers['content-length'];
-    if (req.headers['content-encoding']) env.HTTP_CONTENT_ENCODING = req.headers['content-encoding'];
-    if (req.headers['git-protocol']) env.GIT_PROTOCOL = String(req.headers['git-protocol']);
-    const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    req.pipe(child.stdin);
-    child.stdin.on('error', () => {});
-    let head = Buffer.alloc(0);
-    let headersDone = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (headersDone) {
-        res.write(chunk);
-        return;
-      }
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf('\r\n\r\n');
-      const endLf = head.indexOf('\n\n');
-      const cut = end >= 0 ? end : endLf;
-      if (cut < 0) return;
-      const sep = end >= 0 ? 4 : 2;
-      headersDone = true;
-      let status = 200;
-      for (const line of head.subarray(0, cut).toString('utf8').split(/\r?\n/)) {
-        const i = line.indexOf(':');
-        if (i < 0) continue;
-        const name = line.slice(0, i).trim();
-        const value = line.slice(i + 1).trim();
-        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
-        else res.setHeader(name, value);
-      }
-      res.writeHead(status);
-      res.write(head.subarray(cut + sep));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      head();
+      res.write(chunk);
     });
     let stderr = '';
-    child.stderr.on('data', (d) => {
+    child.stderr!.on('data', (d) => {
       stderr += d;
     });
-    child.on('close', (code) => {
-      if (!headersDone) {
-        res.writeHead(500, { 'content-type': 'text/plain' });
-        res.write(`git http-backend failed (${code}): ${stderr}`);
+    let ended = false;
+    const done = (code: number | null, error?: Error) => {
+      if (ended) return;
+      ended = true;
+      if (!res.headersSent) {
+        if (code === 0) head();
+        else
+          res
+            .writeHead(500, { 'content-type': 'text/plain' })
+            .write(`git ${name} failed (${code}): ${error?.message ?? stderr}`);
       }
       res.end();
       resolve();
-    });
+    };
+    child.on('error', (e) => done(null, e));
+    child.on('close', (code) => done(code));
   });
 }

@@ -1,12 +1,12 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { BootyError } from '../errors.js';
 import { scrubSecrets } from '../secrets/scrub.js';
 import { cached, pinnedCommit, remember } from './commit-cache.js';
 
 // Runs git for booty itself (never for generated code). Credentials travel only in the child's
-// environment as an HTTP header (GIT_CONFIG_COUNT/KEY/VALUE), so they never touch .git/config,
-// the command line, or an error message; hooks and fsmonitor are off, because generated code has
-// been in the work tree and git must not run anything it finds there.
+// environment as an HTTP header (GIT_CONFIG_COUNT/KEY/VALUE), handed over the helper's pipe, so
+// they never touch .git/config, the command line, or an error message; hooks and fsmonitor are
+// off, because generated code has been in the work tree and git must not run anything it finds there.
 
 export interface GitAuth {
   username: string;
@@ -75,44 +75,189 @@ interface GitRun {
   stopped?: string;
 }
 
-// node's own spawn, not execa: a job makes a few dozen git calls, and each spawn blocks the event
-// loop while the process forks, so the wrapper's own cost is kept to nothing.
+interface Launch {
+  args: string[];
+  cwd: string | undefined;
+  env: Record<string, string>;
+  input: string | undefined;
+}
+type Exit = Omit<GitRun, 'stopped'>;
+
 function runGit(args: string[], options: GitOptions): Promise<GitRun> {
+  const stopper = new AbortController();
+  let stopped: string | undefined;
+  const stop = (why: string) => {
+    stopped ??= why;
+    stopper.abort();
+  };
+  const timer = setTimeout(() => stop('timed out'), options.timeoutMs ?? 15 * 60_000);
+  const onAbort = () => stop('aborted');
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const launch: Launch = {
+    args: [...HARDENING, ...args],
+    cwd: options.cwd,
+    env: gitEnv(options),
+    input: options.input,
+  };
+  return (helper() ?? launchHere)(launch, stopper.signal).then((exit) => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    return { ...exit, stopped };
+  });
+}
+
+/** Starts git from this process. */
+function launchHere({ args, cwd, env, input }: Launch, stop: AbortSignal): Promise<Exit> {
   return new Promise((resolve) => {
-    const child = spawn('git', [...HARDENING, ...args], {
-      cwd: options.cwd,
-      env: gitEnv(options),
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    const child = spawn('git', args, {
+      cwd,
+      env,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    let stopped: string | undefined;
-    const stop = (why: string) => {
-      stopped ??= why;
-      child.kill('SIGKILL');
-    };
-    const timer = setTimeout(() => stop('timed out'), options.timeoutMs ?? 15 * 60_000);
-    const onAbort = () => stop('aborted');
-    if (options.signal?.aborted) onAbort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const kill = () => child.kill('SIGKILL');
+    if (stop.aborted) kill();
+    stop.addEventListener('abort', kill, { once: true });
     child.stdout!.on('data', (b: Buffer) => out.push(b));
     child.stderr!.on('data', (b: Buffer) => err.push(b));
     // A git that exits before reading all its input closes the pipe: its exit code says why.
     child.stdin?.on('error', () => {});
-    child.stdin?.end(options.input);
+    child.stdin?.end(input);
+    let ended = false;
     const done = (code: number | null, spawnError?: Error) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      if (ended) return;
+      ended = true;
+      stop.removeEventListener('abort', kill);
       resolve({
         code,
         stdout: Buffer.concat(out),
         stderr: spawnError?.message ?? Buffer.concat(err).toString('utf8'),
-        stopped,
       });
     };
     child.on('error', (e) => done(null, e));
     child.on('close', (code) => done(code));
   });
+}
+
+// Starting a process blocks the starter's event loop while the kernel copies its page tables,
+// and that grows with the process: at booty's size, several milliseconds for each of a job's few
+// dozen git calls. So booty's git is started by a small helper process, for one message each way
+// on booty's loop. The helper is plain node running SPAWNER; if it cannot start, git is started
+// from this process.
+const SPAWNER = `
+const { spawn } = require('node:child_process');
+const running = new Map();
+process.on('message', (m) => {
+  if (m.kill !== undefined) return void running.get(m.kill)?.kill('SIGKILL');
+  const { id, args, cwd, env, input } = m;
+  const out = [], err = [];
+  const finish = (code, error) => {
+    if (!running.delete(id)) return;
+    process.send({ id, code, stdout: Buffer.concat(out), stderr: error ?? Buffer.concat(err).toString('utf8') });
+  };
+  let child;
+  try {
+    child = spawn('git', args, { cwd, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  } catch (e) {
+    return void process.send({ id, code: null, stdout: Buffer.alloc(0), stderr: e.message });
+  }
+  running.set(id, child);
+  child.stdout.on('data', (b) => out.push(b));
+  child.stderr.on('data', (b) => err.push(b));
+  child.stdin?.on('error', () => {});
+  child.stdin?.end(input);
+  child.on('error', (e) => finish(null, e.message));
+  child.on('close', (code) => finish(code));
+});
+// booty is gone: so is everything it started.
+process.on('disconnect', () => {
+  for (const child of running.values()) child.kill('SIGKILL');
+  process.exit(0);
+});
+`;
+
+type Launcher = (launch: Launch, stop: AbortSignal) => Promise<Exit>;
+
+/** The helper's launcher, started on first use; null when it cannot run here. */
+let launcher: Launcher | null | undefined;
+
+function helper(): Launcher | null {
+  if (launcher === undefined) launcher = startHelper();
+  return launcher;
+}
+
+function startHelper(): Launcher | null {
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, ['-e', SPAWNER], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'advanced', // output crosses as bytes
+      env: { PATH: process.env.PATH ?? '' },
+    });
+  } catch {
+    return null;
+  }
+  const waiting = new Map<number, { launch: Launch; stop: AbortSignal; resolve: (exit: Exit) => void }>();
+  let next = 1;
+  // The helper keeps booty alive only while a git call is under way, as a git process would.
+  const channel = () => child.channel as { ref(): void; unref(): void } | null | undefined;
+  child.unref();
+  channel()?.unref();
+  const settle = (id: number, exit: Exit) => {
+    const call = waiting.get(id);
+    waiting.delete(id);
+    if (waiting.size === 0) channel()?.unref();
+    call?.resolve(exit);
+  };
+  child.on('error', (e) => {
+    if (launcher === self) launcher = child.pid ? undefined : null;
+    for (const [id, call] of waiting) {
+      // Never started: nothing ran, so the calls go to git directly. Else their fate is unknown.
+      if (!child.pid) launchHere(call.launch, call.stop).then((exit) => settle(id, exit));
+      else settle(id, { code: null, stdout: Buffer.alloc(0), stderr: `the git helper failed: ${e.message}` });
+    }
+  });
+  child.on('exit', (code, signal) => {
+    if (launcher === self) launcher = undefined; // the next call starts a new one
+    for (const id of waiting.keys())
+      settle(id, {
+        code: null,
+        stdout: Buffer.alloc(0),
+        stderr: `the git helper exited (${signal ?? code})`,
+      });
+  });
+  child.on('message', (m: { id: number; code: number | null; stdout: Uint8Array; stderr: string }) =>
+    settle(m.id, {
+      code: m.code,
+      stdout: Buffer.from(m.stdout.buffer, m.stdout.byteOffset, m.stdout.byteLength),
+      stderr: m.stderr,
+    }),
+  );
+  const self: Launcher = (launch, stop) => {
+    if (!child.connected) {
+      if (launcher === self) launcher = undefined;
+      return launchHere(launch, stop);
+    }
+    const id = next++;
+    return new Promise((resolve) => {
+      const kill = () => child.connected && child.send({ kill: id });
+      waiting.set(id, {
+        launch,
+        stop,
+        resolve: (exit) => {
+          stop.removeEventListener('abort', kill);
+          resolve(exit);
+        },
+      });
+      channel()?.ref();
+      child.send({ id, ...launch });
+      if (stop.aborted) kill();
+      stop.addEventListener('abort', kill, { once: true });
+    });
+  };
+  return self;
 }
 
 /** Runs git; resolves with its stdout as bytes, or rejects with a BootyError naming `op`. */
