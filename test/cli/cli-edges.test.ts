@@ -3,31 +3,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { jobsRoutes } from '../../src/gateway/jobs-routes.js';
 import { openStore } from '../../src/store/open-store.js';
+import { recordedJob } from '../inspect/recorded-job.js';
+import { cli } from '../support/cli.js';
 import { compiled } from '../support/compiled.js';
-import { harness } from '../support/job-harness.js';
 
 // The command line's edges, each with the exact line a user sees.
 
 const exec = promisify(execFile);
-
-async function cli(args: string[], self?: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, self });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-async function finishedJob() {
-  const h = harness({ tests: [false, true] });
-  const r = await h.request();
-  if (r.outcome !== 'created') throw new Error(r.outcome);
-  await h.supervisor.whenFinished(r.jobId);
-  await h.store.close();
-  return { db: h.db, jobId: r.jobId };
-}
 
 describe('flags', () => {
   it('an unknown flag is named, with the flags the command has', async () => {
@@ -55,10 +39,8 @@ describe('flags', () => {
 
 describe('replay --until', () => {
   it('past the end of the log is an error naming the log length; the last event is fine', async () => {
-    const { db, jobId } = await finishedJob();
-    const store = openStore(db);
-    const events = (await store.readStream(jobId)).length;
-    await store.close();
+    const { db, jobId, events: log } = await recordedJob();
+    const events = log.length;
     expect(await cli(['replay', jobId, '--until', String(events + 1), '--db', db])).toEqual({
       code: 2,
       out: '',
@@ -72,7 +54,7 @@ describe('replay --until', () => {
 
 describe('one JSON shape for a job', () => {
   it('booty jobs --json and GET /jobs and GET /jobs/:id give the same object', async () => {
-    const { db, jobId } = await finishedJob();
+    const { db, jobId } = await recordedJob();
     const fromCli = JSON.parse((await cli(['jobs', '--json', '--db', db])).out);
     const store = openStore(db);
     const app = Fastify();
@@ -105,7 +87,7 @@ describe('one JSON shape for a job', () => {
 
 describe('hints are commands that run as printed', () => {
   it('errors name booty as it was started', async () => {
-    expect((await cli(['replay', 'nope', '--db', '/nonexistent.db'], 'npx booty')).err).toBe(
+    expect((await cli(['replay', 'nope', '--db', '/nonexistent.db'], { self: 'npx booty' })).err).toBe(
       'booty replay: no database at /nonexistent.db; pass --db PATH or set BOOTY_DB (`npx booty demo` makes one) (BOOTY_E_DB_MISSING)',
     );
   });

@@ -3,32 +3,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { chainHash } from '../../src/store/hash-chain.js';
+import { recordedJob } from '../inspect/recorded-job.js';
+import { cli } from '../support/cli.js';
 import { compiled } from '../support/compiled.js';
-import { harness } from '../support/job-harness.js';
 
 const exec = promisify(execFile);
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env: {} });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-async function finishedJob(script = { tests: [false, true] }) {
-  const h = harness(script);
-  const r = await h.request();
-  if (r.outcome !== 'created') throw new Error(r.outcome);
-  await h.supervisor.whenFinished(r.jobId);
-  await h.store.close();
-  return { db: h.db, jobId: r.jobId };
-}
-
 describe('booty replay', () => {
   it('prints the JSON timeline of a finished job, verified', async () => {
-    const { db, jobId } = await finishedJob();
+    const { db, jobId } = await recordedJob();
     const { code, out } = await cli(['replay', jobId, '--json', '--verify', '--db', db]);
     expect(code).toBe(0);
     const json = JSON.parse(out);
@@ -43,7 +27,7 @@ describe('booty replay', () => {
   });
 
   it('prints a readable timeline with states, attempts and tokens', async () => {
-    const { db, jobId } = await finishedJob();
+    const { db, jobId } = await recordedJob();
     const { code, out } = await cli(['replay', jobId, '--db', db]);
     expect(code).toBe(0);
     expect(out).toContain(`job ${jobId}  acme/widgets#1  promoted  (verified`);
@@ -107,7 +91,7 @@ describe('booty replay', () => {
   ];
 
   it.each(edits)('given %s, --verify exits 1 naming the edit', async (_, reason, edit, at) => {
-    const { db, jobId } = await finishedJob();
+    const { db, jobId } = await recordedJob();
     const raw = new Database(db);
     const n = (
       raw.prepare('SELECT count(*) AS n FROM events WHERE stream_id = ?').get(jobId) as { n: number }
@@ -123,7 +107,7 @@ describe('booty replay', () => {
   });
 
   it('given a log whose chain holds but whose states the machine no longer reaches, --verify exits 1 naming the first divergent event', async () => {
-    const { db, jobId } = await finishedJob();
+    const { db, jobId } = await recordedJob();
     const raw = new Database(db);
     // As a log written by a machine that decided differently would be: edited, then chained again.
     raw.prepare("UPDATE events SET state = 'promoted' WHERE stream_id = ? AND version = 5").run(jobId);
@@ -157,7 +141,7 @@ describe('booty replay', () => {
   });
 
   it('--until N prints the snapshot after event N, inside the refine loop', async () => {
-    const { db, jobId } = await finishedJob();
+    const { db, jobId } = await recordedJob();
     for (const [n, state, attempt] of [
       [1, 'preparing', 0],
       [4, 'generating', 1],
@@ -177,7 +161,7 @@ describe('booty replay', () => {
   });
 
   it('names an unknown job and a missing database in one line', async () => {
-    const { db } = await finishedJob();
+    const { db } = await recordedJob();
     const unknown = await cli(['replay', 'nope', '--db', db]);
     expect(unknown).toMatchObject({ code: 1 });
     expect(unknown.err).toBe(
@@ -190,7 +174,7 @@ describe('booty replay', () => {
 
 describe('booty jobs', () => {
   it('lists id, repo#issue, state, attempts and age', async () => {
-    const { db, jobId } = await finishedJob();
+    const { db, jobId } = await recordedJob();
     const { code, out } = await cli(['jobs', '--db', db]);
     expect(code).toBe(0);
     expect(out.split('\n')[0]).toMatch(/^ID\s+ISSUE\s+STATE\s+ATTEMPTS\s+AGE/);

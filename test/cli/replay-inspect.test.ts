@@ -5,7 +5,8 @@ import { machineJson } from '../../src/machines/diagram.js';
 import { machineEventOf } from '../../src/machines/fold.js';
 import { jobMachine } from '../../src/machines/job.js';
 import type { StoredEvent } from '../../src/store/event-store.js';
-import { cli, type Message, parse, recordedJob, relayListener, viewer } from '../inspect/recorded-job.js';
+import { type Message, parse, recordedJob, relayListener, viewer } from '../inspect/recorded-job.js';
+import { cli } from '../support/cli.js';
 import { tempDir } from '../support/job-harness.js';
 
 /** Asserts the messages are the log played through the machine, event by event. */
@@ -108,9 +109,11 @@ describe('booty replay --inspect', () => {
     let opened: ReturnType<typeof viewer> | null = null;
     const run = cli(
       ['replay', job.jobId, '--inspect', '--port', '0', '--once', '--export', file, '--db', job.db],
-      (line) => {
-        const url = /inspector: open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(line)?.[1];
-        if (url) opened = viewer(url.replace('http:', 'ws:'));
+      {
+        onOut: (line) => {
+          const url = /inspector: open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(line)?.[1];
+          if (url) opened = viewer(url.replace('http:', 'ws:'));
+        },
       },
     );
     const { code, out } = await run;

@@ -1,11 +1,10 @@
 import { WebSocket, WebSocketServer } from 'ws';
-import { main } from '../../src/cli/main.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { harness } from '../support/job-harness.js';
 import type { Script } from '../support/scripted-effects.js';
 
-// Shared by the inspector tests: a job recorded by a real run over a real SQLite file, the CLI
-// run in-process, and real websocket ends on 127.0.0.1.
+// Shared by the inspector and CLI tests: a job recorded by a real run over a real SQLite file, and
+// real websocket ends on 127.0.0.1.
 
 export async function recordedJob(script: Script = { tests: [false, true] }) {
   const h = harness(script);
@@ -24,20 +23,6 @@ export async function readEvents(db: string, jobId: string) {
   } finally {
     await store.close();
   }
-}
-
-export async function cli(args: string[], onOut?: (line: string) => void) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    out: (t) => {
-      out.push(t);
-      onOut?.(t);
-    },
-    err: (t) => err.push(t),
-    env: {},
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 /** A websocket listener standing in for the inspector's relay: it keeps what each sender sent. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { jobPath } from '../../src/inspect/job-diagram.js';
 import { timelineJson } from '../../src/inspect/timeline-json.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
-import { cli, recordedJob } from './recorded-job.js';
+import { cli } from '../support/cli.js';
+import { recordedJob } from './recorded-job.js';
 
 describe('the timeline as JSON (GET /jobs/:id/timeline)', () => {
   it('is what `booty replay --json` prints, whole or cut with until', async () => {
