@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { prettyStream } from './log-pretty.js';
 
-// One logger for the process: JSON lines, or readable lines when it writes to a terminal. Secrets are redacted by path wherever they might appear, and
-// child loggers carry the delivery id and the job id.
+// One logger for the process: JSON lines, or readable lines when it writes to a terminal. Secrets
+// are redacted by path wherever they might appear, and child loggers carry the delivery and job ids.
 
 export const redactPaths = [
   'token',
@@ -28,10 +28,9 @@ export const redactPaths = [
 
 export type Logger = pino.Logger;
 
-export function createLogger(
-  options: { level?: string; destination?: pino.DestinationStream; pretty?: boolean } = {},
-): Logger {
-  const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
+export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
+  // A given destination is a file or a test's stream: JSON. Standard output to a person: readable.
+  const pretty = options.destination === undefined && process.stdout.isTTY === true;
   return pino(
     {
       name: 'booty',

@@ -265,7 +265,6 @@ export class Supervisor {
     return this.queue.onIdle();
   }
 
-  /** Takes no new work and stops every running actor; the log keeps everything for the next start. */
   /**
    * Takes no more work and stops every job: from the moment this is called, no effect's outcome is
    * written, so whatever the caller aborts next (requests, processes) cannot fail a job.

@@ -22,7 +22,8 @@ export interface Command {
   options: Options;
   /** Names of the positional arguments, in order; a trailing `?` marks an optional one. */
   positionals: string[];
-  run(args: { values: Values; positionals: string[] }, io: Io): Promise<number>;
+  /** `io.self` is always set here: main fills in the default. */
+  run(args: { values: Values; positionals: string[] }, io: Io & { self: string }): Promise<number>;
 }
 
 export const dbOption = { db: { type: 'string' } } as const satisfies Options;
@@ -33,9 +34,9 @@ export function parse(command: Command, argv: string[]) {
   // Parsed leniently and then checked here, so a wrong flag gets booty's own one-line answer
   // naming the flags there are, not node's parseArgs text.
   const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  const usage = (reason: string) => new BootyError('BOOTY_E_USAGE', { command: command.name, reason });
   for (const token of parsed.tokens) {
     if (token.kind !== 'option') continue;
-    const usage = (reason: string) => new BootyError('BOOTY_E_USAGE', { command: command.name, reason });
     const option = options[token.name];
     if (!option) throw usage(`unknown option ${token.rawName}; the options are ${optionList(options)}`);
     if (option.type === 'string' && token.value === undefined)

@@ -86,7 +86,7 @@ export const demoCommand: Command = {
     );
     say(`  the issue has ${plural(result.comments, 'comment')}: booty's progress comment, edited in place`);
     say(`  database: ${result.db}`);
-    say(`  replay it: ${io.self ?? 'booty'} replay ${result.jobId} --db ${shellWord(result.db)}`);
+    say(`  replay it: ${io.self} replay ${result.jobId} --db ${shellWord(result.db)}`);
     if (!result.ok)
       say(
         `  the "${scenario}" scenario did not reach its expected end; see ${path.join(path.resolve(dir), 'booty.log')}`,

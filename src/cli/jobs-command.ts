@@ -22,7 +22,7 @@ export const jobsCommand: Command = {
         return 0;
       }
       if (jobs.length === 0) {
-        io.out(`No jobs yet. Label an issue, or try \`${io.self ?? 'booty'} demo\`.`);
+        io.out(`No jobs yet. Label an issue, or try \`${io.self} demo\`.`);
         return 0;
       }
       io.out(

@@ -82,7 +82,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.out(command.usage);
       return 0;
     }
-    return await command.run(args, io);
+    return await command.run(args, { ...io, self });
   } catch (err) {
     if (err instanceof BootyError) {
       io.err(asInvoked(`booty ${name}: ${err.message} (${err.code})`, self));

@@ -30,7 +30,7 @@ export const serveCommand: Command = {
     const env = loadEnv(withDotEnv(io.env), { server: true });
     // Everything that can be checked without opening anything, first: the webhook settings, an
     // App's key, the workdir. Each failure is one line naming the variable.
-    gatewayConfig(env);
+    const gateway = gatewayConfig(env);
     // A server runs strangers' code all day: without a wall it does not start, unless told to.
     const sandbox = env.BOOTY_SANDBOX ?? 'required';
     if (sandbox === 'required') {
@@ -41,7 +41,13 @@ export const serveCommand: Command = {
     const inspector = values.inspect
       ? await startLiveInspector({ port: intOption('serve', 'inspect-port', values['inspect-port']) ?? 0 })
       : null;
-    const booty = await startBooty({ env, log, inspect: inspector?.inspect, defaultSandbox: sandbox });
+    const booty = await startBooty({
+      env,
+      log,
+      inspect: inspector?.inspect,
+      defaultSandbox: sandbox,
+      gateway,
+    });
     const { server } = booty;
     let proxy: WebhookProxy | null = null;
     if (env.WEBHOOK_PROXY_URL) {

@@ -27,13 +27,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(booty: Booty): Promise<RunningServer> {
+/** `checked`: the gateway config when the caller has already checked the env (startBooty has). */
+export async function startServer(booty: Booty, checked?: GatewayConfig): Promise<RunningServer> {
   const { env, log, store, supervisor, metrics, health } = booty;
   // A server is composed with `server: true`, which gives its store a health (compose.ts).
   if (!health) throw new Error('startServer needs a booty composed as a server');
   let config: GatewayConfig;
   try {
-    config = gatewayConfig(env);
+    config = checked ?? gatewayConfig(env);
   } catch (err) {
     await booty.close();
     throw err;

@@ -1,7 +1,7 @@
 import type { InspectionEvent } from 'xstate';
 import { type JobObserver, Supervisor } from '../actors/supervisor.js';
 import { type Env, isSelfRepo, jobSettingsFrom } from '../env.js';
-import { gatewayConfig } from '../gateway/gateway-config.js';
+import { type GatewayConfig, gatewayConfig } from '../gateway/gateway-config.js';
 import { jobLogObserver } from '../gateway/job-logging.js';
 import { createMetrics, type GatewayMetrics } from '../gateway/metrics.js';
 import { type RunningServer, startServer } from '../gateway/serve.js';
@@ -40,6 +40,8 @@ export interface BootyConfig {
   githubRetryBaseMs?: number;
   /** The sandbox mode when BOOTY_SANDBOX does not say (serve: required; run and demo: auto). */
   defaultSandbox?: SandboxMode;
+  /** The gateway config, when the caller checked the env already (serve, before its sandbox probe). */
+  gateway?: GatewayConfig;
 }
 
 export interface Booty {
@@ -140,15 +142,16 @@ export function composeBooty(config: BootyConfig): Booty {
 
 /** `booty serve` and `booty demo`: composed as a server, behind the HTTP gateway. */
 export async function startBooty(config: BootyConfig): Promise<Booty & { server: RunningServer }> {
-  // Checked before anything opens, so a bad setting leaves no port or file behind.
-  gatewayConfig(config.env);
+  // Checked before anything opens, so a bad setting leaves no port or file behind: once, as the
+  // check reads the App's key and writes to the workdir.
+  const gateway = config.gateway ?? gatewayConfig(config.env);
   // One writing booty per database: a second waits for the first to exit (a rolling deploy).
   const lock = config.store
     ? null
     : await lockDatabase(config.env.BOOTY_DB, { waitMs: config.env.BOOTY_LOCK_WAIT_MS });
   try {
     const booty = composeBooty({ ...config, server: true });
-    const server = await startServer(booty);
+    const server = await startServer(booty, gateway);
     const close = () => server.close().finally(() => lock?.release());
     return { ...booty, server: { ...server, close }, close };
   } catch (err) {

@@ -13,7 +13,7 @@ import type { EventStore } from './event-store.js';
 export type StoreState = 'ok' | 'failing' | 'lost';
 
 /** SQLite's codes for a store that cannot write now: the disk, I/O, a read-only or vanished file. */
-export function isStoreFault(err: unknown): boolean {
+function isStoreFault(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/.test(code);
 }
@@ -40,14 +40,6 @@ export class StoreHealth {
   constructor(private readonly options: StoreHealthOptions) {
     const stat = options.file ? fs.statSync(options.file, { throwIfNoEntry: false }) : undefined;
     this.identity = stat ? { dev: stat.dev, ino: stat.ino } : null;
-  }
-
-  get state(): StoreState {
-    return this.current;
-  }
-
-  get cause(): string | null {
-    return this.why;
   }
 
   get ok(): boolean {

@@ -204,7 +204,10 @@ describe('the app command', () => {
     const args = parse(appCommand, ['create', '--org', 'acme', '--force', '--port', '0']);
     expect(args).toEqual({ values: { org: 'acme', force: true, port: '0' }, positionals: ['create'] });
     await expect(
-      appCommand.run({ values: {}, positionals: ['delete'] }, { out: () => {}, err: () => {}, env: {} }),
+      appCommand.run(
+        { values: {}, positionals: ['delete'] },
+        { out: () => {}, err: () => {}, env: {}, self: 'booty' },
+      ),
     ).rejects.toMatchObject({
       code: 'BOOTY_E_USAGE',
       message: 'unknown action "delete"; the action is create; see `booty app --help`',

@@ -15,7 +15,7 @@ export function runAppCreate(values: Record<string, string | boolean>, env: Node
   const err: string[] = [];
   const exit = appCommand.run(
     { values, positionals: ['create'] },
-    { out: (l) => out.push(l), err: (l) => err.push(l), env },
+    { out: (l) => out.push(l), err: (l) => err.push(l), env, self: 'booty' },
   );
   exit.catch(() => {}); // awaited by the test
   return { exit, out, err };

@@ -15,7 +15,7 @@ function captured() {
       done();
     },
   });
-  return { lines, log: createLogger({ destination, pretty: false }) };
+  return { lines, log: createLogger({ destination }) };
 }
 
 describe('job event log lines', () => {
