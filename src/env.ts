@@ -174,14 +174,14 @@ export const isSelfRepo = (env: Pick<Env, 'BOOTY_SELF_REPO'>, fullName: string) 
   env.BOOTY_SELF_REPO !== undefined && fullName.toLowerCase() === env.BOOTY_SELF_REPO.toLowerCase();
 
 /** Every secret value booty holds, for scrubbing text before it is published. */
-export function secretValues(env: Env, privateKeyFile?: string | null): string[] {
+export function secretValues(env: Env, privateKey?: string | null): string[] {
   return [
     env.GITHUB_TOKEN,
     env.GITHUB_WEBHOOK_SECRET,
     env.GITHUB_WEBHOOK_SECRET_PREVIOUS,
     env.GITHUB_PRIVATE_KEY,
     env.GITHUB_CLIENT_SECRET,
-    privateKeyFile ?? undefined,
+    privateKey ?? undefined,
     env.ANTHROPIC_API_KEY,
   ].filter((s): s is string => typeof s === 'string' && s.length > 0);
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { EnvSchema } from '../env.js';
 import { withAliases, withDotEnv } from '../env-sources.js';
 import { BootyError } from '../errors.js';
 import { checkWritable, type Settings, writeEnvFile } from './env-file.js';
@@ -109,7 +110,16 @@ export async function createApp(
   const force = values.force === true;
   checkWritable(envFile, force);
   const { values: env } = withAliases(withDotEnv(io.env, envFile));
-  const apiUrl = httpUrl(env.GITHUB_API_URL ?? 'https://api.github.com', 'GITHUB_API_URL');
+  // The rule serve applies, checked before the browser step: a URL serve would refuse (github.com's
+  // web address) would create an App on GitHub whose settings could not be fetched or used.
+  const api = EnvSchema.shape.GITHUB_API_URL.safeParse(env.GITHUB_API_URL);
+  if (!api.success) {
+    throw new BootyError('BOOTY_E_ENV_INVALID', {
+      name: 'GITHUB_API_URL',
+      reason: `is invalid: ${api.error.issues[0]!.message}`,
+    });
+  }
+  const apiUrl = api.data.replace(/\/+$/, '');
   const webUrl = httpUrl(values['github-url'] ?? webUrlOf(apiUrl), '--github-url');
   const { org } = values;
   if (org !== undefined && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(org)) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { escapeHtml as html } from '../text.js';
 
 // The browser's half of GitHub's manifest flow, served on loopback. `/` is a page whose form posts
 // the manifest to GitHub's "new App" page (by itself, with a button for a browser without
@@ -99,6 +100,3 @@ export async function startManifestFlow(options: ManifestFlowOptions): Promise<M
       }),
   };
 }
-
-const html = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

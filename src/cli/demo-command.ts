@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Scenario, scenarios } from '../demo/demo-script.js';
 import { runDemo } from '../demo/run-demo.js';
 import { BootyError } from '../errors.js';
+import { plural } from '../text.js';
 import type { Command } from './command.js';
 import { shellWord } from './invocation.js';
 
@@ -71,7 +72,6 @@ export const demoCommand: Command = {
       );
       return result.ok ? 0 : 1;
     }
-    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
     const pr = result.pullRequest;
     say('');
     say(

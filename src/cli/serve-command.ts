@@ -3,7 +3,7 @@ import { withDotEnv } from '../env-sources.js';
 import { BootyError } from '../errors.js';
 import { gatewayConfig } from '../gateway/gateway-config.js';
 import { installShutdownSignals } from '../gateway/serve.js';
-import { startWebhookProxy, type WebhookProxy } from '../gateway/webhook-proxy.js';
+import type { WebhookProxy } from '../gateway/webhook-proxy.js';
 import { startLiveInspector } from '../inspect/live-inspector.js';
 import { createLogger } from '../log.js';
 import { startBooty } from '../runtime/compose.js';
@@ -52,6 +52,8 @@ export const serveCommand: Command = {
     let proxy: WebhookProxy | null = null;
     if (env.WEBHOOK_PROXY_URL) {
       try {
+        // smee-client and undici load only for a serve that uses a channel.
+        const { startWebhookProxy } = await import('../gateway/webhook-proxy.js');
         proxy = await startWebhookProxy({
           source: env.WEBHOOK_PROXY_URL,
           target: `${server.url}/webhooks`,

@@ -10,24 +10,19 @@ export function jobLogObserver(log: Logger): JobObserver {
   return {
     changed(change) {
       const { context, status } = change.snapshot;
-      const failed = /Failed$/.test(change.eventType) && context.error;
+      const error = /Failed$/.test(change.eventType) ? context.error : null;
       const line = {
         event: change.eventType,
         version: change.version,
         state: stateName(change.snapshot),
         attempt: context.attempt,
-        ...(failed
-          ? {
-              step: context.error!.step,
-              code: context.error!.code,
-              error: context.error!.message,
-              retries: context.error!.retries,
-            }
+        ...(error
+          ? { step: error.step, code: error.code, error: error.message, retries: error.retries }
           : {}),
         ...(status === 'done' ? { outcome: context.outcome?.reason ?? null } : {}),
       };
       const child = log.child({ jobId: change.jobId, deliveryId: context.request.deliveryId });
-      if (failed) child.warn(line, `job event: ${context.error!.code}: ${context.error!.message}`);
+      if (error) child.warn(line, `job event: ${error.code}: ${error.message}`);
       else child.info(line, 'job event');
     },
   };

@@ -8,7 +8,7 @@ import type { EventStore } from '../store/event-store.js';
 import { buildApp } from './app.js';
 import { type GatewayConfig, gatewayConfig } from './gateway-config.js';
 import type { GatewayMetrics } from './metrics.js';
-import { databaseReady, probe } from './readiness.js';
+import { checkJobPrerequisites, databaseReady, probe } from './readiness.js';
 
 // The HTTP face of a composed booty (runtime/compose.ts): the gateway app over its supervisor and
 // store. The supervisor boots after the listener is up, so resumed jobs and new deliveries share
@@ -53,7 +53,9 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     dashboard,
     readiness: async () => [
       await databaseReady(health),
-      await probe('config', () => gatewayConfig(env)),
+      // The rest of the config was checked at start and cannot change; the key file and the
+      // workdir can.
+      await probe('config', () => checkJobPrerequisites(env)),
       closing ? { name: 'accepting', ok: false, reason: 'shutting down' } : { name: 'accepting', ok: true },
     ],
   });

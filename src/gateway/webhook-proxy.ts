@@ -50,6 +50,11 @@ export async function startWebhookProxy(options: WebhookProxyOptions): Promise<W
       await next.stop(); // a failed first connection would otherwise keep retrying, and the process alive
       throw err;
     }
+    // close() ran while this one connected: it stopped the old client, so this one stops itself.
+    if (closing) {
+      await next.stop();
+      return;
+    }
     client = next;
     // The stream reconnects by itself after a network error, but a channel that answers with an
     // error status closes it for good: open a new one after a pause, until booty stops.

@@ -1,5 +1,6 @@
 import type { TestRun } from '../events/effect-results.js';
 import type { AttemptRecord } from '../machines/job-context.js';
+import { plural } from '../text.js';
 import { code, fenced, formatDuration, tail } from './markdown-format.js';
 import { counts, verdictReasons } from './test-evidence.js';
 import { type Failures, failuresOf, isTap, ownStack } from './test-failures.js';
@@ -12,8 +13,6 @@ import { type Failures, failuresOf, isTap, ownStack } from './test-failures.js';
 const MESSAGES = 8;
 const NAMES = 20;
 const FILES_NAMED = 5;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A test's id, said once: TAP nests a file's tests under a subtest named after the file. */
 const testId = (id: string) =>

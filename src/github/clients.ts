@@ -3,6 +3,7 @@ import { Octokit } from '@octokit/rest';
 import { BootyError } from '../errors.js';
 import type { RepoRef } from '../events/job-events.js';
 import type { Logger } from '../log.js';
+import { isLoopbackHost } from '../loopback.js';
 import type { JobContext } from '../machines/job-context.js';
 import type { GitHubAuth } from './auth.js';
 import { type GitCredentials, gitRemoteUrl } from './git-remote.js';
@@ -57,7 +58,7 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
   const policy = requestPolicy({
     retries,
     baseMs: base,
-    paced: options.paced ?? !isLoopback(apiUrl),
+    paced: options.paced ?? !isLoopbackHost(new URL(apiUrl).hostname),
     log,
     stop: stopping.signal,
   });
@@ -131,8 +132,6 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
     stop: () => stopping.abort(),
   };
 }
-
-const isLoopback = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
 
 const appAuth = (auth: Extract<GitHubAuth, { kind: 'app' }>) => ({
   appId: auth.appId,

@@ -1,4 +1,5 @@
 import type { Env } from '../env.js';
+import { isLoopbackHost } from '../loopback.js';
 
 // Where a comment can send a maintainer for the whole story of a job: its page in the job view,
 // at the address people reach booty by. No address, or no job view served, means no link: a link
@@ -7,7 +8,7 @@ import type { Env } from '../env.js';
 /** Whether `serve` serves the job view: BOOTY_DASHBOARD=on, or unset while it listens on loopback only. */
 export function dashboardServed(env: Pick<Env, 'BOOTY_DASHBOARD' | 'HOST'>): boolean {
   if (env.BOOTY_DASHBOARD !== undefined) return env.BOOTY_DASHBOARD === 'on';
-  return env.HOST === 'localhost' || env.HOST === '::1' || /^127\./.test(env.HOST);
+  return isLoopbackHost(env.HOST);
 }
 
 /** The base of job view links, or null when there is nowhere to link to. */

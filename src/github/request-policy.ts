@@ -101,13 +101,13 @@ function sleep(ms: number, stop?: AbortSignal): Promise<void> {
 const stoppedError = () =>
   new BootyError('BOOTY_E_SHUTTING_DOWN', {}, { cause: new Error('booty stopped its GitHub requests') });
 
-/** Writes one after another, each starting `gapMs` after the one before it. */
-export function pacer(gapMs: number) {
+/** Writes one after another, each starting `gapMs` after the one before it; none waits once `stop` fires. */
+export function pacer(gapMs: number, stop?: AbortSignal) {
   let turn: Promise<void> = Promise.resolve();
   let last = Number.NEGATIVE_INFINITY;
   return () => {
     const mine = turn.then(async () => {
-      await sleep(Math.max(0, last + gapMs - Date.now()));
+      await sleep(Math.max(0, last + gapMs - Date.now()), stop);
       last = Date.now();
     });
     turn = mine;
@@ -117,9 +117,9 @@ export function pacer(gapMs: number) {
 
 /** The plugin: pass the result to `Octokit.plugin`. One pacing per call, shared by its clients. */
 export function requestPolicy(options: RequestPolicyOptions) {
-  const writes = pacer(1000);
-  const notifying = pacer(3000);
   const { stop } = options;
+  const writes = pacer(1000, stop);
+  const notifying = pacer(3000, stop);
   return (octokit: Pick<Octokit, 'hook'>) => {
     octokit.hook.wrap('request', async (request, params) => {
       const { pathname } = new URL(params.url, 'http://github.test');
@@ -140,6 +140,7 @@ export function requestPolicy(options: RequestPolicyOptions) {
         if (options.paced && (write || graphql)) {
           await writes();
           if (write && NOTIFYING.test(pathname)) await notifying();
+          if (stop?.aborted) throw stoppedError();
         }
         let decision: Decision;
         try {

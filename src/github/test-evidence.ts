@@ -1,5 +1,6 @@
 import type { TestRun, VerdictReason } from '../events/effect-results.js';
 import type { JobContext } from '../machines/job-context.js';
+import { plural } from '../text.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
 import { failuresOf, ownStack, testTotals } from './test-failures.js';
 
@@ -10,8 +11,6 @@ import { failuresOf, ownStack, testTotals } from './test-failures.js';
 
 type Run = Pick<TestRun, 'totals' | 'exitCode' | 'signal' | 'timedOut' | 'cases' | 'loadErrors' | 'ran'> &
   Partial<Pick<TestRun, 'failingTests'>>;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "12 tests: 10 passed, 1 failed, 1 skipped"; an entry that stands for a whole file is no test. */
 export function counts(run: Pick<TestRun, 'totals'> & Partial<Pick<TestRun, 'cases'>>): string {

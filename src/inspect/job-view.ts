@@ -1,6 +1,7 @@
 import type { Timeline } from '../actors/timeline.js';
 import { machineGraph } from '../machines/diagram.js';
 import { finalStates, JOB_STATES } from '../machines/job.js';
+import { escapeHtml as esc } from '../text.js';
 
 // One job on one page that needs nothing from outside: the machine drawn as SVG with the job's
 // path on it (states visited, the current or final one marked, the transitions taken), the
@@ -8,12 +9,6 @@ import { finalStates, JOB_STATES } from '../machines/job.js';
 // line of script for live reloads. `booty replay --html` writes it, `booty serve` serves it.
 
 const BOX = { w: 112, h: 34, gapX: 22, gapY: 90, pad: 20 };
-
-const esc = (text: unknown) =>
-  String(text).replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /** Where each state is drawn: the running states in a row, in reading order; the final ones below. */
 function layout(): Map<string, { x: number; y: number }> {

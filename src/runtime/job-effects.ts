@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { JobObserver } from '../actors/supervisor.js';
 import { repoReaderFor } from '../claude/repo-reader.js';
 import { type Env, secretValues } from '../env.js';
@@ -39,24 +38,17 @@ export interface JobRuntime {
   reporter: ProgressReporter;
 }
 
-function readQuietly(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
   const { env, log, store } = options;
+  const auth = authFromEnv(env);
   const clients = createGitHubClients({
     apiUrl: env.GITHUB_API_URL,
-    auth: authFromEnv(env),
+    auth,
     log,
     retryBaseMs: options.githubRetryBaseMs,
   });
-  const keyFile = env.GITHUB_PRIVATE_KEY_PATH ? readQuietly(env.GITHUB_PRIVATE_KEY_PATH) : null;
-  const scrub = scrubberOf(() => secretValues(env, keyFile));
+  // The key as read once (from the env or its file): the scrubber hides it wherever it shows up.
+  const scrub = scrubberOf(() => secretValues(env, auth.kind === 'app' ? auth.privateKey : null));
   const github = createGitHubEffects({ clients, log, scrub });
   const workspace = createWorkspace({
     root: env.BOOTY_WORKDIR,

@@ -214,6 +214,17 @@ describe('the app command', () => {
     });
     expect(() => parse(appCommand, [])).toThrow('missing <action>');
   });
+
+  it("refuses GitHub's web address as GITHUB_API_URL before any App is made, as serve would", async () => {
+    const envFile = path.join(tempDir(), '.env');
+    const run = runAppCreate({ env: envFile }, { GITHUB_API_URL: 'https://github.com' });
+    await expect(run.exit).rejects.toMatchObject({
+      code: 'BOOTY_E_ENV_INVALID',
+      message: expect.stringContaining("GITHUB_API_URL is invalid: is GitHub's web address"),
+    });
+    expect(run.out).toEqual([]);
+    expect(fs.existsSync(envFile)).toBe(false);
+  });
 });
 
 async function stateOf(pageUrl: string) {

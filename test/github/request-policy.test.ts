@@ -135,4 +135,20 @@ describe('pacer', () => {
       [2, 2000],
     ]);
   });
+
+  it('lets every waiting turn go at once when stopped: a shutdown does not wait out the queue', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const stop = new AbortController();
+    const turn = pacer(3000, stop.signal);
+    const started: [number, number][] = [];
+    const all = [0, 1, 2].map((i) => turn().then(() => started.push([i, Date.now()])));
+    await vi.advanceTimersByTimeAsync(100);
+    stop.abort();
+    await Promise.all(all);
+    expect(started).toEqual([
+      [0, 0],
+      [1, 100],
+      [2, 100],
+    ]);
+  });
 });
