@@ -26,15 +26,10 @@ const { openStore } = await built<typeof import('../src/store/open-store.js')>('
 const { forgetCommits } =
   await built<typeof import('../src/workspace/commit-cache.js')>('workspace/commit-cache.js');
 
-import { type BenchResult, ratio, round } from './bench-result.js';
+import { type BenchResult, median, ratio, round } from './bench-result.js';
 import { forkRemoteSimulators, type RemoteSimulators } from './remote-simulators.js';
 
 const JOBS = 10;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 interface JobTimes {
   wallMs: number;

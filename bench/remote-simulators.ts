@@ -1,6 +1,6 @@
 // The demo's simulators in a child process, for benchmarks that time booty's own work. GitHub and
 // the model are machines elsewhere in any real deployment: their CPU, their event loop and the
-// processes they spawn (git http-backend for every clone, fetch and push) are not booty's. In one
+// processes they spawn (git upload-pack and receive-pack for every clone, fetch and push) are not booty's. In one
 // process with booty they would be, so a benchmark runs them here, apart, and hands runDemo a
 // StartDemoRemotes that reaches them over IPC. The job itself still talks to them over HTTP.
 import { type ChildProcess, fork } from 'node:child_process';

@@ -6,12 +6,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BenchResult, ratio, round } from './bench-result.js';
+import { type BenchResult, median, ratio, round } from './bench-result.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = path.join(root, 'dist/cli/bin.js');
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function wallMs(args: string[], runs = 15): number {
   const times: number[] = [];

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { JobSettings } from '../src/events/job-events.js';
 import { initialContext, jobView } from '../src/machines/job-context.js';
 import { createWorkspace } from '../src/workspace/workspace.js';
-import { type BenchResult, ratio, round } from './bench-result.js';
+import { type BenchResult, median, ratio, round } from './bench-result.js';
 
 const FILES = 20_000;
 const COMMITS = 1_000;
@@ -82,8 +82,6 @@ function advance(bare: string, n: number): void {
   }
   execFileSync('git', ['fast-import', '--quiet'], { cwd: bare, input: `${script}\n` });
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function run(): Promise<BenchResult[]> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-bench-ws-'));

@@ -35,7 +35,7 @@ function httpUrl(value: string, what: string): string {
 }
 
 /** GitHub's web address from its API's: github.com, GitHub Enterprise (/api/v3), or the same origin. */
-export function webUrlOf(apiUrl: string): string {
+function webUrlOf(apiUrl: string): string {
   const url = new URL(apiUrl);
   if (url.hostname === 'api.github.com') return 'https://github.com';
   return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v3$/, '')}`;

@@ -13,7 +13,7 @@ export const bundledManifest = fileURLToPath(new URL('../../app.yml', import.met
 
 const Level = z.enum(['read', 'write', 'admin']);
 
-export const ManifestTemplate = z
+const ManifestTemplate = z
   .object({
     name: z.string().min(1).optional(),
     url: z.url().optional(),

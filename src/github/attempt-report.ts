@@ -29,7 +29,7 @@ export function failingCount(run: TestRun): number {
 }
 
 /** "1 failing test", "2 failing tests and 1 file that did not load", for a summary line. */
-export function failureSummary(run: TestRun): string {
+function failureSummary(run: TestRun): string {
   const f = failuresOf(run);
   const parts: string[] = [];
   if (f.tests.length) parts.push(plural(f.tests.length, 'failing test'));

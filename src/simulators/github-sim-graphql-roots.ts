@@ -1,6 +1,6 @@
 import { type Caller, mayAccess } from './github-sim-auth.js';
 import { type RootResolvers, SimGraphQLError } from './github-sim-graphql.js';
-import type { Urls } from './github-sim-json.js';
+import { githubTime, type Urls } from './github-sim-json.js';
 import type { SimPull, SimRepo, SimStore } from './github-sim-state.js';
 
 // The GraphQL root fields the simulator answers: `node` for a pull request, and the mutation booty
@@ -47,7 +47,7 @@ export function graphqlRoots(store: SimStore, urls: Urls, caller: Caller): RootR
         const { repo, pr } = find(input.pullRequestId);
         if (pr.state === 'closed') throw new SimGraphQLError('Pull request is closed', 'UNPROCESSABLE');
         pr.draft = false;
-        pr.updatedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+        pr.updatedAt = githubTime();
         store.save();
         return { clientMutationId: input.clientMutationId ?? null, pullRequest: prNode(urls, repo, pr) };
       },

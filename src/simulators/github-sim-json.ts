@@ -8,6 +8,9 @@ export interface Urls {
   base: string;
 }
 
+/** A time as GitHub writes it: ISO 8601 to the second. */
+export const githubTime = (d: Date = new Date()) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 const userId = (login: string) =>
   [...login].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % 10_000_000;
 

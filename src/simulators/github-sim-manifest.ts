@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { type Urls, userJson } from './github-sim-json.js';
+import { escapeHtml as html } from '../text.js';
+import { githubTime, type Urls, userJson } from './github-sim-json.js';
 import { nodeId, type SimApp, type SimStore } from './github-sim-state.js';
 import subset from './openapi/api.github.com.subset.json' with { type: 'json' };
 
@@ -15,7 +16,7 @@ import subset from './openapi/api.github.com.subset.json' with { type: 'json' };
 export const MANIFEST_PAGE = /^\/(?:organizations\/([^/]+)\/)?settings\/apps\/new$/;
 
 /** The signed-in user the simulator's web pages act as. */
-export const WEB_USER = 'octocat';
+const WEB_USER = 'octocat';
 
 type Page = { status: number; headers: Record<string, string>; body: string };
 
@@ -51,10 +52,8 @@ const eventPermission: Record<string, string> = {
 const page = (status: number, title: string, text: string, headers: Record<string, string> = {}): Page => ({
   status,
   headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
-  body: `<!doctype html><title>${htmlText(title)}</title><h1>${htmlText(title)}</h1><p>${htmlText(text)}</p>`,
+  body: `<!doctype html><title>${html(title)}</title><h1>${html(title)}</h1><p>${html(text)}</p>`,
 });
-
-const htmlText = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Why GitHub would refuse this manifest, or null. */
 function manifestProblem(m: any): string | null {
@@ -127,11 +126,10 @@ export function registerFromManifest(input: {
     url: manifest.url,
     permissions: { metadata: 'read', ...manifest.default_permissions },
     events: [...(manifest.default_events ?? [])],
-    hookUrl: manifest.hook_attributes?.active === false ? null : (manifest.hook_attributes?.url ?? null),
     webhookSecret: randomBytes(20).toString('hex'),
     clientId: `Iv23li${randomBytes(7).toString('hex')}`,
     clientSecret: randomBytes(20).toString('hex'),
-    createdAt: iso(input.now),
+    createdAt: githubTime(input.now),
   };
   const code = randomBytes(20).toString('hex');
   store.state.apps.push(app);
@@ -139,7 +137,7 @@ export function registerFromManifest(input: {
     code,
     appId: app.id,
     pem: privateKey,
-    expiresAt: iso(new Date(input.now.getTime() + 3600_000)),
+    expiresAt: githubTime(new Date(input.now.getTime() + 3600_000)),
   });
   store.save();
   const back = new URL(manifest.redirect_url);
@@ -177,5 +175,3 @@ export function convertManifestCode(input: { store: SimStore; urls: Urls; code: 
     pem,
   };
 }
-
-const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -61,7 +61,7 @@ export const gitNeed = (path: string, query: string): Need =>
     : need('contents', 'read');
 
 /** The App an installation token was minted for, if any. */
-export function appOf(state: SimState, caller: Caller): SimApp | null {
+function appOf(state: SimState, caller: Caller): SimApp | null {
   if (caller.kind !== 'token' || caller.token.kind !== 'installation') return null;
   const id = caller.token.installationId;
   return state.apps.find((a) => a.installations.some((i) => i.id === id)) ?? null;

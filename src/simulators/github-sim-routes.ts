@@ -2,6 +2,7 @@ import { type Caller, mayAccess, newToken } from './github-sim-auth.js';
 import { bareDir, branchSha, branchShas, commitsAhead } from './github-sim-git.js';
 import {
   commentJson,
+  githubTime,
   issueJson,
   pullJson,
   reactionJson,
@@ -87,8 +88,6 @@ function paged<T>(ctx: RouteContext, items: T[]): Reply {
   };
 }
 
-const iso = (ctx: RouteContext) => ctx.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 type Handler = (ctx: RouteContext) => Reply | Promise<Reply>;
 
 export const handlers: Record<OperationId, Handler> = {
@@ -132,14 +131,14 @@ export const handlers: Record<OperationId, Handler> = {
     const { app } = ctx.caller;
     const installation = app.installations.find((i) => i.id === ctx.path.installation_id);
     if (!installation) return notFound(ctx);
-    const expiresAt = new Date(ctx.now.getTime() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const expiresAt = githubTime(new Date(ctx.now.getTime() + 3600_000));
     const token = newToken('ghs');
     ctx.store.state.tokens.push({
       token,
       kind: 'installation',
       login: `${app.slug}[bot]`,
       installationId: installation.id,
-      createdAt: iso(ctx),
+      createdAt: githubTime(ctx.now),
       expiresAt,
     });
     ctx.store.save();
@@ -193,8 +192,8 @@ export const handlers: Record<OperationId, Handler> = {
       issueNumber: ctx.path.issue_number,
       body: ctx.body.body,
       author: ctx.login,
-      createdAt: iso(ctx),
-      updatedAt: iso(ctx),
+      createdAt: githubTime(ctx.now),
+      updatedAt: githubTime(ctx.now),
     };
     repo.comments.push(comment);
     ctx.store.save();
@@ -210,7 +209,7 @@ export const handlers: Record<OperationId, Handler> = {
     const comment = repo?.comments.find((c) => c.id === ctx.path.comment_id);
     if (!repo || !comment) return notFound(ctx);
     comment.body = ctx.body.body;
-    comment.updatedAt = iso(ctx);
+    comment.updatedAt = githubTime(ctx.now);
     ctx.store.save();
     return { status: 200, body: commentJson(ctx.urls, repo, comment) };
   },
@@ -229,7 +228,7 @@ export const handlers: Record<OperationId, Handler> = {
       issueNumber: ctx.path.issue_number,
       content: ctx.body.content,
       author: ctx.login,
-      createdAt: iso(ctx),
+      createdAt: githubTime(ctx.now),
     };
     repo.reactions.push(reaction);
     ctx.store.save();
@@ -298,8 +297,8 @@ export const handlers: Record<OperationId, Handler> = {
       draft: body.draft === true,
       state: 'open' as const,
       author: ctx.login,
-      createdAt: iso(ctx),
-      updatedAt: iso(ctx),
+      createdAt: githubTime(ctx.now),
+      updatedAt: githubTime(ctx.now),
     };
     repo.pulls.push(pr);
     ctx.store.save();
@@ -326,7 +325,7 @@ export const handlers: Record<OperationId, Handler> = {
     if (typeof ctx.body.body === 'string') pr.body = ctx.body.body;
     if (ctx.body.state === 'open' || ctx.body.state === 'closed') pr.state = ctx.body.state;
     if (typeof ctx.body.base === 'string') pr.base = ctx.body.base;
-    pr.updatedAt = iso(ctx);
+    pr.updatedAt = githubTime(ctx.now);
     ctx.store.save();
     return { status: 200, body: pullJson(ctx.urls, repo, pr) };
   },

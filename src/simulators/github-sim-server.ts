@@ -132,7 +132,7 @@ export function createDispatcher(deps: DispatchDeps) {
       needs = graphqlNeeds(request.query);
       const missing = missingNeed(store.state, caller, needs);
       if (missing) {
-        reply = { status: 200, body: { data: null, errors: [forbidden(missing)] } };
+        reply = { status: 200, body: { data: null, errors: [forbidden()] } };
       } else if (fault?.kind === 'graphql-error') {
         reply = { status: 200, body: { data: null, errors: [{ type: fault.type, message: fault.message }] } };
       } else {
@@ -145,7 +145,7 @@ export function createDispatcher(deps: DispatchDeps) {
         record(target, 403, caller, needs);
         return send(res, {
           status: 403,
-          body: { message: forbidden(missing).message, documentation_url: doc, status: '403' },
+          body: { message: forbidden().message, documentation_url: doc, status: '403' },
         });
       }
       const checked = validateRequest(
@@ -244,9 +244,9 @@ export function createDispatcher(deps: DispatchDeps) {
 
 /**
  * GitHub's refusal of what an App was not granted, in its words: REST answers 403, GraphQL an error
- * of type FORBIDDEN. The request log says which permission was missing.
+ * of type FORBIDDEN. The request log records what the request needed.
  */
-const forbidden = (_missing: Need) => ({
+const forbidden = () => ({
   type: 'FORBIDDEN',
   message: 'Resource not accessible by integration',
 });

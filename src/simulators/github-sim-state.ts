@@ -95,7 +95,6 @@ export const SimApp = z.object({
   url: z.string().optional(),
   permissions: z.record(z.string(), z.string()).optional(),
   events: z.array(z.string()).optional(),
-  hookUrl: z.string().nullable().optional(),
   webhookSecret: z.string().optional(),
   clientId: z.string().optional(),
   clientSecret: z.string().optional(),

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { newToken } from './github-sim-auth.js';
 import { type Fault, FaultBook, type FaultTarget } from './github-sim-faults.js';
 import { bareDir, createBareRepo } from './github-sim-git.js';
-import { issueJson, type Urls } from './github-sim-json.js';
+import { githubTime, issueJson, type Urls } from './github-sim-json.js';
 import { createDispatcher, type RequestRecord } from './github-sim-server.js';
 import {
   nodeId,
@@ -120,7 +120,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     return delivery;
   }
 
-  const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const now = () => githubTime();
 
   /** Changes an issue as a person would, then sends the webhook GitHub sends for it. */
   function changeIssue(

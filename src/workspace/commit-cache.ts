@@ -10,7 +10,7 @@ const entries = new Map<string, { value: unknown; bytes: number }>();
 let total = 0;
 
 /** Only a key naming a full commit id may be cached: a branch moves, a sha does not. */
-export const isPinned = (key: string) => pinnedCommit(key) !== null;
+const isPinned = (key: string) => pinnedCommit(key) !== null;
 
 /** The full commit id a key starts with (`<sha>:<path>`, `<sha> files`), or null. */
 export const pinnedCommit = (key: string) =>

@@ -17,16 +17,16 @@ export interface ConfigRef {
 export type RemoteFile = { kind: 'file'; text: string } | { kind: 'no-file' } | { kind: 'no-repo' };
 
 /** Reads a file from another repository's default branch. */
-export type ReadRemote = (ref: ConfigRef) => Promise<RemoteFile>;
+type ReadRemote = (ref: ConfigRef) => Promise<RemoteFile>;
 
 /** Where an organization keeps its settings, and where a base is read when `_extends` names no file. */
-export const ORG_REPO = '.github';
-export const ORG_CONFIG_PATH = '.github/booty.yml';
+const ORG_REPO = '.github';
+const ORG_CONFIG_PATH = '.github/booty.yml';
 
 /** How many files one chain may hold: a repository's, and bases up to this many in all. */
 const MAX_CHAIN = 5;
 
-export const refLabel = (ref: ConfigRef) => `${ref.owner}/${ref.name}:${ref.path}`;
+const refLabel = (ref: ConfigRef) => `${ref.owner}/${ref.name}:${ref.path}`;
 
 const EXTENDS = /^(?:([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/)?([\w.-]+)(?::([\w./-]+\.ya?ml))?$/;
 

@@ -81,7 +81,11 @@ interface Launch {
   env: Record<string, string>;
   input: string | undefined;
 }
-type Exit = Omit<GitRun, 'stopped'>;
+/** `overflow`: git wrote more than MAX_OUTPUT and was killed, as execa's maxBuffer did. */
+type Exit = Omit<GitRun, 'stopped'> & { overflow?: boolean };
+
+/** No git call booty makes reads this much; one that would is stopped, not held in memory. */
+const MAX_OUTPUT = 100 * 1024 * 1024;
 
 function runGit(args: string[], options: GitOptions): Promise<GitRun> {
   const stopper = new AbortController();
@@ -103,7 +107,7 @@ function runGit(args: string[], options: GitOptions): Promise<GitRun> {
   return (helper() ?? launchHere)(launch, stopper.signal).then((exit) => {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    return { ...exit, stopped };
+    return { ...exit, stopped: exit.overflow ? `wrote more than ${MAX_OUTPUT} bytes of output` : stopped };
   });
 }
 
@@ -120,7 +124,14 @@ function launchHere({ args, cwd, env, input }: Launch, stop: AbortSignal): Promi
     const kill = () => child.kill('SIGKILL');
     if (stop.aborted) kill();
     stop.addEventListener('abort', kill, { once: true });
-    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    let size = 0;
+    let overflow = false;
+    child.stdout!.on('data', (b: Buffer) => {
+      size += b.length;
+      if (size <= MAX_OUTPUT) return void out.push(b);
+      overflow = true;
+      kill();
+    });
     child.stderr!.on('data', (b: Buffer) => err.push(b));
     // A git that exits before reading all its input closes the pipe: its exit code says why.
     child.stdin?.on('error', () => {});
@@ -132,8 +143,9 @@ function launchHere({ args, cwd, env, input }: Launch, stop: AbortSignal): Promi
       stop.removeEventListener('abort', kill);
       resolve({
         code,
-        stdout: Buffer.concat(out),
+        stdout: overflow ? Buffer.alloc(0) : Buffer.concat(out),
         stderr: spawnError?.message ?? Buffer.concat(err).toString('utf8'),
+        overflow,
       });
     };
     child.on('error', (e) => done(null, e));
@@ -153,9 +165,11 @@ process.on('message', (m) => {
   if (m.kill !== undefined) return void running.get(m.kill)?.kill('SIGKILL');
   const { id, args, cwd, env, input } = m;
   const out = [], err = [];
+  let size = 0, overflow = false;
   const finish = (code, error) => {
     if (!running.delete(id)) return;
-    process.send({ id, code, stdout: Buffer.concat(out), stderr: error ?? Buffer.concat(err).toString('utf8') });
+    const stdout = overflow ? Buffer.alloc(0) : Buffer.concat(out);
+    process.send({ id, code, stdout, stderr: error ?? Buffer.concat(err).toString('utf8'), overflow });
   };
   let child;
   try {
@@ -164,7 +178,12 @@ process.on('message', (m) => {
     return void process.send({ id, code: null, stdout: Buffer.alloc(0), stderr: e.message });
   }
   running.set(id, child);
-  child.stdout.on('data', (b) => out.push(b));
+  child.stdout.on('data', (b) => {
+    size += b.length;
+    if (size <= ${MAX_OUTPUT}) return void out.push(b);
+    overflow = true;
+    child.kill('SIGKILL');
+  });
   child.stderr.on('data', (b) => err.push(b));
   child.stdin?.on('error', () => {});
   child.stdin?.end(input);
@@ -218,6 +237,15 @@ function startHelper(): Launcher | null {
       if (!child.pid) launchHere(call.launch, call.stop).then((exit) => settle(id, exit));
       else settle(id, { code: null, stdout: Buffer.alloc(0), stderr: `the git helper failed: ${e.message}` });
     }
+    // A helper that failed while running is let go: told to leave (it then kills the git it
+    // started), or killed when it cannot hear that.
+    if (child.pid) {
+      try {
+        child.disconnect();
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }
   });
   child.on('exit', (code, signal) => {
     if (launcher === self) launcher = undefined; // the next call starts a new one
@@ -228,12 +256,15 @@ function startHelper(): Launcher | null {
         stderr: `the git helper exited (${signal ?? code})`,
       });
   });
-  child.on('message', (m: { id: number; code: number | null; stdout: Uint8Array; stderr: string }) =>
-    settle(m.id, {
-      code: m.code,
-      stdout: Buffer.from(m.stdout.buffer, m.stdout.byteOffset, m.stdout.byteLength),
-      stderr: m.stderr,
-    }),
+  child.on(
+    'message',
+    (m: { id: number; code: number | null; stdout: Uint8Array; stderr: string; overflow: boolean }) =>
+      settle(m.id, {
+        code: m.code,
+        stdout: Buffer.from(m.stdout.buffer, m.stdout.byteOffset, m.stdout.byteLength),
+        stderr: m.stderr,
+        overflow: m.overflow,
+      }),
   );
   const self: Launcher = (launch, stop) => {
     if (!child.connected) {

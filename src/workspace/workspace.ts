@@ -242,6 +242,8 @@ export function createWorkspace(options: WorkspaceOptions) {
         proposal.map((c) => c.path),
       ),
     });
+    // No claim on the tree while it is written: a write that fails halfway leaves it unknown.
+    cleanAs.delete(job.jobId);
     await writeChanges(dir, accepted);
     cleanAs.set(job.jobId, fingerprint(mergeChanges(job.changes, accepted)));
     const addedTests = accepted.filter((c) => c.content !== null && isTestFile(c.path)).map((c) => c.path);
@@ -264,6 +266,7 @@ export function createWorkspace(options: WorkspaceOptions) {
       cleanAs.set(job.jobId, want);
       return dir;
     }
+    cleanAs.delete(job.jobId);
     await git(['reset', '--hard', '--quiet', job.workspace!.baseSha], { cwd: dir, op: 'reset' });
     await git(['clean', '-fdq'], { cwd: dir, op: 'clean' });
     await writeLogged(dir, job);

@@ -97,7 +97,7 @@ describe('the manifest flow', () => {
     ],
     [
       { default_permissions: { issues: 'admin' } },
-      'Default permissions: issues must be one of read, write, not &#34;admin&#34;.',
+      'Default permissions: issues must be one of read, write, not &quot;admin&quot;.',
     ],
     [
       { default_permissions: { telepathy: 'read' } },

@@ -49,6 +49,23 @@ describe('git processes', () => {
     expect((err as Error).message).toMatch(/rev-parse/);
   });
 
+  it('stops a git whose output passes 100 MB instead of holding it, and says so', async () => {
+    const remote = makeRemote(base, { 'a.txt': 'a\n' });
+    const big = path.join(base, 'big.bin');
+    fs.writeFileSync(big, Buffer.alloc(100 * 1024 * 1024 + 1)); // zeros: a small object, a large blob
+    const sha = await git(['hash-object', '-w', big], { cwd: remote.bare, op: 'hash' });
+    const err = await gitBytes(['cat-file', 'blob', sha], { cwd: remote.bare, op: 'cat-file' }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as BootyError).code).toBe('BOOTY_E_GIT_FAILED');
+    expect((err as Error).message).toContain(`git wrote more than ${100 * 1024 * 1024} bytes of output`);
+    // One byte less is read whole.
+    fs.writeFileSync(big, Buffer.alloc(100 * 1024 * 1024));
+    const fits = await git(['hash-object', '-w', big], { cwd: remote.bare, op: 'hash' });
+    const out = await gitBytes(['cat-file', 'blob', fits], { cwd: remote.bare, op: 'cat-file' });
+    expect(out.length).toBe(100 * 1024 * 1024);
+  });
+
   it('stops a git that outlives its timeout, and says so', async () => {
     const started = Date.now();
     const err = await git(daemon(base), { cwd: base, op: 'cache', timeoutMs: 300 }).catch((e: unknown) => e);

@@ -76,7 +76,7 @@ async function apply(
 }
 
 describe('prepare', () => {
-  it('makes a mirror and a dissociated job clone on the job branch at the default head, detecting a Node setup', async () => {
+  it('makes a mirror and a job clone copied from it (no hard links) on the job branch at the default head, detecting a Node setup', async () => {
     const { remote, root, ws } = setup();
     const job = sampleJob();
     const out = await ws.prepare(input(job), { signal });
