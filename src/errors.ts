@@ -169,6 +169,18 @@ export const catalogue = {
     (p) =>
       `branch ${p.branch} on the remote has commits booty did not make (tip ${p.sha}); delete the branch or remove the label`,
   ),
+  BOOTY_E_HEAD_MOVED: spec(
+    409,
+    false,
+    (p) =>
+      `branch ${p.branch} moved under booty (now at ${p.sha}) ${p.paths ? `and the new commits touch files this round changed (${p.paths})` : 'and kept moving while booty pushed'}; the round starts again from the new head`,
+  ),
+  BOOTY_E_BRANCH_MISSING: spec(
+    404,
+    false,
+    (p) =>
+      `branch ${p.branch} is not on the remote (deleted, or never pushed): there is no pull request head to build on`,
+  ),
   BOOTY_E_WORKSPACE_ESCAPE: spec(
     500,
     false,

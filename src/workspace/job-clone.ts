@@ -49,7 +49,34 @@ export async function readMetadata(dir: string): Promise<CloneMetadata | null> {
 }
 
 /** `url.<mirror>.insteadOf=<url>`: fetches of the remote read the mirror instead. */
-const fromMirror = ({ mirror, url }: Remote) => ({ [`url.${mirror}.insteadOf`]: url });
+const fromMirror = ({ mirror, url }: Pick<Remote, 'mirror' | 'url'>) => ({
+  [`url.${mirror}.insteadOf`]: url,
+});
+
+/**
+ * Gives a job's clone a commit of one branch, read from the mirror (which must hold it), under
+ * origin/<branch>. booty's URL is named, not origin: the clone's config is not booty's to trust.
+ */
+export async function fetchBranch(
+  dir: string,
+  remote: Pick<Remote, 'mirror' | 'url'>,
+  branch: string,
+  sha: string,
+): Promise<void> {
+  const have = await git(['cat-file', '-t', sha], { cwd: dir, op: 'cat-file' }).catch(() => '');
+  if (have === 'commit') return;
+  await git(
+    [
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      remote.url,
+      `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
+    ],
+    { cwd: dir, op: 'fetch', config: fromMirror(remote) },
+  );
+}
 
 /** A new clone at `dir`, of the mirror (or, for a repository's first job, the remote itself); checked out at the default branch unless `noCheckout`. */
 async function cloneFrom(

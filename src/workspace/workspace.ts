@@ -8,19 +8,21 @@ import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import { type EffectInput, type JobContext, mergeChanges } from '../machines/job-context.js';
 import { writeChanges } from './apply-changes.js';
-import { type Author, baseEntries, commitAndPush } from './commit-push.js';
+import type { Author } from './commit-build.js';
+import { baseEntries, commitAndPush } from './commit-push.js';
 import { type ConfigRef, type RemoteFile, resolveConfigChain } from './config-extends.js';
 import { batchObjects, filesAt, type GitAuth, git, readObjects, treeNames } from './git.js';
-import { type CloneMetadata, cloneJob, headOf, makeSpare, readMetadata } from './job-clone.js';
+import { type CloneMetadata, cloneJob, fetchBranch, headOf, makeSpare, readMetadata } from './job-clone.js';
 import { isMirror, syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
 import { CONFIG_PATHS, resolveConfig } from './repo-config.js';
+import { pushRound, type Round } from './round-push.js';
 import { isTestFile } from './test-files.js';
 import { jobHomePath, jobPath, mirrorPath, sparePath } from './workspace-layout.js';
 
 // The effects that touch the target repository's files and git: prepare a job's clone, rebuild
-// it from the log when it is gone, apply the model's changes through the path policy, and
-// commit and push the job's branch.
+// it from the log when it is gone, apply the model's changes through the path policy, commit and
+// push the job's branch, and start and push each follow-up round on the PR's branch.
 
 export interface WorkspaceOptions {
   /** The workdir (BOOTY_WORKDIR): mirrors/ and jobs/ live under it. */
@@ -71,8 +73,11 @@ export function createWorkspace(options: WorkspaceOptions) {
   const stopping = new AbortController();
   /** Jobs whose tree this process made exactly base + changes (by fingerprint), with nothing run since. */
   const cleanAs = new Map<string, string>();
-  const fingerprint = (changes: readonly FileChange[]) =>
-    createHash('sha256').update(JSON.stringify(changes)).digest('hex');
+  // The base is in it: a round moves the base, with no change logged on either side.
+  const fingerprint = (baseSha: string, changes: readonly FileChange[]) =>
+    createHash('sha256')
+      .update(JSON.stringify([baseSha, changes]))
+      .digest('hex');
 
   /**
    * Makes the job's clone from a freshly synced mirror. `alongside` runs on the mirror while the
@@ -186,7 +191,7 @@ export function createWorkspace(options: WorkspaceOptions) {
           const [files] = await Promise.all([configFiles(mirror, baseSha), filesAt(mirror, baseSha)]);
           return { ...files, chain: await configChain(job, files.file, signal) };
         });
-    if (!existing) cleanAs.set(job.jobId, fingerprint([])); // just checked out, nothing run in it
+    if (!existing) cleanAs.set(job.jobId, fingerprint(meta.baseSha, [])); // just checked out, nothing run in it
     // Read from the base commit, never from the work tree the job's changes go into. A read that
     // failed beside the checkout is made again here, where its error fails the step.
     const files =
@@ -245,7 +250,7 @@ export function createWorkspace(options: WorkspaceOptions) {
     // No claim on the tree while it is written: a write that fails halfway leaves it unknown.
     cleanAs.delete(job.jobId);
     await writeChanges(dir, accepted);
-    cleanAs.set(job.jobId, fingerprint(mergeChanges(job.changes, accepted)));
+    cleanAs.set(job.jobId, fingerprint(baseSha, mergeChanges(job.changes, accepted)));
     const addedTests = accepted.filter((c) => c.content !== null && isTestFile(c.path)).map((c) => c.path);
     return { applied: accepted, rejected, addedTests: addedTests.sort() };
   };
@@ -258,7 +263,7 @@ export function createWorkspace(options: WorkspaceOptions) {
    */
   async function resetTree(job: JobContext, signal?: AbortSignal): Promise<string> {
     const dir = await ensure(job, signal);
-    const want = fingerprint(job.changes);
+    const want = fingerprint(job.workspace!.baseSha, job.changes);
     if (cleanAs.get(job.jobId) === want) return dir;
     // With no changes yet the tree must be the base commit, which `git status` can vouch for in
     // one process: HEAD there, nothing modified, nothing untracked (ignored output stays, as with clean).
@@ -281,7 +286,7 @@ export function createWorkspace(options: WorkspaceOptions) {
       dir,
       job.changes.filter((c) => !('rule' in checkPathSyntax(c.path))),
     );
-    cleanAs.set(job.jobId, fingerprint(job.changes));
+    cleanAs.set(job.jobId, fingerprint(job.workspace!.baseSha, job.changes));
   }
 
   async function atCommit(dir: string, sha: string): Promise<boolean> {
@@ -319,22 +324,26 @@ export function createWorkspace(options: WorkspaceOptions) {
     return dir;
   }
 
-  async function commitAndPushJob(input: Pick<EffectInput, 'job'>, ctx: { signal?: AbortSignal } = {}) {
-    const { job } = input;
+  /**
+   * The repository's mirror holding the job's base commit, with the base's entries at the changed
+   * paths. The commit needs only that; the push negotiates with the remote itself. So the mirror
+   * is synced only when it is gone or lacks the base.
+   */
+  async function mirrorWithBase(job: JobContext, signal?: AbortSignal) {
+    if (!job.workspace)
+      throw new BootyError('BOOTY_E_GIT_FAILED', { op: 'commit', reason: 'the job has no workspace yet' });
     const credentials = await auth(job);
     const url = options.remoteUrl(job.repo);
-    // The commit needs only the base commit in the mirror, which prepare put there; the push
-    // negotiates with the remote itself. Sync only a mirror that is gone or lacks the base.
     let mirror = mirrorPath(root, job.repo);
     const entries = () => (fs.existsSync(mirror) ? baseEntries(mirror, job) : Promise.resolve(null));
     let base = await entries();
     if (!base) {
-      mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal: ctx.signal });
+      mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
       base = await entries();
     }
     if (!base) {
       // The base commit left the remote's branches: the job's clone still has it.
-      const dir = await ensure(job, ctx.signal);
+      const dir = await ensure(job, signal);
       await git(
         [
           'fetch',
@@ -353,9 +362,15 @@ export function createWorkspace(options: WorkspaceOptions) {
     if (!base) {
       throw new BootyError('BOOTY_E_WORKSPACE_LOST', {
         jobId: job.jobId,
-        reason: `the base commit ${job.workspace?.baseSha} is in neither the mirror nor the job's clone`,
+        reason: `the base commit ${job.workspace.baseSha} is in neither the mirror nor the job's clone`,
       });
     }
+    return { mirror, base, url, credentials };
+  }
+
+  async function commitAndPushJob(input: Pick<EffectInput, 'job'>, ctx: { signal?: AbortSignal } = {}) {
+    const { job } = input;
+    const { mirror, base, url, credentials } = await mirrorWithBase(job, ctx.signal);
     return commitAndPush({
       mirror,
       job,
@@ -364,6 +379,42 @@ export function createWorkspace(options: WorkspaceOptions) {
       url,
       auth: credentials,
       signal: ctx.signal,
+    });
+  }
+
+  /**
+   * A follow-up round's start: the mirror synced with the remote, so the PR branch's head is read
+   * as it is there (with any commit a human pushed), and the job's clone holding that commit, the
+   * round's base. A clone that is gone is made again at that head with no changes, which is where
+   * the round starts.
+   */
+  async function syncRound(job: JobContext, signal?: AbortSignal): Promise<{ headSha: string }> {
+    const url = options.remoteUrl(job.repo);
+    const mirror = await syncMirror({ root, repo: job.repo, url, auth: await auth(job), signal });
+    const headSha = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${job.branch}^{commit}`], {
+      cwd: mirror,
+      op: 'rev-parse',
+    }).catch(() => '');
+    if (!headSha) throw new BootyError('BOOTY_E_BRANCH_MISSING', { branch: job.branch });
+    const atHead = job.workspace && { ...job.workspace, baseSha: headSha };
+    const dir = await ensure({ ...job, workspace: atHead, changes: [] }, signal);
+    await fetchBranch(dir, { mirror, url }, job.branch, headSha);
+    return { headSha };
+  }
+
+  /**
+   * Pushes a round's changes as one commit on the round's base (the job's workspace base, the PR
+   * head at its sync), never dropping a commit someone else pushed (round-push.ts).
+   */
+  async function pushRoundJob(job: JobContext, round: Round, signal?: AbortSignal) {
+    const { mirror, base, url, credentials } = await mirrorWithBase(job, signal);
+    return pushRound({
+      mirror,
+      job,
+      base,
+      round,
+      author: options.author,
+      remote: { mirror, url, auth: credentials, signal },
     });
   }
 
@@ -387,6 +438,8 @@ export function createWorkspace(options: WorkspaceOptions) {
     ensure,
     applyChanges,
     commitAndPush: commitAndPushJob,
+    syncRound,
+    pushRound: pushRoundJob,
     treeForRun,
     readBase,
     home,

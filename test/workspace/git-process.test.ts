@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BootyError } from '../../src/errors.js';
-import { blobSha } from '../../src/workspace/commit-push.js';
+import { blobSha } from '../../src/workspace/commit-build.js';
 import { git, gitBytes } from '../../src/workspace/git.js';
 import { makeRemote, tempDir } from '../fixtures/git-fixtures.js';
 
