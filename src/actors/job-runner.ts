@@ -1,6 +1,7 @@
 import { type Actor, createActor, type InspectionEvent } from 'xstate';
 import { BootyError } from '../errors.js';
 import { catalogue, type DomainEvent } from '../events/catalogue.js';
+import type { ConversationEvent } from '../events/conversation-events.js';
 import type { Usage } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
@@ -40,7 +41,13 @@ export interface RunnerOptions {
   onError?: (err: unknown) => void;
 }
 
-export type CancelResult = 'cancelled' | 'duplicate' | 'finished';
+/** An event from outside the job: a cancel, or what happened on GitHub to its PR. */
+export type OutsideEvent = JobCancelled | ConversationEvent;
+
+export type ReceiveResult = 'received' | 'duplicate' | 'finished';
+
+/** Waiting with its PR, with nothing to do until an outside event comes: the job holds no slot. */
+export const isParked = (snapshot: JobSnapshot) => snapshot.status !== 'done' && snapshot.hasTag('waiting');
 
 export class JobRunner {
   readonly jobId: string;
@@ -48,7 +55,7 @@ export class JobRunner {
   private actor: Actor<JobMachine> | null = null;
   private folded!: JobSnapshot;
   private first: Parameters<typeof jobInput>[0];
-  private version = 0;
+  private version_ = 0;
   private stopped = false;
   private turn: Promise<unknown> = Promise.resolve();
   /** What was written and not yet received by the actor, with the release of its turn. */
@@ -65,11 +72,19 @@ export class JobRunner {
     return this.folded;
   }
 
-  /** Resumes the job from its log and resolves with the final snapshot, or the last one if stopped. */
+  /** The log version this runner has folded to. */
+  get version(): number {
+    return this.version_;
+  }
+
+  /**
+   * Resumes the job from its log and resolves with the final snapshot, with the snapshot it parks
+   * in (waiting with its PR, its actor stopped), or with the last one if stopped.
+   */
   run(): Promise<JobSnapshot> {
     return new Promise((resolve, reject) => {
       this.take(async () => {
-        if (!(await this.load()) || this.stopped) return resolve(this.folded);
+        if (!(await this.load()) || this.stopped || isParked(this.folded)) return resolve(this.folded);
         const machine = jobMachine.provide({
           actors: effectActors(this.options.effects, {
             ...this.options.effectOptions,
@@ -89,6 +104,11 @@ export class JobRunner {
         actor.subscribe({
           next: (snapshot) => {
             if (snapshot.status === 'done') resolve(this.folded);
+            else if (snapshot.hasTag('waiting')) {
+              // Parked: nothing runs until an outside event, which folds the log again.
+              actor.stop();
+              resolve(this.folded);
+            }
           },
           error: (err) => {
             this.options.onError?.(err);
@@ -102,19 +122,20 @@ export class JobRunner {
   }
 
   /**
-   * Cancels the job: appended (with the delivery that asked, in the same commit) and then sent to
-   * the actor when it runs here, or appended to the log alone when it does not run yet.
+   * Takes an outside event: appended (with the delivery that brought it, in the same commit) and
+   * then sent to the actor when it runs here, or appended to the log alone when it does not run
+   * (it waits for a slot, or is parked: the caller starts it if the event gave it work).
    */
-  cancel(event: JobCancelled, delivery?: DeliveryRecord): Promise<CancelResult> {
+  receive(event: OutsideEvent, delivery?: DeliveryRecord): Promise<ReceiveResult> {
     return this.take(async () => {
       if (!this.actor && !(await this.load())) return 'finished';
       if (this.stopped || this.folded.status === 'done') return 'finished';
       const written = await this.write(event, delivery);
-      // Not written is not cancelled: the caller hears why, and the delivery can come again.
+      // Not written is not received: the caller hears why, and the delivery can come again.
       if (written === null) throw this.writeError;
       if (written === 'duplicate') return 'duplicate';
-      if (written && this.actor) this.deliver(event);
-      return 'cancelled';
+      if (this.actor?.getSnapshot().status === 'active') this.deliver(event);
+      return 'received';
     });
   }
 
@@ -130,7 +151,7 @@ export class JobRunner {
     const events = await readJobLog(this.options.store, this.jobId);
     this.first = events[0];
     this.folded = foldJob(events);
-    this.version = events.length;
+    this.version_ = events.length;
     return this.folded.status !== 'done';
   }
 
@@ -159,7 +180,7 @@ export class JobRunner {
     });
   }
 
-  private deliver(event: JobCancelled) {
+  private deliver(event: OutsideEvent) {
     this.inFlight = { type: event.type, release: () => {} };
     this.actor?.send(event);
     this.release();
@@ -192,7 +213,7 @@ export class JobRunner {
     try {
       const result = await this.options.store.append(
         this.jobId,
-        this.version,
+        this.version_,
         [{ type, version: catalogue[type].version, data, state: stateName(next), meta }],
         { job: jobUpdate(next), delivery },
       );
@@ -204,11 +225,11 @@ export class JobRunner {
       this.halt(err);
       return null;
     }
-    this.version += 1;
+    this.version_ += 1;
     this.folded = next;
     this.options.onChange?.({
       jobId: this.jobId,
-      version: this.version,
+      version: this.version_,
       eventType: type,
       snapshot: next,
       tokens: meta.tokens,
@@ -224,7 +245,8 @@ export class JobRunner {
 
 function metaFor(event: DomainEvent, next: JobSnapshot): EventMeta {
   const meta: EventMeta = { machineVersion: MACHINE_VERSION, attempt: next.context.attempt };
-  if (event.type === 'JobCancelled' && event.deliveryId) meta.deliveryId = event.deliveryId;
+  if ('deliveryId' in event && event.type !== 'JobRequested' && event.deliveryId)
+    meta.deliveryId = event.deliveryId;
   const usage = event.type === 'StepSucceeded' ? (event.result as { usage?: Usage }).usage : undefined;
   if (usage) {
     meta.tokens = {
@@ -247,5 +269,7 @@ export function jobUpdate(snapshot: JobSnapshot): JobUpdate {
     final: snapshot.status === 'done',
     outcome: context.outcome?.reason ?? null,
     tokens: tokensSpent(context.usage),
+    branch: context.branch,
+    pr: context.pr?.number ?? null,
   };
 }

@@ -4,6 +4,7 @@ import type { InspectionEvent } from 'xstate';
 import type { z } from 'zod';
 import { BootyError } from '../errors.js';
 import { catalogue } from '../events/catalogue.js';
+import type { ConversationEvent } from '../events/conversation-events.js';
 import type { EffectName } from '../events/effect-results.js';
 import {
   type CancelReason,
@@ -15,11 +16,19 @@ import {
 import { MACHINE_VERSION } from '../events/versions.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machines/fold.js';
+import { waitingStates } from '../machines/job.js';
 import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
 import { readJobLog, toLogEntry } from '../store/job-log.js';
 import type { StoreHealth } from '../store/store-health.js';
-import { type CancelResult, type JobChange, JobRunner, jobUpdate } from './job-runner.js';
+import {
+  isParked,
+  type JobChange,
+  JobRunner,
+  jobUpdate,
+  type OutsideEvent,
+  type ReceiveResult,
+} from './job-runner.js';
 
 // Owns every running job in this process: starts them within the concurrency bound, resumes the
 // unfinished ones at start-up, routes cancels, and stops cleanly. A job's stream is written only
@@ -46,13 +55,32 @@ export type Intent =
       request: Omit<JobRequestedInput, 'type' | 'jobId' | 'requestedAt' | 'settings' | 'deliveryId'>;
     }
   | { kind: 'cancel'; repo: RepoRef; issue: number; reason: z.infer<typeof CancelReason>; sender: string }
+  | WakeIntent
   | { kind: 'ignore'; reason: string };
+
+/** Something happened to a job's PR, its branch, or (for a comment) its issue. */
+export interface WakeIntent {
+  kind: 'wake';
+  repo: RepoRef;
+  /** How to find the job: its PR's number, its branch, or its issue. */
+  target: JobTarget;
+  event: DistributiveOmit<ConversationEvent, 'deliveryId' | 'at'>;
+}
+
+export interface JobTarget {
+  pr?: number | null;
+  branch?: string | null;
+  issue?: number | null;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export type SubmitResult =
   | { outcome: 'duplicate' }
   | { outcome: 'created'; jobId: string }
   | { outcome: 'already-active'; jobId: string }
   | { outcome: 'cancelled'; jobIds: string[] }
+  | { outcome: 'woke'; jobId: string }
   | { outcome: 'ignored'; reason: string };
 
 export interface SupervisorOptions {
@@ -114,7 +142,9 @@ export class Supervisor {
       await this.settle(job.jobId, snapshot, job.version);
     }
     const resumed: string[] = [];
-    for (const job of await store.listJobs({ unfinished: true })) {
+    // A parked job waits for an event, not for a slot: it is folded again when one comes.
+    const parked = new Set<string>(waitingStates);
+    for (const job of (await store.listJobs({ unfinished: true })).filter((j) => !parked.has(j.state))) {
       const problem = await logProblem(store, job.jobId);
       if (!problem) {
         this.enqueue(job.jobId);
@@ -162,6 +192,7 @@ export class Supervisor {
       jobId,
     });
     const recordAlone = async (d: DeliveryRecord) => (await store.recordDeliveries([d]))[0] === true;
+    if (intent.kind === 'wake') return this.wake(delivery, intent, record, recordAlone);
     const repo = intent.kind === 'cancel' ? intent.repo : intent.request.repo;
     const issue = intent.kind === 'cancel' ? intent.issue : intent.request.issue.number;
     const active = await store.findActiveJob(`${repo.owner}/${repo.name}`, issue);
@@ -193,6 +224,62 @@ export class Supervisor {
     this.notify(created);
     this.enqueue(jobId);
     return { outcome: 'created', jobId };
+  }
+
+  /** The unfinished job a PR, branch or issue belongs to. */
+  async jobFor(repo: RepoRef, target: JobTarget): Promise<JobRecord | null> {
+    const { store } = this.options;
+    const name = `${repo.owner}/${repo.name}`;
+    if (target.pr != null || target.branch != null) {
+      const byPr = await store.findJobForPr(name, { pr: target.pr, branch: target.branch });
+      if (byPr || target.issue == null) return byPr;
+    }
+    return target.issue == null ? null : store.findActiveJob(name, target.issue);
+  }
+
+  /**
+   * Hands an event about a job's PR to the job: appended with its delivery in one commit, then sent
+   * to its actor when it runs here, or, when it is parked, the job starts again from its log if
+   * the event gave it work.
+   */
+  private async wake(
+    delivery: Delivery,
+    intent: WakeIntent,
+    record: (outcome: string, jobId?: string | null) => DeliveryRecord,
+    recordAlone: (d: DeliveryRecord) => Promise<boolean>,
+  ): Promise<SubmitResult> {
+    const job = await this.jobFor(intent.repo, intent.target);
+    if (!job) {
+      return (await recordAlone(record('ignored')))
+        ? { outcome: 'ignored', reason: 'no unfinished job for this pull request or issue' }
+        : { outcome: 'duplicate' };
+    }
+    const event = { ...intent.event, deliveryId: delivery.id, at: this.now() } as OutsideEvent;
+    const done = await this.receive(job.jobId, event, record('woke', job.jobId));
+    if (done === 'duplicate') return { outcome: 'duplicate' };
+    if (done === 'finished') {
+      return (await recordAlone(record('ignored', job.jobId)))
+        ? { outcome: 'ignored', reason: 'the job already finished' }
+        : { outcome: 'duplicate' };
+    }
+    return { outcome: 'woke', jobId: job.jobId };
+  }
+
+  /**
+   * An outside event for a job, through its runner: the runner of a job under way here, or a new
+   * one that appends to the log of a job that waits. A waiting job the event gave work starts.
+   */
+  private async receive(
+    jobId: string,
+    event: OutsideEvent,
+    delivery?: DeliveryRecord,
+  ): Promise<ReceiveResult> {
+    const running = this.runners.get(jobId);
+    const runner = running ?? this.runner(jobId);
+    const result = await runner.receive(event, delivery);
+    if (result === 'received' && !running && !isParked(runner.snapshot) && runner.snapshot.status !== 'done')
+      this.enqueue(jobId);
+    return result;
   }
 
   /**
@@ -237,11 +324,11 @@ export class Supervisor {
    * Cancels a job through its runner: appended and sent to its actor when it runs here, appended to
    * its log alone when it waits for a slot or runs nowhere. With a delivery, both commit together.
    */
-  cancel(
+  async cancel(
     jobId: string,
     cancel: { reason: z.infer<typeof CancelReason>; sender: string; deliveryId?: string | null },
     delivery?: DeliveryRecord,
-  ): Promise<CancelResult> {
+  ): Promise<'cancelled' | 'duplicate' | 'finished'> {
     const event: JobCancelled = {
       type: 'JobCancelled',
       reason: cancel.reason,
@@ -249,7 +336,8 @@ export class Supervisor {
       deliveryId: cancel.deliveryId ?? null,
       at: this.now(),
     };
-    return (this.runners.get(jobId) ?? this.runner(jobId)).cancel(event, delivery);
+    const result = await this.receive(jobId, event, delivery);
+    return result === 'received' ? 'cancelled' : result;
   }
 
   /** Resolves with the job's final snapshot once it has run here (or at once if already finished). */
@@ -384,7 +472,7 @@ export class Supervisor {
       try {
         if (!this.accepting) return foldJob(await readJobLog(this.options.store, jobId));
         const snapshot = await runner.run();
-        if (snapshot.status === 'done')
+        if (snapshot.status === 'done' || isParked(snapshot))
           await this.settle(jobId, snapshot, await this.options.store.streamVersion(jobId));
         return snapshot;
       } catch (err) {
@@ -394,6 +482,13 @@ export class Supervisor {
         this.runners.delete(jobId);
         // A finished job is answered from its log from now on; the map only holds jobs under way.
         this.finished.delete(jobId);
+        // An event that came while the job parked found it still here: it runs again to take it.
+        if (
+          this.accepting &&
+          isParked(runner.snapshot) &&
+          (await this.options.store.streamVersion(jobId)) > runner.version
+        )
+          this.enqueue(jobId);
       }
     }) as Promise<JobSnapshot>;
     this.finished.set(jobId, done);

@@ -100,6 +100,16 @@ function label({ event }: LogEntry): string {
       return `cancelled (${event.reason})`;
     case 'JobRequested':
       return `requested by ${event.sender}`;
+    case 'FeedbackReceived':
+      return `${event.place.replace('-', ' ')} from ${event.author}`;
+    case 'CommandReceived':
+      return `@booty ${event.command} from ${event.author}`;
+    case 'CiCompleted':
+      return `CI ${event.source.replace('_', ' ')} ${event.conclusion ?? 'completed'} on ${event.headSha.slice(0, 7)}`;
+    case 'PrClosed':
+      return event.merged ? `PR merged by ${event.sender}` : `PR closed by ${event.sender}`;
+    case 'PrUpdated':
+      return `PR ${event.action.replaceAll('_', ' ')} by ${event.sender}`;
   }
 }
 

@@ -1,5 +1,26 @@
 import { z } from 'zod';
-import { Analyzed, Applied, Generated, Prepared, Promoted, PullRequest, TestRun } from './effect-results.js';
+import {
+  CiCompleted,
+  CommandReceived,
+  type ConversationEvent,
+  FeedbackReceived,
+  PrClosed,
+  PrUpdated,
+} from './conversation-events.js';
+import {
+  Analyzed,
+  Answered,
+  Applied,
+  CiRead,
+  CiRerun,
+  Demoted,
+  Generated,
+  Prepared,
+  Promoted,
+  PullRequest,
+  Synced,
+  TestRun,
+} from './effect-results.js';
 import { JobCancelled, JobRequested } from './job-events.js';
 
 // Every fact booty records about a job, in booty's own words. This is the log's public format: a
@@ -18,6 +39,11 @@ export const STEPS = [
   'test',
   'openPr',
   'promote',
+  'ci',
+  'rerunCi',
+  'demote',
+  'sync',
+  'answer',
 ] as const;
 export const Step = z.enum(STEPS);
 export type Step = z.infer<typeof Step>;
@@ -33,6 +59,11 @@ export const stepResults = {
   test: TestRun,
   openPr: PullRequest,
   promote: Promoted,
+  ci: CiRead,
+  rerunCi: CiRerun,
+  demote: Demoted,
+  sync: Synced,
+  answer: Answered,
 } satisfies Record<Step, z.ZodType>;
 
 export const StepSucceeded = z.object({
@@ -63,7 +94,7 @@ export const StepFailed = z.object({
 });
 export type StepFailed = z.infer<typeof StepFailed>;
 
-export type DomainEvent = JobRequested | JobCancelled | StepSucceeded | StepFailed;
+export type DomainEvent = JobRequested | JobCancelled | StepSucceeded | StepFailed | ConversationEvent;
 
 /** Each type's schema and the version rows are written with now. */
 export const catalogue = {
@@ -71,6 +102,11 @@ export const catalogue = {
   JobCancelled: { version: 3, schema: JobCancelled },
   StepSucceeded: { version: 1, schema: StepSucceeded },
   StepFailed: { version: 1, schema: StepFailed },
+  FeedbackReceived: { version: 1, schema: FeedbackReceived },
+  CommandReceived: { version: 1, schema: CommandReceived },
+  CiCompleted: { version: 1, schema: CiCompleted },
+  PrClosed: { version: 1, schema: PrClosed },
+  PrUpdated: { version: 1, schema: PrUpdated },
 } as const;
 export type EventType = keyof typeof catalogue;
 

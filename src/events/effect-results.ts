@@ -36,6 +36,10 @@ export const RepoConfig = z.object({
   install: z.object({ command: z.string().min(1) }).nullable(),
   timeoutSeconds: z.number().int().positive(),
   maxAttempts: z.number().int().min(1).max(10),
+  /** Rounds a job runs for reviews and `@booty` requests once its PR is open (absent in old logs: 5). */
+  maxFollowUps: z.number().int().min(0).max(50).optional(),
+  /** Rounds a job runs to fix red CI on its PR (absent in old logs: 3). */
+  maxCiFixes: z.number().int().min(0).max(50).optional(),
   protectedPaths: z.array(z.string()),
   /** What the repository asked for, or null; the operator's mode wins unless this is stricter. */
   sandbox: z.enum(['auto', 'required', 'off']).nullable(),
@@ -209,8 +213,55 @@ export const PullRequest = z.object({
 });
 export type PullRequest = z.infer<typeof PullRequest>;
 
-export const Promoted = z.object({ at, draft: z.boolean() });
+/** A check, status or Actions job that failed on a commit. */
+export const CiFailure = z.object({
+  name: z.string(),
+  kind: z.enum(['check', 'status']),
+  url: z.string().nullable(),
+  /** The check's own summary, or the Actions log cut to the failing step (capped, scrubbed). */
+  detail: z.string(),
+});
+export type CiFailure = z.infer<typeof CiFailure>;
+
+/** Every check and status on a commit, summed up: pass only when all finished and none failed. */
+export const CiRead = z.object({
+  at,
+  sha: z.string().min(7),
+  state: z.enum(['none', 'pending', 'passed', 'failed']),
+  /** How many checks and statuses the commit has. */
+  total: z.number().int().min(0),
+  failing: z.array(CiFailure),
+  /** Failed GitHub Actions runs that can be re-run. */
+  rerunnable: z.array(z.number().int()),
+});
+export type CiRead = z.infer<typeof CiRead>;
+
+/** The pull request marked ready, or (with CI pending or red) left draft; `ci` is what was read first. */
+export const Promoted = z.object({
+  at,
+  draft: z.boolean(),
+  ci: CiRead.omit({ at: true }).nullable().optional(),
+});
 export type Promoted = z.infer<typeof Promoted>;
+
+export const CiRerun = z.object({ at, sha: z.string(), runs: z.array(z.number().int()) });
+export type CiRerun = z.infer<typeof CiRerun>;
+
+export const Demoted = z.object({ at, draft: z.literal(true) });
+export type Demoted = z.infer<typeof Demoted>;
+
+/** A follow-up round's start: the branch head it builds on (humans' commits included). */
+export const Synced = z.object({ at, headSha: z.string().min(7) });
+export type Synced = z.infer<typeof Synced>;
+
+/** A follow-up round's end: the commit pushed (null when nothing was), and the replies posted. */
+export const Answered = z.object({
+  at,
+  commit: z.string().nullable(),
+  headSha: z.string().min(7),
+  replies: z.number().int().min(0),
+});
+export type Answered = z.infer<typeof Answered>;
 
 /** The output schema of every effect, by its `src` name in the machine. */
 export const effectOutputs = {
@@ -223,6 +274,11 @@ export const effectOutputs = {
   runTests: TestRun,
   openPr: PullRequest,
   promotePr: Promoted,
+  readCi: CiRead,
+  rerunCi: CiRerun,
+  demotePr: Demoted,
+  syncBranch: Synced,
+  answerRound: Answered,
 } as const;
 export type EffectName = keyof typeof effectOutputs;
 export type EffectOutput<K extends EffectName> = z.infer<(typeof effectOutputs)[K]>;

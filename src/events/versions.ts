@@ -7,7 +7,25 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
 // lifted to StepSucceeded and StepFailed here, and nowhere else knows they existed.
 
 /** Bump when the job machine's states or transitions change. Stored in every row's metadata. */
-export const MACHINE_VERSION = 2;
+export const MACHINE_VERSION = 3;
+
+/**
+ * A state a row recorded, in the words of today's machine. Machine 3 (the PR conversation) keeps a
+ * job with its PR: the promotion runs in `promoting` (it was `prOpened`), and a draft left open, for
+ * failing tests or a human's review, waits in `prOpened` (it ended in `failed` or `heldAsDraft`).
+ * So a log from before still verifies, and folds to where such a job would wait today.
+ */
+export function recordedStateNow(
+  state: string | null,
+  machineVersion: number | undefined,
+  row: { type: string; data: Record<string, unknown> },
+): string | null {
+  if (state === null || (machineVersion ?? 1) >= 3) return state;
+  if (state === 'prOpened') return 'promoting';
+  if (state === 'heldAsDraft') return 'prOpened';
+  if (state === 'failed' && row.type === 'StepSucceeded' && row.data.step === 'openPr') return 'prOpened';
+  return state;
+}
 
 export interface StoredShape {
   type: string;

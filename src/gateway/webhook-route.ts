@@ -111,6 +111,8 @@ export function replyFor(
     }
     case 'cancelled':
       return { status: 202, body: { cancelled: result.jobIds } };
+    case 'woke':
+      return { status: 202, body: { jobId: result.jobId, woke: true } };
     case 'ignored':
       return { status: 202, body: { ignored: true, reason: result.reason } };
     case 'duplicate':

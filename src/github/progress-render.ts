@@ -59,8 +59,16 @@ const stageOfState: Record<JobStateName, number | null> = {
   refining: 3,
   testing: 4,
   openingPr: 5,
-  prOpened: 6,
+  promoting: 6,
+  prOpened: null,
   promoted: null,
+  checkingCi: null,
+  demoting: null,
+  rerunningCi: null,
+  syncing: null,
+  answering: null,
+  merged: null,
+  closed: null,
   heldAsDraft: null,
   failed: null,
   cancelled: null,
@@ -180,8 +188,23 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
   testing: () => WORKING,
   refining: () => WORKING,
   openingPr: () => WORKING,
-  prOpened: () => WORKING,
+  promoting: () => WORKING,
+  prOpened: (ctx) =>
+    ctx.outcome?.reason === 'self-modification'
+      ? '⏸️ booty opened a draft pull request for a human to review'
+      : ctx.outcome?.reason === 'promotion-failed'
+        ? '⚠️ booty opened a draft pull request but could not mark it ready'
+        : ctx.conversation.headTested
+          ? '⏳ booty opened a draft pull request and waits for CI'
+          : '⏸️ booty opened a draft pull request; its tests do not pass yet',
   promoted: () => '✅ booty opened a pull request, ready for review',
+  checkingCi: () => '⏳ booty is reading CI on its pull request',
+  demoting: () => '⏳ CI failed: booty is turning its pull request back to draft',
+  rerunningCi: () => '⏳ CI failed: booty re-runs the failed jobs once',
+  syncing: () => '⏳ booty is working on its pull request',
+  answering: () => '⏳ booty is answering on its pull request',
+  merged: () => '🎉 the pull request was merged',
+  closed: () => '🚫 the pull request was closed without merging',
   heldAsDraft: (ctx) =>
     ctx.outcome?.reason === 'promotion-failed'
       ? '⚠️ booty opened a draft pull request but could not mark it ready'

@@ -1,5 +1,8 @@
+import type { CommandWord, FeedbackPlace, ReviewComment } from '../events/conversation-events.js';
 import type {
   Analysis,
+  CiFailure,
+  CiRead,
   EffectFailure,
   EffectName,
   FileChange,
@@ -52,11 +55,64 @@ export type OutcomeReason =
   | 'error'
   | 'unlabeled'
   | 'closed'
-  | 'operator';
+  | 'operator'
+  | 'command'
+  | 'merged'
+  | 'pr-closed';
 
 export interface Outcome {
   reason: OutcomeReason;
   message: string;
+}
+
+/** What a follow-up round answers: people's feedback, a writer's `@booty retry`, or red CI. */
+export type RoundTrigger =
+  | {
+      kind: 'feedback';
+      place: FeedbackPlace;
+      author: string;
+      body: string;
+      commentId: number;
+      comments: ReviewComment[];
+      mention: boolean;
+    }
+  | { kind: 'command'; command: CommandWord; place: FeedbackPlace; author: string; commentId: number }
+  | { kind: 'ci'; sha: string; failing: CiFailure[] };
+
+/** One round of work after the PR opened. */
+export interface Round {
+  n: number;
+  triggers: RoundTrigger[];
+  /** The attempt its first generation runs as: the refine bound counts from here. */
+  firstAttempt: number;
+  /** The branch head it builds on, humans' commits included, once synced. */
+  base: string | null;
+  /** null while it runs. */
+  result: 'pushed' | 'not-pushed' | 'stopped' | null;
+  commit: string | null;
+  /** Why nothing was pushed. */
+  note: string | null;
+}
+
+/** The job's life with its open PR: rounds, CI, and the bounds on both. */
+export interface Conversation {
+  rounds: Round[];
+  /** Feedback that arrived while the job was busy: the next round takes all of it. */
+  inbox: RoundTrigger[];
+  /** CI on the PR's head, as last read. */
+  ci: Omit<CiRead, 'at'> | null;
+  /** booty's own tests passed on the work at the PR's head. */
+  headTested: boolean;
+  /** Heads whose failed CI jobs were re-run once, to rule out a flaky check. */
+  reruns: string[];
+  /** CI finished on the head while the job was busy: it reads CI when it is free. */
+  ciStale: boolean;
+  /** Extra rounds a writer's `@booty` allowed past a bound. */
+  lifted: { followUps: number; ciFixes: number };
+  /** The bound that kept the last round from starting, until a writer lifts it. */
+  bounded: 'followUps' | 'ciFixes' | null;
+  /** The commit the job's first change was built on: the PR's whole diff starts there. */
+  firstBase: string | null;
 }
 
 /** The last failure of a step, and when it is retried: the retry deadline survives a restart. */
@@ -72,7 +128,7 @@ export interface StepError {
 
 /**
  * The machine's context: everything a job knows, as plain JSON rebuilt by folding the log. It is
- * kept to 17 fields on purpose: XState copies the context with Object.assign on every update, and
+ * kept to 18 fields on purpose: XState copies the context with Object.assign on every update, and
  * V8 turns objects of more than 19 properties made that way into slow dictionaries, which made
  * every step of a replay several times slower. What can be derived is derived (see jobView).
  */
@@ -105,6 +161,7 @@ export interface JobState {
   usage: UsageTotals;
   error: StepError | null;
   outcome: Outcome | null;
+  conversation: Conversation;
 }
 
 /** What effects and renderers read: the state with its derived facts spelled out. */
@@ -124,6 +181,8 @@ export interface JobContext extends JobState {
   /** The model's latest proposal, waiting for the path policy. */
   proposal: Pick<Generated, 'changes' | 'explanation'> | null;
   retry: { step: EffectName; count: number; notBefore: number } | null;
+  /** The follow-up round under way, if any. */
+  round: Round | null;
 }
 
 /** What every effect receives. `key` makes the effect idempotent across restarts and retries. */
@@ -158,8 +217,35 @@ export function jobView(state: JobState): JobContext {
       error?.notBefore != null
         ? { step: error.step as EffectName, count: error.retries, notBefore: error.notBefore }
         : null,
+    round: currentRound(state),
   };
 }
+
+export const emptyConversation: Conversation = {
+  rounds: [],
+  inbox: [],
+  ci: null,
+  headTested: false,
+  reruns: [],
+  ciStale: false,
+  lifted: { followUps: 0, ciFixes: 0 },
+  bounded: null,
+  firstBase: null,
+};
+
+/** The round under way, or null between rounds and before the PR opened. */
+export const currentRound = (s: Pick<JobState, 'conversation'>): Round | null => {
+  const last = s.conversation.rounds.at(-1);
+  return last && last.result === null ? last : null;
+};
+
+/** A round pushes only work whose tests it saw pass: a PR is never made worse by booty. */
+export const roundPushable = (job: Pick<JobContext, 'round' | 'lastTest' | 'changes'>) =>
+  job.round !== null && job.round.note === null && job.lastTest?.passed === true && job.changes.length > 0;
+
+/** The attempt's number within its round (the first run is round 0, from attempt 1). */
+export const roundAttempt = (s: Pick<JobState, 'attempt' | 'conversation'>) =>
+  s.attempt - (currentRound(s)?.firstAttempt ?? 1) + 1;
 
 export const zeroUsage: UsageTotals = {
   inputTokens: 0,
@@ -196,6 +282,7 @@ export function initialContext(input: JobRequested): JobState {
     usage: zeroUsage,
     error: null,
     outcome: null,
+    conversation: emptyConversation,
   };
 }
 
@@ -213,12 +300,24 @@ export function branchName(issue: Pick<IssueRef, 'number' | 'title'>, run = 1): 
 
 export function effectInput(state: JobState, step: EffectName): EffectInput {
   return {
-    key: `${state.jobId}:${step}:${state.attempt}`,
+    key: `${state.jobId}:${step}:${state.attempt}${roundKey(state, step)}`,
     step,
     attempt: state.attempt,
     notBefore: state.error?.step === step ? state.error.notBefore : null,
     job: jobView(state),
   };
+}
+
+/**
+ * The steps of a PR's life run many times at one attempt (CI is read after every change): their
+ * key also names the round and, for CI, the head, so each run has its own.
+ */
+function roundKey(state: JobState, step: EffectName): string {
+  const c = state.conversation;
+  if (step === 'readCi' || step === 'rerunCi' || step === 'demotePr' || step === 'promotePr')
+    return `:${state.pr?.headSha ?? ''}`;
+  if (step === 'syncBranch' || step === 'answerRound') return `:r${c.rounds.length}`;
+  return '';
 }
 
 export function addUsage(total: UsageTotals, usage: Usage): UsageTotals {

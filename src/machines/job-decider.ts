@@ -1,4 +1,5 @@
 import { setup } from 'xstate';
+import type { ConversationEvent } from '../events/conversation-events.js';
 import type { JobCancelled, JobRequested } from '../events/job-events.js';
 import { jobMachine } from './job.js';
 import type { JobState } from './job-context.js';
@@ -34,7 +35,7 @@ export const jobDecider = setup({
   types: {
     context: {} as JobState,
     input: {} as JobRequested,
-    events: {} as JobCancelled,
+    events: {} as JobCancelled | ConversationEvent,
   },
   guards,
   actions,

@@ -1,12 +1,22 @@
 import { assign } from 'xstate';
 import type {
+  CommandReceived,
+  FeedbackReceived,
+  PrClosed,
+  PrUpdated,
+} from '../events/conversation-events.js';
+import type {
   Analyzed,
+  Answered,
   Applied,
+  CiRead,
+  CiRerun,
   EffectFailure,
   Generated,
   Prepared,
   Promoted,
   PullRequest,
+  Synced,
   TestRun,
 } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
@@ -14,11 +24,16 @@ import {
   type AttemptRecord,
   addUsage,
   asFailure,
+  type Conversation,
+  currentRound,
   type JobState,
   lastTestOf,
   maxAttemptsOf,
   mergeChanges,
+  type Round,
+  type RoundTrigger,
   retryDeadline,
+  roundAttempt,
   type StepError,
   tokensSpent,
 } from './job-context.js';
@@ -34,7 +49,7 @@ interface Args {
 
 const output = <T>(event: any): T => event.output as T;
 const update = (fn: (args: Args) => Partial<JobState>) =>
-  assign<JobState, JobCancelled, undefined, JobCancelled, any>(fn as any);
+  assign<JobState, any, undefined, any, any>(fn as any);
 /** Records a finished step: its retry count and last error go with it. */
 const done = (fn: (args: Args) => Partial<JobState>) => update((args) => ({ error: null, ...fn(args) }));
 
@@ -57,6 +72,71 @@ const stepError = (
 const withCurrent = (context: JobState, change: Partial<AttemptRecord>) =>
   context.attempts.map((a, i) => (i === context.attempts.length - 1 ? { ...a, ...change } : a));
 
+/** The conversation, changed. */
+const talk = (context: JobState, change: Partial<Conversation>) => ({
+  conversation: { ...context.conversation, ...change },
+});
+
+/** The round under way, changed. */
+const withRound = (context: JobState, change: Partial<Round>) =>
+  talk(context, {
+    rounds: context.conversation.rounds.map((r) => (r.result === null ? { ...r, ...change } : r)),
+  });
+
+/** CI as the event at hand carries it: read now, read by the promotion, or as last read. */
+function ciOf(context: JobState, event: any): Omit<CiRead, 'at'> | null {
+  const out = event?.output;
+  if (out && typeof out.sha === 'string' && typeof out.state === 'string') return out as CiRead;
+  if (out && 'ci' in out) return (out as Promoted).ci ?? null;
+  return context.conversation.ci;
+}
+
+const isFollowUp = (t: RoundTrigger) => t.kind !== 'ci';
+const followUpsUsed = (c: Conversation) =>
+  c.rounds.filter((r) => r.triggers.some(isFollowUp)).length + (c.inbox.some(isFollowUp) ? 1 : 0);
+const ciFixesUsed = (c: Conversation) =>
+  c.rounds.filter((r) => r.triggers.every((t) => t.kind === 'ci')).length;
+const maxFollowUps = (s: JobState) => (s.config?.maxFollowUps ?? 5) + s.conversation.lifted.followUps;
+const maxCiFixes = (s: JobState) => (s.config?.maxCiFixes ?? 3) + s.conversation.lifted.ciFixes;
+
+function rerunAllowed(context: JobState, event: unknown): boolean {
+  const ci = ciOf(context, event);
+  return ci?.state === 'failed' && ci.rerunnable.length > 0 && !context.conversation.reruns.includes(ci.sha);
+}
+const ciFixAllowed = (context: JobState, event: unknown) =>
+  ciOf(context, event)?.state === 'failed' && ciFixesUsed(context.conversation) < maxCiFixes(context);
+
+/**
+ * Queues a request for the next round. A request past the bound on follow-up rounds is dropped
+ * and the bound noted, unless it called on booty by name: that lifts the bound once.
+ */
+function queued(context: JobState, trigger: RoundTrigger, mention: boolean): Partial<JobState> {
+  const c = context.conversation;
+  const joins = c.inbox.some(isFollowUp) || currentRound(context) === null;
+  const room = followUpsUsed(c) < maxFollowUps(context) || (joins && c.inbox.some(isFollowUp));
+  if (!room && !mention) return talk(context, { bounded: 'followUps' });
+  const lifted = room
+    ? c.lifted
+    : {
+        followUps: c.lifted.followUps + 1,
+        // A writer's word also lifts a reached CI bound: the next red CI gets a round again.
+        ciFixes: c.lifted.ciFixes + (c.bounded === 'ciFixes' ? 1 : 0),
+      };
+  return talk(context, { inbox: [...c.inbox, trigger], lifted, bounded: null });
+}
+
+function newRound(context: JobState, triggers: RoundTrigger[]): Round {
+  return {
+    n: context.conversation.rounds.length + 1,
+    triggers,
+    firstAttempt: context.attempt + 1,
+    base: null,
+    result: null,
+    commit: null,
+    note: null,
+  };
+}
+
 function overBudget(context: JobState, event: unknown): boolean {
   const max = context.settings.maxTokens;
   const { usage } = output<Generated>(event);
@@ -74,11 +154,48 @@ export const guards = {
   baselineBroken: ({ event }: Args) => (output<TestRun>(event).broken ?? null) !== null,
   outcomeDecided: ({ context }: Args) => context.outcome !== null,
   appliedSomething: ({ event }: Args) => output<Applied>(event).applied.length > 0,
-  attemptsLeft: ({ context }: Args) => context.attempt < maxAttemptsOf(context),
+  attemptsLeft: ({ context }: Args) => roundAttempt(context) < maxAttemptsOf(context),
   hasChanges: ({ context }: Args) => context.changes.length > 0,
   testsPassed: ({ event }: Args) => output<TestRun>(event).passed,
   lastTestsFailed: ({ context }: Args) => lastTestOf(context)?.passed !== true,
   selfModification: ({ context }: Args) => context.settings.selfModification,
+  inRound: ({ context }: Args) => currentRound(context) !== null,
+  passedInRound: ({ context, event }: Args) =>
+    currentRound(context) !== null && output<TestRun>(event).passed,
+  overBudgetInRound: ({ context, event }: Args) =>
+    currentRound(context) !== null && overBudget(context, event),
+  prIsDraft: ({ context }: Args) => context.pr?.draft !== false,
+  madeReady: ({ event }: Args) => output<Promoted>(event).draft === false,
+  rerunAllowed: ({ context, event }: Args) => rerunAllowed(context, event),
+  ciFixAllowed: ({ context, event }: Args) => ciFixAllowed(context, event),
+  /** CI passed (or there is none) on a draft whose head booty's tests passed: it can be made ready. */
+  ciLetsPromote: ({ context, event }: Args) => {
+    const ci = output<CiRead>(event);
+    return (
+      (ci.state === 'passed' || ci.state === 'none') &&
+      context.pr?.draft !== false &&
+      context.conversation.headTested &&
+      !context.settings.selfModification
+    );
+  },
+  ciFailedOnReady: ({ context, event }: Args) =>
+    output<CiRead>(event).state === 'failed' && context.pr?.draft === false,
+  pushedPassingDraft: ({ context, event }: Args) =>
+    output<Answered>(event).commit !== null &&
+    context.pr?.draft !== false &&
+    !context.settings.selfModification,
+  headMoved: ({ event }: Args) => asFailure(event.error).code === 'BOOTY_E_HEAD_MOVED',
+  inboxWaiting: ({ context }: Args) => context.conversation.inbox.length > 0,
+  ciStale: ({ context }: Args) => context.conversation.ciStale,
+  ciForHead: ({ context, event }: Args) =>
+    context.pr !== null && (event as { headSha: string }).headSha === context.pr.headSha,
+  commandCancel: ({ event }: Args) => (event as CommandReceived).command === 'cancel',
+  commandRetry: ({ event }: Args) => (event as CommandReceived).command === 'retry',
+  stopInRound: ({ context, event }: Args) =>
+    (event as CommandReceived).command === 'stop' && currentRound(context) !== null,
+  merged: ({ event }: Args) => (event as PrClosed).merged,
+  markedReady: ({ event }: Args) => (event as PrUpdated).draft === false,
+  markedDraft: ({ event }: Args) => (event as PrUpdated).draft === true,
 };
 
 export const actions = {
@@ -130,9 +247,18 @@ export const actions = {
   recordTests: done(({ context, event }) => ({
     attempts: withCurrent(context, { test: output<TestRun>(event) }),
   })),
-  recordPr: done(({ event }) => ({ pr: output<PullRequest>(event) })),
+  recordPr: done(({ context, event }) => ({
+    pr: output<PullRequest>(event),
+    ...talk(context, {
+      firstBase: context.workspace?.baseSha ?? null,
+      headTested: lastTestOf(context)?.passed === true,
+    }),
+  })),
   /** The draft of a job that already failed: the error that failed it stays on record. */
-  recordDraft: update(({ event }) => ({ pr: output<PullRequest>(event) })),
+  recordDraft: update(({ context, event }) => ({
+    pr: output<PullRequest>(event),
+    ...talk(context, { firstBase: context.workspace?.baseSha ?? null }),
+  })),
   recordPromoted: done(({ context, event }) => ({
     pr: context.pr && { ...context.pr, draft: output<Promoted>(event).draft },
     outcome: { reason: 'tests-passed', message: 'The tests pass; the pull request is ready for review.' },
@@ -221,5 +347,143 @@ export const actions = {
     return {
       outcome: { reason: cancel.reason, message: `Cancelled: ${why[cancel.reason]} (by ${cancel.sender}).` },
     };
+  }),
+  // The PR's life: CI, rounds, and what people say.
+  recordAside: update(({ context, event }) => ({ error: stepError(context, asFailure(event.error)) })),
+  /** CI as read; past every bound, the bound is noted for the progress comment. */
+  recordCi: done(({ context, event }) => {
+    const ci = ciOf(context, event);
+    if (!ci) return {};
+    const { at: _at, ...read } = ci as CiRead;
+    const stuck = ci.state === 'failed' && !rerunAllowed(context, event) && !ciFixAllowed(context, event);
+    return talk(context, {
+      ci: read,
+      ciStale: false,
+      bounded: stuck ? 'ciFixes' : context.conversation.bounded,
+    });
+  }),
+  recordDemoted: done(({ context }) => ({ pr: context.pr && { ...context.pr, draft: true } })),
+  recordRerun: done(({ context, event }) =>
+    talk(context, { reruns: [...context.conversation.reruns, output<CiRerun>(event).sha] }),
+  ),
+  noteCiStale: update(({ context }) => talk(context, { ciStale: true })),
+  clearCiStale: update(({ context }) => talk(context, { ciStale: false })),
+  queueFeedback: update(({ context, event }) => {
+    const e = event as FeedbackReceived;
+    const trigger: RoundTrigger = {
+      kind: 'feedback',
+      place: e.place,
+      author: e.author,
+      body: e.body,
+      commentId: e.commentId,
+      comments: e.comments,
+      mention: e.mention,
+    };
+    return queued(context, trigger, e.mention);
+  }),
+  queueRetry: update(({ context, event }) => {
+    const e = event as CommandReceived;
+    return queued(
+      context,
+      { kind: 'command', command: e.command, place: e.place, author: e.author, commentId: e.commentId },
+      true,
+    );
+  }),
+  startRound: update(({ context }) => ({
+    error: null,
+    ...talk(context, {
+      rounds: [...context.conversation.rounds, newRound(context, context.conversation.inbox)],
+      inbox: [],
+    }),
+  })),
+  startCiRound: update(({ context, event }) => {
+    const ci = ciOf(context, event)!;
+    const triggers: RoundTrigger[] = [
+      { kind: 'ci', sha: ci.sha, failing: ci.failing },
+      ...context.conversation.inbox,
+    ];
+    return {
+      error: null,
+      ...talk(context, { rounds: [...context.conversation.rounds, newRound(context, triggers)], inbox: [] }),
+    };
+  }),
+  /** The round builds on the branch's head as it is now; its changes start empty there. */
+  recordSync: done(({ context, event }) => {
+    const { headSha } = output<Synced>(event);
+    return {
+      workspace: context.workspace && { ...context.workspace, baseSha: headSha },
+      changes: [],
+      pr: context.pr && { ...context.pr, headSha },
+      ...withRound(context, { base: headSha }),
+    };
+  }),
+  restartRound: update(({ context, event }) => ({
+    error: stepError(context, asFailure(event.error)),
+    ...withRound(context, { firstAttempt: context.attempt + 1, base: null, note: null }),
+  })),
+  noteRoundError: update(({ context, event }) => {
+    const failure = asFailure(event.error);
+    return {
+      error: stepError(context, failure),
+      ...withRound(context, { note: `${failure.src} failed: ${failure.message}` }),
+    };
+  }),
+  noteBudget: update(({ context }) =>
+    withRound(context, {
+      note: `The job went over its budget of ${context.settings.maxTokens} tokens (spent ${tokensSpent(context.usage)}).`,
+    }),
+  ),
+  noteNoChange: update(({ context }) =>
+    withRound(context, {
+      note: `No change could be applied in ${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts.`,
+    }),
+  ),
+  noteTestsFailing: update(({ context }) =>
+    withRound(context, {
+      note: `The tests still fail after ${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts, so nothing was pushed.`,
+    }),
+  ),
+  recordAnswer: done(({ context, event }) => {
+    const out = output<Answered>(event);
+    const pushed = out.commit !== null;
+    return {
+      pr: context.pr && { ...context.pr, headSha: out.headSha },
+      ...talk(context, {
+        rounds: context.conversation.rounds.map((r) =>
+          r.result === null ? { ...r, result: pushed ? 'pushed' : 'not-pushed', commit: out.commit } : r,
+        ),
+        headTested: pushed || context.conversation.headTested,
+        ci: pushed ? null : context.conversation.ci,
+      }),
+    };
+  }),
+  abandonRound: update(({ context, event }) => {
+    const failure = asFailure(event.error);
+    return {
+      error: stepError(context, failure),
+      ...withRound(context, { result: 'not-pushed', note: `${failure.src} failed: ${failure.message}` }),
+    };
+  }),
+  stopRound: update(({ context, event }) =>
+    withRound(context, { result: 'stopped', note: `Stopped by @${(event as CommandReceived).author}.` }),
+  ),
+  recordCommandCancel: update(({ event }) => ({
+    outcome: {
+      reason: 'command',
+      message: `Cancelled by @${(event as CommandReceived).author} with \`@booty cancel\`.`,
+    },
+  })),
+  recordPrClosed: update(({ event }) => {
+    const e = event as PrClosed;
+    return {
+      outcome: e.merged
+        ? { reason: 'merged', message: `The pull request was merged by @${e.sender}.` }
+        : { reason: 'pr-closed', message: `The pull request was closed without merging by @${e.sender}.` },
+    };
+  }),
+  recordPrUpdate: update(({ context, event }) => {
+    const e = event as PrUpdated;
+    if (!context.pr) return {};
+    return { pr: { ...context.pr, headSha: e.headSha ?? context.pr.headSha, draft: e.draft } };
   }),
 };

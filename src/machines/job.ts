@@ -1,4 +1,5 @@
 import { fromPromise, setup } from 'xstate';
+import type { ConversationEvent } from '../events/conversation-events.js';
 import type { EffectName, EffectOutput } from '../events/effect-results.js';
 import type { JobCancelled, JobRequested } from '../events/job-events.js';
 import { type EffectInput, effectInput, initialContext, type JobState } from './job-context.js';
@@ -20,18 +21,39 @@ const effect = <K extends EffectName>(src: K) =>
     };
   });
 
+type Action = keyof typeof actions;
+
+/** Where a job waits with its open PR: `prOpened` while it is draft, `promoted` once it is ready. */
+const toWaiting = (...actions: Action[]) => [
+  { guard: 'prIsDraft' as const, target: '#job.prOpened', actions },
+  { target: '#job.promoted', actions },
+];
+
 /**
- * A transient failure re-enters the same state after a backoff. Anything else fails the job; once a
- * change has been applied, the work goes up first as a draft pull request that states the reason.
+ * A transient failure re-enters the same state after a backoff. Anything else ends a follow-up
+ * round with the reason, or fails the job; once a change has been applied, the work goes up first
+ * as a draft pull request that states the reason.
  */
 const retryOrFail = (state: string) => [
   { guard: 'canRetry' as const, target: `#job.${state}`, reenter: true, actions: 'scheduleRetry' as const },
+  { guard: 'inRound' as const, target: '#job.answering', actions: 'noteRoundError' as const },
   { guard: 'hasChanges' as const, target: '#job.openingPr', actions: 'recordError' as const },
   { target: '#job.failed', actions: 'recordError' as const },
 ];
 
+/** A step of the PR's life that failed for good: noted, and the job goes back to waiting. */
+const retryOrWait = (state: string) => [
+  { guard: 'canRetry' as const, target: `#job.${state}`, reenter: true, actions: 'scheduleRetry' as const },
+  ...toWaiting('recordAside'),
+];
+
 /** Over the token budget: the same, with the budget as the reason. */
 const overBudget = [
+  {
+    guard: 'overBudgetInRound' as const,
+    target: 'answering',
+    actions: ['recordProposal', 'noteBudget'] as const,
+  },
   {
     guard: 'overBudgetWithChanges' as const,
     target: 'openingPr',
@@ -39,6 +61,31 @@ const overBudget = [
   },
   { guard: 'overBudget' as const, target: 'failed', actions: ['recordProposal', 'failBudget'] as const },
 ];
+
+/**
+ * After CI was read: red CI on the PR's head re-runs the failed jobs once, then starts a round with
+ * the failure, within the bound; anything else (pending, or past the bound) waits.
+ */
+const afterCi = (action: Action, wait: { target: string; guard?: 'prIsDraft' }[] = toWaiting()) => [
+  { guard: 'rerunAllowed' as const, target: '#job.rerunningCi', actions: [action] },
+  { guard: 'ciFixAllowed' as const, target: '#job.syncing', actions: [action, 'startCiRound' as const] },
+  ...wait.map((w) => ({ ...w, actions: [action] })),
+];
+
+/** What wakes a waiting job: queued feedback starts a round; CI that finished meanwhile is read. */
+const wake = [
+  { guard: 'inboxWaiting' as const, target: 'syncing', actions: 'startRound' as const },
+  { guard: 'ciStale' as const, target: 'checkingCi', actions: 'clearCiStale' as const },
+];
+
+/** The events a waiting job acts on at once (the root queues or notes them while it works). */
+const waitingOn = {
+  CiCompleted: { guard: 'ciForHead' as const, target: 'checkingCi' },
+  CommandReceived: [
+    { guard: 'commandCancel' as const, target: 'cancelled', actions: 'recordCommandCancel' as const },
+    { guard: 'commandRetry' as const, actions: 'queueRetry' as const },
+  ],
+};
 
 const input =
   (src: EffectName) =>
@@ -49,7 +96,7 @@ export const jobMachine = setup({
   types: {
     context: {} as JobState,
     input: {} as JobRequested,
-    events: {} as JobCancelled,
+    events: {} as JobCancelled | ConversationEvent,
   },
   actors: {
     prepare: effect('prepare'),
@@ -61,6 +108,11 @@ export const jobMachine = setup({
     runTests: effect('runTests'),
     openPr: effect('openPr'),
     promotePr: effect('promotePr'),
+    readCi: effect('readCi'),
+    rerunCi: effect('rerunCi'),
+    demotePr: effect('demotePr'),
+    syncBranch: effect('syncBranch'),
+    answerRound: effect('answerRound'),
   },
   guards,
   actions,
@@ -70,7 +122,22 @@ export const jobMachine = setup({
   // input; answering cheaply instead of throwing keeps folding a log fast.
   context: ({ input }) => (input ? initialContext(input) : ({} as JobState)),
   initial: 'preparing',
-  on: { JobCancelled: { target: '.cancelled', actions: 'recordCancel' } },
+  // While the job works, what people say is queued for the next round, and CI is noted.
+  on: {
+    JobCancelled: { target: '.cancelled', actions: 'recordCancel' },
+    FeedbackReceived: { actions: 'queueFeedback' },
+    CommandReceived: [
+      { guard: 'commandCancel', target: '.cancelled', actions: 'recordCommandCancel' },
+      { guard: 'stopInRound', target: '.prOpened', actions: 'stopRound' },
+      { guard: 'commandRetry', actions: 'queueRetry' },
+    ],
+    CiCompleted: { guard: 'ciForHead', actions: 'noteCiStale' },
+    PrClosed: [
+      { guard: 'merged', target: '.merged', actions: 'recordPrClosed' },
+      { target: '.closed', actions: 'recordPrClosed' },
+    ],
+    PrUpdated: { actions: 'recordPrUpdate' },
+  },
   states: {
     preparing: {
       invoke: {
@@ -127,6 +194,7 @@ export const jobMachine = setup({
             target: 'refining',
             actions: ['recordApplied', 'nextAttempt'],
           },
+          { guard: 'inRound', target: 'answering', actions: ['recordApplied', 'noteNoChange'] },
           { guard: 'hasChanges', target: 'openingPr', actions: ['recordApplied'] },
           { target: 'failed', actions: ['recordApplied', 'failNoChanges'] },
         ],
@@ -139,12 +207,14 @@ export const jobMachine = setup({
         src: 'runTests',
         input: input('runTests'),
         onDone: [
+          { guard: 'passedInRound', target: 'answering', actions: ['recordTests'] },
           { guard: 'testsPassed', target: 'openingPr', actions: ['recordTests'] },
           {
             guard: 'attemptsLeft',
             target: 'refining',
             actions: ['recordTests', 'nextAttempt'],
           },
+          { guard: 'inRound', target: 'answering', actions: ['recordTests', 'noteTestsFailing'] },
           { target: 'openingPr', actions: ['recordTests'] },
         ],
         onError: retryOrFail('testing'),
@@ -165,15 +235,11 @@ export const jobMachine = setup({
         src: 'openPr',
         input: input('openPr'),
         onDone: [
-          // The job already failed (a step error, the budget): its work is up as a draft.
-          { guard: 'outcomeDecided', target: 'failed', actions: ['recordDraft'] },
-          { guard: 'lastTestsFailed', target: 'failed', actions: ['recordPr', 'failTests'] },
-          {
-            guard: 'selfModification',
-            target: 'heldAsDraft',
-            actions: ['recordPr', 'holdSelf'],
-          },
-          { target: 'prOpened', actions: ['recordPr'] },
+          // The job already failed (a step error, the budget): its work waits as a draft.
+          { guard: 'outcomeDecided', target: 'prOpened', actions: ['recordDraft'] },
+          { guard: 'lastTestsFailed', target: 'prOpened', actions: ['recordPr', 'failTests'] },
+          { guard: 'selfModification', target: 'prOpened', actions: ['recordPr', 'holdSelf'] },
+          { target: 'promoting', actions: ['recordPr'] },
         ],
         onError: [
           { guard: 'canRetry', target: '#job.openingPr', reenter: true, actions: 'scheduleRetry' },
@@ -181,20 +247,111 @@ export const jobMachine = setup({
         ],
       },
     },
-    prOpened: {
+    promoting: {
       invoke: {
         id: 'promotePr',
         src: 'promotePr',
         input: input('promotePr'),
-        onDone: { target: 'promoted', actions: 'recordPromoted' },
+        onDone: [
+          { guard: 'madeReady', target: 'promoted', actions: 'recordPromoted' },
+          // CI pending or red: the PR stays draft.
+          ...afterCi('recordCi', [{ target: '#job.prOpened' }]),
+        ],
         // The PR is open and the tests pass: a failed promotion leaves it draft, not the job failed.
         onError: [
-          { guard: 'canRetry', target: '#job.prOpened', reenter: true, actions: 'scheduleRetry' },
-          { target: 'heldAsDraft', actions: 'recordPromotionFailed' },
+          { guard: 'canRetry', target: '#job.promoting', reenter: true, actions: 'scheduleRetry' },
+          { target: 'prOpened', actions: 'recordPromotionFailed' },
         ],
       },
     },
-    promoted: { type: 'final' },
+    // The PR is draft: the job waits for a review, a writer's @booty, CI, or the PR's end.
+    prOpened: {
+      tags: 'waiting',
+      always: wake,
+      on: {
+        ...waitingOn,
+        PrUpdated: [
+          { guard: 'markedReady', target: 'promoted', actions: 'recordPrUpdate' },
+          { actions: 'recordPrUpdate' },
+        ],
+      },
+    },
+    // The PR is ready for review: the job still answers reviews, and red CI sends it back to draft.
+    promoted: {
+      tags: 'waiting',
+      always: wake,
+      on: {
+        ...waitingOn,
+        PrUpdated: [
+          { guard: 'markedDraft', target: 'prOpened', actions: 'recordPrUpdate' },
+          { actions: 'recordPrUpdate' },
+        ],
+      },
+    },
+    checkingCi: {
+      invoke: {
+        id: 'readCi',
+        src: 'readCi',
+        input: input('readCi'),
+        onDone: [
+          { guard: 'ciLetsPromote', target: 'promoting', actions: 'recordCi' },
+          { guard: 'ciFailedOnReady', target: 'demoting', actions: 'recordCi' },
+          ...afterCi('recordCi'),
+        ],
+        onError: retryOrWait('checkingCi'),
+      },
+    },
+    demoting: {
+      invoke: {
+        id: 'demotePr',
+        src: 'demotePr',
+        input: input('demotePr'),
+        onDone: afterCi('recordDemoted', [{ target: '#job.prOpened' }]),
+        onError: retryOrWait('demoting'),
+      },
+    },
+    rerunningCi: {
+      invoke: {
+        id: 'rerunCi',
+        src: 'rerunCi',
+        input: input('rerunCi'),
+        onDone: toWaiting('recordRerun'),
+        onError: retryOrWait('rerunningCi'),
+      },
+    },
+    // A follow-up round: the branch's head as it is now, humans' commits included, then the same
+    // bounded loop (generating → applying → testing → refining), then answering.
+    syncing: {
+      invoke: {
+        id: 'syncBranch',
+        src: 'syncBranch',
+        input: input('syncBranch'),
+        onDone: { target: 'generating', actions: ['recordSync', 'nextAttempt'] },
+        onError: [
+          { guard: 'canRetry', target: '#job.syncing', reenter: true, actions: 'scheduleRetry' },
+          { target: 'answering', actions: 'noteRoundError' },
+        ],
+      },
+    },
+    answering: {
+      invoke: {
+        id: 'answerRound',
+        src: 'answerRound',
+        input: input('answerRound'),
+        onDone: [
+          { guard: 'pushedPassingDraft', target: 'promoting', actions: 'recordAnswer' },
+          ...toWaiting('recordAnswer'),
+        ],
+        onError: [
+          // Someone pushed to the same files while booty worked: the round starts again from there.
+          { guard: 'headMoved', target: '#job.syncing', actions: 'restartRound' },
+          { guard: 'canRetry', target: '#job.answering', reenter: true, actions: 'scheduleRetry' },
+          ...toWaiting('abandonRound'),
+        ],
+      },
+    },
+    merged: { type: 'final' },
+    closed: { type: 'final' },
     heldAsDraft: { type: 'final' },
     failed: { type: 'final' },
     cancelled: { type: 'final' },
@@ -213,8 +370,16 @@ export const JOB_STATES = [
   'testing',
   'refining',
   'openingPr',
+  'promoting',
   'prOpened',
   'promoted',
+  'checkingCi',
+  'demoting',
+  'rerunningCi',
+  'syncing',
+  'answering',
+  'merged',
+  'closed',
   'heldAsDraft',
   'failed',
   'cancelled',
@@ -222,4 +387,6 @@ export const JOB_STATES = [
 /** A state's name: every renderer maps each one, so a new state is a type error until it is shown. */
 export type JobStateName = (typeof JOB_STATES)[number];
 export const jobStates: readonly JobStateName[] = JOB_STATES;
-export const finalStates = ['promoted', 'heldAsDraft', 'failed', 'cancelled'] as const;
+export const finalStates = ['merged', 'closed', 'heldAsDraft', 'failed', 'cancelled'] as const;
+/** Where a job waits with its PR: parked, holding no slot and no process, until an event wakes it. */
+export const waitingStates = ['prOpened', 'promoted'] as const;

@@ -16,6 +16,11 @@ export const invokeOf: Record<Step, EffectName> = {
   test: 'runTests',
   openPr: 'openPr',
   promote: 'promotePr',
+  ci: 'readCi',
+  rerunCi: 'rerunCi',
+  demote: 'demotePr',
+  sync: 'syncBranch',
+  answer: 'answerRound',
 };
 
 const stepOf = Object.fromEntries(Object.entries(invokeOf).map(([step, id]) => [id, step])) as Record<
@@ -45,6 +50,16 @@ export function toMachineEvent(event: DomainEvent): MachineEvent {
   }
 }
 
+/** Events from outside the job, logged as they are: they already speak booty's words. */
+const OUTSIDE = new Set([
+  'JobCancelled',
+  'FeedbackReceived',
+  'CommandReceived',
+  'CiCompleted',
+  'PrClosed',
+  'PrUpdated',
+]);
+
 /** The logged event for one the machine received, or null for XState's own (its init). */
 export function toDomainEvent(
   event: { type: string } & Record<string, unknown>,
@@ -64,6 +79,5 @@ export function toDomainEvent(
       error: { code: e.code, message: e.message, retryable: e.retryable, at: e.at },
     };
   }
-  if (event.type === 'JobCancelled') return event as unknown as DomainEvent;
-  return null;
+  return OUTSIDE.has(event.type) ? (event as unknown as DomainEvent) : null;
 }

@@ -50,6 +50,9 @@ export interface JobRecord {
   outcome: string | null;
   tokens: number;
   version: number;
+  /** The job's branch and pull request, once known: webhooks about them find the job. */
+  branch: string | null;
+  pr: number | null;
   /** The stream version the issue's progress comment last showed. */
   reportedVersion: number;
   createdAt: number;
@@ -64,6 +67,8 @@ export interface JobUpdate {
   final: boolean;
   outcome: string | null;
   tokens: number;
+  branch?: string;
+  pr?: number | null;
 }
 
 export interface DeliveryRecord {
@@ -118,6 +123,8 @@ export interface EventStore {
   getJob(jobId: string): Promise<JobRecord | null>;
   listJobs(filter?: { unfinished?: boolean }): Promise<JobRecord[]>;
   findActiveJob(repo: string, issue: number): Promise<JobRecord | null>;
+  /** The unfinished job whose pull request has this number, or whose branch this is. */
+  findJobForPr(repo: string, ref: { pr?: number | null; branch?: string | null }): Promise<JobRecord | null>;
   /** Every job ever requested for an issue, oldest first. */
   jobsForIssue(repo: string, issue: number): Promise<JobRecord[]>;
   /** Jobs whose progress comment lags their stream. */

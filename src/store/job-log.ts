@@ -1,6 +1,6 @@
 import { BootyError } from '../errors.js';
 import { type DomainEvent, type EventType, parseEvent } from '../events/catalogue.js';
-import { upcast } from '../events/versions.js';
+import { recordedStateNow, upcast } from '../events/versions.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 
 // A job's log as booty's domain events: every row lifted to its current shape and validated
@@ -32,7 +32,8 @@ export function toLogEntry(row: StoredEvent): LogEntry {
     });
   }
   const { type, ...data } = event;
-  return { ...row, type, schemaVersion: lifted.version, data, event };
+  const state = recordedStateNow(row.state, row.meta.machineVersion, { type, data });
+  return { ...row, type, schemaVersion: lifted.version, data, event, state };
 }
 
 /** The job's log, read and checked; empty when there is no such job. */

@@ -44,4 +44,11 @@ export const migrations: string[] = [
   `ALTER TABLE events ADD COLUMN hash TEXT;`,
   // Where the write probe proves the disk takes a write the size of a large event (probeWritable).
   `CREATE TABLE write_probe (data BLOB);`,
+  // A job lives with its pull request: webhooks about the PR or its branch find the job by them.
+  `
+  ALTER TABLE jobs ADD COLUMN branch TEXT;
+  ALTER TABLE jobs ADD COLUMN pr INTEGER;
+  CREATE INDEX jobs_by_pr ON jobs (repo, pr, final);
+  CREATE INDEX jobs_by_branch ON jobs (repo, branch, final);
+  `,
 ];

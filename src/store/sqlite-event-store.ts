@@ -46,6 +46,8 @@ interface JobRow {
   outcome: string | null;
   tokens: number;
   version: number;
+  branch: string | null;
+  pr: number | null;
   reported_version: number;
   created_at: number;
   updated_at: number;
@@ -99,16 +101,20 @@ export class SqliteEventStore implements EventStore {
       ),
       readAll: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       upsertJob: db.prepare(`
-        INSERT INTO jobs (job_id, repo, issue, state, attempts, final, outcome, tokens, version, created_at, updated_at)
-        VALUES (@jobId, @repo, @issue, @state, @attempts, @final, @outcome, @tokens, @version, @at, @at)
+        INSERT INTO jobs (job_id, repo, issue, state, attempts, final, outcome, tokens, version, branch, pr, created_at, updated_at)
+        VALUES (@jobId, @repo, @issue, @state, @attempts, @final, @outcome, @tokens, @version, @branch, @pr, @at, @at)
         ON CONFLICT (job_id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
           final = excluded.final, outcome = excluded.outcome, tokens = excluded.tokens,
-          version = excluded.version, updated_at = excluded.updated_at`),
+          version = excluded.version, branch = COALESCE(excluded.branch, branch),
+          pr = COALESCE(excluded.pr, pr), updated_at = excluded.updated_at`),
       getJob: db.prepare('SELECT * FROM jobs WHERE job_id = ?'),
       listJobs: db.prepare('SELECT * FROM jobs ORDER BY created_at, job_id'),
       listUnfinished: db.prepare('SELECT * FROM jobs WHERE final = 0 ORDER BY created_at, job_id'),
       activeForIssue: db.prepare(
         'SELECT * FROM jobs WHERE repo = ? AND issue = ? AND final = 0 ORDER BY created_at LIMIT 1',
+      ),
+      activeForPr: db.prepare(
+        'SELECT * FROM jobs WHERE repo = @repo AND final = 0 AND (pr = @pr OR branch = @branch) ORDER BY created_at DESC LIMIT 1',
       ),
       forIssue: db.prepare('SELECT * FROM jobs WHERE repo = ? AND issue = ? ORDER BY created_at, job_id'),
       unreported: db.prepare('SELECT * FROM jobs WHERE reported_version < version ORDER BY created_at'),
@@ -239,6 +245,8 @@ export class SqliteEventStore implements EventStore {
       outcome: job.outcome,
       tokens: job.tokens,
       version,
+      branch: job.branch ?? null,
+      pr: job.pr ?? null,
       at,
     });
   }
@@ -284,6 +292,16 @@ export class SqliteEventStore implements EventStore {
 
   async findActiveJob(repo: string, issue: number): Promise<JobRecord | null> {
     const row = this.stmt.activeForIssue.get(repo, issue) as JobRow | undefined;
+    return row ? toJobRecord(row) : null;
+  }
+
+  async findJobForPr(
+    repo: string,
+    ref: { pr?: number | null; branch?: string | null },
+  ): Promise<JobRecord | null> {
+    const row = this.stmt.activeForPr.get({ repo, pr: ref.pr ?? null, branch: ref.branch ?? null }) as
+      | JobRow
+      | undefined;
     return row ? toJobRecord(row) : null;
   }
 
@@ -358,6 +376,8 @@ function toJobRecord(row: JobRow): JobRecord {
     outcome: row.outcome,
     tokens: row.tokens,
     version: row.version,
+    branch: row.branch ?? null,
+    pr: row.pr ?? null,
     reportedVersion: row.reported_version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -32,6 +32,18 @@ export const DEFAULT_PROTECTED_PATHS = [
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
+export const DEFAULT_MAX_FOLLOW_UPS = 5;
+export const DEFAULT_MAX_CI_FIXES = 3;
+
+/** A bound on a job's rounds once its PR is open. */
+const rounds = (what: string) =>
+  z
+    .number({ error: `must be a number of ${what}` })
+    .int('must be a whole number')
+    .min(0, 'must be at least 0')
+    .max(50, 'must be at most 50')
+    .optional();
+
 const command = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty');
 
 export const RepoConfigFile = z
@@ -67,6 +79,8 @@ export const RepoConfigFile = z
       .min(1, 'must be at least 1')
       .max(10, 'must be at most 10')
       .optional(),
+    maxFollowUps: rounds('review and @booty rounds'),
+    maxCiFixes: rounds('rounds that fix red CI'),
     protectedPaths: z
       .array(z.string({ error: 'must be a glob string' }).min(1, 'must not be empty'), {
         error: 'must be a list of globs',
@@ -211,6 +225,8 @@ export function resolveConfig(input: {
     install: install ? { command: install } : null,
     timeoutSeconds: parsed.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     maxAttempts: parsed.maxAttempts ?? input.defaultMaxAttempts,
+    maxFollowUps: parsed.maxFollowUps ?? DEFAULT_MAX_FOLLOW_UPS,
+    maxCiFixes: parsed.maxCiFixes ?? DEFAULT_MAX_CI_FIXES,
     protectedPaths: [...new Set([...DEFAULT_PROTECTED_PATHS, ...(parsed.protectedPaths ?? [])])],
     // Unset means no request: the operator's BOOTY_SANDBOX applies as it is.
     sandbox: parsed.sandbox ?? null,

@@ -26,7 +26,8 @@ describe('logs written by M1', () => {
   it.each([
     ['pass', 'promoted', 1],
     ['refine', 'promoted', 2],
-    ['exhausted', 'failed', 3],
+    // Today a draft left with failing tests waits with its PR for a human's word.
+    ['exhausted', 'prOpened', 3],
   ])('the %s demo replays verified to %s after %i attempt(s)', async (scenario, finalState, attempts) => {
     const db = path.join(tempDir('booty-legacy-'), 'booty.db');
     fs.copyFileSync(path.join(fixtures, `m1-demo-${scenario}.db`), db);

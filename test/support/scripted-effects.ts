@@ -1,7 +1,7 @@
 import { BootyError } from '../../src/errors.js';
 import type { EffectName, RepoConfig, TestCase, TestRun, Usage } from '../../src/events/effect-results.js';
 import type { EffectImpls } from '../../src/machines/effect-contract.js';
-import type { EffectInput } from '../../src/machines/job-context.js';
+import { type EffectInput, roundPushable } from '../../src/machines/job-context.js';
 
 // Stand-in effects for machine and runner tests: each answers from a script, and every call is
 // counted by its idempotency key so a test can prove what ran again after a restart.
@@ -28,6 +28,8 @@ export interface Script {
    * calls of this effect came before; outcomes are then looked up by that count.
    */
   countCall?: (src: EffectName, key: string) => number;
+  /** CI on the PR's head, per read (promotion and readCi read it); default passed. */
+  ci?: ('none' | 'pending' | 'passed' | 'failed')[];
 }
 
 export const usage = (tokens: number): Usage => ({
@@ -220,9 +222,45 @@ export function scriptedEffects(script: Script = {}) {
     },
     promotePr: async (input, { signal }) => {
       await step('promotePr', input, signal);
-      return { draft: false };
+      const read = ciRead(input);
+      return { draft: read.state === 'passed' || read.state === 'none' ? false : true, ci: read };
+    },
+    readCi: async (input, { signal }) => {
+      await step('readCi', input, signal);
+      return ciRead(input);
+    },
+    rerunCi: async (input, { signal }) => {
+      await step('rerunCi', input, signal);
+      return { sha: input.job.pr!.headSha, runs: input.job.conversation.ci?.rerunnable ?? [] };
+    },
+    demotePr: async (input, { signal }) => {
+      await step('demotePr', input, signal);
+      return { draft: true as const };
+    },
+    syncBranch: async (input, { signal }) => {
+      await step('syncBranch', input, signal);
+      return { headSha: input.job.pr!.headSha };
+    },
+    answerRound: async (input, { signal }) => {
+      await step('answerRound', input, signal);
+      const commit = roundPushable(input.job) ? `${input.job.round!.n}`.padStart(40, 'd') : null;
+      return { commit, headSha: commit ?? input.job.pr!.headSha, replies: input.job.round!.triggers.length };
     },
   };
+  let ciReads = 0;
+  function ciRead(input: EffectInput) {
+    const state = script.ci?.[ciReads++] ?? 'passed';
+    const failed = state === 'failed';
+    return {
+      sha: input.job.pr!.headSha,
+      state,
+      total: state === 'none' ? 0 : 1,
+      failing: failed
+        ? [{ name: 'build', kind: 'check' as const, url: null, detail: 'expected 3, got 4' }]
+        : [],
+      rerunnable: failed ? [41] : [],
+    };
+  }
   return { impls, calls, log };
 }
 

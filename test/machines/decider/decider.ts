@@ -66,7 +66,7 @@ export const cancelled = (reason: 'unlabeled' | 'closed' | 'operator' = 'unlabel
   at: AT,
 });
 
-const config = (maxAttempts = 3): RepoConfig => ({
+const config = (maxAttempts = 3, extra: Partial<RepoConfig> = {}): RepoConfig => ({
   source: 'default',
   path: null,
   test: { command: 'npm test' },
@@ -75,6 +75,7 @@ const config = (maxAttempts = 3): RepoConfig => ({
   maxAttempts,
   protectedPaths: [],
   sandbox: 'off',
+  ...extra,
 });
 
 export const change = (n: number): FileChange => ({ path: 'src/index.js', content: `attempt ${n}\n` });
@@ -82,12 +83,12 @@ const testChange: FileChange = { path: 'test/index.test.js', content: 'test("add
 
 /** Each step's success as its effect records it. */
 export const ok = {
-  prepared: (maxAttempts = 3) =>
+  prepared: (maxAttempts = 3, extra: Partial<RepoConfig> = {}) =>
     succeeded('prepare', {
       baseSha: 'a'.repeat(40),
       defaultBranch: 'main',
       branch: 'booty/issue-1',
-      config: config(maxAttempts),
+      config: config(maxAttempts, extra),
       comments: [],
     }),
   baseline: (run: Omit<TestRun, 'at'> = testRun(true)) => succeeded('baseline', run),
@@ -172,7 +173,75 @@ export const ok = {
       },
       attempt,
     ),
-  promoted: (attempt = 1) => succeeded('promote', { draft: false }, attempt),
+  promoted: (attempt = 1, ci: CiState = 'passed') =>
+    succeeded('promote', { draft: ci !== 'passed' && ci !== 'none', ci: ciRead(ci) }, attempt),
+  ci: (state: CiState, attempt = 1, sha = 'b'.repeat(40)) => succeeded('ci', ciRead(state, sha), attempt),
+  rerun: (attempt = 1, sha = 'b'.repeat(40)) => succeeded('rerunCi', { sha, runs: [41] }, attempt),
+  demoted: (attempt = 1) => succeeded('demote', { draft: true }, attempt),
+  synced: (attempt = 1, headSha = 'c'.repeat(40)) => succeeded('sync', { headSha }, attempt),
+  answered: (attempt: number, commit: string | null, headSha = commit ?? 'c'.repeat(40)) =>
+    succeeded('answer', { commit, headSha, replies: 1 }, attempt),
+};
+
+type CiState = 'none' | 'pending' | 'passed' | 'failed';
+
+function ciRead(state: CiState, sha = 'b'.repeat(40)) {
+  const failed = state === 'failed';
+  return {
+    sha,
+    state,
+    total: state === 'none' ? 0 : 1,
+    failing: failed ? [{ name: 'build', kind: 'check', url: null, detail: 'expected 3, got 4' }] : [],
+    rerunnable: failed ? [41] : [],
+  };
+}
+
+/** What GitHub tells a job with an open PR, as the gateway logs it. */
+export const outside = {
+  review: (body = 'Please also handle negative numbers.', mention = false): DomainEvent => ({
+    type: 'FeedbackReceived',
+    place: 'review',
+    author: 'reviewer',
+    body,
+    commentId: 501,
+    comments: [{ id: 601, path: 'src/index.js', line: 1, body }],
+    mention,
+    deliveryId: 'd-review',
+    at: AT,
+  }),
+  command: (command: 'retry' | 'stop' | 'cancel'): DomainEvent => ({
+    type: 'CommandReceived',
+    command,
+    place: 'pr-comment',
+    author: 'maintainer',
+    commentId: 701,
+    deliveryId: `d-${command}`,
+    at: AT,
+  }),
+  ciDone: (sha = 'b'.repeat(40)): DomainEvent => ({
+    type: 'CiCompleted',
+    headSha: sha,
+    source: 'check_suite',
+    conclusion: 'success',
+    deliveryId: 'd-ci',
+    at: AT,
+  }),
+  closed: (merged: boolean): DomainEvent => ({
+    type: 'PrClosed',
+    merged,
+    sender: 'maintainer',
+    deliveryId: 'd-closed',
+    at: AT,
+  }),
+  draft: (draft: boolean): DomainEvent => ({
+    type: 'PrUpdated',
+    action: draft ? 'converted_to_draft' : 'ready_for_review',
+    headSha: null,
+    draft,
+    sender: 'maintainer',
+    deliveryId: `d-draft-${draft}`,
+    at: AT,
+  }),
 };
 
 /** The log of a job that has come this far on the happy path: one attempt, tests passing. */
@@ -184,7 +253,11 @@ export const happy = {
   applying: () => [...happy.generating(), ok.generated()],
   testing: () => [...happy.applying(), ok.applied()],
   openingPr: () => [...happy.testing(), ok.tests(true)],
-  prOpened: () => [...happy.openingPr(), ok.pr()],
+  promoting: () => [...happy.openingPr(), ok.pr()],
+  /** Promoted: the PR is ready for review and the job waits with it. */
+  promoted: () => [...happy.promoting(), ok.promoted()],
+  /** Draft, CI pending on its head: the job waits for CI. */
+  waitingForCi: () => [...happy.promoting(), ok.promoted(1, 'pending')],
 };
 
 /** Logs past the first attempt. */

@@ -22,32 +22,39 @@ const rows: Row[] = [
     given: happy.openingPr(),
     when: ok.pr(),
     expect: {
-      state: 'prOpened',
+      state: 'promoting',
       effect: effect('promotePr', 1),
-      context: { pr: { number: 7, draft: true } },
+      context: {
+        pr: { number: 7, draft: true },
+        conversation: { headTested: true, firstBase: 'a'.repeat(40) },
+      },
     },
   },
   {
-    name: 'the PR of a change whose tests still fail: the job fails, the PR stays draft',
+    name: 'the PR of a change whose tests still fail: the draft waits with its PR for a human',
     given: failedTests,
     when: ok.pr(3),
     expect: {
-      state: 'failed',
+      state: 'prOpened',
       effect: null,
-      context: { pr: { number: 7 }, outcome: { reason: 'tests-failing' } },
+      context: {
+        pr: { number: 7 },
+        outcome: { reason: 'tests-failing' },
+        conversation: { headTested: false },
+      },
     },
   },
   {
-    name: 'the draft of a job a step error already failed keeps that error as the outcome',
+    name: 'the draft of a job a step error already failed keeps that error as the outcome, and waits',
     given: stepError,
     when: ok.pr(),
-    expect: { state: 'failed', effect: null, context: { pr: { number: 7 }, outcome: { reason: 'error' } } },
+    expect: { state: 'prOpened', effect: null, context: { pr: { number: 7 }, outcome: { reason: 'error' } } },
   },
   {
-    name: "a change to booty's own repository is held as a draft for a human",
+    name: "a change to booty's own repository waits as a draft for a human",
     given: [requested({ selfModification: true }), ...happy.openingPr().slice(1)],
     when: ok.pr(),
-    expect: { state: 'heldAsDraft', effect: null, context: { outcome: { reason: 'self-modification' } } },
+    expect: { state: 'prOpened', effect: null, context: { outcome: { reason: 'self-modification' } } },
   },
   {
     name: 'a transient failure (GitHub unavailable) is retried',
