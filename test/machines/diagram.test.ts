@@ -49,12 +49,14 @@ describe('the machine as a Mermaid diagram', () => {
         }
       }
     }
+    // Eventless transitions (a waiting job that has queued work) are drawn as `always`.
+    for (const node of Object.values(jobMachine.root.states)) expected += node.always?.length ?? 0;
     const active = Object.values(jobMachine.root.states).filter((n) => n.type !== 'final');
     for (const [event, candidates] of jobMachine.root.transitions) {
       for (const t of candidates) {
         for (const node of active) {
           expected++;
-          expect(edges).toContain(`  ${node.key} --> ${t.target![0]!.key} : ${event}`);
+          expect(edges.some((l) => l.startsWith(`  ${node.key} --> ${t.target?.[0]?.key ?? node.key} : ${event}`))).toBe(true);
         }
       }
     }
@@ -66,21 +68,30 @@ describe('the machine as a Mermaid diagram', () => {
     for (const edge of [
       '  testing --> refining : runTests done [attemptsLeft]',
       '  testing --> openingPr : runTests done [testsPassed]',
+      '  testing --> answering : runTests done [passedInRound]',
       '  testing --> openingPr : runTests done [else]',
       '  refining --> applying : refine done [else]',
       '  applying --> testing : applyChanges done [appliedSomething]',
       '  testing --> testing : runTests error [canRetry]',
       '  testing --> failed : runTests error [else]',
-      '  prOpened --> heldAsDraft : promotePr error [else]',
-      '  prOpened --> promoted : promotePr done',
-      '  openingPr --> heldAsDraft : openPr done [selfModification]',
+      '  openingPr --> promoting : openPr done [else]',
+      '  openingPr --> prOpened : openPr done [lastTestsFailed]',
+      '  promoting --> promoted : promotePr done [madeReady]',
+      '  promoting --> prOpened : promotePr error [else]',
+      '  prOpened --> syncing : always [inboxWaiting]',
+      '  prOpened --> checkingCi : CiCompleted [ciForHead]',
+      '  promoted --> prOpened : PrUpdated [markedDraft]',
+      '  checkingCi --> demoting : readCi done [ciFailedOnReady]',
+      '  checkingCi --> rerunningCi : readCi done [rerunAllowed]',
+      '  answering --> syncing : answerRound error [headMoved]',
       '  preparing --> cancelled : JobCancelled',
-      '  prOpened --> cancelled : JobCancelled',
+      '  prOpened --> merged : PrClosed [merged]',
+      '  promoted --> closed : PrClosed [else]',
       '  testing : invoke runTests',
     ])
       expect(all).toContain(edge);
     // A job that is over takes no more events.
-    expect(mermaid).not.toMatch(/^ {2}(promoted|failed|heldAsDraft|cancelled) --> (?!\[\*\])/m);
+    expect(mermaid).not.toMatch(/^ {2}(merged|closed|failed|heldAsDraft|cancelled) --> (?!\[\*\])/m);
   });
 
   it('keeps every line inside the Mermaid state grammar', () => {
@@ -167,12 +178,15 @@ describe('the machine as JSON', () => {
       id: 'runTests',
       src: 'runTests',
       onDone: [
+        { guard: 'passedInRound', target: 'answering', actions: ['recordTests'] },
         { guard: 'testsPassed', target: 'openingPr', actions: ['recordTests'] },
         { guard: 'attemptsLeft', target: 'refining', actions: ['recordTests', 'nextAttempt'] },
+        { guard: 'inRound', target: 'answering', actions: ['recordTests', 'noteTestsFailing'] },
         { target: 'openingPr', actions: ['recordTests'] },
       ],
       onError: [
         { guard: 'canRetry', target: '#job.testing', reenter: true, actions: 'scheduleRetry' },
+        { guard: 'inRound', target: '#job.answering', actions: 'noteRoundError' },
         { guard: 'hasChanges', target: '#job.openingPr', actions: 'recordError' },
         { target: '#job.failed', actions: 'recordError' },
       ],

@@ -26,9 +26,9 @@ describe('the gate in the job machine', () => {
     expect(srcs).toEqual(['prepare', 'runBaseline']);
   });
 
-  it('given a step error after a change was applied, then the work goes up as a draft PR and the job fails', async () => {
+  it('given a step error after a change was applied, then the work goes up as a draft PR that waits', async () => {
     const { snapshot, srcs, states } = await runJob({ tests: [false], outcomes: { refine: ['permanent'] } });
-    expect(stateName(snapshot)).toBe('failed');
+    expect(stateName(snapshot)).toBe('prOpened');
     expect(srcs).toEqual([
       'prepare',
       'runBaseline',
@@ -39,7 +39,7 @@ describe('the gate in the job machine', () => {
       'refine',
       'openPr',
     ]);
-    expect(states.slice(-2)).toEqual(['openingPr', 'failed']);
+    expect(states.slice(-2)).toEqual(['openingPr', 'prOpened']);
     expect(snapshot.context.pr).toMatchObject({ number: 7, draft: true });
     expect(snapshot.context.outcome).toMatchObject({
       reason: 'error',
@@ -58,7 +58,7 @@ describe('the gate in the job machine', () => {
   it('given the budget runs out on a refinement, then the earlier work goes up as a draft PR', async () => {
     // Each call costs 100 tokens: analyze, generate, then the refine that crosses 250.
     const { snapshot, srcs } = await runJob({ tests: [false, true] }, { maxTokens: 250 });
-    expect(stateName(snapshot)).toBe('failed');
+    expect(stateName(snapshot)).toBe('prOpened');
     expect(snapshot.context.outcome?.reason).toBe('budget');
     expect(srcs.at(-1)).toBe('openPr');
     expect(snapshot.context.pr?.draft).toBe(true);
@@ -66,7 +66,7 @@ describe('the gate in the job machine', () => {
 
   it('given an unknown verdict on the last attempt, then the PR stays draft and the reason is tests-unknown', async () => {
     const { snapshot } = await runJob({ tests: [false], maxAttempts: 1, unknown: true });
-    expect(stateName(snapshot)).toBe('failed');
+    expect(stateName(snapshot)).toBe('prOpened');
     expect(snapshot.context.outcome?.reason).toBe('tests-unknown');
     expect(snapshot.context.outcome?.message).toContain('booty could not see the tests pass');
     expect(snapshot.context.pr?.draft).toBe(true);
@@ -78,8 +78,16 @@ describe('a relabel after the job finished', () => {
     const h = harness({});
     const first = await h.request();
     if (first.outcome !== 'created') throw new Error(first.outcome);
+    const waiting = await h.supervisor.whenFinished(first.jobId);
+    expect(stateName(waiting)).toBe('promoted');
+    // While it waits with its PR the job is the active one; closed unmerged, it ends.
+    expect((await h.request()).outcome).toBe('already-active');
+    await h.supervisor.submit(
+      { id: 'd-closed', event: 'pull_request', action: 'closed' },
+      { kind: 'wake', repo: { owner: 'acme', name: 'widgets' }, target: { pr: 7 }, event: { type: 'PrClosed', merged: false, sender: 'octocat' } },
+    );
     const done = await h.supervisor.whenFinished(first.jobId);
-    expect(stateName(done)).toBe('promoted');
+    expect(stateName(done)).toBe('closed');
 
     const second = await h.request();
     if (second.outcome !== 'created') throw new Error(second.outcome);

@@ -37,7 +37,7 @@ const settings = fc.record({
 const plain = (x: unknown) => JSON.parse(JSON.stringify(x));
 
 describe('job machine properties', () => {
-  it('always ends, never exceeds maxAttempts, and the folded log equals the live snapshot after every event', async () => {
+  it('always ends or waits with its PR, never exceeds maxAttempts, and the folded log equals the live snapshot after every event', async () => {
     await fc.assert(
       fc.asyncProperty(script, settings, fc.boolean(), async (s, jobSettings, self) => {
         // The log's length when each live snapshot was taken: every event is written before the
@@ -50,6 +50,8 @@ describe('job machine properties', () => {
           observers: [{ changed: (c) => written.set(c.jobId, c.version) }],
           inspect: (ev) => {
             if (ev.type !== '@xstate.snapshot' || ev.actorRef.sessionId !== ev.rootId) return;
+            // Parking stops the actor: that is the runner letting go, not an event of the job.
+            if (ev.event.type === 'xstate.stop') return;
             const live = plain((ev.actorRef as any).getPersistedSnapshot());
             const jobId = live.context.jobId as string;
             lives.push({ jobId, version: written.get(jobId) ?? 0, live, event: ev.event.type });
@@ -67,8 +69,9 @@ describe('job machine properties', () => {
           if (JSON.stringify(live) !== JSON.stringify(folded)) mismatches.push(event);
         }
 
-        expect(snapshot.status).toBe('done');
-        expect(['promoted', 'heldAsDraft', 'failed']).toContain(snapshot.value);
+        // It ends, or it waits with its PR, parked, for a person or CI.
+        if (snapshot.status === 'done') expect(snapshot.value).toBe('failed');
+        else expect(['promoted', 'prOpened']).toContain(snapshot.value);
         expect(snapshot.context.attempt).toBeLessThanOrEqual(maxAttemptsOf(snapshot.context));
         const testRuns = h.effects.log.filter((k) => k.includes(':runTests:'));
         expect(new Set(testRuns).size).toBeLessThanOrEqual(maxAttemptsOf(snapshot.context));

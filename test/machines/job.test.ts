@@ -39,7 +39,7 @@ const distinct = (xs: string[]) => xs.filter((x, i) => x !== xs[i - 1]);
 
 describe('job machine', () => {
   it('given tests that pass at once, then the PR is opened and promoted after one attempt', async () => {
-    const { snapshot, states, keys, jobId } = await runJob({});
+    const { h, snapshot, states, keys, jobId } = await runJob({});
     expect(snapshot.value).toBe('promoted');
     expect(snapshot.context.attempt).toBe(1);
     expect(snapshot.context.pr).toMatchObject({ number: 7, draft: false });
@@ -52,9 +52,12 @@ describe('job machine', () => {
       'applying',
       'testing',
       'openingPr',
-      'prOpened',
+      'promoting',
       'promoted',
     ]);
+    // It waits with its PR, parked: not finished, and holding no slot.
+    expect(snapshot.status).toBe('active');
+    expect(h.supervisor.running).toEqual([]);
     expect(keys).toEqual(
       [
         'prepare:0',
@@ -64,7 +67,7 @@ describe('job machine', () => {
         'applyChanges:1',
         'runTests:1',
         'openPr:1',
-        'promotePr:1',
+        `promotePr:1:${'b'.repeat(40)}`,
       ].map((k) => `${jobId}:${k}`),
     );
   });
@@ -81,9 +84,9 @@ describe('job machine', () => {
     expect(snapshot.context.attempts[0]!.test?.failingTests).toEqual(['adds numbers (attempt 1)']);
   });
 
-  it('given tests that never pass, then after maxAttempts the work goes up as a draft PR and the job fails', async () => {
+  it('given tests that never pass, then after maxAttempts the work goes up as a draft PR that waits for a human', async () => {
     const { snapshot, keys, states } = await runJob({ tests: [false, false, false], maxAttempts: 3 });
-    expect(snapshot.value).toBe('failed');
+    expect(snapshot.value).toBe('prOpened');
     expect(snapshot.context.attempt).toBe(3);
     expect(snapshot.context.attempts).toHaveLength(3);
     expect(snapshot.context.pr).toMatchObject({ number: 7, draft: true });
@@ -111,12 +114,12 @@ describe('job machine', () => {
     expect(snapshot.context.error).toBeNull();
   });
 
-  it('given transient failures beyond maxRetries, then the job fails naming the step', async () => {
+  it('given transient failures beyond maxRetries, then the job stops naming the step, its work up as a draft', async () => {
     const { snapshot } = await runJob(
       { outcomes: { runTests: ['transient', 'transient', 'transient'] } },
       { settings: { maxRetries: 2 } },
     );
-    expect(snapshot.value).toBe('failed');
+    expect(snapshot.value).toBe('prOpened');
     expect(snapshot.context.error).toMatchObject({ step: 'runTests', code: 'BOOTY_E_EFFECT_TRANSIENT' });
     expect(snapshot.context.outcome?.reason).toBe('error');
   });
@@ -154,16 +157,16 @@ describe('job machine', () => {
       if (r.outcome !== 'created') throw new Error(r.outcome);
       return { snap: await h.supervisor.whenFinished(r.jobId), keys: h.effects.log };
     })();
-    expect(self.snap.value).toBe('heldAsDraft');
+    expect(self.snap.value).toBe('prOpened');
     expect(self.snap.context.outcome?.reason).toBe('self-modification');
     expect(self.snap.context.pr?.draft).toBe(true);
     expect(self.keys.some((k) => k.includes(':promotePr:'))).toBe(false);
     expect(keys.some((k) => k.includes(':promotePr:'))).toBe(true);
   });
 
-  it('given a promotion that fails, then the job ends held as draft, not failed', async () => {
+  it('given a promotion that fails, then the job waits with its draft, not failed', async () => {
     const { snapshot } = await runJob({ outcomes: { promotePr: ['permanent'] } });
-    expect(snapshot.value).toBe('heldAsDraft');
+    expect(snapshot.value).toBe('prOpened');
     expect(snapshot.context.outcome?.reason).toBe('promotion-failed');
     expect(snapshot.context.pr?.draft).toBe(true);
   });
@@ -176,9 +179,9 @@ describe('job machine', () => {
     expect(keys.some((k) => k.includes(':applyChanges:'))).toBe(false);
   });
 
-  const cancellable = jobStates.filter(
-    (s) => !['promoted', 'heldAsDraft', 'failed', 'cancelled'].includes(s),
-  );
+  // The states a job passes through on its way to its PR (the conversation's own are in the
+  // crash suite and the decider tables).
+  const cancellable = jobStates.slice(0, jobStates.indexOf('promoting') + 1);
   it.each(cancellable)(
     'given a cancel while %s, then the job ends cancelled and nothing after it runs',
     async (state) => {
@@ -206,4 +209,44 @@ describe('job machine', () => {
       expect(keys.length).toBe(startedBeforeCancel);
     },
   );
+
+  it('given a cancel while it waits with its PR, then the parked job is folded, cancelled and ends', async () => {
+    const { h, jobId, snapshot } = await runJob({});
+    expect(snapshot.value).toBe('promoted');
+    expect(await h.supervisor.cancel(jobId, { reason: 'closed', sender: 'octocat' })).toBe('cancelled');
+    const after = await h.supervisor.whenFinished(jobId);
+    expect(after.value).toBe('cancelled');
+    expect((await h.store.getJob(jobId))?.final).toBe(true);
+  });
+
+  it('given a review on its promoted PR, then the parked job wakes, runs a round and waits again', async () => {
+    const { h, jobId, keys: before } = await runJob({});
+    const delivery = { id: 'd-review', event: 'pull_request_review', action: 'submitted' };
+    const woke = await h.supervisor.submit(delivery, {
+      kind: 'wake',
+      repo: { owner: 'acme', name: 'widgets' },
+      target: { pr: 7 },
+      event: {
+        type: 'FeedbackReceived',
+        place: 'review',
+        author: 'reviewer',
+        body: 'Handle negative numbers too.',
+        commentId: 501,
+        comments: [],
+        mention: false,
+      },
+    });
+    expect(woke).toEqual({ outcome: 'woke', jobId });
+    await h.supervisor.onIdle();
+    const after = await h.supervisor.whenFinished(jobId);
+    expect(after.value).toBe('promoted');
+    expect(after.context.conversation.rounds).toMatchObject([
+      { n: 1, firstAttempt: 2, result: 'pushed', commit: '1'.padStart(40, 'd') },
+    ]);
+    expect(h.effects.log.slice(before.length)).toEqual(
+      ['syncBranch:1:r1', 'generate:2', 'applyChanges:2', 'runTests:2', 'answerRound:2:r1'].map((k) => `${jobId}:${k}`),
+    );
+    // The same delivery again changes nothing.
+    expect(await h.supervisor.submit(delivery, { kind: 'wake', repo: { owner: 'acme', name: 'widgets' }, target: { pr: 7 }, event: { type: 'PrClosed', merged: true, sender: 'x' } })).toEqual({ outcome: 'duplicate' });
+  });
 });
