@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
+import { readCiAt } from './ci-read.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { githubError, githubMessage, httpStatus, mapped } from './github-errors.js';
 import { prTitle, renderPrBody } from './pr-body.js';
@@ -17,6 +18,8 @@ export interface PullRequestDeps {
   log?: Logger;
   /** Removes secrets before anything is published. */
   scrub?: (text: string) => string;
+  /** When CI was read, for the promotion's result; default Date.now. */
+  now?: () => number;
 }
 
 interface PrData {
@@ -133,7 +136,10 @@ const READY = `mutation BootyMarkReadyForReview($id: ID!) {
   markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
 }`;
 
-/** Marks the job's PR ready for review; a PR already ready counts as done. */
+/**
+ * Marks the job's PR ready for review once CI lets it: CI pending or red leaves it draft (the job
+ * reads CI again when it finishes), CI green or absent promotes it. A PR already ready counts as done.
+ */
 export function promotePr(deps: PullRequestDeps): EffectImpl<'promotePr'> {
   return async (input) => {
     const { job } = input;
@@ -157,13 +163,24 @@ export function promotePr(deps: PullRequestDeps): EffectImpl<'promotePr'> {
         reason: `pull request #${current.number} was closed`,
       });
     }
-    if (!current.draft) return { draft: false };
+    const ci = { ...(await readCiAt(gh, job.repo, job.pr.headSha, deps)), at: (deps.now ?? Date.now)() };
+    if (!current.draft) return { draft: false, ci };
+    // Someone pushed after booty's head: what would be merged is not what booty tested. The push's
+    // own event reaches the job, which decides again.
+    const moved = current.head.sha !== job.pr.headSha;
+    if (ci.state === 'pending' || ci.state === 'failed' || moved) {
+      deps.log?.info(
+        { jobId: job.jobId, pr: job.pr.number, ci: ci.state, head: current.head.sha },
+        'the pull request stays draft',
+      );
+      return { draft: true, ci };
+    }
     const reply = await mapped(() =>
       gh.graphql<{ markPullRequestReadyForReview: { pullRequest: { isDraft: boolean } } }>(READY, {
         id: current.node_id,
       }),
     );
     deps.log?.info({ jobId: job.jobId, pr: job.pr.number }, 'marked the pull request ready for review');
-    return { draft: reply.markPullRequestReadyForReview.pullRequest.isDraft };
+    return { draft: reply.markPullRequestReadyForReview.pullRequest.isDraft, ci };
   };
 }

@@ -75,6 +75,7 @@ function readyJob(overrides: Partial<JobContext> = {}): JobContext {
 }
 
 const openInput = (job: JobContext) => effectInput(job, 'openPr');
+const noCi = (sha: string) => ({ sha, state: 'none', total: 0, failing: [], rerunnable: [] });
 
 describe('draft pull request and promotion', () => {
   it('opens a draft with the evidence and the job marker, then promotes it', async () => {
@@ -120,7 +121,8 @@ describe('draft pull request and promotion', () => {
       { ...effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr') },
       { signal: new AbortController().signal },
     );
-    expect(promoted).toEqual({ draft: false });
+    // No CI on the repository: nothing holds the promotion back.
+    expect(promoted).toEqual({ draft: false, ci: { ...noCi(headSha), at: expect.any(Number) } });
     expect(sim.pulls('acme', 'widgets')[0]!.draft).toBe(false);
 
     // Resumed after a crash: both steps run again and change nothing.
@@ -134,7 +136,7 @@ describe('draft pull request and promotion', () => {
       await effects.promotePr(effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr'), {
         signal: new AbortController().signal,
       }),
-    ).toEqual({ draft: false });
+    ).toEqual({ draft: false, ci: { ...noCi(headSha), at: expect.any(Number) } });
     expect(sim.pulls('acme', 'widgets')).toHaveLength(1);
     expect(sim.requests().filter((r) => r.operation === 'graphql')).toHaveLength(graphqlCalls);
   });
@@ -231,7 +233,7 @@ describe('draft pull request and promotion', () => {
     const result = await effects.promotePr(effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr'), {
       signal: new AbortController().signal,
     });
-    expect(result).toEqual({ draft: false });
+    expect(result).toMatchObject({ draft: false, ci: noCi(headSha) });
     expect(sim.requests().filter((r) => r.operation === 'graphql')).toHaveLength(2);
     expect(sim.pulls('acme', 'widgets')[0]!.draft).toBe(false);
   });
