@@ -163,6 +163,38 @@ describe('answering a round', () => {
     expect(replies.map((c) => c.inReplyTo)).toEqual([r.comments[0]!.id, r.comments[1]!.id]);
   });
 
+  it('finds a reply whose answer was lost instead of posting it again', async () => {
+    const f = await openPrFixture();
+    const r = await review(f, 'alice', 'One thing', ['One']);
+    const asked = await comment(f, 'carol', 1, '@booty and docs');
+    const job = inRound(f.job, 1, [
+      {
+        kind: 'feedback',
+        place: 'review',
+        author: 'alice',
+        body: 'One thing',
+        commentId: r.id,
+        comments: r.comments,
+        mention: false,
+      },
+      {
+        kind: 'feedback',
+        place: 'issue-comment',
+        author: 'carol',
+        body: '@booty and docs',
+        commentId: asked,
+        comments: [],
+        mention: true,
+      },
+    ]);
+    f.sim.fault('pulls/create-reply-for-review-comment', { kind: 'lost-reply' });
+    f.sim.fault('issues/create-comment', { kind: 'lost-reply' });
+
+    expect(await f.effects.answerRound(job, { commit: COMMIT, note: null })).toEqual({ replies: 2 });
+    expect(f.sim.reviewComments('acme', 'widgets').filter((c) => c.author === 'booty-bot')).toHaveLength(1);
+    expect(f.sim.comments('acme', 'widgets', 1).filter((c) => c.author === 'booty-bot')).toHaveLength(1);
+  });
+
   it('answers nothing between rounds, and nothing for CI alone', async () => {
     const f = await openPrFixture();
     const before = f.sim.requests().length;
