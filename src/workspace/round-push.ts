@@ -1,7 +1,7 @@
 import { BootyError } from '../errors.js';
 import type { JobContext } from '../machines/job-context.js';
 import { assertBootyBranch, type BranchRemote, pushLeased, remoteTip } from './branch-remote.js';
-import { type Author, type BaseEntries, buildCommit, entriesAt } from './commit-build.js';
+import { type Author, type BaseEntries, buildCommit } from './commit-build.js';
 import { JOB_TRAILER } from './commit-push.js';
 import { git } from './git.js';
 import { withLock } from './keyed-lock.js';
@@ -42,7 +42,7 @@ export function pushRound(input: {
   mirror: string;
   /** Its workspace's base is the PR head the round started from; its changes are the round's. */
   job: Pick<JobContext, 'jobId' | 'branch' | 'workspace' | 'changes'>;
-  /** The base commit's entries at the changed paths. */
+  /** The base's entries at the changed paths: a tip the round is rebuilt on has the same. */
   base: BaseEntries;
   round: Round;
   author: Author;
@@ -54,12 +54,12 @@ export function pushRound(input: {
     throw new BootyError('BOOTY_E_GIT_FAILED', { op: 'commit', reason: 'the job has no workspace yet' });
   const start = job.workspace.baseSha;
   const paths = job.changes.map((c) => c.path);
-  const commitOn = (parent: string, base: BaseEntries) =>
+  const commitOn = (parent: string) =>
     buildCommit({
       mirror,
       ref: `refs/heads/${job.branch}`,
       parent,
-      base,
+      base: input.base,
       changes: job.changes,
       author: input.author,
       at: round.at,
@@ -67,9 +67,8 @@ export function pushRound(input: {
     });
   return withLock(mirror, async () => {
     let parent = start;
-    let base = input.base;
     for (let rebases = 0; ; rebases++) {
-      const commit = await commitOn(parent, base);
+      const commit = await commitOn(parent);
       const failed = await pushLeased(remote, job.branch, commit, parent).then(
         () => null,
         (err: unknown) => err,
@@ -89,9 +88,8 @@ export function pushRound(input: {
           paths: touched.join(', '),
         });
       }
-      // The paths are untouched since the round's base, so their entries there are the tip's too.
+      // The round's paths are untouched since its base: their entries there are the tip's too.
       parent = tip;
-      base = (await entriesAt(mirror, tip, paths)) ?? base;
     }
   });
 }
