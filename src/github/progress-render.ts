@@ -113,6 +113,13 @@ export function progressStages(snapshot: Snapshot): Stage[] {
   if (running !== null) fill(running, 'running', 'pending');
   else if (state === 'promoted') fill(7, 'done', 'done');
   else if (state === 'heldAsDraft') fill(6, outcome === 'promotion-failed' ? 'warning' : 'held', 'skipped');
+  // A draft that waits: held for a human or for CI, or left draft when promotion failed.
+  else if (
+    state === 'prOpened' &&
+    (!outcome || outcome === 'self-modification' || outcome === 'tests-passed')
+  )
+    fill(6, 'held', 'skipped');
+  else if (state === 'prOpened' && outcome === 'promotion-failed') fill(6, 'warning', 'skipped');
   else if (state === 'cancelled') fill(reached(ctx), 'cancelled', 'skipped');
   else if (outcome === 'test-command-broken' || outcome === 'test-command-timeout')
     fill(1, 'failed', 'skipped');
@@ -242,7 +249,11 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
       .join('\n'),
   );
 
-  const failed = state === 'failed' || ctx.outcome?.reason === 'promotion-failed';
+  // A draft waiting with work that did not pass says why, as a failed job does.
+  const failed =
+    state === 'failed' ||
+    ctx.outcome?.reason === 'promotion-failed' ||
+    (state === 'prOpened' && !!ctx.outcome && ctx.outcome.reason !== 'tests-passed');
   const facts: string[] = [];
   if (ctx.pr)
     facts.push(

@@ -73,16 +73,19 @@ describe('a job on the simulated GitHub', () => {
 
   it('keeps a self-modification draft, and the comment says a human must review it', async () => {
     const { sim, snapshot, comments } = await run({ self: true });
-    expect(snapshot.value).toBe('heldAsDraft');
+    // The job does not end: it waits with its draft for the human.
+    expect(snapshot.status).toBe('active');
+    expect(snapshot.value).toBe('prOpened');
     expect(snapshot.context.outcome?.reason).toBe('self-modification');
     expect(sim.pulls('acme', 'widgets').map((p) => p.draft)).toEqual([true]);
     expect(sim.pulls('acme', 'widgets')[0]!.body).toContain('a human reviews it');
     expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('### ⏸️ booty opened a draft pull request for a human to review');
     expect(comments[0]!.body).toContain('a human must review it');
     expect(comments[0]!.body).toContain('⏸️ Mark it ready for review — held as draft');
   });
 
-  it('shows a failed promotion without failing the job: it ends held as draft', async () => {
+  it('shows a failed promotion without failing the job: it waits with its draft', async () => {
     const { sim, snapshot, comments } = await run({
       arrange: (s) =>
         s.fault('graphql', {
@@ -91,10 +94,14 @@ describe('a job on the simulated GitHub', () => {
           message: 'Resource not accessible by integration',
         }),
     });
-    expect(snapshot.value).toBe('heldAsDraft');
+    expect(snapshot.status).toBe('active');
+    expect(snapshot.value).toBe('prOpened');
     expect(snapshot.context.outcome?.reason).toBe('promotion-failed');
     expect(sim.pulls('acme', 'widgets').map((p) => p.draft)).toEqual([true]);
     expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain(
+      '### ⚠️ booty opened a draft pull request but could not mark it ready',
+    );
     expect(comments[0]!.body).toContain('⚠️ Mark it ready for review — failed; the pull request stays draft');
     expect(comments[0]!.body).toContain('FORBIDDEN: Resource not accessible by integration');
   });
