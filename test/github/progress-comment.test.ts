@@ -67,7 +67,7 @@ describe('progress comment', () => {
         'testing',
         'refining',
         'openingPr',
-        'prOpened',
+        'promoting',
         'promoted',
       ]),
     );
