@@ -28,33 +28,52 @@ async function bodyOf(script: Script, options: Partial<SupervisorOptions> = {}) 
 }
 
 describe('the PR body links the issue by what the tests showed', () => {
+  // A job whose work did not pass does not end: it waits with its draft in prOpened, saying why.
   it.each([
-    ['tests pass on the second attempt', { tests: [false, true] }, {}, 'promoted', 'Closes #1'],
-    ['tests still fail after the last attempt', { tests: [false, false, false] }, {}, 'failed', 'Refs #1'],
+    [
+      'tests pass on the second attempt',
+      { tests: [false, true] },
+      {},
+      'promoted',
+      'tests-passed',
+      'Closes #1',
+    ],
+    [
+      'tests still fail after the last attempt',
+      { tests: [false, false, false] },
+      {},
+      'prOpened',
+      'tests-failing',
+      'Refs #1',
+    ],
     [
       'booty could not see the tests pass',
       { tests: [false, false, false], unknown: true },
       {},
-      'failed',
+      'prOpened',
+      'tests-unknown',
       'Refs #1',
     ],
     [
       'a refinement failed after a failing attempt',
       { tests: [false], outcomes: { refine: ['permanent' as const] } },
       {},
-      'failed',
+      'prOpened',
+      'error',
       'Refs #1',
     ],
     [
       'the budget ran out with failing work',
       { tests: [false, true] },
       { settings: { maxTokens: 250 } },
-      'failed',
+      'prOpened',
+      'budget',
       'Refs #1',
     ],
-  ])('%s: %s', async (_, script, options, state, link) => {
-    const { body, state: ended } = await bodyOf(script, options);
+  ])('%s: %s', async (_, script, options, state, reason, link) => {
+    const { body, state: ended, outcome } = await bodyOf(script, options);
     expect(ended).toBe(state);
+    expect(outcome?.reason).toBe(reason);
     expect(body).toContain(`\n\n${link}`);
     expect(body.includes('Closes #')).toBe(link.startsWith('Closes'));
     expect(body.includes('> [!CAUTION]')).toBe(!link.startsWith('Closes'));
