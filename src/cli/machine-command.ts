@@ -1,12 +1,7 @@
 import { BootyError } from '../errors.js';
 import { jobPath } from '../inspect/job-diagram.js';
-import {
-  eventLabel,
-  machineGraph,
-  machineJson,
-  machineMermaid,
-  mermaidWithPath,
-} from '../machines/diagram.js';
+import { machineGraph, machineJson, machineMermaid, mermaidWithPath } from '../machines/diagram.js';
+import { waitingStates } from '../machines/job.js';
 import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
 import { table } from './format.js';
 
@@ -52,14 +47,24 @@ export const machineCommand: Command = {
 
 function overview(): string {
   const g = machineGraph();
+  const waiting: readonly string[] = waitingStates;
   const rows = g.states.flatMap((s) => {
     const own = g.transitions.filter((t) => t.from === s.name && !t.fromRoot);
-    const head = [s.name, s.type === 'final' ? '(final)' : s.invokes.join(', ')];
+    const what = s.type === 'final' ? '(final)' : waiting.includes(s.name) ? '(waits)' : s.invokes.join(', ');
+    const head = [s.name, what];
     if (own.length === 0) return [[...head, '', '']];
     return own.map((t, i) => [...(i === 0 ? head : ['', '']), t.label, t.to]);
   });
+  // A root transition without a target keeps each state where it is: it reads as one entry, not one per state.
+  const rootEdges = g.transitions.filter((t) => t.fromRoot);
   const root = [
-    ...new Set(g.transitions.filter((t) => t.fromRoot).map((t) => `${eventLabel(t.event)} -> ${t.to}`)),
+    ...new Set(
+      rootEdges.map((t) => {
+        const targets = new Set(rootEdges.filter((o) => o.label === t.label).map((o) => o.to));
+        const stays = rootEdges.filter((o) => o.label === t.label).every((o) => o.to === o.from);
+        return stays || targets.size > 1 ? `${t.label} (stays)` : `${t.label} -> ${t.to}`;
+      }),
+    ),
   ];
   return [
     `machine ${g.id}: ${g.states.length} states, starts in ${g.initial}`,

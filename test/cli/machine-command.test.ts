@@ -18,7 +18,7 @@ describe('booty machine', () => {
     expect(code).toBe(0);
     expect(out.startsWith(machineMermaid())).toBe(true);
     expect(out.split('\n').slice(-2)).toEqual([
-      '  class preparing,baselining,analyzing,generating,applying,testing,refining,openingPr,prOpened visited',
+      '  class preparing,baselining,analyzing,generating,applying,testing,refining,openingPr,promoting visited',
       '  class promoted current',
     ]);
   });
@@ -26,11 +26,19 @@ describe('booty machine', () => {
   it('prints a table of states and transitions by default', async () => {
     const { code, out } = await cli(['machine']);
     expect(code).toBe(0);
-    expect(out.split('\n')[0]).toBe('machine job: 13 states, starts in preparing');
-    expect(out).toMatch(/^testing\s+runTests\s+runTests done \[testsPassed\]\s+openingPr$/m);
+    expect(out.split('\n')[0]).toBe('machine job: 21 states, starts in preparing');
+    expect(out).toMatch(/^testing\s+runTests\s+runTests done \[passedInRound\]\s+answering$/m);
+    expect(out).toMatch(/^\s+runTests done \[testsPassed\]\s+openingPr$/m);
     expect(out).toMatch(/^\s+runTests done \[attemptsLeft\]\s+refining$/m);
-    expect(out).toMatch(/^promoted\s+\(final\)$/m);
-    expect(out).toContain('in every state that is not final: JobCancelled -> cancelled');
+    expect(out).toMatch(/^promoting\s+promotePr\s+promotePr done \[madeReady\]\s+promoted$/m);
+    // A job with its PR waits; the PR's end is final.
+    expect(out).toMatch(/^prOpened\s+\(waits\)\s+CiCompleted \[ciForHead\]\s+checkingCi$/m);
+    expect(out).toMatch(/^promoted\s+\(waits\)\s+CiCompleted \[ciForHead\]\s+checkingCi$/m);
+    expect(out).toMatch(/^merged\s+\(final\)$/m);
+    expect(out).toContain(
+      'in every state that is not final: JobCancelled -> cancelled; FeedbackReceived (stays);',
+    );
+    expect(out).toContain('PrClosed [merged] -> merged; PrClosed [else] -> closed');
   });
 
   it('refuses two outputs at once and --job without --mermaid', async () => {

@@ -187,7 +187,8 @@ describe('booty jobs', () => {
         issue: 1,
         state: 'promoted',
         attempts: 2,
-        final: true,
+        // A promoted job waits with its PR: it is not final.
+        final: false,
       }),
     ]);
   });
