@@ -10,6 +10,7 @@ import { rankFiles } from './file-relevance.js';
 import {
   ANALYZE_TASK,
   analysisText,
+  followUpText,
   GENERATE_TASK,
   issueText,
   REFINE_TASK,
@@ -128,9 +129,14 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     const sections = touched.map((c) => touchedFileText(c.path, c.content));
     const head =
       step === 'generate'
-        ? [GENERATE_TASK, ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : [])]
+        ? [
+            GENERATE_TASK,
+            followUpText(job),
+            ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : []),
+          ]
         : [
             REFINE_TASK,
+            followUpText(job),
             latestFailure(job) ?? '',
             attemptHistory(job.attempts),
             ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : []),

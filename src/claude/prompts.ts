@@ -1,7 +1,7 @@
 import type { Analysis } from '../events/effect-results.js';
 import type { JobContext } from '../machines/job-context.js';
 import { fileBlock, type RepoContext } from './context-budget.js';
-import { fenceIssue } from './untrusted-text.js';
+import { fenceIssue, fenceTestOutput, sanitizeUntrusted } from './untrusted-text.js';
 
 // The words booty says to the model. Everything here is a pure function of the job, so the same
 // job yields the same bytes: the system prompt and repository context form the cached prefix.
@@ -36,6 +36,37 @@ export function repositoryContext(repoName: string, baseSha: string | null, cont
 
 export function issueText(job: JobContext): string {
   return fenceIssue({ title: job.issue.title, body: job.issue.body, comments: job.comments });
+}
+
+/**
+ * A follow-up round's request: what reviewers and writers asked, or what CI reported, as fenced
+ * data like the issue itself. The repository context shows the PR's branch as it stands.
+ */
+export function followUpText(job: JobContext): string {
+  const round = job.round;
+  if (!round) return '';
+  const said: string[] = [];
+  const failures: string[] = [];
+  for (const t of round.triggers) {
+    if (t.kind === 'ci') {
+      failures.push(`CI failed on ${t.sha.slice(0, 7)}:`, ...t.failing.map((f) => fenceTestOutput(`${f.name}\n${f.detail}`, 4_000)));
+      continue;
+    }
+    const author = t.author.replace(/[^\w.[\]-]/g, '').slice(0, 60) || 'unknown';
+    const body = t.kind === 'command' ? `@booty ${t.command}` : t.body;
+    if (body.trim()) said.push(`<issue_comment author="${author}">`, sanitizeUntrusted(body, 4_000), '</issue_comment>');
+    if (t.kind === 'feedback') {
+      for (const c of t.comments) {
+        const where = c.path ? `On ${c.path}${c.line ? ` line ${c.line}` : ''}: ` : '';
+        said.push(`<issue_comment author="${author}">`, `${where}${sanitizeUntrusted(c.body, 4_000)}`, '</issue_comment>');
+      }
+    }
+  }
+  return [
+    `Pull request #${job.pr?.number ?? '?'} for this issue is open, and a follow-up round was asked for. The repository context above shows its branch as it stands now. Make only the change the round asks for, on top of it; keep the rest of the pull request as it is, and keep the tests passing.`,
+    ...(said.length ? ['<untrusted_issue>', ...said, '</untrusted_issue>'] : []),
+    ...failures,
+  ].join('\n');
 }
 
 export function analysisText(a: Analysis): string {

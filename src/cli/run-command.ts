@@ -89,7 +89,11 @@ export const runCommand: Command = {
       io.out(`${stateName(snapshot)}: ${outcome?.message ?? ''}${pr ? `\n  ${pr.url}` : ''}`);
       const notice = sandboxNotice([baseline, ...attempts.map((a) => a.test)]);
       if (notice) io.out(`  ⚠ ${notice} Install bubblewrap to contain them.`);
-      return ['promoted', 'heldAsDraft'].includes(stateName(snapshot)) ? 0 : 1;
+      // Done well: a PR made ready, or a draft whose tests passed that waits for CI or a human.
+      const state = stateName(snapshot);
+      if (state === 'prOpened')
+        io.out('  The job waits with its pull request: `booty serve` takes its reviews and CI from here.');
+      return state === 'promoted' || (state === 'prOpened' && snapshot.context.conversation.headTested) ? 0 : 1;
     } finally {
       await booty.close();
     }

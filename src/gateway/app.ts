@@ -9,7 +9,7 @@ import { jobsRoutes } from './jobs-routes.js';
 import type { GatewayMetrics } from './metrics.js';
 import { opsRoutes } from './ops-routes.js';
 import type { ReadinessCheck } from './readiness.js';
-import { webhookRoutes } from './webhook-route.js';
+import { type ConversationGate, webhookRoutes } from './webhook-route.js';
 
 // The HTTP surface, assembled from its parts. It does not listen: serve.ts does, and tests may
 // call `inject` on it.
@@ -23,6 +23,8 @@ export interface AppDeps {
   readiness: () => Promise<ReadinessCheck[]>;
   /** Serve the job view and list (dashboard-routes.ts). */
   dashboard?: boolean;
+  /** GitHub's answers a conversation event needs before a job hears it (webhook-route.ts). */
+  conversation?: ConversationGate;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

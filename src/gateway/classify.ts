@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Intent } from '../actors/supervisor.js';
-import { BootyError } from '../errors.js';
+import { type ConversationIntent, classifyConversation, isConversationEvent } from './classify-conversation.js';
 import type { GatewayConfig } from './gateway-config.js';
+import { invalid, parse } from './payload.js';
 
 // Turns a verified delivery into what the supervisor should do with it. Pure: the event name, the
 // payload and the config in, an Intent out. Only the parts of the payload read here are validated,
@@ -29,10 +30,17 @@ const AnyPayload = z.object({ action: z.string().optional() });
 
 export interface Classified {
   action: string | null;
-  intent: Intent;
+  intent: Exclude<Intent, { kind: 'wake' }> | ConversationIntent;
 }
 
 export function classifyDelivery(event: string, payload: unknown, config: GatewayConfig): Classified {
+  if (isConversationEvent(event)) return classifyConversation(event, payload);
+  if (event === 'pull_request_review_comment') {
+    return {
+      action: parse(AnyPayload, event, payload).action ?? null,
+      intent: { kind: 'ignore', reason: 'a review comment is answered with its review (pull_request_review)' },
+    };
+  }
   if (event !== 'issues') {
     const any = parse(AnyPayload, event, payload);
     return {
@@ -85,15 +93,3 @@ export function classifyDelivery(event: string, payload: unknown, config: Gatewa
       return ignore(`issues.${p.action} starts nothing`);
   }
 }
-
-function parse<T extends z.ZodType>(schema: T, event: string, payload: unknown): z.infer<T> {
-  const parsed = schema.safeParse(payload);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw invalid(event, `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  return parsed.data;
-}
-
-const invalid = (event: string, reason: string) =>
-  new BootyError('BOOTY_E_WEBHOOK_PAYLOAD', { event, reason });

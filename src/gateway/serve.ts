@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../actors/supervisor.js';
 import { dashboardServed } from '../github/job-link.js';
 import type { Logger } from '../log.js';
+import { webhookConversation } from '../runtime/webhook-conversation.js';
 import type { Booty } from '../runtime/compose.js';
 import type { EventStore } from '../store/event-store.js';
 import { buildApp } from './app.js';
@@ -51,6 +52,7 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     metrics,
     log,
     dashboard,
+    conversation: booty.runtime ? webhookConversation(booty.runtime.clients) : undefined,
     readiness: async () => [
       await databaseReady(health),
       // The rest of the config was checked at start and cannot change; the key file and the

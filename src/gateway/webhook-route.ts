@@ -3,7 +3,10 @@ import { z } from 'zod';
 import type { Intent, SubmitResult, Supervisor } from '../actors/supervisor.js';
 import { BootyError } from '../errors.js';
 import { issueKey } from '../events/job-events.js';
+import type { FeedbackPlace, ReviewComment } from '../events/conversation-events.js';
+import type { RepoRef } from '../events/job-events.js';
 import { classifyDelivery } from './classify.js';
+import type { ConversationIntent } from './classify-conversation.js';
 import type { GatewayConfig } from './gateway-config.js';
 import type { GatewayMetrics } from './metrics.js';
 import { checkSignature } from './signature.js';
@@ -17,7 +20,33 @@ export interface WebhookDeps {
   config: GatewayConfig;
   supervisor: Supervisor;
   metrics: GatewayMetrics;
+  /** Who may steer booty, a review's comments, the 👀: GitHub at webhook time. Absent, everyone may. */
+  conversation?: ConversationGate;
 }
+
+/** What the route asks GitHub about a conversation event before the job hears it. */
+export interface ConversationGate {
+  isWriter(repo: RepoRef, installationId: number | null, login: string): Promise<boolean>;
+  reviewComments(repo: RepoRef, installationId: number | null, pr: number, reviewId: number): Promise<ReviewComment[]>;
+  /** For a review, `reviewComments` are its comments' ids: GitHub has no reactions on a review itself. */
+  react(
+    repo: RepoRef,
+    installationId: number | null,
+    place: FeedbackPlace,
+    commentId: number,
+    reviewComments: number[],
+  ): Promise<void>;
+  replyToReader(
+    repo: RepoRef,
+    installationId: number | null,
+    target: { pr?: number | null; issue?: number | null },
+    login: string,
+    commentId: number,
+  ): Promise<void>;
+}
+
+/** The 👀 must land within GitHub's wait for the webhook reply (10 s); past this booty stops waiting for it. */
+const REACT_WAIT_MS = 3000;
 
 const DeliveryId = z.string().trim().min(1).max(200);
 const EventName = z.string().regex(/^[a-z_]{1,64}$/, 'is not a GitHub event name');
@@ -67,13 +96,16 @@ async function receive(request: FastifyRequest, reply: FastifyReply, deps: Webho
   const event = requiredHeader(request, 'x-github-event', EventName);
 
   const payload = decodeWebhookBody(text, request.headers['content-type']);
-  const { action, intent } = classifyDelivery(event, payload, config);
+  const classified = classifyDelivery(event, payload, config);
+  const { action } = classified;
+  const intent = classified.intent.kind === 'wake' ? await vetted(classified.intent, deps, request) : classified.intent;
   const delivery = { id: deliveryId, event, action };
   const result =
     intent.kind === 'ignore'
       ? await supervisor.ignore(delivery, intent.reason)
       : await supervisor.submit(delivery, intent);
   metrics.countDelivery(result.outcome);
+  if (result.outcome === 'woke' && intent.kind === 'wake') await acknowledge(intent as ConversationIntent, deps, request);
   const { status, body } = replyFor(result, intent);
   // Most deliveries an App receives start nothing; the deliveries table keeps them all, so they log
   // at debug and the ones that touch a job at info, from a child logger with the job id.
@@ -87,6 +119,58 @@ async function receive(request: FastifyRequest, reply: FastifyReply, deps: Webho
     );
   }
   return reply.code(status).send(body);
+}
+
+/**
+ * A conversation event, checked before the job hears it: a person who may not write to the
+ * repository is answered and ignored, and a review carries its comments as GitHub has them now.
+ */
+async function vetted(
+  intent: ConversationIntent,
+  deps: WebhookDeps,
+  request: FastifyRequest,
+): Promise<ConversationIntent | Exclude<Intent, { kind: 'wake' }>> {
+  const { conversation, supervisor } = deps;
+  const { writer, installationId, reviewComments } = intent.needs;
+  if (!conversation || !writer) return intent;
+  const job = await supervisor.jobFor(intent.repo, intent.target);
+  if (!job) return { kind: 'ignore', reason: 'no unfinished job for this pull request or issue' };
+  if (!(await conversation.isWriter(intent.repo, installationId, writer))) {
+    const commentId = intent.needs.react?.commentId ?? 0;
+    conversation
+      .replyToReader(intent.repo, installationId, { pr: job.pr, issue: intent.target.issue ?? job.issue }, writer, commentId)
+      .catch((err: unknown) => request.log.warn({ err }, 'could not answer a reader'));
+    return { kind: 'ignore', reason: `${writer} has no write access to ${intent.repo.owner}/${intent.repo.name}` };
+  }
+  if (reviewComments && intent.event.type === 'FeedbackReceived') {
+    const comments = await conversation.reviewComments(intent.repo, installationId, reviewComments.pr, reviewComments.reviewId);
+    if (!intent.event.body.trim() && comments.length === 0) return { kind: 'ignore', reason: 'the review says nothing' };
+    return { ...intent, event: { ...intent.event, comments } };
+  }
+  return intent;
+}
+
+/** 👀 on what the job accepted, within the webhook's time; a failure is logged, never the reply's. */
+async function acknowledge(intent: ConversationIntent, deps: WebhookDeps, request: FastifyRequest) {
+  const react = intent.needs.react;
+  if (!deps.conversation || !react) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, REACT_WAIT_MS);
+  });
+  await Promise.race([
+    deps.conversation
+      .react(
+        intent.repo,
+        intent.needs.installationId,
+        react.place,
+        react.commentId,
+        intent.event.type === 'FeedbackReceived' ? intent.event.comments.map((c) => c.id) : [],
+      )
+      .catch((err: unknown) => request.log.warn({ err }, 'could not react to a comment')),
+    late,
+  ]);
+  clearTimeout(timer);
 }
 
 /** The reply for each submit outcome. Pure, so the contract with GitHub reads in one place. */

@@ -1,5 +1,4 @@
 import type { JobObserver } from '../actors/supervisor.js';
-import { repoReaderFor } from '../claude/repo-reader.js';
 import { type Env, secretValues } from '../env.js';
 import { authFromEnv } from '../github/auth.js';
 import { createGitHubClients, type GitHubClients } from '../github/clients.js';
@@ -11,8 +10,8 @@ import type { EffectImpls } from '../machines/effect-contract.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
 import { scrubberOf } from '../secrets/scrub.js';
 import type { EventStore } from '../store/event-store.js';
-import { dependencyChanges, dependencyPaths } from '../workspace/dependency-changes.js';
-import { createWorkspace, type Workspace } from '../workspace/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { createConversationEffects } from './conversation-effects.js';
 import { onFirstUse } from './on-first-use.js';
 
 // Every effect the machine invokes, made from the real clients (GitHub, Claude, git, the sandbox),
@@ -34,8 +33,11 @@ export interface JobRuntime {
   observers: JobObserver[];
   clients: GitHubClients;
   github: GitHubEffects;
-  workspace: Workspace;
   reporter: ProgressReporter;
+  /** Shutdown: GitHub requests and spare clones under way are cut short. */
+  stop(): void;
+  /** Resolves when the progress comments and the clones under way are written. */
+  idle(): Promise<void>;
 }
 
 export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
@@ -50,39 +52,52 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
   // The key as read once (from the env or its file): the scrubber hides it wherever it shows up.
   const scrub = scrubberOf(() => secretValues(env, auth.kind === 'app' ? auth.privateKey : null));
   const github = createGitHubEffects({ clients, log, scrub });
-  const workspace = createWorkspace({
-    root: env.BOOTY_WORKDIR,
-    remoteUrl: (repo) => clients.gitRemoteUrl(repo),
-    credentials: (job) => clients.gitCredentials(job),
-    author: { name: env.BOOTY_GIT_AUTHOR_NAME, email: env.BOOTY_GIT_AUTHOR_EMAIL },
-    log,
+  // The workspace (git, the mirror cache, the repository config), the test runners and the Claude
+  // SDK load with the first job that needs them: an idle serve holds none of them.
+  let made: Workspace | null = null;
+  let stopped = false;
+  const workspace = onFirstUse(async () => {
+    const { createWorkspace } = await import('../workspace/workspace.js');
+    made = createWorkspace({
+      root: env.BOOTY_WORKDIR,
+      remoteUrl: (repo) => clients.gitRemoteUrl(repo),
+      credentials: (job) => clients.gitCredentials(job),
+      author: { name: env.BOOTY_GIT_AUTHOR_NAME, email: env.BOOTY_GIT_AUTHOR_EMAIL },
+      log,
+    });
+    if (stopped) made.stop();
+    return made;
   });
-  // The test runners and the Claude SDK load with the first job that needs them, not at start.
   const tests = onFirstUse(async () =>
     (await import('../sandbox/test-effects.js')).createTestEffects({
-      workspace,
+      workspace: await workspace(),
       sandbox: env.BOOTY_SANDBOX ?? options.defaultSandbox ?? 'auto',
       roPaths: env.BOOTY_SANDBOX_RO_PATHS,
       scrub,
     }),
   );
-  const claude = onFirstUse(async () =>
-    (await import('../claude/claude-effects.js')).createClaudeEffects({
+  const claude = onFirstUse(async () => {
+    const [{ createClaudeEffects }, { repoReaderFor }, ws] = await Promise.all([
+      import('../claude/claude-effects.js'),
+      import('../claude/repo-reader.js'),
+      workspace(),
+    ]);
+    return createClaudeEffects({
       apiKey: env.ANTHROPIC_API_KEY ?? '',
       baseURL: env.ANTHROPIC_BASE_URL,
       model: env.BOOTY_MODEL,
       maxInputTokens: env.BOOTY_MAX_INPUT_TOKENS,
       log,
       // The repository as it stands at the base commit: a stable prefix the prompt cache can reuse.
-      repo: async (job) => repoReaderFor(await workspace.ensure(job), { ref: job.workspace!.baseSha }),
-    }),
-  );
+      repo: async (job) => repoReaderFor(await ws.ensure(job), { ref: job.workspace!.baseSha }),
+    });
+  });
 
   const effects: EffectImpls = {
     prepare: async (input, ctx) => {
       // Independent reads: the clone and the issue's comments, at once.
       const [prepared, comments] = await Promise.all([
-        workspace.prepare(input, ctx),
+        workspace().then((ws) => ws.prepare(input, ctx)),
         github.listIssueComments(input.job),
       ]);
       return { ...prepared, comments };
@@ -91,17 +106,20 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     analyze: async (input, ctx) => (await claude()).analyze(input, ctx),
     generate: async (input, ctx) => (await claude()).generate(input, ctx),
     refine: async (input, ctx) => (await claude()).refine(input, ctx),
-    applyChanges: workspace.applyChanges,
+    applyChanges: async (input, ctx) => (await workspace()).applyChanges(input, ctx),
     runTests: async (input, ctx) => (await tests()).runTests(input, ctx),
     openPr: async (input, ctx) => {
-      const { headSha, branchCreated } = await workspace.commitAndPush(input, ctx);
+      const ws = await workspace();
+      const { headSha, branchCreated } = await ws.commitAndPush(input, ctx);
+      const { dependencyChanges, dependencyPaths } = await import('../workspace/dependency-changes.js');
       const dependencies = await dependencyChanges(
         input.job.changes,
-        await workspace.readBase(input.job, dependencyPaths(input.job.changes)),
+        await ws.readBase(input.job, dependencyPaths(input.job.changes)),
       );
       return github.openDraftPr(input, { headSha, dependencies, branchCreated });
     },
     promotePr: github.promotePr,
+    ...createConversationEffects(github, workspace),
   };
 
   const reporter = createProgressReporter({
@@ -115,11 +133,26 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
   // A finished job's clone goes; its branch is pushed and its log can rebuild it.
   const cleanup: JobObserver = {
     settled: async (jobId) => {
-      await workspace
-        .dispose(jobId)
+      await workspace()
+        .then((ws) => ws.dispose(jobId))
         .catch((err) => log.warn({ err, jobId }, 'could not remove the workspace'));
     },
   };
 
-  return { effects, observers: [reporter, cleanup], clients, github, workspace, reporter };
+  return {
+    effects,
+    observers: [reporter, cleanup],
+    clients,
+    github,
+    reporter,
+    stop() {
+      stopped = true;
+      clients.stop();
+      made?.stop();
+    },
+    async idle() {
+      await reporter.idle();
+      await made?.idle();
+    },
+  };
 }

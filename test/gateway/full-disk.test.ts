@@ -73,14 +73,14 @@ describe('a full disk', () => {
       // Space returns: no restart, the paused job resumes, and new deliveries are taken again.
       state.full = false;
       await until(
-        'the first job to finish',
-        async () => (await real.getJob(before.body.jobId))?.final === true,
+        'the first job to reach its promoted PR',
+        async () => (await real.getJob(before.body.jobId))?.state === 'promoted',
       );
       const after = await deliver(s.url, { payload: labelPayload('labeled', { issue: 2 }) });
       expect(after.status).toBe(202);
       await until(
-        'the second job to finish',
-        async () => (await real.getJob(after.body.jobId))?.final === true,
+        'the second job to reach its promoted PR',
+        async () => (await real.getJob(after.body.jobId))?.state === 'promoted',
       );
       for (const jobId of [before.body.jobId, after.body.jobId]) {
         expect(await real.getJob(jobId)).toMatchObject({ state: 'promoted' });

@@ -82,7 +82,8 @@ describe('shutdown', () => {
       const before = await next.store.readStream(r.body.jobId);
       expect(before.map((e) => e.type)).toEqual(['JobRequested']);
       expect((await next.supervisor.whenFinished(r.body.jobId)).value).toBe('promoted');
-      expect(await next.store.getJob(r.body.jobId)).toMatchObject({ final: true, state: 'promoted' });
+      // It waits with its promoted PR: not final, parked.
+      expect(await next.store.getJob(r.body.jobId)).toMatchObject({ final: false, state: 'promoted' });
     } finally {
       await next.close();
     }

@@ -7,11 +7,13 @@ import { harness } from '../support/job-harness.js';
 import { type Message, parse, viewer } from './recorded-job.js';
 
 /** Resolves when the viewer has seen a root actor finish. */
+/** The job's actor ended, or let go when the job parked with its PR. */
 const rootDone = (ws: WebSocket) =>
   new Promise<void>((resolve) =>
     ws.on('message', (data) => {
       const m = JSON.parse(data.toString()) as Message;
-      if (m.type === '@xstate.snapshot' && m.sessionId === m.rootId && m.snapshot?.status === 'done')
+      const status = m.snapshot?.status;
+      if (m.type === '@xstate.snapshot' && m.sessionId === m.rootId && (status === 'done' || status === 'stopped'))
         resolve();
     }),
   );

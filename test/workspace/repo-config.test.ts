@@ -69,6 +69,8 @@ describe('resolveConfig', () => {
         '  command: make deps',
         'timeoutSeconds: 120',
         'maxAttempts: 5',
+        'maxFollowUps: 2',
+        'maxCiFixes: 0',
         'protectedPaths: ["db/**"]',
         'sandbox: required',
       ].join('\n'),
@@ -80,6 +82,8 @@ describe('resolveConfig', () => {
       install: { command: 'make deps' },
       timeoutSeconds: 120,
       maxAttempts: 5,
+      maxFollowUps: 2,
+      maxCiFixes: 0,
       protectedPaths: [...DEFAULT_PROTECTED_PATHS, 'db/**'],
       sandbox: 'required',
     });
@@ -92,6 +96,8 @@ describe('resolveConfig', () => {
       install: { command: 'npm ci' },
       timeoutSeconds: 30,
       maxAttempts: 3,
+      maxFollowUps: 5,
+      maxCiFixes: 3,
       // Not set: no request, so the operator's BOOTY_SANDBOX applies as it is.
       sandbox: null,
     });
@@ -124,6 +130,8 @@ describe('resolveConfig', () => {
     { text: 'maxAttempts: 20\n', field: 'maxAttempts', problem: 'must be at most 10 (got 20)' },
     { text: 'maxAttempts: three\n', field: 'maxAttempts', problem: 'must be a number (got "three")' },
     { text: 'maxAttempts: 2.5\n', field: 'maxAttempts', problem: 'must be a whole number (got 2.5)' },
+    { text: 'maxFollowUps: 51\n', field: 'maxFollowUps', problem: 'must be at most 50 (got 51)' },
+    { text: 'maxCiFixes: -1\n', field: 'maxCiFixes', problem: 'must be at least 0 (got -1)' },
     { text: 'timeoutSeconds: 0\n', field: 'timeoutSeconds', problem: 'must be at least 1 (got 0)' },
     {
       text: 'test: npm test\n',

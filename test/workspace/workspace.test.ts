@@ -91,6 +91,8 @@ describe('prepare', () => {
         install: { command: 'npm ci' },
         timeoutSeconds: 600,
         maxAttempts: 4,
+        maxFollowUps: 5,
+        maxCiFixes: 3,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         sandbox: null,
       },

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import type { JobTarget, WakeIntent } from '../actors/supervisor.js';
+import type { CommandWord, FeedbackPlace } from '../events/conversation-events.js';
+import type { RepoRef } from '../events/job-events.js';
+import { parse } from './payload.js';
+
+// The deliveries that wake a job with an open PR: comments, reviews, the PR itself and CI. Pure,
+// like classify.ts: the payload in, what to do out. What needs GitHub (who may steer booty, a
+// review's comments) is named in `needs` and done by the webhook route.
+
+const Account = z.object({ login: z.string().min(1), type: z.string().optional() });
+const Repository = z.object({ name: z.string().min(1), owner: Account });
+const Installation = z.object({ id: z.number().int() }).nullish();
+const PrRefs = z.array(z.object({ number: z.number().int() })).default([]);
+
+const payloads = {
+  issue_comment: z.object({
+    action: z.string(),
+    issue: z.object({ number: z.number().int().positive(), pull_request: z.unknown().optional() }),
+    comment: z.object({ id: z.number().int(), body: z.string().nullish(), user: Account }),
+    repository: Repository,
+    installation: Installation,
+  }),
+  pull_request_review: z.object({
+    action: z.string(),
+    review: z.object({ id: z.number().int(), body: z.string().nullish(), state: z.string(), user: Account }),
+    pull_request: z.object({ number: z.number().int(), head: z.object({ ref: z.string() }) }),
+    repository: Repository,
+    installation: Installation,
+  }),
+  pull_request: z.object({
+    action: z.string(),
+    pull_request: z.object({
+      number: z.number().int(),
+      merged: z.boolean().nullish(),
+      draft: z.boolean().nullish(),
+      head: z.object({ ref: z.string(), sha: z.string() }),
+    }),
+    repository: Repository,
+    sender: Account,
+  }),
+  check_suite: z.object({
+    action: z.string(),
+    check_suite: z.object({
+      head_sha: z.string().min(7),
+      head_branch: z.string().nullish(),
+      conclusion: z.string().nullish(),
+      pull_requests: PrRefs,
+    }),
+    repository: Repository,
+  }),
+  check_run: z.object({
+    action: z.string(),
+    check_run: z.object({
+      head_sha: z.string().min(7),
+      conclusion: z.string().nullish(),
+      check_suite: z.object({ head_branch: z.string().nullish() }).nullish(),
+      pull_requests: PrRefs,
+    }),
+    repository: Repository,
+  }),
+  status: z.object({
+    sha: z.string().min(7),
+    state: z.string(),
+    branches: z.array(z.object({ name: z.string() })).default([]),
+    repository: Repository,
+  }),
+  workflow_run: z.object({
+    action: z.string(),
+    workflow_run: z.object({
+      head_sha: z.string().min(7),
+      head_branch: z.string().nullish(),
+      conclusion: z.string().nullish(),
+      pull_requests: PrRefs,
+    }),
+    repository: Repository,
+  }),
+};
+
+export type ConversationEventName = keyof typeof payloads;
+export const isConversationEvent = (event: string): event is ConversationEventName =>
+  Object.hasOwn(payloads, event);
+
+/** A wake-up for a job, with what the route must still find out before it is appended. */
+export interface ConversationIntent extends WakeIntent {
+  needs: {
+    /** Who spoke: only people with write access steer booty. */
+    writer: string | null;
+    installationId: number | null;
+    /** The review whose comments the event carries, read from GitHub before it is appended. */
+    reviewComments: { pr: number; reviewId: number } | null;
+    /** Where the 👀 goes once the event is accepted. */
+    react: { place: FeedbackPlace; commentId: number } | null;
+  };
+}
+
+export type ConversationClassified =
+  | { action: string | null; intent: ConversationIntent }
+  | { action: string | null; intent: { kind: 'ignore'; reason: string } };
+
+const BRANCH_PREFIX = 'booty/';
+const isBot = (a: { login: string; type?: string }) => a.type === 'Bot' || a.login.endsWith('[bot]');
+const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({ owner: r.owner.login, name: r.name });
+
+/** `@booty retry`, `@booty stop`, `@booty cancel`, or `@booty <request>`; null when booty is not called. */
+export function parseMention(
+  body: string,
+  name = 'booty',
+): { command: CommandWord } | { request: string } | null {
+  const m = new RegExp(`(?:^|\\s)@${name}\\b[ \\t]*([^\\n]*)`, 'i').exec(body);
+  if (!m) return null;
+  const rest = m[1]!.trim();
+  const word = /^(retry|stop|cancel)\b\s*$/i.exec(rest)?.[1]?.toLowerCase();
+  return word ? { command: word as CommandWord } : { request: body.trim() };
+}
+
+export function classifyConversation(event: ConversationEventName, payload: unknown): ConversationClassified {
+  const p = parse(payloads[event], event, payload) as any;
+  const action: string | null = p.action ?? null;
+  const ignore = (reason: string) => ({ action, intent: { kind: 'ignore' as const, reason } });
+  const wake = (
+    repo: RepoRef,
+    target: JobTarget,
+    body: WakeIntent['event'],
+    needs: Partial<ConversationIntent['needs']> = {},
+  ) => ({
+    action,
+    intent: {
+      kind: 'wake' as const,
+      repo,
+      target,
+      event: body,
+      needs: { writer: null, installationId: null, reviewComments: null, react: null, ...needs },
+    },
+  });
+
+  switch (event) {
+    case 'issue_comment': {
+      if (p.action !== 'created') return ignore(`issue_comment.${p.action} asks nothing`);
+      // booty's own comments included: booty never talks to itself.
+      if (isBot(p.comment.user)) return ignore('comments from bots are ignored');
+      const mention = parseMention(p.comment.body ?? '');
+      if (!mention) return ignore('the comment does not call on @booty');
+      const onPr = p.issue.pull_request != null;
+      const place: FeedbackPlace = onPr ? 'pr-comment' : 'issue-comment';
+      const author = p.comment.user.login as string;
+      const needs = {
+        writer: author,
+        installationId: p.installation?.id ?? null,
+        react: { place, commentId: p.comment.id },
+      };
+      const target = onPr ? { pr: p.issue.number } : { issue: p.issue.number };
+      const repo = repoOf(p.repository);
+      return 'command' in mention
+        ? wake(repo, target, { type: 'CommandReceived', command: mention.command, place, author, commentId: p.comment.id }, needs)
+        : wake(
+            repo,
+            target,
+            {
+              type: 'FeedbackReceived',
+              place,
+              author,
+              body: mention.request,
+              commentId: p.comment.id,
+              comments: [],
+              mention: true,
+            },
+            needs,
+          );
+    }
+    case 'pull_request_review': {
+      if (p.action !== 'submitted') return ignore(`pull_request_review.${p.action} asks nothing`);
+      if (isBot(p.review.user)) return ignore('reviews from bots are ignored');
+      if (!p.pull_request.head.ref.startsWith(BRANCH_PREFIX)) return ignore('not a booty pull request');
+      if (p.review.state.toLowerCase() === 'approved' && !p.review.body?.trim())
+        return ignore('an approval asks for no change');
+      const author = p.review.user.login as string;
+      return wake(
+        repoOf(p.repository),
+        { pr: p.pull_request.number, branch: p.pull_request.head.ref },
+        {
+          type: 'FeedbackReceived',
+          place: 'review',
+          author,
+          body: p.review.body ?? '',
+          commentId: p.review.id,
+          comments: [],
+          mention: parseMention(p.review.body ?? '') !== null,
+        },
+        {
+          writer: author,
+          installationId: p.installation?.id ?? null,
+          reviewComments: { pr: p.pull_request.number, reviewId: p.review.id },
+          react: { place: 'review', commentId: p.review.id },
+        },
+      );
+    }
+    case 'pull_request': {
+      const pr = p.pull_request;
+      if (!pr.head.ref.startsWith(BRANCH_PREFIX)) return ignore('not a booty pull request');
+      const target = { pr: pr.number, branch: pr.head.ref };
+      const sender = p.sender.login as string;
+      if (p.action === 'closed')
+        return wake(repoOf(p.repository), target, { type: 'PrClosed', merged: pr.merged === true, sender });
+      if (['synchronize', 'converted_to_draft', 'ready_for_review', 'reopened'].includes(p.action)) {
+        return wake(repoOf(p.repository), target, {
+          type: 'PrUpdated',
+          action: p.action,
+          headSha: p.action === 'synchronize' ? pr.head.sha : null,
+          draft: pr.draft === true,
+          sender,
+        });
+      }
+      return ignore(`pull_request.${p.action} changes nothing for booty`);
+    }
+    case 'status': {
+      if (p.state === 'pending') return ignore('a pending status: booty waits for the result');
+      const branch = p.branches.map((b: { name: string }) => b.name).find((n: string) => n.startsWith(BRANCH_PREFIX));
+      if (!branch) return ignore('not on a booty branch');
+      return wake(repoOf(p.repository), { branch }, ci(p.sha, 'status', p.state));
+    }
+    default: {
+      const run = event === 'check_suite' ? p.check_suite : event === 'check_run' ? p.check_run : p.workflow_run;
+      if (p.action !== 'completed') return ignore(`${event}.${p.action}: booty waits for the result`);
+      const branch = run.head_branch ?? run.check_suite?.head_branch ?? null;
+      const pr = run.pull_requests[0]?.number ?? null;
+      if (!branch?.startsWith(BRANCH_PREFIX) && pr === null) return ignore('not on a booty branch');
+      return wake(repoOf(p.repository), { branch, pr }, ci(run.head_sha, event, run.conclusion ?? null));
+    }
+  }
+}
+
+const ci = (headSha: string, source: 'check_suite' | 'check_run' | 'status' | 'workflow_run', conclusion: string | null) => ({
+  type: 'CiCompleted' as const,
+  headSha,
+  source,
+  conclusion,
+});
