@@ -99,6 +99,8 @@ export type ConversationClassified =
   | { action: string | null; intent: { kind: 'ignore'; reason: string } };
 
 const BRANCH_PREFIX = 'booty/';
+/** Every comment booty writes carries a hidden marker: with a plain token, its author is a user. */
+const OWN_MARKER = /<!-- booty:/;
 const isBot = (a: { login: string; type?: string }) => a.type === 'Bot' || a.login.endsWith('[bot]');
 const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({ owner: r.owner.login, name: r.name });
 
@@ -138,7 +140,8 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
     case 'issue_comment': {
       if (p.action !== 'created') return ignore(`issue_comment.${p.action} asks nothing`);
       // booty's own comments included: booty never talks to itself.
-      if (isBot(p.comment.user)) return ignore('comments from bots are ignored');
+      if (isBot(p.comment.user) || OWN_MARKER.test(p.comment.body ?? ''))
+        return ignore("comments from bots are ignored, booty's own included");
       const mention = parseMention(p.comment.body ?? '');
       if (!mention) return ignore('the comment does not call on @booty');
       const onPr = p.issue.pull_request != null;
@@ -152,7 +155,12 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       const target = onPr ? { pr: p.issue.number } : { issue: p.issue.number };
       const repo = repoOf(p.repository);
       return 'command' in mention
-        ? wake(repo, target, { type: 'CommandReceived', command: mention.command, place, author, commentId: p.comment.id }, needs)
+        ? wake(
+            repo,
+            target,
+            { type: 'CommandReceived', command: mention.command, place, author, commentId: p.comment.id },
+            needs,
+          )
         : wake(
             repo,
             target,
@@ -215,12 +223,15 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
     }
     case 'status': {
       if (p.state === 'pending') return ignore('a pending status: booty waits for the result');
-      const branch = p.branches.map((b: { name: string }) => b.name).find((n: string) => n.startsWith(BRANCH_PREFIX));
+      const branch = p.branches
+        .map((b: { name: string }) => b.name)
+        .find((n: string) => n.startsWith(BRANCH_PREFIX));
       if (!branch) return ignore('not on a booty branch');
       return wake(repoOf(p.repository), { branch }, ci(p.sha, 'status', p.state));
     }
     default: {
-      const run = event === 'check_suite' ? p.check_suite : event === 'check_run' ? p.check_run : p.workflow_run;
+      const run =
+        event === 'check_suite' ? p.check_suite : event === 'check_run' ? p.check_run : p.workflow_run;
       if (p.action !== 'completed') return ignore(`${event}.${p.action}: booty waits for the result`);
       const branch = run.head_branch ?? run.check_suite?.head_branch ?? null;
       const pr = run.pull_requests[0]?.number ?? null;
@@ -230,7 +241,11 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
   }
 }
 
-const ci = (headSha: string, source: 'check_suite' | 'check_run' | 'status' | 'workflow_run', conclusion: string | null) => ({
+const ci = (
+  headSha: string,
+  source: 'check_suite' | 'check_run' | 'status' | 'workflow_run',
+  conclusion: string | null,
+) => ({
   type: 'CiCompleted' as const,
   headSha,
   source,

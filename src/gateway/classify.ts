@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { Intent } from '../actors/supervisor.js';
-import { type ConversationIntent, classifyConversation, isConversationEvent } from './classify-conversation.js';
+import {
+  type ConversationIntent,
+  classifyConversation,
+  isConversationEvent,
+} from './classify-conversation.js';
 import type { GatewayConfig } from './gateway-config.js';
 import { invalid, parse } from './payload.js';
 
@@ -38,7 +42,10 @@ export function classifyDelivery(event: string, payload: unknown, config: Gatewa
   if (event === 'pull_request_review_comment') {
     return {
       action: parse(AnyPayload, event, payload).action ?? null,
-      intent: { kind: 'ignore', reason: 'a review comment is answered with its review (pull_request_review)' },
+      intent: {
+        kind: 'ignore',
+        reason: 'a review comment is answered with its review (pull_request_review)',
+      },
     };
   }
   if (event !== 'issues') {

@@ -1,6 +1,6 @@
+import { isParked } from '../actors/job-runner.js';
 import type { JobObserver } from '../actors/supervisor.js';
 import type { Logger } from '../log.js';
-import { isParked } from '../actors/job-runner.js';
 import { stateName } from '../machines/fold.js';
 
 // One log line per event a job logs, from a child logger carrying the job id, so a job's story can
@@ -21,7 +21,9 @@ export function jobLogObserver(log: Logger): JobObserver {
           ? { step: error.step, code: error.code, error: error.message, retries: error.retries }
           : {}),
         // Where the job ends, or waits with its PR, it says why.
-        ...(status === 'done' || isParked(change.snapshot) ? { outcome: context.outcome?.reason ?? null } : {}),
+        ...(status === 'done' || isParked(change.snapshot)
+          ? { outcome: context.outcome?.reason ?? null }
+          : {}),
       };
       const child = log.child({ jobId: change.jobId, deliveryId: context.request.deliveryId });
       if (error) child.warn(line, `job event: ${error.code}: ${error.message}`);

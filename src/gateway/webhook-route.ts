@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Intent, SubmitResult, Supervisor } from '../actors/supervisor.js';
 import { BootyError } from '../errors.js';
-import { issueKey } from '../events/job-events.js';
 import type { FeedbackPlace, ReviewComment } from '../events/conversation-events.js';
 import type { RepoRef } from '../events/job-events.js';
+import { issueKey } from '../events/job-events.js';
 import { classifyDelivery } from './classify.js';
 import type { ConversationIntent } from './classify-conversation.js';
 import type { GatewayConfig } from './gateway-config.js';
@@ -27,7 +27,12 @@ export interface WebhookDeps {
 /** What the route asks GitHub about a conversation event before the job hears it. */
 export interface ConversationGate {
   isWriter(repo: RepoRef, installationId: number | null, login: string): Promise<boolean>;
-  reviewComments(repo: RepoRef, installationId: number | null, pr: number, reviewId: number): Promise<ReviewComment[]>;
+  reviewComments(
+    repo: RepoRef,
+    installationId: number | null,
+    pr: number,
+    reviewId: number,
+  ): Promise<ReviewComment[]>;
   /** For a review, `reviewComments` are its comments' ids: GitHub has no reactions on a review itself. */
   react(
     repo: RepoRef,
@@ -98,14 +103,16 @@ async function receive(request: FastifyRequest, reply: FastifyReply, deps: Webho
   const payload = decodeWebhookBody(text, request.headers['content-type']);
   const classified = classifyDelivery(event, payload, config);
   const { action } = classified;
-  const intent = classified.intent.kind === 'wake' ? await vetted(classified.intent, deps, request) : classified.intent;
+  const intent =
+    classified.intent.kind === 'wake' ? await vetted(classified.intent, deps, request) : classified.intent;
   const delivery = { id: deliveryId, event, action };
   const result =
     intent.kind === 'ignore'
       ? await supervisor.ignore(delivery, intent.reason)
       : await supervisor.submit(delivery, intent);
   metrics.countDelivery(result.outcome);
-  if (result.outcome === 'woke' && intent.kind === 'wake') await acknowledge(intent as ConversationIntent, deps, request);
+  if (result.outcome === 'woke' && intent.kind === 'wake')
+    await acknowledge(intent as ConversationIntent, deps, request);
   const { status, body } = replyFor(result, intent);
   // Most deliveries an App receives start nothing; the deliveries table keeps them all, so they log
   // at debug and the ones that touch a job at info, from a child logger with the job id.
@@ -137,14 +144,29 @@ async function vetted(
   if (!job) return { kind: 'ignore', reason: 'no unfinished job for this pull request or issue' };
   if (!(await conversation.isWriter(intent.repo, installationId, writer))) {
     const commentId = intent.needs.react?.commentId ?? 0;
-    conversation
-      .replyToReader(intent.repo, installationId, { pr: job.pr, issue: intent.target.issue ?? job.issue }, writer, commentId)
+    await conversation
+      .replyToReader(
+        intent.repo,
+        installationId,
+        { pr: job.pr, issue: intent.target.issue ?? job.issue },
+        writer,
+        commentId,
+      )
       .catch((err: unknown) => request.log.warn({ err }, 'could not answer a reader'));
-    return { kind: 'ignore', reason: `${writer} has no write access to ${intent.repo.owner}/${intent.repo.name}` };
+    return {
+      kind: 'ignore',
+      reason: `${writer} has no write access to ${intent.repo.owner}/${intent.repo.name}`,
+    };
   }
   if (reviewComments && intent.event.type === 'FeedbackReceived') {
-    const comments = await conversation.reviewComments(intent.repo, installationId, reviewComments.pr, reviewComments.reviewId);
-    if (!intent.event.body.trim() && comments.length === 0) return { kind: 'ignore', reason: 'the review says nothing' };
+    const comments = await conversation.reviewComments(
+      intent.repo,
+      installationId,
+      reviewComments.pr,
+      reviewComments.reviewId,
+    );
+    if (!intent.event.body.trim() && comments.length === 0)
+      return { kind: 'ignore', reason: 'the review says nothing' };
     return { ...intent, event: { ...intent.event, comments } };
   }
   return intent;
