@@ -18,7 +18,7 @@ export const demoCommand: Command = {
     'It labels the issue, prints each state as the job moves, and a summary at the end.',
     '',
     '  --scenario S   pass (promoted after 1 attempt, the default), refine (a failing first attempt,',
-    '                 then a fix) or exhausted (never passes: a draft PR, a failure comment, failed)',
+    '                 then a fix) or exhausted (never passes: a draft PR that says why, waiting in prOpened)',
     '  --dir DIR      where the demo keeps its state (default: a new temporary directory). Run the same',
     '                 command again on the same DIR to resume an interrupted job or see a finished one.',
     '  --json         print one JSON object: { jobId, finalState, attempts, pullRequest, comments, db }',

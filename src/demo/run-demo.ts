@@ -8,6 +8,7 @@ import { BootyError } from '../errors.js';
 import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { type JobSnapshot, stateName } from '../machines/fold.js';
+import { waitingStates } from '../machines/job.js';
 import { maxAttemptsOf } from '../machines/job-context.js';
 import { startBooty } from '../runtime/compose.js';
 import { type DemoRemotes, type StartDemoRemotes, startDemoRemotes } from './demo-remotes.js';
@@ -125,8 +126,10 @@ export async function runDemo(options: {
           src: 'demo',
           reason: 'the webhook did not start a job; see booty.log in the demo dir',
         });
-    } else if (!existing!.final) {
+    } else if (!existing!.final && !(waitingStates as readonly string[]).includes(existing!.state)) {
       progress?.note(`resuming job ${jobId} from its log (it stopped at ${existing!.state})`);
+    } else if (!existing!.final) {
+      progress?.note(`job ${jobId} waits with its pull request (${existing!.state}); showing it again`);
     } else {
       progress?.note(`job ${jobId} already finished; showing it again`);
     }
