@@ -64,7 +64,8 @@ describe('the gate end to end', () => {
       responder: scripted([breaking.change as Record<string, string>]),
       env: { BOOTY_MAX_ATTEMPTS: '2' },
     });
-    expect(stateName(snapshot)).toBe('failed');
+    // The job waits with its draft PR; it is never promoted.
+    expect(stateName(snapshot)).toBe('prOpened');
     expect(snapshot.context.outcome?.reason).toBe('tests-failing');
     const last = snapshot.context.attempts.at(-1)!.test!;
     expect(last.verdict).toBe('fail');
@@ -107,7 +108,8 @@ describe('the gate end to end', () => {
           ? { error: 400, message: 'the request was refused' }
           : demo(request),
     });
-    expect(stateName(snapshot)).toBe('failed');
+    // The job does not end: it waits in prOpened with its draft, the error as its reason.
+    expect(stateName(snapshot)).toBe('prOpened');
     expect(snapshot.context.outcome?.reason).toBe('error');
     const [pr] = world!.pulls();
     expect(pr).toMatchObject({ draft: true, number: snapshot.context.pr!.number });
