@@ -1,5 +1,5 @@
-import { createAppAuth } from '@octokit/auth-app';
-import { Octokit } from '@octokit/rest';
+import type { createAppAuth } from '@octokit/auth-app';
+import type { Octokit } from '@octokit/rest';
 import { BootyError } from '../errors.js';
 import type { RepoRef } from '../events/job-events.js';
 import type { Logger } from '../log.js';
@@ -62,9 +62,18 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
     log,
     stop: stopping.signal,
   });
-  const PolicyOctokit = Octokit.plugin(policy);
-  const make = (auth: Record<string, unknown>): Octokit =>
-    new PolicyOctokit({
+  // octokit (its table of every REST endpoint, the App auth) loads with the first request, so a
+  // serve that has had no job holds none of it. A load that failed is tried again by the next request.
+  let loading: Promise<Octokits> | null = null;
+  const octokits = () => {
+    loading ??= loadOctokits(policy, options.auth.kind === 'app').catch((err: unknown) => {
+      loading = null;
+      throw err;
+    });
+    return loading;
+  };
+  const make = (lib: Octokits, auth: Record<string, unknown>): Octokit =>
+    new lib.Octokit({
       baseUrl: apiUrl,
       userAgent: options.userAgent ?? 'booty',
       ...auth,
@@ -79,7 +88,7 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
   const clients = new Map<string, GitHubClient>();
   const installations = new Map<string, number>();
   const auth = options.auth;
-  const app = auth.kind === 'app' ? make({ authStrategy: createAppAuth, auth: appAuth(auth) }) : null;
+  let app: Octokit | null = null;
 
   /** One client per credential, made on first use: octokit caches the installation token inside it. */
   const client = (key: string, make: () => { octokit: BootyOctokit; token: () => Promise<string> }) => {
@@ -92,24 +101,33 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
     return made;
   };
 
-  async function installationFor(repo: RepoRef): Promise<number> {
+  async function installationFor(repo: RepoRef, app: Octokit): Promise<number> {
     const key = `${repo.owner}/${repo.name}`.toLowerCase();
     const known = installations.get(key);
     if (known) return known;
     const { data } = await mapped(() =>
-      app!.rest.apps.getRepoInstallation({ owner: repo.owner, repo: repo.name }),
+      app.rest.apps.getRepoInstallation({ owner: repo.owner, repo: repo.name }),
     );
     installations.set(key, data.id);
     return data.id;
   }
 
   async function forRepo(repo: RepoRef, installationId: number | null = null): Promise<GitHubClient> {
+    const lib = await octokits();
     if (auth.kind === 'token') {
-      return client('token', () => ({ octokit: make({ auth: auth.token }), token: async () => auth.token }));
+      return client('token', () => ({
+        octokit: make(lib, { auth: auth.token }),
+        token: async () => auth.token,
+      }));
     }
-    const id = installationId ?? (await installationFor(repo));
+    const appAuth = {
+      authStrategy: lib.createAppAuth,
+      auth: { appId: auth.appId, privateKey: auth.privateKey },
+    };
+    app ??= make(lib, appAuth);
+    const id = installationId ?? (await installationFor(repo, app));
     return client(`installation:${id}`, () => {
-      const octokit = make({ authStrategy: createAppAuth, auth: { ...appAuth(auth), installationId: id } });
+      const octokit = make(lib, { ...appAuth, auth: { ...appAuth.auth, installationId: id } });
       const token = async () => {
         const result = (await mapped(() => octokit.auth({ type: 'installation' }))) as { token: string };
         return result.token;
@@ -133,10 +151,19 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
   };
 }
 
-const appAuth = (auth: Extract<GitHubAuth, { kind: 'app' }>) => ({
-  appId: auth.appId,
-  privateKey: auth.privateKey,
-});
+interface Octokits {
+  Octokit: typeof Octokit;
+  /** Only for a GitHub App. */
+  createAppAuth: typeof createAppAuth | null;
+}
+
+async function loadOctokits(policy: ReturnType<typeof requestPolicy>, app: boolean): Promise<Octokits> {
+  const [rest, appAuth] = await Promise.all([
+    import('@octokit/rest'),
+    app ? import('@octokit/auth-app') : null,
+  ]);
+  return { Octokit: rest.Octokit.plugin(policy), createAppAuth: appAuth?.createAppAuth ?? null };
+}
 
 /** The credential for git push, from the job's installation or the configured token. */
 export const gitCredentials = (clients: GitHubClients, job: Pick<JobContext, 'repo' | 'installationId'>) =>

@@ -122,11 +122,9 @@ export function composeBooty(config: BootyConfig): Booty {
           // Jobs stop first (no outcome is written after this), then what they were waiting on
           // is cut short: GitHub requests and spare clones. The logs resume the jobs next start.
           const stopped = supervisor.shutdown();
-          runtime?.clients.stop();
-          runtime?.workspace.stop();
+          runtime?.stop();
           await stopped;
-          await runtime?.reporter.idle();
-          await runtime?.workspace.idle();
+          await runtime?.idle();
         } finally {
           if (!config.store) await store.close();
         }
