@@ -50,6 +50,18 @@ function strip(node: Json): Json {
   return result;
 }
 
+/** The schema of each success reply (2xx, 3xx), null for one without a JSON body (a 204, a 302). */
+function replySchemas(doc: Json, responses: Json): Record<string, Json> {
+  const replies: Record<string, Json> = {};
+  for (const [status, given] of Object.entries(responses ?? {}) as [string, Json][]) {
+    if (!/^[23]/.test(status)) continue;
+    const reply = given.$ref ? doc.components.responses[String(given.$ref).split('/').pop()!] : given;
+    const schema = reply?.content?.['application/json']?.schema;
+    replies[status] = schema ? strip(schema) : null;
+  }
+  return replies;
+}
+
 function resolveParameter(doc: Json, param: Json): Json {
   if (!param.$ref) return param;
   const name = String(param.$ref).replace('#/components/parameters/', '');
@@ -93,7 +105,10 @@ function main() {
     const requestBody = body
       ? { required: found.op.requestBody.required === true, schema: strip(body.schema) }
       : null;
+    const replies = replySchemas(doc, found.op.responses);
     collectSchemaRefs(doc, requestBody, refs);
+    // Reply schemas let the tests hold the simulator's answers to GitHub's shapes.
+    collectSchemaRefs(doc, replies, refs);
     operations[id] = {
       method: found.method,
       path: found.path,
@@ -102,6 +117,7 @@ function main() {
       parameters,
       requestBody,
       responses: Object.keys(found.op.responses ?? {}),
+      replies,
     };
   }
   const schemas = Object.fromEntries(

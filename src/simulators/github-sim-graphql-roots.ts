@@ -1,10 +1,13 @@
-import { type Caller, mayAccess } from './github-sim-auth.js';
+import { type Caller, callerLogin, mayAccess } from './github-sim-auth.js';
 import { type RootResolvers, SimGraphQLError } from './github-sim-graphql.js';
-import { githubTime, type Urls } from './github-sim-json.js';
-import type { SimPull, SimRepo, SimStore } from './github-sim-state.js';
+import type { Urls } from './github-sim-json.js';
+import { setDraft } from './github-sim-pull-lifecycle.js';
+import type { SimPull, SimRepo } from './github-sim-state.js';
+import type { SimWorld } from './github-sim-world.js';
 
-// The GraphQL root fields the simulator answers: `node` for a pull request, and the mutation booty
-// promotes with. Objects carry __typename so GraphQL resolves interfaces the way GitHub does.
+// The GraphQL root fields the simulator answers: `node` for a pull request, and the two mutations
+// that move a PR between draft and ready for review, each with its `pull_request` webhook. Objects
+// carry __typename so GraphQL resolves interfaces the way GitHub does.
 
 function prNode(urls: Urls, repo: SimRepo, pr: SimPull) {
   return {
@@ -14,8 +17,9 @@ function prNode(urls: Urls, repo: SimRepo, pr: SimPull) {
     title: pr.title,
     body: pr.body,
     isDraft: pr.draft,
-    state: pr.state === 'open' ? 'OPEN' : 'CLOSED',
+    state: pr.mergedAt ? 'MERGED' : pr.state === 'open' ? 'OPEN' : 'CLOSED',
     closed: pr.state === 'closed',
+    merged: pr.mergedAt !== null,
     url: `${urls.base}/${repo.owner}/${repo.name}/pull/${pr.number}`,
     headRefName: pr.head,
     baseRefName: pr.base,
@@ -23,7 +27,10 @@ function prNode(urls: Urls, repo: SimRepo, pr: SimPull) {
   };
 }
 
-export function graphqlRoots(store: SimStore, urls: Urls, caller: Caller): RootResolvers {
+type DraftInput = { input: { pullRequestId: string; clientMutationId?: string } };
+
+export function graphqlRoots(world: SimWorld, caller: Caller): RootResolvers {
+  const { store, urls } = world;
   const find = (id: string) => {
     for (const repo of Object.values(store.state.repos)) {
       const pr = repo.pulls.find((p) => p.nodeId === id);
@@ -31,6 +38,15 @@ export function graphqlRoots(store: SimStore, urls: Urls, caller: Caller): RootR
     }
     throw new SimGraphQLError(`Could not resolve to a node with the global id of '${id}'`, 'NOT_FOUND');
   };
+  const draftMutation =
+    (draft: boolean) =>
+    ({ input }: DraftInput) => {
+      const { repo, pr } = find(input.pullRequestId);
+      if (pr.state === 'closed') throw new SimGraphQLError('Pull request is closed', 'UNPROCESSABLE');
+      // The webhook goes out after the answer, as GitHub's do.
+      void setDraft(world, repo, pr, draft, callerLogin(store.state, caller) ?? 'ghost');
+      return { clientMutationId: input.clientMutationId ?? null, pullRequest: prNode(urls, repo, pr) };
+    };
   return {
     query: {
       node: ({ id }: { id: string }) => {
@@ -39,18 +55,8 @@ export function graphqlRoots(store: SimStore, urls: Urls, caller: Caller): RootR
       },
     },
     mutation: {
-      markPullRequestReadyForReview: ({
-        input,
-      }: {
-        input: { pullRequestId: string; clientMutationId?: string };
-      }) => {
-        const { repo, pr } = find(input.pullRequestId);
-        if (pr.state === 'closed') throw new SimGraphQLError('Pull request is closed', 'UNPROCESSABLE');
-        pr.draft = false;
-        pr.updatedAt = githubTime();
-        store.save();
-        return { clientMutationId: input.clientMutationId ?? null, pullRequest: prNode(urls, repo, pr) };
-      },
+      markPullRequestReadyForReview: draftMutation(false),
+      convertPullRequestToDraft: draftMutation(true),
     },
   };
 }

@@ -1,7 +1,8 @@
-import type { SimComment, SimIssue, SimPull, SimReaction, SimRepo } from './github-sim-state.js';
+import type { SimComment, SimIssue, SimReaction, SimRepo } from './github-sim-state.js';
 
-// How GitHub's REST API spells the simulator's records: the fields booty and octokit read, with
-// GitHub's names and URL layout (API under the simulator's URL, html_url at its root).
+// How GitHub's REST API spells the simulator's records: every field GitHub's OpenAPI description
+// requires (the tests hold the replies to it), with GitHub's names and URL layout (the API under
+// the simulator's URL, html_url at its root).
 
 export interface Urls {
   /** The simulator's base URL: the API and the web pages share it. */
@@ -14,22 +15,85 @@ export const githubTime = (d: Date = new Date()) => d.toISOString().replace(/\.\
 const userId = (login: string) =>
   [...login].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % 10_000_000;
 
+/** A user as GitHub shows one; a login ending in `[bot]` is an App's bot user, of type Bot. */
 export function userJson(u: Urls, login: string) {
   const bot = login.endsWith('[bot]');
+  const api = `${u.base}/users/${encodeURIComponent(login)}`;
   return {
     login,
     id: userId(login),
     node_id: `${bot ? 'BOT' : 'U'}_kgDO${userId(login)}`,
     avatar_url: `${u.base}/avatars/${encodeURIComponent(login)}`,
-    url: `${u.base}/users/${encodeURIComponent(login)}`,
-    html_url: `${u.base}/${encodeURIComponent(login)}`,
+    gravatar_id: '',
+    url: api,
+    html_url: bot
+      ? `${u.base}/apps/${encodeURIComponent(login.replace(/\[bot\]$/, ''))}`
+      : `${u.base}/${encodeURIComponent(login)}`,
+    followers_url: `${api}/followers`,
+    following_url: `${api}/following{/other_user}`,
+    gists_url: `${api}/gists{/gist_id}`,
+    starred_url: `${api}/starred{/owner}{/repo}`,
+    subscriptions_url: `${api}/subscriptions`,
+    organizations_url: `${api}/orgs`,
+    repos_url: `${api}/repos`,
+    events_url: `${api}/events{/privacy}`,
+    received_events_url: `${api}/received_events`,
     type: bot ? 'Bot' : 'User',
+    user_view_type: 'public',
     site_admin: false,
   };
 }
 
-export function repoJson(u: Urls, repo: SimRepo) {
+/** How GitHub relates a user to a repository, as `author_association` says it. */
+export function association(repo: SimRepo, login: string): string {
+  if (login.toLowerCase() === repo.owner.toLowerCase()) return 'OWNER';
+  const role = repo.roles[login];
+  return role && role !== 'none' && role !== 'read' ? 'COLLABORATOR' : 'NONE';
+}
+
+const REPO_URLS: [string, string][] = [
+  ['archive_url', '/{archive_format}{/ref}'],
+  ['assignees_url', '/assignees{/user}'],
+  ['blobs_url', '/git/blobs{/sha}'],
+  ['branches_url', '/branches{/branch}'],
+  ['collaborators_url', '/collaborators{/collaborator}'],
+  ['comments_url', '/comments{/number}'],
+  ['commits_url', '/commits{/sha}'],
+  ['compare_url', '/compare/{base}...{head}'],
+  ['contents_url', '/contents/{+path}'],
+  ['contributors_url', '/contributors'],
+  ['deployments_url', '/deployments'],
+  ['downloads_url', '/downloads'],
+  ['events_url', '/events'],
+  ['forks_url', '/forks'],
+  ['git_commits_url', '/git/commits{/sha}'],
+  ['git_refs_url', '/git/refs{/sha}'],
+  ['git_tags_url', '/git/tags{/sha}'],
+  ['hooks_url', '/hooks'],
+  ['issue_comment_url', '/issues/comments{/number}'],
+  ['issue_events_url', '/issues/events{/number}'],
+  ['issues_url', '/issues{/number}'],
+  ['keys_url', '/keys{/key_id}'],
+  ['labels_url', '/labels{/name}'],
+  ['languages_url', '/languages'],
+  ['merges_url', '/merges'],
+  ['milestones_url', '/milestones{/number}'],
+  ['notifications_url', '/notifications{?since,all,participating}'],
+  ['pulls_url', '/pulls{/number}'],
+  ['releases_url', '/releases{/id}'],
+  ['stargazers_url', '/stargazers'],
+  ['statuses_url', '/statuses/{sha}'],
+  ['subscribers_url', '/subscribers'],
+  ['subscription_url', '/subscription'],
+  ['tags_url', '/tags'],
+  ['teams_url', '/teams'],
+  ['trees_url', '/git/trees{/sha}'],
+];
+
+/** A repository as GitHub shows it inside another record (a check suite, a workflow run). */
+export function minimalRepoJson(u: Urls, repo: SimRepo) {
   const full = `${repo.owner}/${repo.name}`;
+  const api = `${u.base}/repos/${full}`;
   return {
     id: repo.id,
     node_id: repo.nodeId,
@@ -38,13 +102,49 @@ export function repoJson(u: Urls, repo: SimRepo) {
     private: false,
     owner: userJson(u, repo.owner),
     html_url: `${u.base}/${full}`,
-    url: `${u.base}/repos/${full}`,
-    clone_url: `${u.base}/${full}.git`,
-    default_branch: repo.defaultBranch,
+    description: null,
     fork: false,
+    url: api,
+    ...Object.fromEntries(REPO_URLS.map(([field, tail]) => [field, `${api}${tail}`])),
+  };
+}
+
+export function repoJson(u: Urls, repo: SimRepo) {
+  const full = `${repo.owner}/${repo.name}`;
+  const host = new URL(u.base).host;
+  return {
+    ...minimalRepoJson(u, repo),
+    clone_url: `${u.base}/${full}.git`,
+    git_url: `git://${host}/${full}.git`,
+    ssh_url: `git@${host}:${full}.git`,
+    svn_url: `${u.base}/${full}`,
+    mirror_url: null,
+    homepage: null,
+    language: null,
+    license: null,
+    size: 0,
+    forks: 0,
+    forks_count: 0,
+    stargazers_count: 0,
+    watchers: 0,
+    watchers_count: 0,
+    open_issues: repo.issues.filter((i) => i.state === 'open').length,
+    open_issues_count: repo.issues.filter((i) => i.state === 'open').length,
+    default_branch: repo.defaultBranch,
+    has_issues: true,
+    has_projects: true,
+    has_wiki: true,
+    has_pages: false,
+    has_downloads: true,
+    has_discussions: false,
     archived: false,
     disabled: false,
     visibility: 'public',
+    pushed_at: null,
+    created_at: null,
+    updated_at: null,
+    network_count: 0,
+    subscribers_count: 0,
     permissions: { admin: true, maintain: true, push: true, triage: true, pull: true },
   };
 }
@@ -61,12 +161,35 @@ export function labelJson(u: Urls, repo: SimRepo, name: string) {
   };
 }
 
+const REACTIONS = ['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'eyes', 'rocket'] as const;
+
+/** The reaction counts GitHub puts on an issue or comment. */
+export function reactionRollup(
+  url: string,
+  reactions: SimReaction[],
+  on: Pick<SimReaction, 'subject' | 'issueNumber' | 'commentId'>,
+) {
+  const mine = reactions.filter((r) =>
+    on.subject === 'issue'
+      ? r.subject === 'issue' && r.issueNumber === on.issueNumber
+      : r.subject === on.subject && r.commentId === on.commentId,
+  );
+  return {
+    url,
+    total_count: mine.length,
+    ...Object.fromEntries(REACTIONS.map((c) => [c, mine.filter((r) => r.content === c).length])),
+  };
+}
+
 export function issueJson(u: Urls, repo: SimRepo, issue: SimIssue) {
   const api = `${u.base}/repos/${repo.owner}/${repo.name}`;
+  const url = `${api}/issues/${issue.number}`;
   return {
-    url: `${api}/issues/${issue.number}`,
+    url,
     repository_url: api,
-    comments_url: `${api}/issues/${issue.number}/comments`,
+    labels_url: `${url}/labels{/name}`,
+    comments_url: `${url}/comments`,
+    events_url: `${url}/events`,
     html_url: `${u.base}/${repo.owner}/${repo.name}/issues/${issue.number}`,
     id: issue.id,
     node_id: issue.nodeId,
@@ -85,23 +208,35 @@ export function issueJson(u: Urls, repo: SimRepo, issue: SimIssue) {
     created_at: issue.createdAt,
     updated_at: issue.updatedAt,
     closed_at: issue.closedAt,
-    author_association: issue.author === repo.owner ? 'OWNER' : 'NONE',
+    author_association: association(repo, issue.author),
+    reactions: reactionRollup(`${url}/reactions`, repo.reactions, {
+      subject: 'issue',
+      issueNumber: issue.number,
+      commentId: null,
+    }),
   };
 }
 
 export function commentJson(u: Urls, repo: SimRepo, c: SimComment) {
   const api = `${u.base}/repos/${repo.owner}/${repo.name}`;
+  const isPull = repo.pulls.some((p) => p.number === c.issueNumber);
   return {
     id: c.id,
     node_id: c.nodeId,
     url: `${api}/issues/comments/${c.id}`,
-    html_url: `${u.base}/${repo.owner}/${repo.name}/issues/${c.issueNumber}#issuecomment-${c.id}`,
+    html_url: `${u.base}/${repo.owner}/${repo.name}/${isPull ? 'pull' : 'issues'}/${c.issueNumber}#issuecomment-${c.id}`,
     issue_url: `${api}/issues/${c.issueNumber}`,
     body: c.body,
     user: userJson(u, c.author),
     created_at: c.createdAt,
     updated_at: c.updatedAt,
-    author_association: c.author === repo.owner ? 'OWNER' : 'NONE',
+    author_association: association(repo, c.author),
+    performed_via_github_app: null,
+    reactions: reactionRollup(`${api}/issues/comments/${c.id}/reactions`, repo.reactions, {
+      subject: 'issue_comment',
+      issueNumber: c.issueNumber,
+      commentId: c.id,
+    }),
   };
 }
 
@@ -112,43 +247,5 @@ export function reactionJson(u: Urls, r: SimReaction) {
     user: userJson(u, r.author),
     content: r.content,
     created_at: r.createdAt,
-  };
-}
-
-export function pullJson(u: Urls, repo: SimRepo, pr: SimPull) {
-  const api = `${u.base}/repos/${repo.owner}/${repo.name}`;
-  const ref = (name: string, sha: string) => ({
-    label: `${repo.owner}:${name}`,
-    ref: name,
-    sha,
-    user: userJson(u, repo.owner),
-    repo: repoJson(u, repo),
-  });
-  return {
-    url: `${api}/pulls/${pr.number}`,
-    id: pr.id,
-    node_id: pr.nodeId,
-    html_url: `${u.base}/${repo.owner}/${repo.name}/pull/${pr.number}`,
-    diff_url: `${u.base}/${repo.owner}/${repo.name}/pull/${pr.number}.diff`,
-    issue_url: `${api}/issues/${pr.number}`,
-    number: pr.number,
-    state: pr.state,
-    locked: false,
-    title: pr.title,
-    user: userJson(u, pr.author),
-    body: pr.body,
-    labels: [],
-    draft: pr.draft,
-    created_at: pr.createdAt,
-    updated_at: pr.updatedAt,
-    closed_at: null,
-    merged_at: null,
-    merge_commit_sha: null,
-    head: ref(pr.head, pr.headSha),
-    base: ref(pr.base, ''),
-    author_association: pr.author === repo.owner ? 'OWNER' : 'NONE',
-    merged: false,
-    mergeable: null,
-    maintainer_can_modify: true,
   };
 }

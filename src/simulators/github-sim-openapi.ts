@@ -20,6 +20,8 @@ interface Operation {
   documentationUrl: string | null;
   parameters: Parameter[];
   requestBody: { required: boolean; schema: object } | null;
+  /** The schema of each documented success reply; null for one without a JSON body. */
+  replies: Record<string, object | null>;
 }
 
 export interface Route {
@@ -35,12 +37,30 @@ export type Invalid = { status: 400 | 404 | 422; body: Record<string, unknown> }
 const operations = subset.operations as unknown as Record<OperationId, Operation>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-function makeAjv(coerceTypes: boolean) {
-  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes, validateSchema: false });
+/**
+ * OpenAPI 3.0's `nullable` as JSON Schema means it: null joins an enum (`start_side: null`), and a
+ * nullable schema without a type (an allOf, a $ref) becomes "that, or null", which Ajv cannot say.
+ */
+function nullableAsJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(nullableAsJsonSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = nullableAsJsonSchema(v);
+  if (out.nullable !== true) return out;
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  if (out.type !== undefined) return out;
+  const { nullable: _, ...rest } = out;
+  return { anyOf: [rest, { type: 'null' }] };
+}
+
+const described = nullableAsJsonSchema(subset) as object;
+
+function makeAjv(coerceTypes: boolean, allErrors = false) {
+  const ajv = new Ajv({ strict: false, allErrors, coerceTypes, validateSchema: false });
   addFormats(ajv);
   // GitHub's own formats (repo.nwo, …) have no checker: accept them.
   for (const format of formatsIn(subset)) if (!ajv.formats[format]) ajv.addFormat(format, true);
-  ajv.addSchema(subset as object, 'github');
+  ajv.addSchema(described, 'github');
   return ajv;
 }
 
@@ -57,6 +77,8 @@ function formatsIn(node: unknown, found = new Set<string>()): Set<string> {
 
 const bodies = makeAjv(false);
 const params = makeAjv(true);
+// A reply check reports every problem at once: it is for whoever mends the simulator.
+const replyChecker = makeAjv(false, true);
 const pointer = (id: string) => `github#/operations/${id.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 const cache = new Map<string, ValidateFunction>();
 
@@ -210,3 +232,21 @@ export const notFound = (documentationUrl = 'https://docs.github.com/rest'): Inv
   status: 404,
   body: { message: 'Not Found', documentation_url: documentationUrl, status: '404' },
 });
+
+/**
+ * Where a success reply breaks the description: an undocumented status, or a body off its schema
+ * (a missing required field, a wrong type). Error replies keep GitHub's error shape by construction.
+ */
+export function replyProblems(operationId: OperationId, status: number, body: unknown): string[] {
+  if (status >= 400) return [];
+  const replies = operations[operationId].replies;
+  if (!(String(status) in replies)) return [`${operationId}: ${status} is not a documented reply`];
+  if (replies[String(status)] === null) return [];
+  const validate = compiled(replyChecker, `${operationId}:reply${status}`, {
+    $ref: `${pointer(operationId)}/replies/${status}`,
+  });
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map(
+    (e) => `${operationId} ${status}: ${e.instancePath || '/'} ${e.message ?? e.keyword}`,
+  );
+}

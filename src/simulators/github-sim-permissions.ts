@@ -32,12 +32,41 @@ export const operationNeeds: Record<OperationId, Need | null> = {
   'pulls/create': need('pull_requests', 'write'),
   'pulls/get': need('pull_requests', 'read'),
   'pulls/update': need('pull_requests', 'write'),
+  'issues/get-comment': need('issues', 'read'),
+  'reactions/create-for-issue-comment': need('issues', 'write'),
+  'reactions/list-for-issue-comment': need('issues', 'read'),
+  'reactions/create-for-pull-request-review-comment': need('pull_requests', 'write'),
+  'reactions/list-for-pull-request-review-comment': need('pull_requests', 'read'),
+  'pulls/create-review': need('pull_requests', 'write'),
+  'pulls/list-reviews': need('pull_requests', 'read'),
+  'pulls/get-review': need('pull_requests', 'read'),
+  'pulls/list-comments-for-review': need('pull_requests', 'read'),
+  'pulls/list-review-comments': need('pull_requests', 'read'),
+  'pulls/get-review-comment': need('pull_requests', 'read'),
+  'pulls/create-review-comment': need('pull_requests', 'write'),
+  'pulls/create-reply-for-review-comment': need('pull_requests', 'write'),
+  'pulls/merge': need('contents', 'write'),
+  'repos/get-collaborator-permission-level': need('metadata', 'read'),
+  'checks/create': need('checks', 'write'),
+  'checks/get': need('checks', 'read'),
+  'checks/list-for-ref': need('checks', 'read'),
+  'checks/list-suites-for-ref': need('checks', 'read'),
+  'repos/create-commit-status': need('statuses', 'write'),
+  'repos/get-combined-status-for-ref': need('statuses', 'read'),
+  'repos/list-commit-statuses-for-ref': need('statuses', 'read'),
+  'actions/list-workflow-runs-for-repo': need('actions', 'read'),
+  'actions/get-workflow-run': need('actions', 'read'),
+  'actions/list-jobs-for-workflow-run': need('actions', 'read'),
+  'actions/get-job-for-workflow-run': need('actions', 'read'),
+  'actions/download-job-logs-for-workflow-run': need('actions', 'read'),
+  'actions/re-run-workflow-failed-jobs': need('actions', 'write'),
 };
 
 /** The GraphQL root fields the simulator answers. */
 const graphqlFieldNeeds: Record<string, Need> = {
   node: need('pull_requests', 'read'),
   markPullRequestReadyForReview: need('pull_requests', 'write'),
+  convertPullRequestToDraft: need('pull_requests', 'write'),
 };
 
 /** A GraphQL document's needs: one per root field it selects (an unparsable one needs nothing yet). */

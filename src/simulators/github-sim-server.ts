@@ -3,12 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { type AuthFailure, authenticate, type Caller, callerLogin, mayAccess } from './github-sim-auth.js';
 import { type FaultBook, type FaultTarget, faultReply } from './github-sim-faults.js';
-import { serveGit } from './github-sim-git.js';
+import { bareDir, serveGit } from './github-sim-git.js';
+import { allBranchShas } from './github-sim-git-objects.js';
 import { runGraphQL } from './github-sim-graphql.js';
 import { graphqlRoots } from './github-sim-graphql-roots.js';
+import { jobLog } from './github-sim-job-log.js';
 import type { Urls } from './github-sim-json.js';
+import { LogLinks } from './github-sim-log-links.js';
 import { MANIFEST_PAGE, registerFromManifest } from './github-sim-manifest.js';
-import { matchRoute, notFound, validateRequest } from './github-sim-openapi.js';
+import { matchRoute, notFound, replyProblems, validateRequest } from './github-sim-openapi.js';
 import {
   describeNeed,
   gitNeed,
@@ -17,13 +20,17 @@ import {
   type Need,
   operationNeeds,
 } from './github-sim-permissions.js';
-import { appOperations, handlers, publicOperations, type Reply } from './github-sim-routes.js';
+import { branchesMoved } from './github-sim-pull-lifecycle.js';
+import type { Reply } from './github-sim-route-kit.js';
+import { appOperations, handlers, publicOperations } from './github-sim-routes.js';
 import type { SimStore } from './github-sim-state.js';
+import type { SimWorld } from './github-sim-world.js';
 
 // The simulator's request pipeline, in GitHub's order: route (REST by the OpenAPI paths, GraphQL,
-// git smart HTTP, or the manifest web page), an armed fault, authentication, the permissions of an
-// App registered from a manifest, validation against the published description, the handler, and
-// the reply (or, on cue, a dropped connection after the change).
+// git smart HTTP, the manifest web page, or a signed log link), an armed fault, authentication, the
+// permissions of an App registered from a manifest, validation against the published description,
+// the handler, and the reply (or, on cue, a dropped connection after the change). A push that moves
+// a PR's head synchronizes the PR once git has answered.
 
 export interface RequestRecord {
   method: string;
@@ -34,6 +41,8 @@ export interface RequestRecord {
   login: string | null;
   /** The App permissions the request needed (issues:write, contents:read, ...). */
   needs: string[];
+  /** Where the reply broke GitHub's description of it, when replies are checked. */
+  problems: string[];
 }
 
 export interface DispatchDeps {
@@ -42,10 +51,13 @@ export interface DispatchDeps {
   log: RequestRecord[];
   urls: Urls;
   root: string;
+  world: SimWorld;
+  /** Check every success reply against the OpenAPI description (for the tests; it costs time). */
+  checkReplies: boolean;
 }
 
 export function createDispatcher(deps: DispatchDeps) {
-  const { store, faults, log, urls } = deps;
+  const { store, faults, log, urls, world } = deps;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', urls.base);
@@ -55,6 +67,7 @@ export function createDispatcher(deps: DispatchDeps) {
       status: number,
       caller: Caller | null = null,
       needs: Need[] = [],
+      problems: string[] = [],
     ) =>
       log.push({
         method,
@@ -63,10 +76,12 @@ export function createDispatcher(deps: DispatchDeps) {
         status,
         login: caller ? callerLogin(store.state, caller) : null,
         needs: needs.map(describeNeed),
+        problems,
       });
 
     const git = /^\/([^/]+)\/([^/]+?)\.git(\/.*)?$/.exec(url.pathname);
     if (git) return handleGit(req, res, url, git[1]!, git[2]!, git[3] ?? '/', record);
+    if (LogLinks.isLink(url.pathname)) return serveLog(req, res, url, record);
 
     const raw = await readBody(req);
     const manifestPage = MANIFEST_PAGE.exec(url.pathname);
@@ -136,7 +151,7 @@ export function createDispatcher(deps: DispatchDeps) {
       } else if (fault?.kind === 'graphql-error') {
         reply = { status: 200, body: { data: null, errors: [{ type: fault.type, message: fault.message }] } };
       } else {
-        reply = { status: 200, body: await runGraphQL(request, graphqlRoots(store, urls, caller)) };
+        reply = { status: 200, body: await runGraphQL(request, graphqlRoots(world, caller)) };
       }
     } else {
       needs = [operationNeeds[route!.operationId]].filter((n): n is Need => n !== null);
@@ -162,6 +177,7 @@ export function createDispatcher(deps: DispatchDeps) {
         store,
         urls,
         root: deps.root,
+        world,
         caller,
         login: callerLogin(store.state, caller) ?? '',
         path: checked.path,
@@ -178,8 +194,36 @@ export function createDispatcher(deps: DispatchDeps) {
       req.socket.destroy();
       return;
     }
-    record(target, reply.status, caller, needs);
+    const problems =
+      deps.checkReplies && route ? replyProblems(route.operationId, reply.status, reply.body) : [];
+    record(target, reply.status, caller, needs, problems);
     send(res, reply);
+  }
+
+  /** A signed log link: the job's log as plain text, to anyone holding an unexpired link. */
+  async function serveLog(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    record: (op: FaultTarget | null, status: number) => void,
+  ) {
+    req.resume();
+    const named = world.logLinks.check(url, new Date());
+    const repo = named && named !== 'expired' ? store.repo(named.owner, named.name) : undefined;
+    const job = named && named !== 'expired' ? repo?.jobs.find((j) => j.id === named.jobId) : undefined;
+    if (!job) {
+      // Blob storage's refusal: XML, 403, whatever was wrong with the signature.
+      const reason = named === 'expired' ? 'Signed expiry time has expired' : 'Signature did not match';
+      record(null, 403);
+      res
+        .writeHead(403, { 'content-type': 'application/xml' })
+        .end(
+          `<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed</Code><AuthenticationErrorDetail>${reason}</AuthenticationErrorDetail></Error>`,
+        );
+      return;
+    }
+    record(null, 200);
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(jobLog(job));
   }
 
   async function handleGit(
@@ -224,12 +268,33 @@ export function createDispatcher(deps: DispatchDeps) {
         .end(`Permission to ${repo.owner}/${repo.name}.git denied to ${callerLogin(store.state, caller)}.`);
       return;
     }
-    await serveGit(req, res, {
-      projectRoot: path.join(deps.root, 'git'),
-      pathInfo: `/${repo.owner.toLowerCase()}/${repo.name.toLowerCase()}.git${rest}`,
-      query: url.search.replace(/^\?/, ''),
-      user: caller.token.login,
-    });
+    const serve = () =>
+      serveGit(req, res, {
+        projectRoot: path.join(deps.root, 'git'),
+        pathInfo: `/${repo.owner.toLowerCase()}/${repo.name.toLowerCase()}.git${rest}`,
+        query: url.search.replace(/^\?/, ''),
+        user: caller.token.login,
+      });
+    if (req.method === 'POST' && rest === '/git-receive-pack') {
+      // Counted as pending from the start, so a test that waits for the simulator sees the push out.
+      await world.background.run('push', async () => {
+        const bare = bareDir(deps.root, repo.owner, repo.name);
+        const before = await allBranchShas(bare);
+        await serve();
+        record('git', res.statusCode, caller, needs);
+        const after = await allBranchShas(bare);
+        const moved = [...new Set([...before.keys(), ...after.keys()])]
+          .filter((b) => before.get(b) !== after.get(b))
+          .map((branch) => ({
+            branch,
+            before: before.get(branch) ?? null,
+            after: after.get(branch) ?? null,
+          }));
+        await branchesMoved(world, repo, moved, caller.token.login);
+      });
+      return;
+    }
+    await serve();
     record('git', res.statusCode, caller, needs);
   }
 

@@ -1,6 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  SimCheckRun,
+  SimCheckSuite,
+  SimCiScript,
+  SimJob,
+  SimStatus,
+  SimWorkflow,
+  SimWorkflowRun,
+} from './github-sim-state-ci.js';
+import { Role, SimReview, SimReviewComment } from './github-sim-state-conversation.js';
 
 // The simulator's whole world as one JSON document in its directory, written after every change,
 // so a restarted simulator (the demo resuming an interrupted run) carries on where it stood.
@@ -35,7 +45,10 @@ export type SimComment = z.infer<typeof SimComment>;
 
 export const SimReaction = z.object({
   id: z.number(),
+  /** The issue or PR itself, or for a comment's reaction the issue or PR the comment is on. */
   issueNumber: z.number(),
+  subject: z.enum(['issue', 'issue_comment', 'pull_request_review_comment']).default('issue'),
+  commentId: z.number().nullable().default(null),
   content: z.string(),
   author: z.string(),
   createdAt: Iso,
@@ -51,11 +64,21 @@ export const SimPull = z.object({
   head: z.string(),
   base: z.string(),
   headSha: z.string(),
+  /** The base branch's commit when last read. */
+  baseSha: z.string().default(''),
   draft: z.boolean(),
   state: z.enum(['open', 'closed']),
   author: z.string(),
   createdAt: Iso,
   updatedAt: Iso,
+  closedAt: Iso.nullable().default(null),
+  mergedAt: Iso.nullable().default(null),
+  mergeCommitSha: z.string().nullable().default(null),
+  mergedBy: z.string().nullable().default(null),
+  /** The diff against the base when the head was last read, as GitHub counts it. */
+  stats: z
+    .object({ commits: z.number(), additions: z.number(), deletions: z.number(), changedFiles: z.number() })
+    .default({ commits: 0, additions: 0, deletions: 0, changedFiles: 0 }),
 });
 export type SimPull = z.infer<typeof SimPull>;
 
@@ -70,8 +93,22 @@ export const SimRepo = z.object({
   comments: z.array(SimComment),
   reactions: z.array(SimReaction),
   pulls: z.array(SimPull),
+  reviews: z.array(SimReview).default([]),
+  reviewComments: z.array(SimReviewComment).default([]),
+  /** Roles set by a test; anyone else reads a public repository, and its owner administers it. */
+  roles: z.record(z.string(), Role).default({}),
+  checkSuites: z.array(SimCheckSuite).default([]),
+  checkRuns: z.array(SimCheckRun).default([]),
+  statuses: z.array(SimStatus).default([]),
+  workflows: z.array(SimWorkflow).default([]),
+  workflowRuns: z.array(SimWorkflowRun).default([]),
+  jobs: z.array(SimJob).default([]),
+  ciScripts: z.array(SimCiScript).default([]),
+  nextRunNumber: z.number().default(1),
 });
 export type SimRepo = z.infer<typeof SimRepo>;
+/** A repository as code builds it: the fields with defaults may be left out. */
+export type NewSimRepo = z.input<typeof SimRepo>;
 
 export const SimToken = z.object({
   token: z.string(),

@@ -1,48 +1,49 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { sign } from '@octokit/webhooks-methods';
-import { issueJson, labelJson, repoJson, type Urls, userJson } from './github-sim-json.js';
-import type { SimDelivery, SimIssue, SimRepo } from './github-sim-state.js';
+import type { SimDelivery } from './github-sim-state.js';
 
 // Webhook deliveries as GitHub sends them: the payload starts from GitHub's own example in
-// @octokit/webhooks-examples with the repository, issue, label and sender filled in, signed with
-// the shared secret, and carrying GitHub's headers. A failed delivery is retried a few times.
+// @octokit/webhooks-examples with the simulator's records filled in, signed with the shared
+// secret, and carrying GitHub's headers. A failed delivery is retried a few times.
 
 const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as {
   name: string;
   examples: Record<string, any>[];
 }[];
 
-export type IssueAction = 'labeled' | 'unlabeled' | 'closed';
-
-function example(action: IssueAction): Record<string, any> {
-  const issues = examples.find((e) => e.name === 'issues')!.examples;
-  // GitHub publishes no `closed` example: it is the labeled one without the label.
-  const found = issues.find((e) => e.action === action) ?? issues.find((e) => e.action === 'labeled')!;
+/**
+ * GitHub's own example of an event: the one with this action, else the event's first (GitHub
+ * publishes no `issues.closed`, for one); the payload keeps its fields and their order.
+ */
+export function exampleOf(event: string, action: string | null): Record<string, any> {
+  const all = examples.find((e) => e.name === event)?.examples;
+  if (!all?.length) throw new Error(`@octokit/webhooks-examples has no ${event} event`);
+  const found = all.find((e) => (e.action ?? null) === action) ?? all[0]!;
   return structuredClone(found);
 }
 
-export function issuePayload(
-  u: Urls,
-  input: {
-    action: IssueAction;
-    repo: SimRepo;
-    issue: SimIssue;
-    label?: string;
-    sender: string;
-    installationId: number | null;
-  },
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A payload from GitHub's example: the simulator's records replace the example's (a record's own
+ * fields win, fields it lacks keep the example's), a field given as undefined is dropped, and the
+ * example's organization goes, as the simulator's owners are users.
+ */
+export function payloadFrom(
+  event: string,
+  action: string | null,
+  fields: Record<string, unknown>,
 ): Record<string, unknown> {
-  const payload = example(input.action);
-  payload.action = input.action;
-  payload.issue = { ...payload.issue, ...issueJson(u, input.repo, input.issue) };
-  payload.repository = { ...payload.repository, ...repoJson(u, input.repo) };
-  payload.sender = { ...payload.sender, ...userJson(u, input.sender) };
+  const payload = exampleOf(event, action);
   delete payload.organization;
-  if (input.label) payload.label = labelJson(u, input.repo, input.label);
-  else delete payload.label;
-  if (input.installationId !== null) {
-    payload.installation = { id: input.installationId, node_id: `MDIz${input.installationId}` };
+  delete payload.enterprise;
+  delete payload.installation;
+  if (action !== null) payload.action = action;
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) delete payload[key];
+    else payload[key] = isObject(payload[key]) && isObject(value) ? { ...payload[key], ...value } : value;
   }
   return payload;
 }
@@ -54,6 +55,11 @@ export interface WebhookTarget {
   attempts?: number;
   /** Pause before a retry, doubled each time; default 200 ms. */
   retryDelayMs?: number;
+  /**
+   * The events this hook is subscribed to, as a repository webhook's "individual events"; default
+   * every event. An App registered from a manifest also gets only the events it subscribed to.
+   */
+  events?: string[];
 }
 
 export function newDelivery(
@@ -78,10 +84,11 @@ export async function deliver(
   target: WebhookTarget,
   delivery: SimDelivery,
   hook: { id: number; app: boolean },
+  stopped: () => boolean = () => false,
 ): Promise<SimDelivery> {
   const attempts = target.attempts ?? 3;
   const delay = target.retryDelayMs ?? 200;
-  for (let i = 0; i < attempts; i++) {
+  for (let i = 0; i < attempts && !stopped(); i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, delay * 2 ** (i - 1)));
     delivery.attempts += 1;
     try {

@@ -3,27 +3,31 @@ import type { AddressInfo } from 'node:net';
 import { newToken } from './github-sim-auth.js';
 import { type Fault, FaultBook, type FaultTarget } from './github-sim-faults.js';
 import { bareDir, createBareRepo } from './github-sim-git.js';
-import { githubTime, issueJson, type Urls } from './github-sim-json.js';
+import { Background, HookBus } from './github-sim-hooks.js';
+import { githubTime, issueJson, labelJson, type Urls } from './github-sim-json.js';
+import { LogLinks } from './github-sim-log-links.js';
 import { createDispatcher, type RequestRecord } from './github-sim-server.js';
 import {
   nodeId,
   repoKey,
   type SimDelivery,
   type SimIssue,
+  SimRepo,
   SimStore,
   type SimToken,
 } from './github-sim-state.js';
-import {
-  deliver,
-  type IssueAction,
-  issuePayload,
-  newDelivery,
-  type WebhookTarget,
-} from './github-sim-webhooks.js';
+import { ciApi } from './github-sim-test-ci.js';
+import { conversationApi } from './github-sim-test-conversation.js';
+import type { WebhookTarget } from './github-sim-webhooks.js';
+import type { SimWorld } from './github-sim-world.js';
 
 // A local GitHub for `booty demo` and the tests: a stateful HTTP server for the REST operations and
-// the GraphQL mutation booty uses, every request checked against GitHub's published descriptions,
-// bare git repositories served over smart HTTP as the remotes, and signed webhooks on labeling.
+// the GraphQL mutations booty uses, every request checked against GitHub's published descriptions,
+// bare git repositories served over smart HTTP as the remotes, signed webhooks for every change
+// (github-sim-hooks.ts), and a scripted CI. The methods below are for tests to set up a world and
+// act in it as people do; what booty does goes through HTTP.
+
+type IssueAction = 'labeled' | 'unlabeled' | 'closed';
 
 export interface GitHubSimulatorOptions {
   /** Where the state file and the bare repositories live; a restart in the same dir continues. */
@@ -33,6 +37,11 @@ export interface GitHubSimulatorOptions {
   webhook?: WebhookTarget;
   /** Personal tokens the simulator accepts, with the login they act as (default `octocat`). */
   tokens?: (string | { token: string; login?: string })[];
+  /**
+   * Check every success reply against GitHub's OpenAPI description and note what breaks it in the
+   * request log and `problems()`; for the simulator's own tests, as it costs time.
+   */
+  checkReplies?: boolean;
 }
 
 export type GitHubSimulator = Awaited<ReturnType<typeof startGitHubSimulator>>;
@@ -41,8 +50,10 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
   const store = new SimStore(options.dir);
   const faults = new FaultBook();
   const log: RequestRecord[] = [];
-  let webhook = options.webhook ?? null;
   const urls: Urls = { base: '' };
+  const background = new Background();
+  const hooks = new HookBus(store, urls, background, options.webhook ?? null);
+  const world: SimWorld = { store, urls, root: options.dir, hooks, background, logLinks: new LogLinks() };
 
   for (const t of options.tokens ?? []) {
     const { token, login } = typeof t === 'string' ? { token: t, login: undefined } : t;
@@ -64,7 +75,17 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     return token;
   }
 
-  const server = http.createServer(createDispatcher({ store, faults, log, urls, root: options.dir }));
+  const server = http.createServer(
+    createDispatcher({
+      store,
+      faults,
+      log,
+      urls,
+      root: options.dir,
+      world,
+      checkReplies: options.checkReplies === true,
+    }),
+  );
 
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
@@ -85,14 +106,6 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     return { repo, issue };
   }
 
-  function installationFor(owner: string): number | null {
-    return (
-      store.state.apps
-        .flatMap((a) => a.installations)
-        .find((i) => i.account.toLowerCase() === owner.toLowerCase())?.id ?? null
-    );
-  }
-
   async function sendIssueEvent(
     owner: string,
     name: string,
@@ -100,23 +113,19 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     action: IssueAction,
     label: string | undefined,
     sender: string,
-  ) {
+  ): Promise<SimDelivery> {
     const { repo, issue } = issueOrThrow(owner, name, number);
-    const installationId = installationFor(repo.owner);
-    const payload = issuePayload(urls, {
-      action,
+    const delivery = await hooks.emit({
       repo,
-      issue,
-      label,
+      event: 'issues',
+      action,
       sender,
-      installationId,
+      fields: {
+        issue: issueJson(urls, repo, issue),
+        label: label ? labelJson(urls, repo, label) : undefined,
+      },
     });
-    const delivery = newDelivery('issues', action, payload);
-    store.state.deliveries.push(delivery);
-    store.save();
-    if (!webhook) return delivery;
-    await deliver(webhook, delivery, { id: repo.id, app: installationId !== null });
-    store.save();
+    if (!delivery) throw new Error(`the webhook is not subscribed to issues events`);
     return delivery;
   }
 
@@ -143,13 +152,21 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     dir: options.dir,
 
     async close() {
+      hooks.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await background.settled();
     },
 
     setWebhook(target: WebhookTarget | null) {
-      webhook = target;
+      hooks.target = target;
     },
+
+    /** Resolves when every webhook caused so far has been tried and the scripted CI has moved on. */
+    settled: () => background.settled(),
+
+    /** Replies that broke GitHub's description (with `checkReplies`), and work after a reply that failed. */
+    problems: (): string[] => [...log.flatMap((r) => r.problems), ...background.failures],
 
     addToken,
 
@@ -183,7 +200,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
       let repo = store.repo(owner, name);
       if (!repo) {
         const id = store.nextId();
-        repo = {
+        repo = SimRepo.parse({
           id,
           nodeId: nodeId('R', id),
           owner,
@@ -194,7 +211,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
           comments: [],
           reactions: [],
           pulls: [],
-        };
+        });
         store.state.repos[repoKey(owner, name)] = repo;
         store.save();
       }
@@ -265,13 +282,8 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     async redeliver(id: string): Promise<SimDelivery> {
       const delivery = store.state.deliveries.find((d) => d.id === id);
       if (!delivery) throw new Error(`no delivery ${id}`);
-      if (!webhook) throw new Error('the simulator has no webhook URL configured');
-      const sent = JSON.parse(delivery.payload) as { repository?: { id?: number }; installation?: unknown };
-      await deliver(webhook, delivery, {
-        id: sent.repository?.id ?? 1,
-        app: sent.installation !== undefined,
-      });
-      store.save();
+      if (!hooks.target) throw new Error('the simulator has no webhook URL configured');
+      await hooks.redeliver(delivery);
       return delivery;
     },
 
@@ -286,13 +298,19 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
       structuredClone(
         repoOrThrow(owner, name).comments.filter((c) => issue === undefined || c.issueNumber === issue),
       ),
+    /** Reactions on issues and PRs themselves (not on their comments: see commentReactions). */
     reactions: (owner: string, name: string, issue?: number) =>
       structuredClone(
-        repoOrThrow(owner, name).reactions.filter((r) => issue === undefined || r.issueNumber === issue),
+        repoOrThrow(owner, name).reactions.filter(
+          (r) => r.subject === 'issue' && (issue === undefined || r.issueNumber === issue),
+        ),
       ),
     tokensMinted: (): SimToken[] =>
       structuredClone(store.state.tokens.filter((t) => t.kind === 'installation')),
     deliveries: (): SimDelivery[] => structuredClone(store.state.deliveries),
     requests: (): RequestRecord[] => [...log],
+
+    ...conversationApi(world, { repoOrThrow, addToken }),
+    ...ciApi(world, { repoOrThrow }),
   };
 }

@@ -203,3 +203,23 @@ describe('GitHub simulator', () => {
     expect(data.title).toBe('one');
   });
 });
+
+describe('webhook subscriptions', () => {
+  it('sends only the events a webhook is subscribed to, and records no delivery for the others', async () => {
+    const { startWebhookReceiver } = await import('../support/webhook-receiver.js');
+    const hooks = await startWebhookReceiver('s');
+    closers.push(() => hooks.close());
+    const { sim } = await started({ webhook: { ...hooks.target, events: ['issue_comment'] } });
+    const issue = sim.createIssue('acme', 'widgets', { title: 'x' });
+    await expect(sim.labelIssue('acme', 'widgets', issue.number, 'booty')).rejects.toThrow(
+      'the webhook is not subscribed to issues events',
+    );
+    await api(sim.url, `/repos/acme/widgets/issues/${issue.number}/comments`, {
+      method: 'POST',
+      body: JSON.stringify({ body: 'hello' }),
+    });
+    await sim.settled();
+    expect(hooks.names()).toEqual(['issue_comment.created']);
+    expect(sim.deliveries().map((d) => d.event)).toEqual(['issue_comment']);
+  });
+});

@@ -1,0 +1,42 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+// GitHub answers a log download with a redirect to a short-lived signed URL on its blob storage,
+// which needs no token. The simulator serves the same kind of URL, signed with a key of its own
+// and good for a minute, as GitHub's are.
+
+const LIFETIME_MS = 60_000;
+const PATH = /^\/actions-results\/([^/]+)\/([^/]+)\/jobs\/(\d+)\/job-logs\.txt$/;
+
+export class LogLinks {
+  private readonly key = randomBytes(32);
+
+  private sign(text: string) {
+    return createHmac('sha256', this.key).update(text).digest('base64url');
+  }
+
+  link(base: string, owner: string, name: string, jobId: number, now: Date): string {
+    const path = `/actions-results/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/jobs/${jobId}/job-logs.txt`;
+    const expires = new Date(now.getTime() + LIFETIME_MS).toISOString();
+    const query = new URLSearchParams({
+      rsct: 'text/plain',
+      se: expires,
+      sig: this.sign(`${path}\n${expires}`),
+    });
+    return `${base}${path}?${query}`;
+  }
+
+  /** Whether a URL is one of these links; what it names when it is good and unexpired. */
+  static isLink(pathname: string): boolean {
+    return PATH.test(pathname);
+  }
+
+  check(url: URL, now: Date): { owner: string; name: string; jobId: number } | 'expired' | null {
+    const m = PATH.exec(url.pathname);
+    const expires = url.searchParams.get('se') ?? '';
+    const given = Buffer.from(url.searchParams.get('sig') ?? '');
+    const wanted = Buffer.from(this.sign(`${url.pathname}\n${expires}`));
+    if (!m || given.length !== wanted.length || !timingSafeEqual(given, wanted)) return null;
+    if (Date.parse(expires) <= now.getTime()) return 'expired';
+    return { owner: decodeURIComponent(m[1]!), name: decodeURIComponent(m[2]!), jobId: Number(m[3]) };
+  }
+}
