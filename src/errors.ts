@@ -278,8 +278,10 @@ export class BootyError extends Error {
   readonly status: number;
   readonly retryable: boolean;
   readonly params: Params;
+  /** How long the other side asked booty to wait before trying again (a rate limit's Retry-After). */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(code: ErrorCode, params: Params = {}, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, params: Params = {}, options?: { cause?: unknown; retryAfterMs?: number }) {
     const entry: ErrorSpec = catalogue[code];
     super(entry.message(params), options);
     this.name = 'BootyError';
@@ -287,6 +289,7 @@ export class BootyError extends Error {
     this.status = entry.status;
     this.retryable = entry.retryable;
     this.params = params;
+    this.retryAfterMs = options?.retryAfterMs;
   }
 
   toJSON() {

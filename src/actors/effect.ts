@@ -77,8 +77,10 @@ export function effectActors(impls: Partial<EffectImpls>, options: EffectOptions
 }
 
 export function toFailure(src: string, err: unknown, at: number): EffectFailure {
-  if (err instanceof BootyError)
-    return { src, code: err.code, message: err.message, retryable: err.retryable, at };
+  if (err instanceof BootyError) {
+    const failure = { src, code: err.code, message: err.message, retryable: err.retryable, at };
+    return err.retryAfterMs === undefined ? failure : { ...failure, retryAfterMs: err.retryAfterMs };
+  }
   const e = (err ?? {}) as { code?: unknown; message?: unknown; retryable?: unknown };
   return {
     src,

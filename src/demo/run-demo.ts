@@ -97,12 +97,10 @@ export async function runDemo(options: {
       progress?.state({ jobId, state: name, attempt, maxAttempts, at: Date.now() });
     },
   };
-  const booty = await startBooty({ env, log, observers: [printer], githubRetryBaseMs: 200 }).catch(
-    async (err: unknown) => {
-      await remotes.close();
-      throw err;
-    },
-  );
+  const booty = await startBooty({ env, log, observers: [printer] }).catch(async (err: unknown) => {
+    await remotes.close();
+    throw err;
+  });
   const { server, store } = booty;
   const runtime = booty.runtime!;
 

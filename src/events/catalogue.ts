@@ -83,6 +83,8 @@ export const StepError = z.object({
   retryable: z.boolean(),
   /** When it failed (epoch ms): a retry's deadline is computed from it. */
   at: z.number().int(),
+  /** The wait GitHub asked for before a retry: the retry waits at least this, up to the cap. */
+  retryAfterMs: z.number().int().min(0).optional(),
 });
 export type StepError = z.infer<typeof StepError>;
 

@@ -11,6 +11,8 @@ export const EffectFailure = z.object({
   message: z.string(),
   retryable: z.boolean(),
   at,
+  /** The wait the other side asked for before a retry (a rate limit's Retry-After). */
+  retryAfterMs: z.number().int().min(0).optional(),
 });
 export type EffectFailure = z.infer<typeof EffectFailure>;
 

@@ -11,7 +11,7 @@ import { mapped } from './github-errors.js';
 import { requestPolicy } from './request-policy.js';
 
 // The octokit clients booty talks to GitHub with: REST and GraphQL on one authenticated request,
-// with booty's request policy (request-policy.ts) for retries, rate limits and pacing. GITHUB_API_URL points them at github.com, GitHub
+// with booty's request policy (request-policy.ts) for rate limits and pacing. GITHUB_API_URL points them at github.com, GitHub
 // Enterprise (/api/v3) or the local simulator alike.
 
 export type BootyOctokit = Octokit;
@@ -20,10 +20,6 @@ export interface GitHubClientOptions {
   apiUrl: string;
   auth: GitHubAuth;
   log?: Logger;
-  /** Retries of a transient failure (5xx, lost connection, secondary rate limit); default 3. */
-  retries?: number;
-  /** octokit waits (n+1)² × this many ms before retry n, and retry-after × this; default 1000. */
-  retryBaseMs?: number;
   /** GitHub's recommended pacing of writes (1 s apart, 3 s for notifying ones); default on, except for a loopback URL (the simulator). */
   paced?: boolean;
   userAgent?: string;
@@ -50,16 +46,11 @@ export interface GitHubClients {
 
 export function createGitHubClients(options: GitHubClientOptions): GitHubClients {
   const apiUrl = options.apiUrl.replace(/\/+$/, '');
-  const retries = options.retries ?? 3;
-  const base = options.retryBaseMs ?? 1000;
   const log = options.log?.child({ component: 'github' });
 
   const stopping = new AbortController();
   const policy = requestPolicy({
-    retries,
-    baseMs: base,
     paced: options.paced ?? !isLoopbackHost(new URL(apiUrl).hostname),
-    log,
     stop: stopping.signal,
   });
   // octokit (its table of every REST endpoint, the App auth) loads with the first request, so a

@@ -2,7 +2,7 @@ import { GraphqlResponseError } from '@octokit/graphql';
 import { BootyError } from '../errors.js';
 import { scrubSecrets } from '../secrets/scrub.js';
 
-// Turns what octokit throws, after the request policy has retried, into booty's catalogue: a failure
+// Turns what octokit throws into booty's catalogue (the job's step retries, not the request): a failure
 // GitHub may recover from is retryable and names the URL; a refusal carries GitHub's own message.
 
 interface HttpErrorLike {
@@ -73,11 +73,12 @@ export function githubError(err: unknown): BootyError | unknown {
     (err.status === 403 &&
       (/secondary rate limit/i.test(message) || String(headers['x-ratelimit-remaining']) === '0'))
   ) {
-    const after = headers['retry-after'] ? `, retry after ${headers['retry-after']} s` : '';
+    const wait = (err as { retryAfterMs?: number }).retryAfterMs;
+    const after = wait !== undefined ? `, retry after ${Math.ceil(wait / 1000)} s` : '';
     return new BootyError(
       'BOOTY_E_GITHUB_RATE_LIMITED',
       { method, url, reason: `${message}${after}` },
-      { cause: err },
+      { cause: err, retryAfterMs: wait },
     );
   }
   if (err.status === 401)

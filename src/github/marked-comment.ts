@@ -46,7 +46,6 @@ export async function postOnce(
         repo: repo.name,
         issue_number: issueNumber,
         body: `${marker}\n${body}`,
-        request: { retries: 0 },
       }),
     async () => hasMarker(await issueThread(gh, repo, issueNumber), marker),
   );

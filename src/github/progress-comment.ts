@@ -47,7 +47,6 @@ export async function upsertProgressComment(
       ...repo,
       issue_number: job.issue.number,
       body,
-      request: { retries: 0 },
     });
     return { id: data.id, body };
   } catch (err) {

@@ -108,8 +108,6 @@ export function openDraftPr(deps: PullRequestDeps) {
         body,
         draft: true,
         maintainer_can_modify: true,
-        // A create is not idempotent: after a lost reply, look for the PR instead of repeating it.
-        request: { retries: 0 },
       });
       log?.info({ pr: data.number }, 'opened a draft pull request');
       return result(data as PrData, headSha, true);

@@ -1,32 +1,22 @@
 import type { Octokit } from '@octokit/rest';
 import { BootyError } from '../errors.js';
-import type { Logger } from '../log.js';
 
-// How booty's GitHub requests wait and retry, as one octokit plugin. It keeps the rules of
-// octokit's retry and throttling plugins, which it replaces because their limiters cost about
-// 5 ms of timers on every request, and a job makes dozens:
-// - a transient failure (5xx, a lost connection, 429) is retried after (n+1)² × base ms, unless
-//   the request says `request: { retries: 0 }` (a create that must not be repeated blindly);
-// - a secondary rate limit means GitHub did nothing, so it is retried, even for a create, after
-//   the Retry-After it names (60 s when it names none);
-// - a spent hourly limit is waited out once, if it resets within a minute; longer waits would hold
-//   the job's slot, so the step's own retry waits instead;
-// - against github.com, writes start at least 1 s apart, and writes that notify people 3 s apart,
-//   as GitHub asks of integrations.
+// How booty's GitHub requests wait, as one octokit plugin. It retries nothing: a failed GitHub
+// call fails its step, and the job retries the step (job-logic.ts), logged and bounded, with the
+// wait GitHub named. So one call is tried at most BOOTY_MAX_RETRIES + 1 times, in one place, and
+// every step is idempotent (it finds what an earlier try made before making it). What it does:
+// - names the wait GitHub asks for on a failure: a secondary rate limit's Retry-After (60 s when it
+//   names none), a spent hourly limit's reset; `retryAfterMs` on the error carries it to the step;
+// - against github.com, starts writes at least 1 s apart, and writes that notify people 3 s apart,
+//   as GitHub asks of integrations (plugin-throttling's rules, without its per-request timers);
+// - at shutdown, aborts the requests under way and refuses new ones.
 
 export interface RequestPolicyOptions {
-  retries: number;
-  /** Each retry waits (n+1)² × this many ms, and Retry-After seconds × this. */
-  baseMs: number;
   /** Pace writes as GitHub asks; off for a loopback URL (the simulator). */
   paced: boolean;
-  log?: Pick<Logger, 'warn'>;
-  /** Shutdown: requests under way are aborted, and none waits, retries or starts again. */
+  /** Shutdown: requests under way are aborted, and none waits or starts again. */
   stop?: AbortSignal;
 }
-
-// plugin-retry's list: these statuses are answers, not accidents.
-const NOT_TRANSIENT = new Set([400, 401, 403, 404, 410, 422, 451]);
 
 // GitHub's routes whose writes notify people (plugin-throttling's generated list).
 const NOTIFYING =
@@ -41,37 +31,19 @@ interface Failure {
   response?: { headers?: Record<string, string | undefined>; data?: { errors?: { type?: string }[] } };
 }
 
-type Decision = { retry: false } | { retry: true; waitMs: number; why: string };
-
-/** What to do after failure `count` (0 for the first) of a request. */
-export function decide(
-  err: Failure,
-  count: number,
-  p: { retries: number; transientRetries: number; baseMs: number },
-): Decision {
+/** The wait GitHub asks for before the next try (ms), or null when it names none. */
+export function waitAsked(err: Failure, now = Date.now()): number | null {
   const status = err.status ?? 0;
   const headers = err.response?.headers ?? {};
-  if ((status === 403 || status === 429) && /\bsecondary rate\b/i.test(err.message ?? '')) {
-    const after = Number(headers['retry-after']) || 60;
-    return count < p.retries
-      ? { retry: true, waitMs: after * p.baseMs, why: 'GitHub secondary rate limit' }
-      : { retry: false };
-  }
+  if ((status === 403 || status === 429) && /\bsecondary rate\b/i.test(err.message ?? ''))
+    return (Number(headers['retry-after']) || 60) * 1000;
   const spent =
     ((status === 403 || status === 429) && headers['x-ratelimit-remaining'] === '0') ||
     (err.response?.data?.errors ?? []).some((e) => e.type === 'RATE_LIMITED');
-  if (spent) {
-    // With no reset time there is nothing to wait for: the step's own retry waits instead.
-    const reset = Number(headers['x-ratelimit-reset']) * 1000;
-    const after = Math.max(Math.ceil((reset - Date.now()) / 1000) + 1, 0);
-    return count < 1 && after <= 60
-      ? { retry: true, waitMs: after * p.baseMs, why: 'GitHub rate limit' }
-      : { retry: false };
-  }
-  if (status >= 400 && !NOT_TRANSIENT.has(status) && count < p.transientRetries) {
-    return { retry: true, waitMs: (count + 1) ** 2 * p.baseMs, why: 'transient failure' };
-  }
-  return { retry: false };
+  const reset = Number(headers['x-ratelimit-reset']) * 1000;
+  if (spent && reset) return Math.max(reset - now + 1000, 0);
+  if (status === 429 && headers['retry-after']) return Number(headers['retry-after']) * 1000;
+  return null;
 }
 
 /** GitHub's own failure, which it reports as a GraphQL error in a 200. */
@@ -125,48 +97,34 @@ export function requestPolicy(options: RequestPolicyOptions) {
       const { pathname } = new URL(params.url, 'http://github.test');
       const graphql = pathname.startsWith('/graphql');
       const write = params.method !== 'GET' && params.method !== 'HEAD' && !TOKEN_ROUTE.test(pathname);
-      const ownRetries = (params.request as { retries?: number } | undefined)?.retries;
-      const limits = {
-        retries: options.retries,
-        transientRetries: ownRetries ?? options.retries,
-        baseMs: options.baseMs,
-      };
       // The caller's own signal still counts; shutdown's is added to it.
       const own = (params.request as { signal?: AbortSignal } | undefined)?.signal;
       const signal = stop && own ? AbortSignal.any([stop, own]) : (stop ?? own);
       const sent = signal ? { ...params, request: { ...params.request, signal } } : params;
-      for (let count = 0; ; count++) {
+      if (stop?.aborted) throw stoppedError();
+      if (options.paced && (write || graphql)) {
+        await writes();
+        if (write && NOTIFYING.test(pathname)) await notifying();
         if (stop?.aborted) throw stoppedError();
-        if (options.paced && (write || graphql)) {
-          await writes();
-          if (write && NOTIFYING.test(pathname)) await notifying();
-          if (stop?.aborted) throw stoppedError();
-        }
-        let decision: Decision;
-        try {
-          const response = await request(sent);
-          // GitHub's own hiccup, or a spent limit, arrives as a GraphQL error in a 200. When it is
-          // not retried, the caller gets the response and octokit's GraphQL error names it.
-          const message = graphqlTrouble(graphql ? response.data : null);
-          if (message === null) return response;
-          const hiccup = HICCUP.test(message);
-          decision = decide(
-            { status: hiccup ? 500 : 200, message, response: response as Failure['response'] },
-            count,
-            limits,
-          );
-          if (!decision.retry) return response;
-        } catch (err) {
-          if (stop?.aborted) throw stoppedError();
-          decision = decide(err as Failure, count, limits);
-          if (!decision.retry) throw err;
-        }
-        options.log?.warn(
-          { method: params.method, url: params.url, retryInMs: decision.waitMs, count },
-          decision.why,
-        );
-        await sleep(decision.waitMs, stop);
       }
+      let response: Awaited<ReturnType<typeof request>>;
+      try {
+        response = await request(sent);
+      } catch (err) {
+        if (stop?.aborted) throw stoppedError();
+        // The wait GitHub named goes with the failure to the step that retries (github-errors.ts).
+        const wait = waitAsked(err as Failure);
+        if (wait !== null) Object.assign(err as object, { retryAfterMs: wait });
+        throw err;
+      }
+      // GitHub's own hiccup, or a spent limit, arrives as a GraphQL error in a 200: a failure the
+      // step retries, not an answer.
+      const trouble = graphqlTrouble(graphql ? response.data : null);
+      if (trouble === null) return response;
+      const reason = { method: 'POST', url: 'graphql', reason: trouble };
+      if (HICCUP.test(trouble)) throw new BootyError('BOOTY_E_GITHUB_UNAVAILABLE', reason);
+      const wait = waitAsked({ status: 200, response: response as Failure['response'] });
+      throw new BootyError('BOOTY_E_GITHUB_RATE_LIMITED', reason, { retryAfterMs: wait ?? undefined });
     });
     return {};
   };

@@ -64,7 +64,6 @@ export function answerRound(deps: CiDeps) {
               pull_number: job.pr!.number,
               comment_id: root,
               body: scrub(`${answer.marker}\n${answer.body}`),
-              request: { retries: 0 },
             }),
           async () => hasMarker(await reviewComments(gh, job), answer.marker),
         );

@@ -334,10 +334,14 @@ export function addUsage(total: UsageTotals, usage: Usage): UsageTotals {
 export const tokensSpent = (u: UsageTotals) =>
   u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
 
-/** Exponential backoff from the failure's own timestamp, so the deadline is the same on replay. */
+/**
+ * Exponential backoff from the failure's own timestamp, so the deadline is the same on replay; at
+ * least the wait GitHub asked for, and never more than the cap: a step's retries wait at most
+ * maxRetries × retryCapMs in all.
+ */
 export function retryDeadline(settings: JobSettings, failure: EffectFailure, count: number): number {
-  const delay = Math.min(settings.retryCapMs, settings.retryBaseMs * 2 ** count);
-  return failure.at + delay;
+  const backoff = settings.retryBaseMs * 2 ** count;
+  return failure.at + Math.min(settings.retryCapMs, Math.max(backoff, failure.retryAfterMs ?? 0));
 }
 
 /** Merges newly applied changes into the cumulative set, one entry per path. */
@@ -356,5 +360,6 @@ export function asFailure(error: unknown): EffectFailure {
     message: typeof e.message === 'string' ? e.message : String(error),
     retryable: e.retryable === true,
     at: typeof e.at === 'number' ? e.at : 0,
+    ...(typeof e.retryAfterMs === 'number' ? { retryAfterMs: e.retryAfterMs } : {}),
   };
 }

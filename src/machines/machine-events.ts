@@ -76,7 +76,13 @@ export function toDomainEvent(
       type: 'StepFailed',
       step,
       attempt,
-      error: { code: e.code, message: e.message, retryable: e.retryable, at: e.at },
+      error: {
+        code: e.code,
+        message: e.message,
+        retryable: e.retryable,
+        at: e.at,
+        ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }),
+      },
     };
   }
   return OUTSIDE.has(event.type) ? (event as unknown as DomainEvent) : null;

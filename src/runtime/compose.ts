@@ -36,8 +36,6 @@ export interface BootyConfig {
   observers?: JobObserver[];
   inspect?: (event: InspectionEvent) => void;
   clock?: () => number;
-  /** Waits between GitHub retries (the request policy's base); shorter in tests. */
-  githubRetryBaseMs?: number;
   /** The sandbox mode when BOOTY_SANDBOX does not say (serve: required; run and demo: auto). */
   defaultSandbox?: SandboxMode;
   /** The gateway config, when the caller checked the env already (serve, before its sandbox probe). */
@@ -69,7 +67,6 @@ export function composeBooty(config: BootyConfig): Booty {
           env,
           log,
           store,
-          githubRetryBaseMs: config.githubRetryBaseMs,
           defaultSandbox: config.defaultSandbox,
         });
     const health = config.server

@@ -22,8 +22,6 @@ export interface JobRuntimeOptions {
   env: Env;
   log: Logger;
   store: EventStore;
-  /** Waits between GitHub retries (the request policy's base); shorter in tests. */
-  githubRetryBaseMs?: number;
   /** The sandbox mode when BOOTY_SANDBOX does not say: `serve` requires one, `run` and `demo` use auto. */
   defaultSandbox?: SandboxMode;
 }
@@ -47,7 +45,6 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     apiUrl: env.GITHUB_API_URL,
     auth,
     log,
-    retryBaseMs: options.githubRetryBaseMs,
   });
   // The key as read once (from the env or its file): the scrubber hides it wherever it shows up.
   const scrub = scrubberOf(() => secretValues(env, auth.kind === 'app' ? auth.privateKey : null));

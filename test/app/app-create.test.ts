@@ -102,7 +102,6 @@ describe('booty app create', () => {
     const clients = createGitHubClients({
       apiUrl: env.GITHUB_API_URL,
       auth: authFromEnv(env),
-      retryBaseMs: 1,
     });
     const gh = await clients.forRepo({ owner: 'acme', name: 'widgets' });
     const { data } = await gh.rest.repos.get({ owner: 'acme', repo: 'widgets' });

@@ -61,7 +61,6 @@ export async function e2eWorld(scenario: Scenario = 'pass', options: WorldOption
     const booty = await startBooty({
       env: e,
       log: createLogger({ level: e.LOG_LEVEL }),
-      githubRetryBaseMs: 1,
     });
     started.push(booty);
     github.setWebhook({ url: `${booty.server.url}/webhooks`, secret: SECRET });

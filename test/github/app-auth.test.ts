@@ -41,7 +41,7 @@ describe('GitHub App auth', () => {
       GITHUB_TOKEN: undefined,
       GITHUB_PRIVATE_KEY: undefined,
     });
-    const clients = createGitHubClients({ apiUrl: sim.url, auth, retryBaseMs: 1, paced: false });
+    const clients = createGitHubClients({ apiUrl: sim.url, auth, paced: false });
     const job = { repo: { owner: 'acme', name: 'widgets' }, installationId };
 
     const gh = await clients.forJob(job);
@@ -60,7 +60,7 @@ describe('GitHub App auth', () => {
     expect(pushes.map((r) => [r.status, r.login])).toEqual([[200, 'booty[bot]']]);
 
     // Without the delivery's installation id (booty run), the App looks its installation up.
-    const lookedUp = createGitHubClients({ apiUrl: sim.url, auth, retryBaseMs: 1, paced: false });
+    const lookedUp = createGitHubClients({ apiUrl: sim.url, auth, paced: false });
     const { data } = await (await lookedUp.forRepo(job.repo)).rest.issues.get({
       owner: 'acme',
       repo: 'widgets',
@@ -87,7 +87,6 @@ describe('GitHub App auth', () => {
     const clients = createGitHubClients({
       apiUrl: sim.url,
       auth: { kind: 'app', appId: String(appId), privateKey: appKey().privateKey },
-      retryBaseMs: 1,
       paced: false,
     });
     const err = await clients

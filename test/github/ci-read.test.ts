@@ -97,7 +97,6 @@ describe('reading CI on the PR head', () => {
     const linter = createGitHubClients({
       apiUrl: f.sim.url,
       auth: { kind: 'app', appId: String(appId), privateKey },
-      retryBaseMs: 1,
       paced: false,
     });
     const lgh = await linter.forRepo(f.job.repo, installationId);

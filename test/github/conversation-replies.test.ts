@@ -10,7 +10,6 @@ async function as(f: PrFixture, login: string) {
   const clients = createGitHubClients({
     apiUrl: f.sim.url,
     auth: { kind: 'token', token: f.sim.tokenFor(login) },
-    retryBaseMs: 1,
     paced: false,
   });
   return clients.forRepo(f.job.repo);

@@ -173,26 +173,34 @@ describe('draft pull request and promotion', () => {
     expect(sim.pulls('acme', 'widgets')).toHaveLength(1);
   });
 
-  it('retries a 502 and a secondary rate limit through the request policy', async () => {
+  it('retries nothing itself: a 502 fails the step, retryable, and a secondary rate limit names its wait', async () => {
     const { sim, effects, job, headSha } = await setup();
     sim.fault('pulls/list', { kind: 'bad-gateway' });
-    sim.fault('pulls/create', { kind: 'secondary-rate-limit', retryAfter: 1 });
+    const unavailable = await effects.openDraftPr(openInput(job), { headSha }).catch((e) => e);
+    expect(isBootyError(unavailable, 'BOOTY_E_GITHUB_UNAVAILABLE')).toBe(true);
+    expect(unavailable.retryable).toBe(true);
 
+    sim.fault('pulls/create', { kind: 'secondary-rate-limit', retryAfter: 7 });
+    const limited = await effects.openDraftPr(openInput(job), { headSha }).catch((e) => e);
+    expect(isBootyError(limited, 'BOOTY_E_GITHUB_RATE_LIMITED')).toBe(true);
+    expect(limited.retryAfterMs).toBe(7000);
+
+    // The step's own retry (the job's) then finds nothing made and opens one PR.
     const pr = await effects.openDraftPr(openInput(job), { headSha });
-
     const statuses = (op: string) =>
       sim
         .requests()
         .filter((r) => r.operation === op)
         .map((r) => r.status);
-    expect(statuses('pulls/list')).toEqual([502, 200]);
+    // A create that failed looks for the PR once more before it gives up.
+    expect(statuses('pulls/list')).toEqual([502, 200, 200, 200]);
     expect(statuses('pulls/create')).toEqual([403, 201]);
     expect(sim.pulls('acme', 'widgets').map((p) => p.number)).toEqual([pr.number]);
   });
 
   it('maps a persistent 5xx or a refused connection to a retryable error naming the URL, and a 4xx to GitHub message', async () => {
     const { sim, effects, job, headSha } = await setup();
-    sim.fault('pulls/list', { kind: 'bad-gateway' }, 4);
+    sim.fault('pulls/list', { kind: 'bad-gateway' });
     const unavailable = await effects.openDraftPr(openInput(job), { headSha }).catch((e) => e);
     expect(isBootyError(unavailable, 'BOOTY_E_GITHUB_UNAVAILABLE')).toBe(true);
     expect(unavailable.retryable).toBe(true);
@@ -206,8 +214,6 @@ describe('draft pull request and promotion', () => {
       clients: createGitHubClients({
         apiUrl: `http://127.0.0.1:${port}`,
         auth: { kind: 'token', token: 'x' },
-        retries: 1,
-        retryBaseMs: 1,
       }),
     });
     const refusedConnection = await down.getIssue(job.repo, 1).catch((e) => e);
@@ -222,7 +228,7 @@ describe('draft pull request and promotion', () => {
     expect(refused.message).toContain('with 422: Validation Failed (PullRequest head invalid)');
   });
 
-  it("retries GitHub's own GraphQL hiccup, which arrives as an error in a 200", async () => {
+  it("fails the step, retryable, on GitHub's own GraphQL hiccup, which arrives as an error in a 200", async () => {
     const { sim, effects, job, headSha } = await setup();
     const pr = await effects.openDraftPr(openInput(job), { headSha });
     sim.fault('graphql', {
@@ -230,12 +236,15 @@ describe('draft pull request and promotion', () => {
       type: 'INTERNAL',
       message: 'Something went wrong while executing your query. Please try again.',
     });
-    const result = await effects.promotePr(effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr'), {
-      signal: new AbortController().signal,
-    });
-    expect(result).toMatchObject({ draft: false, ci: noCi(headSha) });
+    const input = effectInput({ ...job, pr: { ...pr, at: 3 } }, 'promotePr');
+    const signal = new AbortController().signal;
+    const hiccup = await effects.promotePr(input, { signal }).catch((e) => e);
+    expect(isBootyError(hiccup, 'BOOTY_E_GITHUB_UNAVAILABLE')).toBe(true);
+    expect(hiccup.retryable).toBe(true);
+    expect(sim.pulls('acme', 'widgets')[0]!.draft).toBe(true);
+    // The step's retry promotes.
+    expect(await effects.promotePr(input, { signal })).toMatchObject({ draft: false, ci: noCi(headSha) });
     expect(sim.requests().filter((r) => r.operation === 'graphql')).toHaveLength(2);
-    expect(sim.pulls('acme', 'widgets')[0]!.draft).toBe(false);
   });
 
   it('fails promotion with a non-retryable error when GitHub refuses the mutation', async () => {

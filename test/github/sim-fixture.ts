@@ -19,8 +19,6 @@ export async function simFixture(options: Partial<GitHubSimulatorOptions> = {}) 
   const clients = createGitHubClients({
     apiUrl: sim.url,
     auth: { kind: 'token', token: TOKEN },
-    retries: 3,
-    retryBaseMs: 1,
     paced: false,
   });
   return { dir, sim, clients };
@@ -69,7 +67,7 @@ export const jobContext = (overrides: Partial<JobContext> = {}): JobContext =>
   sampleJobView(
     {
       issue: { number: 1, url: 'http://x/acme/widgets/issues/1' },
-      settings: { maxRetries: 5, retryBaseMs: 1, retryCapMs: 5 },
+      settings: { maxRetries: 5, retryCapMs: 5 },
     },
     overrides,
   );

@@ -128,8 +128,6 @@ describe('an App registered from a manifest', () => {
     const clients = createGitHubClients({
       apiUrl: s.url,
       auth: { kind: 'app', appId: String(app.id), privateKey: app.pem },
-      retryBaseMs: 1,
-      retries: 0,
       paced: false,
     });
     const repo = { owner: 'acme', name: 'widgets' };

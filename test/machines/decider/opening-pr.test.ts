@@ -1,4 +1,5 @@
 import { describe, it } from 'vitest';
+import type { DomainEvent } from '../../../src/events/catalogue.js';
 import {
   cancelled,
   check,
@@ -11,6 +12,20 @@ import {
   requested,
   retryAt,
 } from './decider.js';
+
+/** GitHub's rate limit, naming its wait: the one retry layer is the step's. */
+const limited = (retryAfterMs: number): DomainEvent => ({
+  type: 'StepFailed',
+  step: 'openPr',
+  attempt: 1,
+  error: {
+    code: 'BOOTY_E_GITHUB_RATE_LIMITED',
+    message: 'limited',
+    retryable: true,
+    at: retryAt(0) - 1000,
+    retryAfterMs,
+  },
+});
 
 // Stage: openingPr (push the logged change and open the draft PR).
 const failedTests = [...later.lastTest(), ok.tests(false, 3)];
@@ -61,6 +76,18 @@ const rows: Row[] = [
     given: happy.openingPr(),
     when: failed('openPr', true, 1),
     expect: { state: 'openingPr', effect: effect('openPr', 1, retryAt(0)) },
+  },
+  {
+    name: 'a rate limit waits what GitHub asked for, not the shorter backoff',
+    given: happy.openingPr(),
+    when: limited(7000),
+    expect: { state: 'openingPr', effect: effect('openPr', 1, retryAt(0) - 1000 + 7000) },
+  },
+  {
+    name: 'a rate limit that asks for an hour waits the cap, so a step retries within a bound',
+    given: happy.openingPr(),
+    when: limited(3_600_000),
+    expect: { state: 'openingPr', effect: effect('openPr', 1, retryAt(0) - 1000 + 60_000) },
   },
   {
     name: 'a permanent failure fails the job',
