@@ -137,13 +137,14 @@ export class Supervisor {
   /** Resumes every unfinished job from its log, and settles finished jobs whose report lags. */
   async boot(): Promise<string[]> {
     const { store } = this.options;
-    for (const job of (await store.listUnreported()).filter((j) => j.final)) {
+    // A parked job waits for an event, not for a slot: it is folded again when one comes.
+    const parked = new Set<string>(waitingStates);
+    // A job that ended, or parked, before its progress comment caught up is shown as it stands.
+    for (const job of (await store.listUnreported()).filter((j) => j.final || parked.has(j.state))) {
       const snapshot = foldJob(await readJobLog(store, job.jobId));
       await this.settle(job.jobId, snapshot, job.version);
     }
     const resumed: string[] = [];
-    // A parked job waits for an event, not for a slot: it is folded again when one comes.
-    const parked = new Set<string>(waitingStates);
     for (const job of (await store.listJobs({ unfinished: true })).filter((j) => !parked.has(j.state))) {
       const problem = await logProblem(store, job.jobId);
       if (!problem) {

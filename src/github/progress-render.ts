@@ -1,9 +1,10 @@
 import type { TestRun } from '../events/effect-results.js';
 import type { JobSnapshot } from '../machines/fold.js';
 import { stateName } from '../machines/fold.js';
-import type { JobStateName } from '../machines/job.js';
+import { finalStates, type JobStateName } from '../machines/job.js';
 import { type JobContext, jobView } from '../machines/job-context.js';
 import { attemptsSection, failingCount } from './attempt-report.js';
+import { conversationSection } from './conversation-render.js';
 import { capBody, code, formatDuration } from './markdown-format.js';
 import { progressMarker } from './markers.js';
 import { usageLine } from './pr-body.js';
@@ -278,6 +279,10 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
     const why = failureSection(ctx);
     if (why) parts.push(why);
   }
+  // Until the job ends, the comment is the PR's control panel.
+  const ended = (finalStates as readonly string[]).includes(state);
+  const conversation = ended ? null : conversationSection(ctx, state);
+  if (conversation) parts.push(conversation);
   parts.push(`<sub>booty job ${code(ctx.jobId)}</sub>`);
   return capBody(parts.join('\n\n'));
 }
