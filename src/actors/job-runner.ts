@@ -44,7 +44,7 @@ export interface RunnerOptions {
 /** An event from outside the job: a cancel, or what happened on GitHub to its PR. */
 export type OutsideEvent = JobCancelled | ConversationEvent;
 
-export type ReceiveResult = 'received' | 'duplicate' | 'finished';
+export type ReceiveResult = 'received' | 'duplicate' | 'finished' | 'ignored';
 
 /** Waiting with its PR, with nothing to do until an outside event comes: the job holds no slot. */
 export const isParked = (snapshot: JobSnapshot) => snapshot.status !== 'done' && snapshot.hasTag('waiting');
@@ -130,6 +130,10 @@ export class JobRunner {
     return this.take(async () => {
       if (!this.actor && !(await this.load())) return 'finished';
       if (this.stopped || this.folded.status === 'done') return 'finished';
+      // The log holds only what the job took: news it already has (an echo of its own move, CI
+      // on a commit that is no longer its head) is not written.
+      if (event.type !== 'JobCancelled' && nextSnapshot(this.folded, event as never) === this.folded)
+        return 'ignored';
       const written = await this.write(event, delivery);
       // Not written is not received: the caller hears why, and the delivery can come again.
       if (written === null) throw this.writeError;

@@ -258,9 +258,12 @@ export class Supervisor {
     const event = { ...intent.event, deliveryId: delivery.id, at: this.now() } as OutsideEvent;
     const done = await this.receive(job.jobId, event, record('woke', job.jobId));
     if (done === 'duplicate') return { outcome: 'duplicate' };
-    if (done === 'finished') {
+    if (done === 'finished' || done === 'ignored') {
       return (await recordAlone(record('ignored', job.jobId)))
-        ? { outcome: 'ignored', reason: 'the job already finished' }
+        ? {
+            outcome: 'ignored',
+            reason: done === 'finished' ? 'the job already finished' : 'nothing new for the job',
+          }
         : { outcome: 'duplicate' };
     }
     return { outcome: 'woke', jobId: job.jobId };
@@ -338,7 +341,7 @@ export class Supervisor {
       at: this.now(),
     };
     const result = await this.receive(jobId, event, delivery);
-    return result === 'received' ? 'cancelled' : result;
+    return result === 'received' ? 'cancelled' : result === 'ignored' ? 'finished' : result;
   }
 
   /** Resolves with the job's final snapshot once it has run here (or at once if already finished). */

@@ -194,8 +194,16 @@ export const guards = {
   stopInRound: ({ context, event }: Args) =>
     (event as CommandReceived).command === 'stop' && currentRound(context) !== null,
   merged: ({ event }: Args) => (event as PrClosed).merged,
-  markedReady: ({ event }: Args) => (event as PrUpdated).draft === false,
-  markedDraft: ({ event }: Args) => (event as PrUpdated).draft === true,
+  markedReady: ({ context, event }: Args) =>
+    (event as PrUpdated).draft === false && context.pr?.draft !== false,
+  markedDraft: ({ context, event }: Args) =>
+    (event as PrUpdated).draft === true && context.pr?.draft === false,
+  /** Someone moved the PR: a new head, or draft turned ready or back. An echo of booty's own move is not news. */
+  prChanged: ({ context, event }: Args) => {
+    const e = event as PrUpdated;
+    const pr = context.pr;
+    return pr !== null && (e.draft !== pr.draft || (e.headSha !== null && e.headSha !== pr.headSha));
+  },
 };
 
 export const actions = {

@@ -136,7 +136,7 @@ export const jobMachine = setup({
       { guard: 'merged', target: '.merged', actions: 'recordPrClosed' },
       { target: '.closed', actions: 'recordPrClosed' },
     ],
-    PrUpdated: { actions: 'recordPrUpdate' },
+    PrUpdated: { guard: 'prChanged', actions: 'recordPrUpdate' },
   },
   states: {
     preparing: {
@@ -272,7 +272,7 @@ export const jobMachine = setup({
         ...waitingOn,
         PrUpdated: [
           { guard: 'markedReady', target: 'promoted', actions: 'recordPrUpdate' },
-          { actions: 'recordPrUpdate' },
+          { guard: 'prChanged', actions: 'recordPrUpdate' },
         ],
       },
     },
@@ -284,7 +284,7 @@ export const jobMachine = setup({
         ...waitingOn,
         PrUpdated: [
           { guard: 'markedDraft', target: 'prOpened', actions: 'recordPrUpdate' },
-          { actions: 'recordPrUpdate' },
+          { guard: 'prChanged', actions: 'recordPrUpdate' },
         ],
       },
     },

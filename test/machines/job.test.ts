@@ -244,9 +244,52 @@ describe('job machine', () => {
       { n: 1, firstAttempt: 2, result: 'pushed', commit: '1'.padStart(40, 'd') },
     ]);
     expect(h.effects.log.slice(before.length)).toEqual(
-      ['syncBranch:1:r1', 'generate:2', 'applyChanges:2', 'runTests:2', 'answerRound:2:r1'].map((k) => `${jobId}:${k}`),
+      ['syncBranch:1:r1', 'generate:2', 'applyChanges:2', 'runTests:2', 'answerRound:2:r1'].map(
+        (k) => `${jobId}:${k}`,
+      ),
     );
     // The same delivery again changes nothing.
-    expect(await h.supervisor.submit(delivery, { kind: 'wake', repo: { owner: 'acme', name: 'widgets' }, target: { pr: 7 }, event: { type: 'PrClosed', merged: true, sender: 'x' } })).toEqual({ outcome: 'duplicate' });
+    expect(
+      await h.supervisor.submit(delivery, {
+        kind: 'wake',
+        repo: { owner: 'acme', name: 'widgets' },
+        target: { pr: 7 },
+        event: { type: 'PrClosed', merged: true, sender: 'x' },
+      }),
+    ).toEqual({ outcome: 'duplicate' });
+  });
+
+  it('given news the job already has (an echo of its own promotion, CI on an old commit), then nothing is logged', async () => {
+    const { h, jobId, events } = await runJob({});
+    const repo = { owner: 'acme', name: 'widgets' };
+    const echo = await h.supervisor.submit(
+      { id: 'd-ready', event: 'pull_request', action: 'ready_for_review' },
+      {
+        kind: 'wake',
+        repo,
+        target: { pr: 7 },
+        event: {
+          type: 'PrUpdated',
+          action: 'ready_for_review',
+          headSha: null,
+          draft: false,
+          sender: 'booty',
+        },
+      },
+    );
+    const oldCi = await h.supervisor.submit(
+      { id: 'd-ci', event: 'check_suite', action: 'completed' },
+      {
+        kind: 'wake',
+        repo,
+        target: { pr: 7 },
+        event: { type: 'CiCompleted', headSha: 'e'.repeat(40), source: 'check_suite', conclusion: 'success' },
+      },
+    );
+    expect([echo, oldCi]).toEqual([
+      { outcome: 'ignored', reason: 'nothing new for the job' },
+      { outcome: 'ignored', reason: 'nothing new for the job' },
+    ]);
+    expect(await h.store.readStream(jobId)).toHaveLength(events.length);
   });
 });
