@@ -49,16 +49,24 @@ export function followUpText(job: JobContext): string {
   const failures: string[] = [];
   for (const t of round.triggers) {
     if (t.kind === 'ci') {
-      failures.push(`CI failed on ${t.sha.slice(0, 7)}:`, ...t.failing.map((f) => fenceTestOutput(`${f.name}\n${f.detail}`, 4_000)));
+      failures.push(
+        `CI failed on ${t.sha.slice(0, 7)}:`,
+        ...t.failing.map((f) => fenceTestOutput(`${f.name}\n${f.detail}`, 4_000)),
+      );
       continue;
     }
     const author = t.author.replace(/[^\w.[\]-]/g, '').slice(0, 60) || 'unknown';
     const body = t.kind === 'command' ? `@booty ${t.command}` : t.body;
-    if (body.trim()) said.push(`<issue_comment author="${author}">`, sanitizeUntrusted(body, 4_000), '</issue_comment>');
+    if (body.trim())
+      said.push(`<issue_comment author="${author}">`, sanitizeUntrusted(body, 4_000), '</issue_comment>');
     if (t.kind === 'feedback') {
       for (const c of t.comments) {
         const where = c.path ? `On ${c.path}${c.line ? ` line ${c.line}` : ''}: ` : '';
-        said.push(`<issue_comment author="${author}">`, `${where}${sanitizeUntrusted(c.body, 4_000)}`, '</issue_comment>');
+        said.push(
+          `<issue_comment author="${author}">`,
+          `${where}${sanitizeUntrusted(c.body, 4_000)}`,
+          '</issue_comment>',
+        );
       }
     }
   }

@@ -93,7 +93,9 @@ export const runCommand: Command = {
       const state = stateName(snapshot);
       if (state === 'prOpened')
         io.out('  The job waits with its pull request: `booty serve` takes its reviews and CI from here.');
-      return state === 'promoted' || (state === 'prOpened' && snapshot.context.conversation.headTested) ? 0 : 1;
+      return state === 'promoted' || (state === 'prOpened' && snapshot.context.conversation.headTested)
+        ? 0
+        : 1;
     } finally {
       await booty.close();
     }

@@ -56,7 +56,9 @@ describe('the machine as a Mermaid diagram', () => {
       for (const t of candidates) {
         for (const node of active) {
           expected++;
-          expect(edges.some((l) => l.startsWith(`  ${node.key} --> ${t.target?.[0]?.key ?? node.key} : ${event}`))).toBe(true);
+          expect(
+            edges.some((l) => l.startsWith(`  ${node.key} --> ${t.target?.[0]?.key ?? node.key} : ${event}`)),
+          ).toBe(true);
         }
       }
     }

@@ -84,7 +84,12 @@ describe('a relabel after the job finished', () => {
     expect((await h.request()).outcome).toBe('already-active');
     await h.supervisor.submit(
       { id: 'd-closed', event: 'pull_request', action: 'closed' },
-      { kind: 'wake', repo: { owner: 'acme', name: 'widgets' }, target: { pr: 7 }, event: { type: 'PrClosed', merged: false, sender: 'octocat' } },
+      {
+        kind: 'wake',
+        repo: { owner: 'acme', name: 'widgets' },
+        target: { pr: 7 },
+        event: { type: 'PrClosed', merged: false, sender: 'octocat' },
+      },
     );
     const done = await h.supervisor.whenFinished(first.jobId);
     expect(stateName(done)).toBe('closed');
