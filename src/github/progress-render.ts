@@ -111,8 +111,11 @@ export function progressStages(snapshot: Snapshot): Stage[] {
   };
   const outcome = ctx.outcome?.reason;
   const running = stageOfState[state];
+  // Once the PR is open, the stages are done or held as the PR stands; rounds show below them.
+  const withPr = ctx.pr !== null && !['prOpened', 'cancelled', 'heldAsDraft'].includes(state);
   if (running !== null) fill(running, 'running', 'pending');
-  else if (state === 'promoted') fill(7, 'done', 'done');
+  else if (state === 'promoted' || (withPr && ctx.pr?.draft === false)) fill(7, 'done', 'done');
+  else if (withPr && ctx.conversation.headTested) fill(6, 'held', 'skipped');
   else if (state === 'heldAsDraft') fill(6, outcome === 'promotion-failed' ? 'warning' : 'held', 'skipped');
   // A draft that waits: held for a human or for CI, or left draft when promotion failed.
   else if (
@@ -204,7 +207,9 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
         ? '⚠️ booty opened a draft pull request but could not mark it ready'
         : ctx.conversation.headTested
           ? '⏳ booty opened a draft pull request and waits for CI'
-          : '⏸️ booty opened a draft pull request; its tests do not pass yet',
+          : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
+            ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
+            : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
   promoted: () => '✅ booty opened a pull request, ready for review',
   checkingCi: () => '⏳ booty is reading CI on its pull request',
   demoting: () => '⏳ CI failed: booty is turning its pull request back to draft',
