@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { jobLog } from './github-sim-job-log.js';
+import type { SimWorld } from './github-sim-world.js';
 
 // GitHub answers a log download with a redirect to a short-lived signed URL on its blob storage,
 // which needs no token. The simulator serves the same kind of URL, signed with a key of its own
@@ -39,4 +41,21 @@ export class LogLinks {
     if (Date.parse(expires) <= now.getTime()) return 'expired';
     return { owner: decodeURIComponent(m[1]!), name: decodeURIComponent(m[2]!), jobId: Number(m[3]) };
   }
+}
+
+/** A log link's answer: the job's log as plain text, or blob storage's XML refusal. */
+export function logLinkReply(world: SimWorld, url: URL, now: Date) {
+  const named = world.logLinks.check(url, now);
+  const job =
+    named && named !== 'expired'
+      ? world.store.repo(named.owner, named.name)?.jobs.find((j) => j.id === named.jobId)
+      : undefined;
+  if (job)
+    return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: jobLog(job) };
+  const reason = named === 'expired' ? 'Signed expiry time has expired' : 'Signature did not match';
+  return {
+    status: 403,
+    headers: { 'content-type': 'application/xml' },
+    body: `<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed</Code><AuthenticationErrorDetail>${reason}</AuthenticationErrorDetail></Error>`,
+  };
 }

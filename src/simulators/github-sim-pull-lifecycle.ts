@@ -66,6 +66,10 @@ export async function branchesMoved(
   moved: { branch: string; before: string | null; after: string | null }[],
   pusher: string,
 ) {
+  if (moved.length) {
+    repo.pushedAt = githubTime();
+    world.store.save();
+  }
   for (const move of moved) {
     if (!move.after) continue;
     for (const pr of repo.pulls.filter((p) => p.state === 'open' && p.head === move.branch)) {

@@ -30,6 +30,9 @@ export const publicOperations = new Set<OperationId>(['apps/create-from-manifest
 /** What an App installed without a manifest (by a test or the demo) is taken to have: booty's needs. */
 const BOOTY_PERMISSIONS = { issues: 'write', pull_requests: 'write', contents: 'write', metadata: 'read' };
 
+/** When an App installed by a test, which has no registration time, says it was made. */
+const APP_EPOCH = '2026-01-01T00:00:00Z';
+
 /** GitHub's `permission` folds the fine roles into four. */
 const PERMISSION_OF: Record<Role, string> = {
   admin: 'admin',
@@ -53,6 +56,11 @@ const coreHandlers = {
         node_id: nodeId('A', app.id),
         name: app.name ?? app.slug,
         owner: userJson(ctx.urls, app.owner ?? 'simulator'),
+        description: app.description ?? null,
+        external_url: app.url ?? `${ctx.urls.base}/apps/${app.slug}`,
+        html_url: `${ctx.urls.base}/apps/${app.slug}`,
+        created_at: app.createdAt ?? APP_EPOCH,
+        updated_at: app.createdAt ?? APP_EPOCH,
         permissions: app.permissions ?? BOOTY_PERMISSIONS,
         events: app.events ?? ['issues'],
         installations_count: app.installations.length,
@@ -62,17 +70,33 @@ const coreHandlers = {
 
   'apps/get-repo-installation': (ctx) => {
     if (ctx.caller.kind !== 'app') return notFound(ctx);
+    const { app } = ctx.caller;
     const repo = ctx.store.repo(ctx.path.owner, ctx.path.repo);
-    const installation = ctx.caller.app.installations.find(
+    const installation = app.installations.find(
       (i) => repo && i.account.toLowerCase() === repo.owner.toLowerCase(),
     );
     if (!installation) return notFound(ctx);
+    const account = userJson(ctx.urls, installation.account);
     return {
       status: 200,
       body: {
         id: installation.id,
-        account: userJson(ctx.urls, installation.account),
-        app_id: ctx.caller.app.id,
+        account,
+        access_tokens_url: `${ctx.urls.base}/app/installations/${installation.id}/access_tokens`,
+        repositories_url: `${ctx.urls.base}/installation/repositories`,
+        html_url: `${ctx.urls.base}/settings/installations/${installation.id}`,
+        app_id: app.id,
+        app_slug: app.slug,
+        target_id: account.id,
+        target_type: 'User',
+        permissions: app.permissions ?? BOOTY_PERMISSIONS,
+        events: app.events ?? ['issues'],
+        created_at: app.createdAt ?? APP_EPOCH,
+        updated_at: app.createdAt ?? APP_EPOCH,
+        single_file_name: null,
+        repository_selection: 'all',
+        suspended_by: null,
+        suspended_at: null,
       },
     };
   },

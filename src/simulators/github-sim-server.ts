@@ -7,9 +7,8 @@ import { bareDir, serveGit } from './github-sim-git.js';
 import { allBranchShas } from './github-sim-git-objects.js';
 import { runGraphQL } from './github-sim-graphql.js';
 import { graphqlRoots } from './github-sim-graphql-roots.js';
-import { jobLog } from './github-sim-job-log.js';
 import type { Urls } from './github-sim-json.js';
-import { LogLinks } from './github-sim-log-links.js';
+import { LogLinks, logLinkReply } from './github-sim-log-links.js';
 import { MANIFEST_PAGE, registerFromManifest } from './github-sim-manifest.js';
 import { matchRoute, notFound, replyProblems, validateRequest } from './github-sim-openapi.js';
 import {
@@ -81,7 +80,13 @@ export function createDispatcher(deps: DispatchDeps) {
 
     const git = /^\/([^/]+)\/([^/]+?)\.git(\/.*)?$/.exec(url.pathname);
     if (git) return handleGit(req, res, url, git[1]!, git[2]!, git[3] ?? '/', record);
-    if (LogLinks.isLink(url.pathname)) return serveLog(req, res, url, record);
+    if (LogLinks.isLink(url.pathname)) {
+      req.resume();
+      const reply = logLinkReply(world, url, new Date());
+      record(null, reply.status);
+      res.writeHead(reply.status, reply.headers).end(reply.body);
+      return;
+    }
 
     const raw = await readBody(req);
     const manifestPage = MANIFEST_PAGE.exec(url.pathname);
@@ -198,32 +203,6 @@ export function createDispatcher(deps: DispatchDeps) {
       deps.checkReplies && route ? replyProblems(route.operationId, reply.status, reply.body) : [];
     record(target, reply.status, caller, needs, problems);
     send(res, reply);
-  }
-
-  /** A signed log link: the job's log as plain text, to anyone holding an unexpired link. */
-  async function serveLog(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    record: (op: FaultTarget | null, status: number) => void,
-  ) {
-    req.resume();
-    const named = world.logLinks.check(url, new Date());
-    const repo = named && named !== 'expired' ? store.repo(named.owner, named.name) : undefined;
-    const job = named && named !== 'expired' ? repo?.jobs.find((j) => j.id === named.jobId) : undefined;
-    if (!job) {
-      // Blob storage's refusal: XML, 403, whatever was wrong with the signature.
-      const reason = named === 'expired' ? 'Signed expiry time has expired' : 'Signature did not match';
-      record(null, 403);
-      res
-        .writeHead(403, { 'content-type': 'application/xml' })
-        .end(
-          `<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed</Code><AuthenticationErrorDetail>${reason}</AuthenticationErrorDetail></Error>`,
-        );
-      return;
-    }
-    record(null, 200);
-    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(jobLog(job));
   }
 
   async function handleGit(

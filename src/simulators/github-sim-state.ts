@@ -88,6 +88,9 @@ export const SimRepo = z.object({
   owner: z.string(),
   name: z.string(),
   defaultBranch: z.string(),
+  /** Older state files have no times: the simulator's epoch stands in. */
+  createdAt: Iso.default('2026-01-01T00:00:00Z'),
+  pushedAt: Iso.default('2026-01-01T00:00:00Z'),
   nextNumber: z.number(),
   issues: z.array(SimIssue),
   comments: z.array(SimComment),

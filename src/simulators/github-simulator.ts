@@ -206,6 +206,8 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
           owner,
           name,
           defaultBranch,
+          createdAt: now(),
+          pushedAt: now(),
           nextNumber: 1,
           issues: [],
           comments: [],

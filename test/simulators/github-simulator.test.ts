@@ -223,3 +223,39 @@ describe('webhook subscriptions', () => {
     expect(sim.deliveries().map((d) => d.event)).toEqual(['issue_comment']);
   });
 });
+
+describe('reply shapes', () => {
+  it('answers the App, repository, issue and comment operations in the shapes GitHub describes', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { Octokit } = await import('@octokit/rest');
+    const { createAppAuth } = await import('@octokit/auth-app');
+    const { sim } = await started({ checkReplies: true });
+    sim.createIssue('acme', 'widgets', { title: 't' });
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    });
+    const { appId, installationId } = sim.installApp({ publicKey, account: 'acme' });
+    const asApp = new Octokit({ baseUrl: sim.url, authStrategy: createAppAuth, auth: { appId, privateKey } });
+    const gh = new Octokit({
+      baseUrl: sim.url,
+      authStrategy: createAppAuth,
+      auth: { appId, privateKey, installationId },
+    });
+    const where = { owner: 'acme', repo: 'widgets' };
+
+    await asApp.rest.apps.getAuthenticated();
+    await asApp.rest.apps.getRepoInstallation(where);
+    await gh.rest.repos.get(where);
+    await gh.rest.issues.get({ ...where, issue_number: 1 });
+    const { data: comment } = await gh.rest.issues.createComment({ ...where, issue_number: 1, body: 'x' });
+    await gh.rest.issues.updateComment({ ...where, comment_id: comment.id, body: 'y' });
+    await gh.rest.issues.listComments({ ...where, issue_number: 1 });
+    await gh.rest.reactions.createForIssue({ ...where, issue_number: 1, content: 'eyes' });
+    await gh.rest.pulls.list(where);
+
+    expect(sim.requests().filter((r) => r.operation !== null && r.status >= 400)).toEqual([]);
+    expect(sim.problems()).toEqual([]);
+  });
+});
