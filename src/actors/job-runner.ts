@@ -84,7 +84,9 @@ export class JobRunner {
   run(): Promise<JobSnapshot> {
     return new Promise((resolve, reject) => {
       this.take(async () => {
-        if (!(await this.load()) || this.stopped || isParked(this.folded)) return resolve(this.folded);
+        // A runner that took a wake-up has the log folded already: this runner writes every event since.
+        const live = this.first !== undefined ? this.folded.status !== 'done' : await this.load();
+        if (!live || this.stopped || isParked(this.folded)) return resolve(this.folded);
         const machine = jobMachine.provide({
           actors: effectActors(this.options.effects, {
             ...this.options.effectOptions,

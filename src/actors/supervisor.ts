@@ -282,7 +282,7 @@ export class Supervisor {
     const runner = running ?? this.runner(jobId);
     const result = await runner.receive(event, delivery);
     if (result === 'received' && !running && !isParked(runner.snapshot) && runner.snapshot.status !== 'done')
-      this.enqueue(jobId);
+      this.enqueue(jobId, runner);
     return result;
   }
 
@@ -467,10 +467,11 @@ export class Supervisor {
     return [...this.paused];
   }
 
-  private enqueue(jobId: string) {
+  /** `folded`: a runner that has just read the job's log (a wake-up), so it is not read twice. */
+  private enqueue(jobId: string, folded?: JobRunner) {
     if (!this.accepting || this.runners.has(jobId)) return;
     // The runner exists from now on, so a cancel while the job waits for a slot goes through it.
-    const runner = this.runner(jobId);
+    const runner = folded ?? this.runner(jobId);
     this.runners.set(jobId, runner);
     const done = this.queue.add(async () => {
       try {
