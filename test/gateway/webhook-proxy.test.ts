@@ -43,7 +43,7 @@ describe('booty serve with WEBHOOK_PROXY_URL', () => {
     expect(smee.listeners(channel)).toBe(1);
 
     // GitHub knows only the channel; booty's own address is never given to it.
-    world.github.setWebhook({ url: channel, secret: SECRET });
+    world.github.setWebhook({ url: channel, secret: SECRET, events: ['issues'] });
     const delivery = await world.label();
     expect(delivery.status).toBe(200); // the channel took it
     await until('the job to be created', async () => {
@@ -56,7 +56,7 @@ describe('booty serve with WEBHOOK_PROXY_URL', () => {
     expect(jobs.map((j) => `${j.repo}#${j.issue}`)).toEqual([`${OWNER}/${REPO}#${world.issue}`]);
 
     // A delivery signed with another secret comes through the same way and is refused.
-    world.github.setWebhook({ url: channel, secret: 'not-the-secret' });
+    world.github.setWebhook({ url: channel, secret: 'not-the-secret', events: ['issues'] });
     await world.github.labelIssue(OWNER, REPO, world.issue, 'other-label');
     await until('the forged delivery to be refused', async () => {
       const text = await (await fetch(`${url}/metrics`)).text();
