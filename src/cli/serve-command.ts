@@ -7,6 +7,7 @@ import type { WebhookProxy } from '../gateway/webhook-proxy.js';
 import { startLiveInspector } from '../inspect/live-inspector.js';
 import { createLogger } from '../log.js';
 import { startBooty } from '../runtime/compose.js';
+import { endLeanStart } from '../runtime/lean-start.js';
 import { probeBwrap } from '../sandbox/bwrap.js';
 import { type Command, intOption } from './command.js';
 
@@ -80,6 +81,7 @@ export const serveCommand: Command = {
         { log, exit: resolve, graceMs: env.BOOTY_SHUTDOWN_GRACE_MS },
       );
     });
+    endLeanStart();
     log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
     io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
     if (proxy) io.out(`webhooks also arrive through ${proxy.source} (WEBHOOK_PROXY_URL)`);
