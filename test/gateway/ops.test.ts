@@ -34,7 +34,9 @@ describe('a job run through the gateway', () => {
     const list = (await get(`${s.url}/jobs`)).json();
     // It waits with its promoted PR: not final, so it is among the unfinished.
     expect(list.jobs.map((j: any) => [j.jobId, j.state, j.final])).toEqual([[jobId, 'promoted', false]]);
-    expect((await get(`${s.url}/jobs?unfinished=true`)).json().jobs.map((j: any) => j.jobId)).toEqual([jobId]);
+    expect((await get(`${s.url}/jobs?unfinished=true`)).json().jobs.map((j: any) => j.jobId)).toEqual([
+      jobId,
+    ]);
 
     const one = (await get(`${s.url}/jobs/${jobId}`)).json();
     expect(one.job).toMatchObject({ jobId, repo: 'Codertocat/Hello-World', issue: 5, state: 'promoted' });

@@ -13,7 +13,11 @@ const rootDone = (ws: WebSocket) =>
     ws.on('message', (data) => {
       const m = JSON.parse(data.toString()) as Message;
       const status = m.snapshot?.status;
-      if (m.type === '@xstate.snapshot' && m.sessionId === m.rootId && (status === 'done' || status === 'stopped'))
+      if (
+        m.type === '@xstate.snapshot' &&
+        m.sessionId === m.rootId &&
+        (status === 'done' || status === 'stopped')
+      )
         resolve();
     }),
   );

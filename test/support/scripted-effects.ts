@@ -223,7 +223,7 @@ export function scriptedEffects(script: Script = {}) {
     promotePr: async (input, { signal }) => {
       await step('promotePr', input, signal);
       const read = ciRead(input);
-      return { draft: read.state === 'passed' || read.state === 'none' ? false : true, ci: read };
+      return { draft: read.state !== 'passed' && read.state !== 'none', ci: read };
     },
     readCi: async (input, { signal }) => {
       await step('readCi', input, signal);
