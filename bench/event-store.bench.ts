@@ -147,11 +147,15 @@ export default async function run(): Promise<BenchResult[]> {
     started = performance.now();
     done = 0;
     // As a restart does: each row lifted and checked against the catalogue, then folded.
-    for (const id of jobIds) if (foldJob(await readJobLog(store, id)).status === 'done') done++;
+    for (const id of jobIds) {
+      const snapshot = foldJob(await readJobLog(store, id));
+      if (snapshot.status === 'done' || snapshot.hasTag('waiting')) done++;
+    }
     foldMs = Math.min(foldMs, performance.now() - started);
   }
   await store.close();
-  if (done !== jobIds.length) throw new Error(`only ${done} of ${jobIds.length} folds reached a final state`);
+  if (done !== jobIds.length)
+    throw new Error(`only ${done} of ${jobIds.length} folds reached a final or waiting state`);
 
   return [
     {
