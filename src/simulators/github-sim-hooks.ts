@@ -8,6 +8,9 @@ import { deliver, newDelivery, payloadFrom, type WebhookTarget } from './github-
 // as GitHub's are. Tests wait for them with `settled()`.
 
 /** Work the simulator does after a reply; a failure is kept for the tests to see, never thrown. */
+/** Deliveries the simulator keeps for redelivery and for tests to read back. */
+const RECENT_DELIVERIES = 100;
+
 export class Background {
   private readonly pending = new Set<Promise<unknown>>();
   readonly failures: string[] = [];
@@ -65,7 +68,11 @@ export class HookBus {
       payload.installation = { id: installationId, node_id: `MDIz${installationId}` };
     }
     const delivery = newDelivery(input.event, input.action, payload);
-    this.store.state.deliveries.push(delivery);
+    const { deliveries } = this.store.state;
+    deliveries.push(delivery);
+    // The newest only, as GitHub's recent deliveries: the state file is rewritten on every change,
+    // and every payload kept made each write, and so each reply, slower.
+    if (deliveries.length > RECENT_DELIVERIES) deliveries.splice(0, deliveries.length - RECENT_DELIVERIES);
     this.store.save();
     return this.send(delivery, { id: input.repo.id, app: installationId !== null });
   }
