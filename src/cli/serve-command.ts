@@ -81,7 +81,10 @@ export const serveCommand: Command = {
         { log, exit: resolve, graceMs: env.BOOTY_SHUTDOWN_GRACE_MS },
       );
     });
-    endLeanStart();
+    // V8 goes back to its own tuning (runtime/lean-start.ts) once there is load to tune for: the
+    // first request, or now when jobs resumed from their logs. Until then serve only waits.
+    if (server.resumed.length > 0) endLeanStart();
+    else server.app.server.once('request', endLeanStart);
     log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
     io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
     if (proxy) io.out(`webhooks also arrive through ${proxy.source} (WEBHOOK_PROXY_URL)`);

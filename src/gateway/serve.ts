@@ -24,6 +24,8 @@ export interface RunningServer {
   metrics: GatewayMetrics;
   /** Whether the job view and list are served (`/`, `/jobs/:id/view`). */
   dashboard: boolean;
+  /** The jobs that resumed from their logs at start. */
+  resumed: string[];
   /** Stops the listener, then the jobs (their logs keep them for the next start), then the store. */
   close(): Promise<void>;
 }
@@ -77,9 +79,10 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     return closed;
   };
 
+  let resumed: string[] = [];
   try {
     await app.listen({ host: env.HOST, port: env.PORT });
-    await supervisor.boot();
+    resumed = await supervisor.boot();
     health.start();
   } catch (err) {
     await close();
@@ -94,6 +97,7 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     store,
     metrics,
     dashboard,
+    resumed,
     close,
   };
 }

@@ -6,21 +6,22 @@ import v8 from 'node:v8';
 // way to the old generation anyway. It optimizes node's module loader (path resolution, the
 // CommonJS export scanner), which never runs hot again, on background threads whose memory then
 // stays in their malloc arenas. Together that was a fifth of an idle serve's memory (18 of 96 MB).
-// So V8 starts lean, and tunes itself by its own rules again once serve listens, for the
-// deliveries and jobs that are its load.
+// So V8 starts lean, and tunes itself by its own rules again once serve has load: its first
+// request, or jobs resumed from their logs. Not at the listen itself: the checkpointer's thread
+// (store/wal-checkpointer.ts) was still starting then in one start of four, and V8 optimized it.
 
 let held = false;
 
 /** Before serve's modules load (bin.ts); unless the operator gave node flags of their own for either. */
 export function beginLeanStart() {
   const own = [...process.execArgv, process.env.NODE_OPTIONS ?? ''];
-  if (own.some((flag) => /semi-space|turbofan|\bopt\b/.test(flag))) return;
+  if (own.some((flags) => /semi-space|(^|\s)--(no-)?(opt|turbofan)\b/.test(flags))) return;
   held = true;
   v8.setFlagsFromString('--semi-space-growth-factor=1');
   v8.setFlagsFromString('--no-turbofan');
 }
 
-/** Once serve listens: V8's own defaults (node 20 to 24). */
+/** V8's own defaults again (node 20 to 24). */
 export function endLeanStart() {
   if (!held) return;
   held = false;
