@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BootyError } from '../errors.js';
 import type { FileChange } from '../events/effect-results.js';
-import { git } from './git.js';
+import { git, hasCommit } from './git.js';
 
 // A commit built from the log, not from a work tree: each recorded change is written as a blob
 // into the repository's mirror (which no test ever touched), placed in a tree read from the parent
@@ -99,8 +99,7 @@ export async function entriesAt(mirror: string, sha: string, paths: string[]): P
   try {
     return await treeEntries(mirror, sha, paths);
   } catch (err) {
-    const type = await git(['cat-file', '-t', sha], { cwd: mirror, op: 'cat-file' }).catch(() => '');
-    if (type !== 'commit') return null;
+    if (!(await hasCommit(mirror, sha))) return null;
     throw err;
   }
 }

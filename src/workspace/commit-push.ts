@@ -2,7 +2,7 @@ import { BootyError } from '../errors.js';
 import type { JobContext } from '../machines/job-context.js';
 import { assertBootyBranch, type BranchRemote, pushLeased, remoteTip } from './branch-remote.js';
 import { type Author, type BaseEntries, buildCommit, entriesAt } from './commit-build.js';
-import { type GitAuth, git } from './git.js';
+import { type GitAuth, git, hasCommit } from './git.js';
 import { withLock } from './keyed-lock.js';
 
 // The job's first push: its work as one commit on top of the base commit, built from the log
@@ -95,8 +95,7 @@ async function isThisJobs(p: {
   signal: AbortSignal | undefined;
 }): Promise<boolean> {
   const { mirror, sha, job, author, url, auth, signal } = p;
-  const have = await git(['cat-file', '-t', sha], { cwd: mirror, op: 'cat-file' }).catch(() => '');
-  if (have !== 'commit') {
+  if (!(await hasCommit(mirror, sha))) {
     await git(['fetch', '--quiet', '--no-write-fetch-head', url, `refs/heads/${job.branch}`], {
       cwd: mirror,
       auth,

@@ -314,6 +314,10 @@ export async function git(args: string[], options: GitOptions): Promise<string> 
   return options.raw ? text : text.replace(/\r?\n$/, '');
 }
 
+/** Whether the repository at `dir` holds this commit (a fetch brings it when it does not). */
+export const hasCommit = async (dir: string, sha: string): Promise<boolean> =>
+  (await git(['cat-file', '-t', sha], { cwd: dir, op: 'cat-file' }).catch(() => '')) === 'commit';
+
 /**
  * Many objects in one `git cat-file --batch`: each spec (`<rev>:<path>`, a sha) maps to its bytes,
  * or to null where it names nothing. One process however many files a step reads, and none for a

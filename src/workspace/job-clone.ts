@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { BootyError } from '../errors.js';
-import { type GitAuth, git } from './git.js';
+import { type GitAuth, git, hasCommit } from './git.js';
 import { METADATA } from './workspace-layout.js';
 
 // One clone per job, made from the mirror on disk: git is told the mirror stands in for the
@@ -63,8 +63,7 @@ export async function fetchBranch(
   branch: string,
   sha: string,
 ): Promise<void> {
-  const have = await git(['cat-file', '-t', sha], { cwd: dir, op: 'cat-file' }).catch(() => '');
-  if (have === 'commit') return;
+  if (await hasCommit(dir, sha)) return;
   await git(
     [
       'fetch',
@@ -167,9 +166,7 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
         return await finish(tmp, dir, { ...head, branch: input.branch });
       }
     }
-    const present =
-      !input.at ||
-      (await git(['cat-file', '-t', at.baseSha], { cwd: tmp, op: 'cat-file' }).catch(() => '')) === 'commit';
+    const present = !input.at || (await hasCommit(tmp, at.baseSha));
     if (!present) {
       // The base commit is no longer on any branch: ask the remote for it by id.
       await git(['fetch', '--quiet', input.url, at.baseSha], {

@@ -3,7 +3,7 @@ import type { JobContext } from '../machines/job-context.js';
 import { assertBootyBranch, type BranchRemote, pushLeased, remoteTip } from './branch-remote.js';
 import { type Author, type BaseEntries, buildCommit } from './commit-build.js';
 import { JOB_TRAILER } from './commit-push.js';
-import { git } from './git.js';
+import { git, hasCommit } from './git.js';
 import { withLock } from './keyed-lock.js';
 
 // A follow-up round's push: the round's logged changes as one commit on top of the PR head the
@@ -96,8 +96,7 @@ export function pushRound(input: {
 
 /** Brings the remote's tip into the mirror, on the branch's ref as a sync would. */
 async function fetchTip(remote: BranchRemote, branch: string, tip: string) {
-  const have = await git(['cat-file', '-t', tip], { cwd: remote.mirror, op: 'cat-file' }).catch(() => '');
-  if (have === 'commit') return;
+  if (await hasCommit(remote.mirror, tip)) return;
   await git(
     [
       'fetch',
