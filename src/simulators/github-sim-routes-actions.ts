@@ -9,19 +9,13 @@ import {
   type RouteContext,
   repoOf,
 } from './github-sim-route-kit.js';
+import { Conclusion } from './github-sim-state-ci.js';
 
 // GitHub Actions' runs and jobs: listed newest first and filtered as GitHub filters them, a job's
 // log as a redirect to a signed URL, and a re-run of the failed jobs as the run's next attempt.
 
-const CONCLUSIONS = new Set([
-  'success',
-  'failure',
-  'neutral',
-  'cancelled',
-  'skipped',
-  'timed_out',
-  'action_required',
-]);
+/** The `status` filter takes a conclusion too (GitHub lists stale among them). */
+const CONCLUSIONS = new Set<string>(Conclusion.options);
 
 function runOf(ctx: RouteContext) {
   const repo = repoOf(ctx);
