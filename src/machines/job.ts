@@ -78,14 +78,8 @@ const wake = [
   { guard: 'ciStale' as const, target: 'checkingCi', actions: 'clearCiStale' as const },
 ];
 
-/** The events a waiting job acts on at once (the root queues or notes them while it works). */
-const waitingOn = {
-  CiCompleted: { guard: 'ciForHead' as const, target: 'checkingCi' },
-  CommandReceived: [
-    { guard: 'commandCancel' as const, target: 'cancelled', actions: 'recordCommandCancel' as const },
-    { guard: 'commandRetry' as const, actions: 'queueRetry' as const },
-  ],
-};
+/** CI that finished on the head is read at once by a waiting job (the root notes it while it works). */
+const ciWakes = { CiCompleted: { guard: 'ciForHead' as const, target: 'checkingCi' } };
 
 const input =
   (src: EffectName) =>
@@ -269,7 +263,7 @@ export const jobMachine = setup({
       tags: 'waiting',
       always: wake,
       on: {
-        ...waitingOn,
+        ...ciWakes,
         PrUpdated: [
           { guard: 'markedReady', target: 'promoted', actions: 'recordPrUpdate' },
           { guard: 'prChanged', actions: 'recordPrUpdate' },
@@ -281,7 +275,7 @@ export const jobMachine = setup({
       tags: 'waiting',
       always: wake,
       on: {
-        ...waitingOn,
+        ...ciWakes,
         PrUpdated: [
           { guard: 'markedDraft', target: 'prOpened', actions: 'recordPrUpdate' },
           { guard: 'prChanged', actions: 'recordPrUpdate' },
