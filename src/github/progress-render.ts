@@ -70,7 +70,6 @@ const stageOfState: Record<JobStateName, number | null> = {
   answering: null,
   merged: null,
   closed: null,
-  heldAsDraft: null,
   failed: null,
   cancelled: null,
 };
@@ -112,11 +111,10 @@ export function progressStages(snapshot: Snapshot): Stage[] {
   const outcome = ctx.outcome?.reason;
   const running = stageOfState[state];
   // Once the PR is open, the stages are done or held as the PR stands; rounds show below them.
-  const withPr = ctx.pr !== null && !['prOpened', 'cancelled', 'heldAsDraft'].includes(state);
+  const withPr = ctx.pr !== null && state !== 'prOpened' && state !== 'cancelled';
   if (running !== null) fill(running, 'running', 'pending');
   else if (state === 'promoted' || (withPr && ctx.pr?.draft === false)) fill(7, 'done', 'done');
   else if (withPr && ctx.conversation.headTested) fill(6, 'held', 'skipped');
-  else if (state === 'heldAsDraft') fill(6, outcome === 'promotion-failed' ? 'warning' : 'held', 'skipped');
   // A draft that waits: held for a human or for CI, or left draft when promotion failed.
   else if (
     state === 'prOpened' &&
@@ -218,10 +216,6 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
   answering: () => '⏳ booty is answering on its pull request',
   merged: () => '🎉 the pull request was merged',
   closed: () => '🚫 the pull request was closed without merging',
-  heldAsDraft: (ctx) =>
-    ctx.outcome?.reason === 'promotion-failed'
-      ? '⚠️ booty opened a draft pull request but could not mark it ready'
-      : '⏸️ booty opened a draft pull request for a human to review',
   failed: () => '❌ booty could not finish this issue',
   cancelled: () => '🚫 booty stopped working on this issue',
 };

@@ -346,7 +346,6 @@ export const jobMachine = setup({
     },
     merged: { type: 'final' },
     closed: { type: 'final' },
-    heldAsDraft: { type: 'final' },
     failed: { type: 'final' },
     cancelled: { type: 'final' },
   },
@@ -374,13 +373,12 @@ export const JOB_STATES = [
   'answering',
   'merged',
   'closed',
-  'heldAsDraft',
   'failed',
   'cancelled',
 ] as const;
 /** A state's name: every renderer maps each one, so a new state is a type error until it is shown. */
 export type JobStateName = (typeof JOB_STATES)[number];
 export const jobStates: readonly JobStateName[] = JOB_STATES;
-export const finalStates = ['merged', 'closed', 'heldAsDraft', 'failed', 'cancelled'] as const;
+export const finalStates = ['merged', 'closed', 'failed', 'cancelled'] as const;
 /** Where a job waits with its PR: parked, holding no slot and no process, until an event wakes it. */
 export const waitingStates = ['prOpened', 'promoted'] as const;

@@ -93,7 +93,7 @@ describe('the machine as a Mermaid diagram', () => {
     ])
       expect(all).toContain(edge);
     // A job that is over takes no more events.
-    expect(mermaid).not.toMatch(/^ {2}(merged|closed|failed|heldAsDraft|cancelled) --> (?!\[\*\])/m);
+    expect(mermaid).not.toMatch(/^ {2}(merged|closed|failed|cancelled) --> (?!\[\*\])/m);
   });
 
   it('keeps every line inside the Mermaid state grammar', () => {
