@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JobTarget, WakeIntent } from '../actors/supervisor.js';
 import type { CommandWord, FeedbackPlace } from '../events/conversation-events.js';
 import type { RepoRef } from '../events/job-events.js';
+import { isBootysOwn } from '../github/markers.js';
 import { parse } from './payload.js';
 
 // The deliveries that wake a job with an open PR: comments, reviews, the PR itself and CI. Pure,
@@ -99,8 +100,6 @@ export type ConversationClassified =
   | { action: string | null; intent: { kind: 'ignore'; reason: string } };
 
 const BRANCH_PREFIX = 'booty/';
-/** Every comment booty writes carries a hidden marker: with a plain token, its author is a user. */
-const OWN_MARKER = /<!-- booty:/;
 const isBot = (a: { login: string; type?: string }) => a.type === 'Bot' || a.login.endsWith('[bot]');
 const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({ owner: r.owner.login, name: r.name });
 
@@ -140,7 +139,7 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
     case 'issue_comment': {
       if (p.action !== 'created') return ignore(`issue_comment.${p.action} asks nothing`);
       // booty's own comments included: booty never talks to itself.
-      if (isBot(p.comment.user) || OWN_MARKER.test(p.comment.body ?? ''))
+      if (isBot(p.comment.user) || isBootysOwn(p.comment.body))
         return ignore("comments from bots are ignored, booty's own included");
       const mention = parseMention(p.comment.body ?? '');
       if (!mention) return ignore('the comment does not call on @booty');

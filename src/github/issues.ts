@@ -3,7 +3,7 @@ import type { IssueRef, RepoRef } from '../events/job-events.js';
 import type { JobContext } from '../machines/job-context.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { mapped } from './github-errors.js';
-import { isProgressComment } from './markers.js';
+import { isBootysOwn } from './markers.js';
 
 // Reading an issue: for `booty run`, and its discussion for the model's context.
 
@@ -46,12 +46,12 @@ export const allIssueComments = (gh: GitHubClient, job: Pick<JobContext, 'repo' 
     }),
   );
 
-/** The issue's comments, oldest first, without booty's own progress comments. */
+/** The issue's comments, oldest first, without booty's own (its progress, replies and notes). */
 export function listIssueComments(clients: GitHubClients) {
   return async (job: Pick<JobContext, 'repo' | 'issue' | 'installationId'>): Promise<IssueComment[]> => {
     const comments = await allIssueComments(await clients.forJob(job), job);
     return comments
-      .filter((c) => !isProgressComment(c.body))
+      .filter((c) => !isBootysOwn(c.body))
       .map((c) => ({ author: c.user?.login ?? 'ghost', body: c.body ?? '' }));
   };
 }

@@ -4,9 +4,11 @@
 export const prMarker = (jobId: string) => `<!-- booty:job=${jobId} -->`;
 export const progressMarker = (jobId: string) => `<!-- booty:progress job=${jobId} -->`;
 
-/** Any job's progress comment: booty's own voice, not part of the issue's discussion. */
-export const isProgressComment = (body: string | null | undefined) =>
-  (body ?? '').includes('<!-- booty:progress ');
+/**
+ * Any comment booty wrote (progress, replies, notes): its own voice, not the discussion. Every one
+ * carries a marker, which matters with a plain token, where booty's author is a user like any other.
+ */
+export const isBootysOwn = (body: string | null | undefined) => (body ?? '').includes('<!-- booty:');
 
 /** The comment that says red CI sent the PR back to draft: one per job and head. */
 export const demotedMarker = (jobId: string, sha: string) => `<!-- booty:demoted job=${jobId} sha=${sha} -->`;

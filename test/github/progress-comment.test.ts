@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGitHubEffects } from '../../src/github/github-effects.js';
+import { replyMarker } from '../../src/github/markers.js';
 import { renderProgress } from '../../src/github/progress-render.js';
 import { createProgressReporter } from '../../src/github/progress-reporter.js';
 import { foldJob } from '../../src/machines/fold.js';
@@ -140,7 +141,7 @@ describe('progress comment', () => {
     expect(markerComments(sim, jobId)[0]!.body).toContain(`[the job view](${url})`);
   });
 
-  it('reads the issue, and its discussion without booty progress comments', async () => {
+  it("reads the issue, and its discussion without booty's own comments (progress, replies)", async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
     const gh = await clients.forRepo({ owner: 'acme', name: 'widgets' });
@@ -150,6 +151,12 @@ describe('progress comment', () => {
       issue_number: 1,
       body: 'Use BigInt please',
     });
+    await gh.rest.issues.createComment({
+      owner: 'acme',
+      repo: 'widgets',
+      issue_number: 1,
+      body: `${replyMarker(jobId, 1, 9)}\n@someone Done in abc1234.`,
+    });
     const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
     await reporter.settled(jobId, foldJob(events), events.length);
 
@@ -157,7 +164,7 @@ describe('progress comment', () => {
     const comments = await effects.listIssueComments(jobView(foldJob(events).context));
     const issue = await effects.getIssue({ owner: 'acme', name: 'widgets' }, 2);
 
-    expect(sim.comments('acme', 'widgets', 1)).toHaveLength(2);
+    expect(sim.comments('acme', 'widgets', 1)).toHaveLength(3);
     expect(comments).toEqual([{ author: 'booty-bot', body: 'Use BigInt please' }]);
     expect(issue).toEqual({
       number: 2,
