@@ -151,9 +151,13 @@ export function promotePr(deps: PullRequestDeps): EffectImpl<'promotePr'> {
     // Defence in depth: the machine never promotes a self-modification, and neither does this.
     if (job.settings.selfModification) return { draft: true };
     const gh = await deps.clients.forJob(job);
-    const { data: current } = await mapped(() =>
-      gh.rest.pulls.get({ owner: job.repo.owner, repo: job.repo.name, pull_number: job.pr!.number }),
-    );
+    // Independent reads, at once: the PR as it is, and CI on the head booty pushed.
+    const [{ data: current }, ciRead] = await Promise.all([
+      mapped(() =>
+        gh.rest.pulls.get({ owner: job.repo.owner, repo: job.repo.name, pull_number: job.pr!.number }),
+      ),
+      readCiAt(gh, job.repo, job.pr.headSha, deps),
+    ]);
     if (current.state === 'closed') {
       throw new BootyError('BOOTY_E_GITHUB_PRECONDITION', {
         step: 'promotePr',
@@ -161,7 +165,7 @@ export function promotePr(deps: PullRequestDeps): EffectImpl<'promotePr'> {
         reason: `pull request #${current.number} was closed`,
       });
     }
-    const ci = { ...(await readCiAt(gh, job.repo, job.pr.headSha, deps)), at: (deps.now ?? Date.now)() };
+    const ci = { ...ciRead, at: (deps.now ?? Date.now)() };
     if (!current.draft) return { draft: false, ci };
     // Someone pushed after booty's head: what would be merged is not what booty tested. The push's
     // own event reaches the job, which decides again.

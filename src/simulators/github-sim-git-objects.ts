@@ -20,25 +20,42 @@ const git = async (bare: string, args: string[], env: NodeJS.ProcessEnv = {}, in
   return (await child).stdout;
 };
 
-/** Every branch and the commit it points at. */
-export async function allBranchShas(bare: string): Promise<Map<string, string>> {
-  const out = await git(bare, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads']);
+/** The commits branches point at (every branch when none is named), read with one git process. */
+export async function branchShas(bare: string, branches?: string[]): Promise<Map<string, string>> {
+  const out = await git(bare, [
+    'for-each-ref',
+    '--format=%(refname) %(objectname)',
+    ...(branches ? branches.map((b) => `refs/heads/${b}`) : ['refs/heads']),
+  ]);
   const shas = new Map<string, string>();
   for (const line of out.split('\n')) {
     const [ref, sha] = line.split(' ');
     if (ref && sha) shas.set(ref.replace(/^refs\/heads\//, ''), sha);
   }
+  rememberCommits(bare, shas.values());
   return shas;
 }
 
 /** A ref as the REST API takes one (a sha, a branch, a tag, `heads/x`) to its commit, or null. */
 export async function resolveCommit(bare: string, ref: string): Promise<string | null> {
   if (ref.startsWith('-')) return null;
+  // A commit, once in the repository, stays: a full sha seen before needs no process (CI reads ask
+  // about the same head again and again).
+  if (knownCommits.get(bare)?.has(ref)) return ref;
   try {
-    return (await git(bare, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || null;
+    const sha = (await git(bare, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || null;
+    if (sha) rememberCommits(bare, [sha]);
+    return sha;
   } catch {
     return null;
   }
+}
+
+const knownCommits = new Map<string, Set<string>>();
+function rememberCommits(bare: string, shas: Iterable<string>) {
+  const known = knownCommits.get(bare) ?? new Set<string>();
+  for (const sha of shas) known.add(sha);
+  knownCommits.set(bare, known);
 }
 
 export async function readCommit(bare: string, sha: string): Promise<SimCommit> {
@@ -56,9 +73,13 @@ export async function readCommit(bare: string, sha: string): Promise<SimCommit> 
 
 /** Commits, lines and files a PR changes, counted from the merge base as GitHub counts them. */
 export async function diffStats(bare: string, baseSha: string, headSha: string) {
-  const base = (await git(bare, ['merge-base', baseSha, headSha])).trim();
-  const commits = Number((await git(bare, ['rev-list', '--count', `${base}..${headSha}`])).trim());
-  const numstat = await git(bare, ['diff', '--numstat', base, headSha]);
+  // `base..head` counts the commits since the merge base; `base...head` diffs from it.
+  const [count, numstat] = await Promise.all([
+    git(bare, ['rev-list', '--count', `${baseSha}..${headSha}`]),
+    // Branches with no history in common have no diff to count.
+    git(bare, ['diff', '--numstat', `${baseSha}...${headSha}`]).catch(() => ''),
+  ]);
+  const commits = Number(count.trim());
   let additions = 0;
   let deletions = 0;
   let changedFiles = 0;

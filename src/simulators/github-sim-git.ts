@@ -41,37 +41,6 @@ export async function createBareRepo(bare: string, defaultBranch: string, fromDi
   fs.rmSync(path.join(bare, 'index'), { force: true });
 }
 
-/** The commit a branch points at, or null when there is no such branch. */
-export async function branchSha(bare: string, branch: string): Promise<string | null> {
-  try {
-    const { stdout } = await git(bare, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
-    return stdout.trim() || null;
-  } catch {
-    return null;
-  }
-}
-
-/** The commits branches point at, read with one git process; a missing branch is left out. */
-export async function branchShas(bare: string, branches: string[]): Promise<Map<string, string>> {
-  const { stdout } = await git(bare, [
-    'for-each-ref',
-    '--format=%(refname) %(objectname)',
-    ...branches.map((b) => `refs/heads/${b}`),
-  ]);
-  const shas = new Map<string, string>();
-  for (const line of stdout.split('\n')) {
-    const [ref, sha] = line.split(' ');
-    if (ref && sha) shas.set(ref.replace(/^refs\/heads\//, ''), sha);
-  }
-  return shas;
-}
-
-/** Commits on head that base lacks. */
-export async function commitsAhead(bare: string, base: string, head: string): Promise<number> {
-  const { stdout } = await git(bare, ['rev-list', '--count', `refs/heads/${base}..refs/heads/${head}`]);
-  return Number(stdout.trim());
-}
-
 const SERVICES = ['git-upload-pack', 'git-receive-pack'] as const;
 type Service = (typeof SERVICES)[number];
 

@@ -1,6 +1,5 @@
 import { startCi } from './github-sim-ci.js';
-import { branchShas } from './github-sim-git.js';
-import { diffStats, mergeBranches } from './github-sim-git-objects.js';
+import { branchShas, diffStats, mergeBranches } from './github-sim-git-objects.js';
 import { githubTime } from './github-sim-json.js';
 import { pullJson } from './github-sim-json-pulls.js';
 import type { SimPull, SimRepo } from './github-sim-state.js';

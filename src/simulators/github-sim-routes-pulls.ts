@@ -1,4 +1,5 @@
-import { bareDir, branchShas, commitsAhead } from './github-sim-git.js';
+import { bareDir } from './github-sim-git.js';
+import { branchShas, diffStats } from './github-sim-git-objects.js';
 import { githubTime } from './github-sim-json.js';
 import { pullJson } from './github-sim-json-pulls.js';
 import type { OperationId } from './github-sim-operations.js';
@@ -69,7 +70,8 @@ export const pullHandlers = {
         },
       ]);
     }
-    if ((await commitsAhead(bare, body.base, head)) === 0) {
+    const stats = await diffStats(bare, shas.get(body.base)!, headSha);
+    if (stats.commits === 0) {
       return validationFailed(ctx, [
         { resource: 'PullRequest', code: 'custom', message: `No commits between ${body.base} and ${head}` },
       ]);
@@ -90,9 +92,9 @@ export const pullHandlers = {
       author: ctx.login,
       createdAt: githubTime(ctx.now),
       updatedAt: githubTime(ctx.now),
+      stats,
     });
     repo.pulls.push(pr);
-    await refreshPull(ctx.world, repo, pr);
     ctx.store.save();
     pullOpened(ctx.world, repo, pr, ctx.login);
     return {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type AuthFailure, authenticate, type Caller, callerLogin, mayAccess } from './github-sim-auth.js';
 import { type FaultBook, type FaultTarget, faultReply } from './github-sim-faults.js';
 import { bareDir, serveGit } from './github-sim-git.js';
-import { allBranchShas } from './github-sim-git-objects.js';
+import { branchShas } from './github-sim-git-objects.js';
 import { runGraphQL } from './github-sim-graphql.js';
 import { graphqlRoots } from './github-sim-graphql-roots.js';
 import type { Urls } from './github-sim-json.js';
@@ -258,10 +258,10 @@ export function createDispatcher(deps: DispatchDeps) {
       // Counted as pending from the start, so a test that waits for the simulator sees the push out.
       await world.background.run('push', async () => {
         const bare = bareDir(deps.root, repo.owner, repo.name);
-        const before = await allBranchShas(bare);
+        const before = await branchShas(bare);
         await serve();
         record('git', res.statusCode, caller, needs);
-        const after = await allBranchShas(bare);
+        const after = await branchShas(bare);
         const moved = [...new Set([...before.keys(), ...after.keys()])]
           .filter((b) => before.get(b) !== after.get(b))
           .map((branch) => ({

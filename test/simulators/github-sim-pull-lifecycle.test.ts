@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { bareDir, branchSha } from '../../src/simulators/github-sim-git.js';
+import { bareDir } from '../../src/simulators/github-sim-git.js';
+import { branchShas } from '../../src/simulators/github-sim-git-objects.js';
 import { pushFiles } from '../support/git-push.js';
 import { BRANCH, OWNER, prWorld, REPO } from './pr-world.js';
 
@@ -91,7 +92,7 @@ describe('a PR’s life', () => {
     await sim.settled();
 
     expect(merged.data).toMatchObject({ merged: true, message: 'Pull Request successfully merged' });
-    const main = await branchSha(bareDir(sim.dir, OWNER, REPO), 'main');
+    const main = (await branchShas(bareDir(sim.dir, OWNER, REPO), ['main'])).get('main');
     expect(merged.data.sha).toBe(main);
     expect(hooks.names()).toEqual(['pull_request.closed', 'pull_request.reopened', 'pull_request.closed']);
     expect(hooks.received.map((r) => [r.payload.pull_request.merged, r.payload.pull_request.state])).toEqual([
@@ -117,7 +118,7 @@ describe('a PR’s life', () => {
     hooks.clear();
     const squashed = await sim.mergePull(OWNER, REPO, pr2.number, { sender: 'alice', method: 'squash' });
     expect(squashed).not.toBe(second);
-    expect(await branchSha(bareDir(sim.dir, OWNER, REPO), 'main')).toBe(squashed);
+    expect((await branchShas(bareDir(sim.dir, OWNER, REPO), ['main'])).get('main')).toBe(squashed);
     expect(hooks.names()).toEqual(['pull_request.opened', 'pull_request.closed']);
     expect(hooks.of('pull_request', 'closed')[0]!.payload.pull_request).toMatchObject({
       merged: true,
