@@ -13,6 +13,7 @@ import {
   followUpText,
   GENERATE_TASK,
   issueText,
+  prDiffText,
   REFINE_TASK,
   touchedFilesIntro,
   touchedFileText,
@@ -127,16 +128,19 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     const issue = issueText(job);
     const touched = touchedOrder(job);
     const sections = touched.map((c) => touchedFileText(c.path, c.content));
+    const prDiff = await roundDiff(job, reader);
     const head =
       step === 'generate'
         ? [
             GENERATE_TASK,
             followUpText(job),
+            prDiff,
             ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : []),
           ]
         : [
             REFINE_TASK,
             followUpText(job),
+            prDiff,
             latestFailure(job) ?? '',
             attemptHistory(job.attempts),
             ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : []),
@@ -184,4 +188,12 @@ export function toFileChanges(answer: ChangesAnswer): FileChange[] {
     ...answer.deletePaths.map((path) => ({ path, content: null })),
   ];
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A round works on the PR as it stands: the model sees the PR's whole change, not only the files it touches. */
+async function roundDiff(job: JobContext, reader: RepoReader): Promise<string> {
+  const base = job.conversation.firstBase;
+  if (!job.round || !base || base === job.workspace?.baseSha) return '';
+  const diff = await reader.diffFrom(base);
+  return diff ? prDiffText(diff, base) : '';
 }

@@ -77,6 +77,18 @@ export function followUpText(job: JobContext): string {
   ].join('\n');
 }
 
+/** The pull request's whole change so far, from the base it branched off to the round's start. */
+export function prDiffText(diff: string, base: string, maxChars = 40_000): string {
+  const cut =
+    diff.length > maxChars
+      ? `${diff.slice(0, maxChars)}\n[… ${diff.length - maxChars} more characters cut]`
+      : diff;
+  return [
+    `The pull request's whole diff so far, against ${base.slice(0, 7)} where it branched off (humans' commits on the branch included):`,
+    `<pr_diff>\n${cut.replaceAll('</pr_diff', '&lt;/pr_diff')}\n</pr_diff>`,
+  ].join('\n');
+}
+
 export function analysisText(a: Analysis): string {
   const list = (items: string[]) => (items.length ? items.map((i) => `- ${i}`).join('\n') : '- (none)');
   return [

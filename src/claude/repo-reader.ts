@@ -15,6 +15,8 @@ export interface RepoReader {
   readFile(path: string): Promise<string | null>;
   /** Many files at once, each as readFile would give it. */
   readFiles(paths: readonly string[]): Promise<Map<string, string | null>>;
+  /** What changed from `base` to the commit read (a reader with a ref), as a unified diff; null when it cannot tell. */
+  diffFrom(base: string): Promise<string | null>;
 }
 
 export interface RepoReaderOptions {
@@ -63,6 +65,14 @@ export function repoReaderFor(dir: string, options: RepoReaderOptions = {}): Rep
     readFiles,
     async readFile(file) {
       return (await readFiles([file])).get(file) ?? null;
+    },
+    async diffFrom(base) {
+      if (!ref || !/^[0-9a-f]{40}$/i.test(base)) return null;
+      // A branch rewritten by hand may no longer hold the base: the round goes on without its diff.
+      return git(['diff', '--no-color', '--no-ext-diff', '--no-renames', base, ref], {
+        cwd: dir,
+        op: 'diff',
+      }).catch(() => null);
     },
   };
 }

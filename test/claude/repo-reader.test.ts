@@ -36,4 +36,18 @@ describe('repoReaderFor', () => {
     expect(await reader.readFile('README.md')).toBe('# widgets\n\nA calculator library.\n');
     expect(await reader.readFile('new.js')).toBeNull();
   });
+
+  it('diffs from a base to its ref, and says it cannot tell for a commit it does not hold or without a ref', async () => {
+    const { dir, baseSha } = makeRepo();
+    fs.writeFileSync(path.join(dir, 'README.md'), 'changed\n');
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qam', 'next'], {
+      cwd: dir,
+    });
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+    const reader = repoReaderFor(dir, { ref: head });
+    expect(await reader.diffFrom(baseSha)).toContain('-# widgets\n-\n-A calculator library.\n+changed');
+    expect(await reader.diffFrom('0'.repeat(40))).toBeNull();
+    expect(await reader.diffFrom('--output=/tmp/x')).toBeNull();
+    expect(await repoReaderFor(dir).diffFrom(baseSha)).toBeNull();
+  });
 });
