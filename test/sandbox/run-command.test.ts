@@ -116,8 +116,9 @@ describe('runCommand', () => {
     expect(result.output.endsWith('LAST-LINE\n')).toBe(true);
     expect(result.output).toMatch(/\[booty: \d+ bytes of output omitted\]/);
     expect(Buffer.byteLength(result.output)).toBeLessThanOrEqual(cap + 100);
-    // Buffering it all would grow the heap by at least 200 MB.
-    expect(peak - before).toBeLessThan(48 * 1024 * 1024);
+    // Buffering it all would grow the heap by at least 200 MB; half that leaves room for a GC that
+    // lags behind the stream on a loaded machine.
+    expect(peak - before).toBeLessThan(100 * 1024 * 1024);
   });
 
   for (const sandbox of ['off', 'required'] as const) {
