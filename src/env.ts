@@ -82,6 +82,10 @@ export const EnvSchema = z.object({
   BOOTY_MAX_TOKENS_PER_JOB: int(1).optional(),
 
   BOOTY_DB: z.string().min(1).default('./booty.db'),
+  /** A PostgreSQL database (postgres://…) instead of the SQLite file BOOTY_DB, for many workers. */
+  BOOTY_DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\/\S+$/i.test(v), {
+    message: 'must be a postgres:// or postgresql:// URL, as in postgres://user:password@host:5432/booty',
+  }),
   BOOTY_WORKDIR: z.string().min(1).default('./.booty'),
   BOOTY_TRIGGER_LABEL: z.string().min(1).default('booty'),
   BOOTY_CONCURRENCY: int(1, 64).default(2),
@@ -118,6 +122,10 @@ export const EnvSchema = z.object({
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** Where the event store is: BOOTY_DATABASE_URL when set, else the SQLite file BOOTY_DB. */
+export const storeLocation = (env: Pick<Env, 'BOOTY_DB' | 'BOOTY_DATABASE_URL'>) =>
+  env.BOOTY_DATABASE_URL ?? env.BOOTY_DB;
 
 export interface EnvRequirements {
   /** `booty serve` needs a webhook secret and GitHub credentials; read-only commands need none. */

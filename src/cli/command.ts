@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { BootyError } from '../errors.js';
-import type { SqliteEventStore } from '../store/sqlite-event-store.js';
+import type { EventStore } from '../store/event-store.js';
 
 // What every `booty` command is: a name, its help, its options, and a run that returns the exit code.
 
@@ -27,7 +26,8 @@ export interface Command {
 }
 
 export const dbOption = { db: { type: 'string' } } as const satisfies Options;
-export const dbHelp = '  --db PATH      the event store (default: $BOOTY_DB, else ./booty.db)';
+export const dbHelp =
+  '  --db PATH|URL  the event store: a SQLite file, or a postgres:// URL (default: $BOOTY_DATABASE_URL,\n                 else $BOOTY_DB, else ./booty.db)';
 
 export function parse(command: Command, argv: string[]) {
   const options: Options = { ...command.options, help: { type: 'boolean', short: 'h' } };
@@ -68,12 +68,16 @@ const optionList = (options: Options) =>
     .join(', ');
 
 /** The database for read-only commands: never created by reading it. Loaded only by them. */
-export async function openExistingStore(values: Values, env: NodeJS.ProcessEnv): Promise<SqliteEventStore> {
-  const file = (values.db as string | undefined) ?? env.BOOTY_DB ?? './booty.db';
-  if (!fs.existsSync(file)) throw new BootyError('BOOTY_E_DB_MISSING', { path: file });
-  const { openStore } = await import('../store/open-store.js');
-  return openStore(file);
+export async function openExistingStore(values: Values, env: NodeJS.ProcessEnv): Promise<EventStore> {
+  const location =
+    (values.db as string | undefined) || env.BOOTY_DATABASE_URL?.trim() || env.BOOTY_DB || './booty.db';
+  const { openExistingStore } = await import('../store/open-store.js');
+  return openExistingStore(location);
 }
+
+/** `--db` in the environment's words: a postgres:// URL is BOOTY_DATABASE_URL, a path BOOTY_DB. */
+export const dbEnv = (db: string): NodeJS.ProcessEnv =>
+  /^postgres(ql)?:\/\//i.test(db) ? { BOOTY_DATABASE_URL: db } : { BOOTY_DB: db, BOOTY_DATABASE_URL: '' };
 
 /** A positive integer option, or a usage error naming it. */
 export function intOption(command: string, name: string, value: unknown): number | undefined {

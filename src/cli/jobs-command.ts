@@ -5,7 +5,7 @@ import { formatAge, table } from './format.js';
 export const jobsCommand: Command = {
   name: 'jobs',
   usage: [
-    'Usage: booty jobs [--json] [--db PATH]',
+    'Usage: booty jobs [--json] [--db PATH|URL]',
     '',
     '  --json         print a JSON array of jobs, in the shape GET /jobs serves (see README)',
     dbHelp,

@@ -21,7 +21,7 @@ import { formatDelta, table } from './format.js';
 export const replayCommand: Command = {
   name: 'replay',
   usage: [
-    'Usage: booty replay <jobId> [--verify] [--json | --html FILE] [--until N] [--db PATH]',
+    'Usage: booty replay <jobId> [--verify] [--json | --html FILE] [--until N] [--db PATH|URL]',
     '       booty replay <jobId> --inspect [--port N | --relay URL] [--once] [--export FILE] [--until N]',
     '',
     "Folds the job's event log through the machine (no effect runs) and prints every step:",

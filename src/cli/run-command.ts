@@ -5,7 +5,7 @@ import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
 import { composeBooty } from '../runtime/compose.js';
-import { type Command, dbHelp, dbOption } from './command.js';
+import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
 
 const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
 
@@ -31,7 +31,7 @@ export const runCommand: Command = {
       });
     }
     const [, owner, name, number] = match as unknown as [string, string, string, string];
-    const env = loadEnv({ ...io.env, ...(values.db ? { BOOTY_DB: values.db as string } : {}) });
+    const env = loadEnv({ ...io.env, ...(values.db ? dbEnv(values.db as string) : {}) });
     if (!env.ANTHROPIC_API_KEY)
       throw new BootyError('BOOTY_E_ENV_INVALID', {
         name: 'ANTHROPIC_API_KEY',

@@ -1,6 +1,6 @@
 import type { InspectionEvent } from 'xstate';
 import { type JobObserver, Supervisor } from '../actors/supervisor.js';
-import { type Env, isSelfRepo, jobSettingsFrom } from '../env.js';
+import { type Env, isSelfRepo, jobSettingsFrom, storeLocation } from '../env.js';
 import { type GatewayConfig, gatewayConfig } from '../gateway/gateway-config.js';
 import { jobLogObserver } from '../gateway/job-logging.js';
 import { createMetrics, type GatewayMetrics } from '../gateway/metrics.js';
@@ -8,9 +8,8 @@ import { type RunningServer, startServer } from '../gateway/serve.js';
 import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
-import { lockDatabase } from '../store/db-lock.js';
 import type { EventStore } from '../store/event-store.js';
-import { openStore } from '../store/open-store.js';
+import { lockStore, openStore } from '../store/open-store.js';
 import { StoreHealth } from '../store/store-health.js';
 import { createJobRuntime, type JobRuntime } from './job-effects.js';
 
@@ -58,7 +57,7 @@ export interface Booty {
 
 export function composeBooty(config: BootyConfig): Booty {
   const { env, log } = config;
-  const store = config.store ?? openStore(env.BOOTY_DB, { server: config.server === true });
+  const store = config.store ?? openStore(storeLocation(env), { server: config.server === true });
   try {
     const metrics = config.metrics ?? createMetrics();
     const runtime = config.effects
@@ -72,7 +71,8 @@ export function composeBooty(config: BootyConfig): Booty {
     const health = config.server
       ? new StoreHealth({
           store,
-          file: config.store ? undefined : env.BOOTY_DB,
+          // A SQLite file is watched for being deleted or replaced; a server database is not a file.
+          file: config.store || env.BOOTY_DATABASE_URL ? undefined : env.BOOTY_DB,
           onWriteFailure: metrics.countStoreWriteFailure,
           onChange: (state, cause) => {
             if (state === 'ok') {
@@ -143,7 +143,7 @@ export async function startBooty(config: BootyConfig): Promise<Booty & { server:
   // One writing booty per database: a second waits for the first to exit (a rolling deploy).
   const lock = config.store
     ? null
-    : await lockDatabase(config.env.BOOTY_DB, { waitMs: config.env.BOOTY_LOCK_WAIT_MS });
+    : await lockStore(storeLocation(config.env), { waitMs: config.env.BOOTY_LOCK_WAIT_MS });
   try {
     const booty = composeBooty({ ...config, server: true });
     const server = await startServer(booty, gateway);

@@ -6,7 +6,13 @@ import type { DeliveryRecord, EventStore, JobUpdate, NewEvent } from '../../src/
 // this same suite. `reopen` gives a fresh store over the same storage, as a restarted process sees it.
 
 export interface ContractTarget {
-  make(): { store: EventStore; reopen: () => EventStore };
+  /** A fresh, empty store; a server database may take a moment to make one. */
+  make(): ContractStore | Promise<ContractStore>;
+}
+
+interface ContractStore {
+  store: EventStore;
+  reopen: () => EventStore | Promise<EventStore>;
 }
 
 const ev = (type: string, n: number, state = `s${n}`): NewEvent => ({ type, data: { n }, state });
@@ -40,7 +46,7 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 export function eventStoreContract(name: string, target: ContractTarget) {
   describe(`EventStore contract: ${name}`, () => {
     it('given appends to two streams, when read, then each stream is in version order and readAll in append order', async () => {
-      const { store } = target.make();
+      const { store } = await target.make();
       expect(await store.append('a', 0, [ev('A1', 1), ev('A2', 2)])).toMatchObject({ version: 2 });
       await store.append('b', 0, [ev('B1', 1)]);
       expect(await store.append('a', 2, [ev('A3', 3)])).toMatchObject({ version: 3 });
@@ -63,7 +69,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
     });
 
     it('given a stream at version 2, when appending at a stale or future version, then it rejects with a conflict and writes nothing', async () => {
-      const { store } = target.make();
+      const { store } = await target.make();
       await store.append('s', 0, [ev('E1', 1), ev('E2', 2)]);
       for (const expected of [0, 1, 3]) {
         const caught = await rejection(
@@ -87,7 +93,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
     });
 
     it('given two appends racing for the same version, then exactly one is written and the other conflicts', async () => {
-      const { store } = target.make();
+      const { store } = await target.make();
       await store.append('r', 0, [ev('R1', 1)]);
       const results = await Promise.allSettled([
         store.append('r', 1, [ev('A', 2)]),
@@ -100,7 +106,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
     });
 
     it('given an append with its delivery, when the delivery comes again, then the second writes nothing and says duplicate', async () => {
-      const { store } = target.make();
+      const { store } = await target.make();
       const first = await store.append('job-d', 0, [ev('JobRequested', 1, 'preparing')], {
         job: jobAt('preparing'),
         delivery: delivery('once', 'job-d'),
@@ -120,7 +126,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
     });
 
     it('given deliveries recorded together, then each is recorded once and repeats answer false', async () => {
-      const { store } = target.make();
+      const { store } = await target.make();
       expect(await store.recordDeliveries([delivery('a'), delivery('b'), delivery('a')])).toEqual([
         true,
         true,
@@ -131,7 +137,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
     });
 
     it('given events and a job read model, when the store is reopened, then everything is still there', async () => {
-      const { store, reopen } = target.make();
+      const { store, reopen } = await target.make();
       await store.append('job-1', 0, [ev('JobRequested', 1, 'preparing')], { job: jobAt('preparing') });
       await store.append('job-1', 1, [ev('Done', 2, 'failed')], {
         job: { state: 'failed', attempts: 2, final: true, outcome: 'tests-failing', tokens: 42 },
@@ -139,7 +145,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
       expect(await store.recordDeliveries([delivery('d1', 'job-1')])).toEqual([true]);
       await store.close();
 
-      const again = reopen();
+      const again = await reopen();
       expect((await again.readStream('job-1')).map((e) => [e.type, e.state, e.data])).toEqual([
         ['JobRequested', 'preparing', { n: 1 }],
         ['Done', 'failed', { n: 2 }],
@@ -159,7 +165,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
     });
 
     it('given unfinished and finished jobs, when listed, then only the unfinished count as active for their issue', async () => {
-      const { store } = target.make();
+      const { store } = await target.make();
       const job = (id: string, issue: number, final: boolean) =>
         store.append(id, 0, [ev('JobRequested', 1)], {
           job: jobAt(final ? 'promoted' : 'analyzing', { issue, attempts: 1, final }),
@@ -183,7 +189,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
     });
 
     it('given a first append without a repo and issue for its job, then it rejects and writes nothing', async () => {
-      const { store } = target.make();
+      const { store } = await target.make();
       const caught = await rejection(
         store.append('nameless', 0, [ev('JobRequested', 1)], {
           job: { state: 'preparing', attempts: 0, final: false, outcome: null, tokens: 0 },
@@ -194,7 +200,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
     });
 
     it('given a closed store, then its calls reject rather than answer', async () => {
-      const { store } = target.make();
+      const { store } = await target.make();
       await store.close();
       await expect(store.readAll()).rejects.toThrow();
       await expect(store.append('z', 0, [ev('Z', 1)])).rejects.toThrow();

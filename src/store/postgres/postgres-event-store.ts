@@ -1,0 +1,403 @@
+import type { Pool, PoolClient } from 'pg';
+import { BootyError } from '../../errors.js';
+import type {
+  AppendOptions,
+  AppendResult,
+  DeliveryRecord,
+  EventStore,
+  JobRecord,
+  JobUpdate,
+  NewEvent,
+  StoredEvent,
+} from '../event-store.js';
+import { chainHash } from '../hash-chain.js';
+import { migrate } from './migrate.js';
+import { redactUrl } from './postgres-url.js';
+import { q } from './queries.js';
+import { inTransaction } from './transaction.js';
+
+// The EventStore on PostgreSQL, for many workers on one database; the same contract and contract
+// suite as the SQLite store. A stream's versions are UNIQUE (stream_id, version), and an append
+// checks the expected version in the statement that inserts; deliveries are UNIQUE by id; the jobs
+// read model and the delivery commit in the append's transaction.
+//
+// The global order is a serialised counter, not a transaction-id high-water mark. Every append
+// takes its positions from event_head's one row and holds that row's lock until it commits, so
+// positions become visible in the order they were handed out: a reader that has seen position N
+// never later finds one below it. A rolled-back append hands its positions back, so there are no
+// holes either. The cost is that appends commit one at a time (no group commit) — a few hundred a
+// second on an ordinary disk, far above what jobs that wait minutes on a model write. The
+// alternative, filtering rows by pg_snapshot_xmin(pg_current_snapshot()) and ordering them by
+// (transaction id, position), lets appends commit together but makes every reader wait on the
+// oldest transaction open anywhere on the server, a psql session or a backup included, and turns
+// a position into a pair.
+
+export interface PostgresStoreOptions {
+  /** Connections the store may hold at once (default 10). */
+  maxConnections?: number;
+  /** The database must hold booty's tables already (read-only commands): none is an error. */
+  existing?: boolean;
+}
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  version: number;
+  type: string;
+  schema_version: number;
+  data: string;
+  state: string | null;
+  meta: string;
+  at: number;
+  hash: Buffer;
+}
+
+interface JobRow {
+  job_id: string;
+  repo: string;
+  issue: number;
+  state: string;
+  attempts: number;
+  final: boolean;
+  outcome: string | null;
+  tokens: number;
+  version: number;
+  branch: string | null;
+  pr: number | null;
+  reported_version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export class PostgresEventStore implements EventStore {
+  /** Opens a store and waits until it is connected and its schema current. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresEventStore> {
+    const store = new PostgresEventStore(url, options);
+    await store.pool;
+    return store;
+  }
+
+  /** The database's URL without its password. */
+  readonly location: string;
+  private readonly pool: Promise<Pool>;
+  private closing: Promise<void> | null = null;
+  /** Each stream's chain head after this process's last append to it. */
+  private readonly heads = new Map<string, { version: number; hash: string }>();
+
+  /**
+   * Opening connects and migrates in the background, so that opening a store stays synchronous
+   * (runtime/compose.ts): every call waits for it, and rejects with the reason when it failed.
+   */
+  constructor(url: string, options: PostgresStoreOptions = {}) {
+    this.location = redactUrl(url);
+    this.pool = connect(url, options);
+    this.pool.catch(() => undefined);
+  }
+
+  private async db(): Promise<Pool> {
+    if (this.closing) throw new Error(`the event store at ${this.location} is closed`);
+    return this.pool;
+  }
+
+  async append(
+    streamId: string,
+    expectedVersion: number,
+    events: NewEvent[],
+    { job, delivery }: AppendOptions = {},
+  ): Promise<AppendResult> {
+    if (events.length === 0) return { version: expectedVersion, position: 0 };
+    const pool = await this.db();
+    const at = Date.now();
+    let head = await this.chainHead(pool, streamId, expectedVersion);
+    const rows = events.map((e, i) => {
+      const row = {
+        streamId,
+        version: expectedVersion + i + 1,
+        type: e.type,
+        schemaVersion: e.version ?? 1,
+        data: JSON.stringify(e.data),
+        state: e.state ?? null,
+        meta: JSON.stringify(e.meta ?? {}),
+        at,
+      };
+      head = chainHash(head, row);
+      return { ...row, hash: Buffer.from(head, 'hex') };
+    });
+    try {
+      const result = await inTransaction(pool, async (client): Promise<AppendResult> => {
+        if (delivery && !(await recordDelivery(client, delivery, at)))
+          return { version: await versionOf(client, streamId), position: 0, duplicate: true };
+        const taken = await client.query<{ position: number }>({ ...q.takePositions, values: [rows.length] });
+        const last = taken.rows[0]!.position;
+        const inserted = await client.query({
+          ...q.insertEvents,
+          values: [
+            last - rows.length,
+            streamId,
+            expectedVersion,
+            at,
+            rows.map((r) => r.type),
+            rows.map((r) => r.schemaVersion),
+            rows.map((r) => r.data),
+            rows.map((r) => r.state),
+            rows.map((r) => r.meta),
+            rows.map((r) => r.hash),
+          ],
+        });
+        if (inserted.rowCount !== rows.length) throw new StreamMoved();
+        const version = expectedVersion + rows.length;
+        if (job) await upsertJob(client, streamId, version, at, job);
+        return { version, position: last };
+      });
+      if (!result.duplicate) this.heads.set(streamId, { version: result.version, hash: head });
+      return result;
+    } catch (err) {
+      if (err instanceof StreamMoved || isVersionClash(err))
+        throw await this.conflict(pool, streamId, expectedVersion);
+      throw err;
+    }
+  }
+
+  /** The chain's value after event `version` of a stream: remembered from the last append here, or read. */
+  private async chainHead(pool: Pool, streamId: string, version: number): Promise<string> {
+    if (version === 0) return '';
+    const known = this.heads.get(streamId);
+    if (known?.version === version) return known.hash;
+    const { rows } = await pool.query<{ hash: Buffer }>({ ...q.hashAt, values: [streamId, version] });
+    if (!rows[0]) throw await this.conflict(pool, streamId, version);
+    return rows[0].hash.toString('hex');
+  }
+
+  private async conflict(pool: Pool, streamId: string, expected: number): Promise<BootyError> {
+    return new BootyError('BOOTY_E_VERSION_CONFLICT', {
+      streamId,
+      expected,
+      actual: await versionOf(pool, streamId),
+    });
+  }
+
+  async readStream(
+    streamId: string,
+    options: { fromVersion?: number; toVersion?: number } = {},
+  ): Promise<StoredEvent[]> {
+    const { rows } = await (await this.db()).query<EventRow>({
+      ...q.readStream,
+      values: [streamId, options.fromVersion ?? 1, options.toVersion ?? 2_147_483_647],
+    });
+    return rows.map(toStoredEvent);
+  }
+
+  async readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    const { rows } = await (await this.db()).query<EventRow>({
+      ...q.readAll,
+      values: [options.after ?? 0, options.limit ?? null],
+    });
+    return rows.map(toStoredEvent);
+  }
+
+  async streamVersion(streamId: string): Promise<number> {
+    return versionOf(await this.db(), streamId);
+  }
+
+  async getJob(jobId: string): Promise<JobRecord | null> {
+    return this.oneJob(q.getJob, [jobId]);
+  }
+
+  async listJobs(filter: { unfinished?: boolean } = {}): Promise<JobRecord[]> {
+    return this.jobs(filter.unfinished ? q.listUnfinished : q.listJobs, []);
+  }
+
+  async findActiveJob(repo: string, issue: number): Promise<JobRecord | null> {
+    return this.oneJob(q.activeForIssue, [repo, issue]);
+  }
+
+  async findJobForPr(
+    repo: string,
+    ref: { pr?: number | null; branch?: string | null },
+  ): Promise<JobRecord | null> {
+    return this.oneJob(q.activeForPr, [repo, ref.pr ?? null, ref.branch ?? null]);
+  }
+
+  async jobsForIssue(repo: string, issue: number): Promise<JobRecord[]> {
+    return this.jobs(q.forIssue, [repo, issue]);
+  }
+
+  async listUnreported(): Promise<JobRecord[]> {
+    return this.jobs(q.unreported, []);
+  }
+
+  async markReported(jobId: string, version: number): Promise<void> {
+    await (await this.db()).query({ ...q.markReported, values: [jobId, version] });
+  }
+
+  async markDamaged(jobId: string): Promise<void> {
+    await (await this.db()).query({ ...q.markDamaged, values: [jobId, Date.now()] });
+  }
+
+  async countJobsByState(): Promise<Record<string, number>> {
+    const { rows } = await (await this.db()).query<{ state: string; n: number }>(q.countByState);
+    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
+  async probeWritable(): Promise<void> {
+    // A commit that carries a large event's bytes: a server that takes no writes fails it.
+    await inTransaction(await this.db(), async (client) => {
+      await client.query('INSERT INTO write_probe (data) VALUES ($1)', [Buffer.alloc(65_536)]);
+      await client.query('DELETE FROM write_probe');
+    });
+  }
+
+  async recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
+    if (deliveries.length === 0) return [];
+    const { rows } = await (await this.db()).query<{ delivery_id: string }>({
+      ...q.recordDeliveries,
+      values: [
+        deliveries.map((d) => d.deliveryId),
+        deliveries.map((d) => d.event),
+        deliveries.map((d) => d.action),
+        deliveries.map((d) => d.outcome),
+        deliveries.map((d) => d.jobId),
+        Date.now(),
+      ],
+    });
+    // A delivery named twice in one batch is new the first time only.
+    const fresh = new Set(rows.map((r) => r.delivery_id));
+    return deliveries.map((d) => fresh.delete(d.deliveryId));
+  }
+
+  /** Ends the pool once the calls under way have finished; later calls reject. */
+  async close(): Promise<void> {
+    this.closing ??= this.pool.then(
+      (pool) => pool.end(),
+      () => undefined,
+    );
+    return this.closing;
+  }
+
+  private async oneJob(statement: { name: string; text: string }, values: unknown[]) {
+    return (await this.jobs(statement, values))[0] ?? null;
+  }
+
+  private async jobs(statement: { name: string; text: string }, values: unknown[]): Promise<JobRecord[]> {
+    const { rows } = await (await this.db()).query<JobRow>({ ...statement, values });
+    return rows.map(toJobRecord);
+  }
+}
+
+/** The stream moved past the expected version before this append's check. */
+class StreamMoved extends Error {}
+
+const isVersionClash = (err: unknown) =>
+  (err as { code?: string; constraint?: string }).code === '23505' &&
+  (err as { constraint?: string }).constraint === 'events_stream_version';
+
+async function connect(url: string, options: PostgresStoreOptions): Promise<Pool> {
+  // pg loads with the first PostgreSQL store: `booty --help` and a SQLite booty never load it.
+  const { default: pg } = await import('pg');
+  const int8 = pg.types.builtins.INT8;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    application_name: 'booty',
+    // Positions, times and counts are bigint, and stay far below 2^53: numbers, not strings.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === int8 && format !== 'binary'
+          ? Number
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // A connection the server drops while idle (a restart, a failover) is replaced by the pool, and
+  // the next query reports a lasting fault; unheard, this event would end the process.
+  pool.on('error', () => undefined);
+  try {
+    if (options.existing) {
+      const { rows } = await pool.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t");
+      if (rows[0]!.t === null) throw new BootyError('BOOTY_E_DB_MISSING', { path: redactUrl(url) });
+    }
+    await migrate(pool);
+    return pool;
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    if (err instanceof BootyError) throw err;
+    throw new BootyError(
+      'BOOTY_E_DB_OPEN',
+      { path: redactUrl(url), reason: (err as Error).message },
+      { cause: err },
+    );
+  }
+}
+
+async function versionOf(db: Pool | PoolClient, streamId: string): Promise<number> {
+  const { rows } = await db.query<{ v: number }>({ ...q.version, values: [streamId] });
+  return rows[0]!.v;
+}
+
+async function recordDelivery(client: PoolClient, d: DeliveryRecord, at: number): Promise<boolean> {
+  const result = await client.query({
+    ...q.recordDelivery,
+    values: [d.deliveryId, d.event, d.action, d.outcome, d.jobId, at],
+  });
+  return result.rowCount === 1;
+}
+
+async function upsertJob(client: PoolClient, jobId: string, version: number, at: number, job: JobUpdate) {
+  const values = [
+    jobId,
+    job.state,
+    job.attempts,
+    job.final,
+    job.outcome,
+    job.tokens,
+    version,
+    job.branch ?? null,
+    job.pr ?? null,
+    at,
+  ];
+  if (job.repo !== undefined && job.issue !== undefined) {
+    await client.query({ ...q.upsertJob, values: [...values, job.repo, job.issue] });
+    return;
+  }
+  const updated = await client.query({ ...q.updateJob, values });
+  if (updated.rowCount === 0) {
+    throw new BootyError('BOOTY_E_EVENT_INVALID', {
+      type: 'JobRequested',
+      reason: `the first append to job ${jobId} must name its repo and issue`,
+    });
+  }
+}
+
+/** A row as written; a job's log is lifted and checked by readJobLog. */
+function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    position: row.position,
+    streamId: row.stream_id,
+    version: row.version,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: JSON.parse(row.data),
+    state: row.state,
+    meta: JSON.parse(row.meta),
+    at: row.at,
+    hash: row.hash.toString('hex'),
+  };
+}
+
+function toJobRecord(row: JobRow): JobRecord {
+  return {
+    jobId: row.job_id,
+    repo: row.repo,
+    issue: row.issue,
+    state: row.state,
+    attempts: row.attempts,
+    final: row.final,
+    outcome: row.outcome,
+    tokens: row.tokens,
+    version: row.version,
+    branch: row.branch,
+    pr: row.pr,
+    reportedVersion: row.reported_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
