@@ -105,7 +105,9 @@ function decide(snapshot: JobSnapshot, event: { type: string }): JobSnapshot {
 /**
  * Folds the first `until` events into a snapshot, calling `onStep` with each one along the way.
  * Only the snapshot the fold ends on needs its effect's actor (to resume it), so every earlier
- * step goes through the decider, which makes the same decision without creating one.
+ * step goes through the decider, which makes the same decision without creating one. The actor is
+ * made when its state is entered, and events noted on the way (CI, a review queued) keep it: so the
+ * steps since the job entered the state it ends in go through the real machine.
  */
 function fold(
   events: LoggedEvent[],
@@ -114,16 +116,19 @@ function fold(
 ): JobSnapshot {
   const last = Math.min(until, events.length) - 1;
   const input = jobInput(events[0]);
-  let snapshot =
-    last === 0
-      ? initialSnapshot(input)
-      : (jobDecider.getInitialSnapshot(inertScope(jobDecider), input) as unknown as JobSnapshot);
-  onStep?.(0, snapshot);
+  let snapshot = jobDecider.getInitialSnapshot(inertScope(jobDecider), input) as unknown as JobSnapshot;
+  // Where the real machine takes over: the snapshot before the job entered its last state (none:
+  // it never left its first), and that event.
+  let entered: { before: JobSnapshot | null; at: number } = { before: null, at: 1 };
   for (let i = 1; i <= last; i++) {
-    const event = machineEventOf(events[i]!);
-    snapshot = i === last ? nextSnapshot(snapshot, event) : decide(snapshot, event);
-    onStep?.(i, snapshot);
+    onStep?.(i - 1, snapshot);
+    const next = decide(snapshot, machineEventOf(events[i]!));
+    if (next.value !== snapshot.value) entered = { before: snapshot, at: i };
+    snapshot = next;
   }
+  snapshot = entered.before ?? initialSnapshot(input);
+  for (let i = entered.at; i <= last; i++) snapshot = nextSnapshot(snapshot, machineEventOf(events[i]!));
+  onStep?.(last, snapshot);
   return snapshot;
 }
 

@@ -151,6 +151,16 @@ const rows: Row[] = [
     },
   },
   {
+    name: 'CI finished again while the job reads CI: noted, and the read it resumes still runs',
+    given: ciFinished(),
+    when: outside.ciDone(),
+    expect: {
+      state: 'checkingCi',
+      effect: effect('readCi', 1),
+      context: { conversation: { ciStale: true } },
+    },
+  },
+  {
     name: 'the round answered: the ready PR keeps waiting as promoted',
     given: reviewRound(),
     when: ok.answered(2, PUSHED),

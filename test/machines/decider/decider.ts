@@ -302,5 +302,7 @@ export function check(row: Row): void {
     state,
     effect: input ? { src: invoke, attempt: input.attempt, notBefore: input.notBefore } : null,
   }).toEqual({ state: row.expect.state, effect: row.expect.effect });
+  // A resumed job restarts the effect its snapshot carries: the snapshot must carry it.
+  expect(Object.keys(snapshot.children), 'the effect a resume starts').toEqual(invoke ? [invoke] : []);
   if (row.expect.context) expect(snapshot.context).toMatchObject(row.expect.context);
 }
