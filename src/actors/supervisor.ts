@@ -473,10 +473,12 @@ export class Supervisor {
     // The runner exists from now on, so a cancel while the job waits for a slot goes through it.
     const runner = folded ?? this.runner(jobId);
     this.runners.set(jobId, runner);
+    let parked: JobSnapshot | null = null;
     const done = this.queue.add(async () => {
       try {
         if (!this.accepting) return foldJob(await readJobLog(this.options.store, jobId));
         const snapshot = await runner.run();
+        if (isParked(snapshot)) parked = snapshot;
         if (snapshot.status === 'done' || isParked(snapshot))
           await this.settle(jobId, snapshot, await this.options.store.streamVersion(jobId));
         return snapshot;
@@ -487,11 +489,12 @@ export class Supervisor {
         this.runners.delete(jobId);
         // A finished job is answered from its log from now on; the map only holds jobs under way.
         this.finished.delete(jobId);
-        // An event that came while the job parked found it still here: it runs again to take it.
+        // An event that came while the job parked found its runner still here, which wrote it but
+        // runs no more (its actor stopped): the job runs again to take it (or, ended by it, to settle).
         if (
           this.accepting &&
-          isParked(runner.snapshot) &&
-          (await this.options.store.streamVersion(jobId)) > runner.version
+          parked !== null &&
+          (runner.snapshot !== parked || (await this.options.store.streamVersion(jobId)) > runner.version)
         )
           this.enqueue(jobId);
       }

@@ -78,3 +78,53 @@ describe('supervisor: a cancel for a job that finished meanwhile', () => {
     await h.store.close();
   });
 });
+
+describe('supervisor: an event that comes while a job parks', () => {
+  it('given CI on the head while the parked job settles, then the job runs again, reads CI and parks again', async () => {
+    let release!: () => void;
+    const settling = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const parks: string[] = [];
+    const h = harness(
+      {},
+      {
+        observers: [
+          {
+            // The first park holds its runner registered until the CI event is in.
+            settled: async (_, snapshot) => {
+              parks.push(String(snapshot.value));
+              if (parks.length === 1) await settling;
+            },
+          },
+        ],
+      },
+    );
+    const r = await h.request();
+    if (r.outcome !== 'created') throw new Error(r.outcome);
+    while (parks.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    const woke = await h.supervisor.submit(
+      { id: 'd-ci', event: 'check_suite', action: 'completed' },
+      {
+        kind: 'wake',
+        repo: { owner: 'acme', name: 'widgets' },
+        target: { pr: 7 },
+        event: { type: 'CiCompleted', headSha: 'b'.repeat(40), source: 'check_suite', conclusion: 'success' },
+      },
+    );
+    expect(woke).toEqual({ outcome: 'woke', jobId: r.jobId });
+    release();
+    await h.supervisor.onIdle();
+
+    const events = await h.store.readStream(r.jobId);
+    expect(events.slice(-3).map((e) => [e.type, e.state])).toEqual([
+      ['StepSucceeded', 'promoted'],
+      ['CiCompleted', 'checkingCi'],
+      ['StepSucceeded', 'promoted'],
+    ]);
+    expect(h.effects.log.at(-1)).toBe(`${r.jobId}:readCi:1:${'b'.repeat(40)}`);
+    expect(parks).toEqual(['promoted', 'promoted']);
+    await h.store.close();
+  });
+});
