@@ -8,7 +8,7 @@ import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { bareDir } from '../../src/simulators/github-sim-git.js';
 import { cli } from '../support/cli.js';
 import { personOn } from '../support/github-person.js';
-import { e2eWorld, OWNER, REPO } from './e2e-world.js';
+import { e2eWorld, OWNER, REPO, type WorldOptions } from './e2e-world.js';
 
 // A job waiting with its promoted PR, and what the conversation tests do around it: act as people,
 // let every webhook and job run out, read the remote's git, and check the job's log with
@@ -38,8 +38,8 @@ export function followUpResponder(): Responder {
 export type ConversationWorld = Awaited<ReturnType<typeof promotedJob>>;
 
 /** booty in-process on a fresh world, its job labeled and waiting with its promoted PR. */
-export async function promotedJob() {
-  const world = await e2eWorld('pass');
+export async function promotedJob(options: WorldOptions = {}) {
+  const world = await e2eWorld('pass', options);
   world.anthropic.setResponder(followUpResponder());
   const booty = await world.startInProcess();
   const { supervisor } = booty.server;
