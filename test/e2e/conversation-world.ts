@@ -35,6 +35,21 @@ export function followUpResponder(): Responder {
   };
 }
 
+/** `booty replay <job> --verify --json` on the world's database: every recorded state checks out against the fold. */
+export async function expectReplayVerified(dir: string, jobId: string, finalState: string) {
+  const { code, out, err } = await cli([
+    'replay',
+    jobId,
+    '--verify',
+    '--json',
+    '--db',
+    path.join(dir, 'booty.db'),
+  ]);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  expect(JSON.parse(out)).toMatchObject({ jobId, verified: true, finalState });
+}
+
 export type ConversationWorld = Awaited<ReturnType<typeof promotedJob>>;
 
 /** booty in-process on a fresh world, its job labeled and waiting with its promoted PR. */
@@ -92,20 +107,7 @@ export async function promotedJob(options: WorldOptions = {}) {
         db.close();
       }
     },
-    /** `booty replay <job> --verify --json`: every recorded state checks out against the fold. */
-    async expectReplayVerified(finalState: string) {
-      const { code, out, err } = await cli([
-        'replay',
-        jobId,
-        '--verify',
-        '--json',
-        '--db',
-        path.join(world.dir, 'booty.db'),
-      ]);
-      expect(err).toBe('');
-      expect(code).toBe(0);
-      expect(JSON.parse(out)).toMatchObject({ jobId, verified: true, finalState });
-    },
+    expectReplayVerified: (finalState: string) => expectReplayVerified(world.dir, jobId, finalState),
     close: () => world.close(),
   };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
 import type { Responder } from '../../src/simulators/anthropic-simulator.js';
+import { expectReplayVerified } from './conversation-world.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
 
 // The PR conversation end to end in one process: the job waits with its promoted PR, a writer's
@@ -80,6 +81,7 @@ describe('the PR conversation end to end', () => {
       .filter((c: any) => c.inReplyTo != null || c.inReplyToId != null);
     expect(replies).toHaveLength(1);
     expect(JSON.stringify(replies[0])).toContain(round!.commit!.slice(0, 7));
+    await expectReplayVerified(w.dir, jobId, 'promoted');
   });
 
   it('an @booty request from a reader is answered and ignored: no round, no tokens', async () => {
@@ -103,6 +105,7 @@ describe('the PR conversation end to end', () => {
       .comments(OWNER, REPO, pr.number)
       .filter((c: any) => c.body.includes('only people with write access'));
     expect(notes).toHaveLength(1);
+    await expectReplayVerified(w.dir, jobId, 'promoted');
   });
 
   it('the merge ends the job merged', async () => {
@@ -112,5 +115,6 @@ describe('the PR conversation end to end', () => {
     const after = await booty.server.supervisor.whenFinished(jobId);
     expect(after.value).toBe('merged');
     expect((await booty.store.getJob(jobId))?.final).toBe(true);
+    await expectReplayVerified(world!.dir, jobId, 'merged');
   });
 });
