@@ -70,6 +70,48 @@ describe('@booty requests on a waiting job', () => {
     await c.expectReplayVerified('promoted');
   });
 
+  it('a writer’s @booty retry on the PR runs another round, and the command gets 👀', async () => {
+    c = await promotedJob();
+    const first = c.pr.headSha;
+    const { data: comment } = await c
+      .person('maintainer')
+      .rest.issues.createComment({
+        owner: OWNER,
+        repo: REPO,
+        issue_number: c.pr.number,
+        body: '@booty retry',
+      });
+    await c.quiet();
+
+    const job = await c.job();
+    expect(job.value).toBe('promoted');
+    const { rounds } = job.context.conversation;
+    expect(rounds).toHaveLength(1);
+    expect(rounds[0]).toMatchObject({
+      triggers: [
+        {
+          kind: 'command',
+          command: 'retry',
+          place: 'pr-comment',
+          author: 'maintainer',
+          commentId: comment.id,
+        },
+      ],
+      base: first,
+      result: 'pushed',
+    });
+    const commit = rounds[0]!.commit!;
+    expect(c.pull().headSha).toBe(commit);
+    expect(await c.git('rev-parse', `${commit}^`)).toBe(first);
+    expect(reactionsOn(c, comment.id)).toEqual([['eyes', 'booty-bot']]);
+    const replies = c.world.github
+      .comments(OWNER, REPO, c.pr.number)
+      .filter((x) => x.body.includes(`<!-- booty:reply job=${c!.jobId} round=1 comment=${comment.id} -->`));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toContain(`@maintainer Retried: Done in [\`${commit.slice(0, 7)}\`]`);
+    await c.expectReplayVerified('promoted');
+  });
+
   it('booty’s own comment calling on @booty starts nothing: the delivery is ignored and the log does not grow', async () => {
     c = await promotedJob();
     const calls = c.world.anthropic.messages().length;
