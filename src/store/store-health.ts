@@ -12,10 +12,20 @@ import type { EventStore } from './event-store.js';
 
 export type StoreState = 'ok' | 'failing' | 'lost';
 
-/** SQLite's codes for a store that cannot write now: the disk, I/O, a read-only or vanished file. */
+/**
+ * A store that cannot write now. SQLite: the disk, I/O, a read-only or vanished file. PostgreSQL
+ * (SQLSTATE): the connection (08), the server's resources or disk (53), a server shutting down
+ * (57P), a read-only one (25006); and a connection the network refused or lost.
+ */
 function isStoreFault(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/.test(code);
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof message === 'string' && /^Connection terminated/.test(message)) return true;
+  return (
+    typeof code === 'string' &&
+    (/^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/.test(code) ||
+      /^(08...|53...|57P0.|25006)$/.test(code) ||
+      /^E(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH)$/.test(code))
+  );
 }
 
 export interface StoreHealthOptions {

@@ -26,7 +26,8 @@ describe('the PostgreSQL serve lock', () => {
   });
 
   it('given a holder whose connection died (a killed process), then the next booty takes the lock', async () => {
-    await lockStore(database, { waitMs: 0 });
+    // The last test's release ends its connection without waiting for it: the lock may take a moment.
+    await lockStore(database, { waitMs: 5_000 });
     // What the server sees of a SIGKILLed holder: its connection gone.
     await onDatabase(database, (c) =>
       c.query(

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { inject } from 'vitest';
 
 // Databases on the run's PostgreSQL server (postgres-global-setup.ts): one per test file, and
 // within it a schema per test that needs an empty store, named in the URL's search_path.
 
 async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  // Loaded here, not on import: a test may check that only PostgreSQL stores load pg.
+  const { default: pg } = await import('pg');
   const client = new pg.Client(url);
   await client.connect();
   try {

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import init from './migrations/001-init.js';
 import { inTransaction } from './transaction.js';
 
@@ -13,16 +13,15 @@ export const migrations = [{ version: 1, name: '001-init', sql: init }];
 const MIGRATION_LOCK = 0x626f6f74; // "boot"
 
 export async function migrate(pool: Pool): Promise<void> {
+  // Current already, as at most starts: nothing is locked or written, so a read-only server opens.
+  if (pending(await applied(pool)).length === 0) return;
   await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
-    const applied = new Set(rows.map((r) => r.version));
-    for (const m of migrations) {
-      if (applied.has(m.version)) continue;
+    for (const m of pending(await applied(client))) {
       await client.query(m.sql);
       await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         m.version,
@@ -30,4 +29,13 @@ export async function migrate(pool: Pool): Promise<void> {
       ]);
     }
   });
+}
+
+const pending = (done: Set<number>) => migrations.filter((m) => !done.has(m.version));
+
+async function applied(db: Pool | PoolClient): Promise<Set<number>> {
+  const { rows } = await db.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t");
+  if (rows[0]!.t === null) return new Set();
+  const versions = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
+  return new Set(versions.rows.map((r) => r.version));
 }
