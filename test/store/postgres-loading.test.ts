@@ -16,7 +16,7 @@ vi.mock('pg', async (original) => {
 
 describe('loading pg', () => {
   it('given a SQLite booty, then composing, booting and closing it loads no pg; a postgres:// store does', async () => {
-    const dir = tempDir('booty-pg-loading-');
+    const dir = tempDir('booty-loading-');
     const env = loadEnv({ BOOTY_DB: path.join(dir, 'booty.db'), BOOTY_WORKDIR: path.join(dir, 'work') });
     const booty = composeBooty({ env, log: pino({ level: 'silent' }), effects: {}, server: true });
     expect(await booty.supervisor.boot()).toEqual([]);
