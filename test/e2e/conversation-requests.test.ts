@@ -26,7 +26,7 @@ describe('@booty requests on a waiting job', () => {
     const where = place === 'pr-comment' ? c.pr.number : c.world.issue;
     const body = '@booty please also cover days';
     const { data: comment } = await c
-      .person('maintainer')
+      .writer('maintainer')
       .rest.issues.createComment({ owner: OWNER, repo: REPO, issue_number: where, body });
     await c.quiet();
 
@@ -73,14 +73,12 @@ describe('@booty requests on a waiting job', () => {
   it('a writer’s @booty retry on the PR runs another round, and the command gets 👀', async () => {
     c = await promotedJob();
     const first = c.pr.headSha;
-    const { data: comment } = await c
-      .person('maintainer')
-      .rest.issues.createComment({
-        owner: OWNER,
-        repo: REPO,
-        issue_number: c.pr.number,
-        body: '@booty retry',
-      });
+    const { data: comment } = await c.writer('maintainer').rest.issues.createComment({
+      owner: OWNER,
+      repo: REPO,
+      issue_number: c.pr.number,
+      body: '@booty retry',
+    });
     await c.quiet();
 
     const job = await c.job();
@@ -156,7 +154,7 @@ describe('the branch and the PR, moved by people', () => {
     expect(job.value).toBe('promoted');
     expect(job.context.pr).toMatchObject({ headSha: human, draft: false });
 
-    const { data: comment } = await c.person('maintainer').rest.issues.createComment({
+    const { data: comment } = await c.writer('maintainer').rest.issues.createComment({
       owner: OWNER,
       repo: REPO,
       issue_number: c.pr.number,

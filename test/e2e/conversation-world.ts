@@ -77,9 +77,9 @@ export async function promotedJob(options: WorldOptions = {}) {
     logLength,
     /** The PR as the simulator holds it now. */
     pull: () => world.pulls().find((p) => p.number === pr.number)!,
-    /** A person's REST client, with that person's role in the repository. */
-    person(login: string, role: 'write' | 'read' = 'write') {
-      world.github.setRole(OWNER, REPO, login, role);
+    /** A writer's REST client: someone with write access to the repository. */
+    writer(login: string) {
+      world.github.setRole(OWNER, REPO, login, 'write');
       return personOn(world.github, login);
     },
     /**
