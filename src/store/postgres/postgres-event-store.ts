@@ -6,7 +6,6 @@ import type {
   DeliveryRecord,
   EventStore,
   JobRecord,
-  JobUpdate,
   NewEvent,
   StoredEvent,
 } from '../event-store.js';
@@ -17,20 +16,21 @@ import { q } from './queries.js';
 import { inTransaction } from './transaction.js';
 
 // The EventStore on PostgreSQL, for many workers on one database; the same contract and contract
-// suite as the SQLite store. A stream's versions are UNIQUE (stream_id, version), and an append
-// checks the expected version in the statement that inserts; deliveries are UNIQUE by id; the jobs
-// read model and the delivery commit in the append's transaction.
+// suite as the SQLite store. A stream's versions are UNIQUE (stream_id, version), deliveries UNIQUE
+// by id. An append is one call of the booty_append function (migrations/001-init.ts): the
+// delivery, the version check, the rows and the jobs read model commit together or not at all,
+// in one round trip. The hash chain is computed here, as the SQLite store computes it.
 //
 // The global order is a serialised counter, not a transaction-id high-water mark. Every append
 // takes its positions from event_head's one row and holds that row's lock until it commits, so
 // positions become visible in the order they were handed out: a reader that has seen position N
-// never later finds one below it. A rolled-back append hands its positions back, so there are no
-// holes either. The cost is that appends commit one at a time (no group commit) — a few hundred a
-// second on an ordinary disk, far above what jobs that wait minutes on a model write. The
-// alternative, filtering rows by pg_snapshot_xmin(pg_current_snapshot()) and ordering them by
-// (transaction id, position), lets appends commit together but makes every reader wait on the
-// oldest transaction open anywhere on the server, a psql session or a backup included, and turns
-// a position into a pair.
+// never later finds one below it. A failed append hands its positions back, so there are no holes
+// either. The cost is that appends commit one at a time (no group commit): some hundreds a second
+// on an ordinary disk (bench/postgres-store.bench.ts), far above what jobs that wait minutes on a
+// model write. The alternative, filtering rows by pg_snapshot_xmin(pg_current_snapshot()) and
+// ordering them by (transaction id, position), lets appends commit together, but makes every
+// reader wait on the oldest transaction open anywhere on the server, a psql session or a backup
+// included, and turns a position into a pair.
 
 export interface PostgresStoreOptions {
   /** Connections the store may hold at once (default 10). */
@@ -50,6 +50,13 @@ interface EventRow {
   meta: string;
   at: number;
   hash: Buffer;
+}
+
+/** What booty_append (migrations/001-init.ts) answers. */
+interface AppendRow {
+  was_duplicate: boolean;
+  new_version: number;
+  last_position: number;
 }
 
 interface JobRow {
@@ -124,36 +131,34 @@ export class PostgresEventStore implements EventStore {
       return { ...row, hash: Buffer.from(head, 'hex') };
     });
     try {
-      const result = await inTransaction(pool, async (client): Promise<AppendResult> => {
-        if (delivery && !(await recordDelivery(client, delivery, at)))
-          return { version: await versionOf(client, streamId), position: 0, duplicate: true };
-        const taken = await client.query<{ position: number }>({ ...q.takePositions, values: [rows.length] });
-        const last = taken.rows[0]!.position;
-        const inserted = await client.query({
-          ...q.insertEvents,
-          values: [
-            last - rows.length,
-            streamId,
-            expectedVersion,
-            at,
-            rows.map((r) => r.type),
-            rows.map((r) => r.schemaVersion),
-            rows.map((r) => r.data),
-            rows.map((r) => r.state),
-            rows.map((r) => r.meta),
-            rows.map((r) => r.hash),
-          ],
-        });
-        if (inserted.rowCount !== rows.length) throw new StreamMoved();
-        const version = expectedVersion + rows.length;
-        if (job) await upsertJob(client, streamId, version, at, job);
-        return { version, position: last };
+      const { rows: answer } = await pool.query<AppendRow>({
+        ...q.append,
+        values: [
+          streamId,
+          expectedVersion,
+          at,
+          rows.map((r) => r.type),
+          rows.map((r) => r.schemaVersion),
+          rows.map((r) => r.data),
+          rows.map((r) => r.state),
+          rows.map((r) => r.meta),
+          rows.map((r) => r.hash),
+          job ? JSON.stringify(job) : null,
+          delivery ? JSON.stringify(delivery) : null,
+        ],
       });
-      if (!result.duplicate) this.heads.set(streamId, { version: result.version, hash: head });
-      return result;
+      const { was_duplicate, new_version: version, last_position: position } = answer[0]!;
+      if (was_duplicate) return { version, position: 0, duplicate: true };
+      this.heads.set(streamId, { version, hash: head });
+      return { version, position };
     } catch (err) {
-      if (err instanceof StreamMoved || isVersionClash(err))
-        throw await this.conflict(pool, streamId, expectedVersion);
+      const code = (err as { code?: string }).code;
+      if (code === 'BT409' || isVersionClash(err)) throw await this.conflict(pool, streamId, expectedVersion);
+      if (code === 'BT400')
+        throw new BootyError('BOOTY_E_EVENT_INVALID', {
+          type: 'JobRequested',
+          reason: `the first append to job ${streamId} must name its repo and issue`,
+        });
       throw err;
     }
   }
@@ -284,9 +289,7 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/** The stream moved past the expected version before this append's check. */
-class StreamMoved extends Error {}
-
+// The unique index's word for an append that lost a race the version check did not see.
 const isVersionClash = (err: unknown) =>
   (err as { code?: string; constraint?: string }).code === '23505' &&
   (err as { constraint?: string }).constraint === 'events_stream_version';
@@ -331,40 +334,6 @@ async function connect(url: string, options: PostgresStoreOptions): Promise<Pool
 async function versionOf(db: Pool | PoolClient, streamId: string): Promise<number> {
   const { rows } = await db.query<{ v: number }>({ ...q.version, values: [streamId] });
   return rows[0]!.v;
-}
-
-async function recordDelivery(client: PoolClient, d: DeliveryRecord, at: number): Promise<boolean> {
-  const result = await client.query({
-    ...q.recordDelivery,
-    values: [d.deliveryId, d.event, d.action, d.outcome, d.jobId, at],
-  });
-  return result.rowCount === 1;
-}
-
-async function upsertJob(client: PoolClient, jobId: string, version: number, at: number, job: JobUpdate) {
-  const values = [
-    jobId,
-    job.state,
-    job.attempts,
-    job.final,
-    job.outcome,
-    job.tokens,
-    version,
-    job.branch ?? null,
-    job.pr ?? null,
-    at,
-  ];
-  if (job.repo !== undefined && job.issue !== undefined) {
-    await client.query({ ...q.upsertJob, values: [...values, job.repo, job.issue] });
-    return;
-  }
-  const updated = await client.query({ ...q.updateJob, values });
-  if (updated.rowCount === 0) {
-    throw new BootyError('BOOTY_E_EVENT_INVALID', {
-      type: 'JobRequested',
-      reason: `the first append to job ${jobId} must name its repo and issue`,
-    });
-  }
 }
 
 /** A row as written; a job's log is lifted and checked by readJobLog. */

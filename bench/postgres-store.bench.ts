@@ -1,0 +1,227 @@
+// postgres-store: the PostgreSQL EventStore against raw `pg` on the same server, in the same run.
+// Appends: one event per append through the store (its transaction, the global position taken
+// under the head row's lock, the version check, the hash chain) against a plain INSERT per event
+// into the same columns with a bigserial position, in autocommit; first one writer, then eight at
+// once, where the store's appends commit one at a time and raw inserts share commits. Fold: 1,000
+// recorded jobs of 30 events read and folded back into snapshots, against reading the same rows
+// with a plain SELECT. The server is durable (fsync on), as an operator runs one.
+import pg from 'pg';
+import { Supervisor } from '../src/actors/supervisor.js';
+import { foldJob } from '../src/machines/fold.js';
+import { readJobLog } from '../src/store/job-log.js';
+import { PostgresEventStore } from '../src/store/postgres/postgres-event-store.js';
+import { sampleRequest } from '../test/support/job-harness.js';
+import { startPostgresServer } from '../test/support/postgres-server.js';
+import { scriptedEffects } from '../test/support/scripted-effects.js';
+import { type BenchResult, ratio, round } from './bench-result.js';
+
+const APPENDS = 2_000;
+const WRITERS = 8;
+const STREAMS = 100;
+const JOBS = 1_000;
+
+const payload = {
+  step: 'test',
+  attempt: 1,
+  result: { at: 1_700_000_000_000, passed: true, durationMs: 1234, failingTests: [] as string[] },
+};
+
+async function database(admin: string, name: string): Promise<string> {
+  const client = new pg.Client(admin);
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+/** Events per second: `writers` loops sharing the appends, each on streams of its own. */
+async function storeAppends(url: string, writers: number): Promise<number> {
+  const store = await PostgresEventStore.open(url, { maxConnections: writers });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      const versions = new Map<string, number>();
+      for (let i = w; i < APPENDS; i += writers) {
+        const stream = `w${w}-${i % STREAMS}`;
+        const version = versions.get(stream) ?? 0;
+        await store.append(stream, version, [
+          { type: 'StepSucceeded', data: payload, state: 'testing', meta: { attempt: 1 } },
+        ]);
+        versions.set(stream, version + 1);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await store.close();
+  return APPENDS / seconds;
+}
+
+async function rawInserts(url: string, writers: number): Promise<number> {
+  const pool = new pg.Pool({ connectionString: url, max: writers });
+  await pool.query(`CREATE TABLE IF NOT EXISTS raw_events (
+    position bigserial PRIMARY KEY, stream_id text NOT NULL, version integer NOT NULL, type text NOT NULL,
+    schema_version integer NOT NULL, data text NOT NULL, state text, meta text NOT NULL, at bigint NOT NULL,
+    UNIQUE (stream_id, version))`);
+  await pool.query('TRUNCATE raw_events');
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      const versions = new Map<string, number>();
+      for (let i = w; i < APPENDS; i += writers) {
+        const stream = `w${w}-${i % STREAMS}`;
+        const version = (versions.get(stream) ?? 0) + 1;
+        await pool.query({
+          name: 'raw-insert',
+          text: `INSERT INTO raw_events (stream_id, version, type, schema_version, data, state, meta, at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          values: [
+            stream,
+            version,
+            'StepSucceeded',
+            1,
+            JSON.stringify(payload),
+            'testing',
+            JSON.stringify({ attempt: 1 }),
+            Date.now(),
+          ],
+        });
+        versions.set(stream, version);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await pool.end();
+  return APPENDS / seconds;
+}
+
+/** Runs one real job of about 30 events (refines and retries) on the store, then copies it into 1,000 jobs. */
+async function recordJobs(url: string): Promise<string[]> {
+  const store = await PostgresEventStore.open(url);
+  const effects = scriptedEffects({
+    tests: [false, false, false, false, true],
+    maxAttempts: 5,
+    outcomes: {
+      prepare: ['transient'],
+      analyze: ['transient'],
+      generate: ['transient'],
+      refine: ['transient', 'transient'],
+      applyChanges: ['transient'],
+      runTests: ['transient', 'ok', 'transient'],
+      openPr: ['transient'],
+    },
+  });
+  const supervisor = new Supervisor({ store, effects: effects.impls, settings: { retryBaseMs: 1, retryCapMs: 2 } });
+  const r = await supervisor.submit(
+    { id: 'bench', event: 'issues', action: 'labeled' },
+    { kind: 'request', request: sampleRequest(1) },
+  );
+  if (r.outcome !== 'created') throw new Error(r.outcome);
+  await supervisor.whenFinished(r.jobId);
+  await supervisor.shutdown();
+  const template = (await store.readStream(r.jobId)).slice(0, 30);
+  if (template.length < 30) throw new Error(`the recorded job has only ${template.length} events`);
+  const ids = [r.jobId];
+  for (let j = 1; j < JOBS; j++) {
+    const jobId = `job-${j}`;
+    ids.push(jobId);
+    await store.append(
+      jobId,
+      0,
+      template.map((e, i) => ({
+        type: e.type,
+        version: e.schemaVersion,
+        data: i === 0 ? { ...e.data, jobId } : e.data,
+        state: e.state,
+        meta: e.meta,
+      })),
+    );
+  }
+  await store.close();
+  return ids;
+}
+
+async function fold(url: string, ids: string[]): Promise<{ foldMs: number; rawMs: number }> {
+  const store = await PostgresEventStore.open(url);
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  let foldMs = Number.POSITIVE_INFINITY;
+  let rawMs = Number.POSITIVE_INFINITY;
+  for (let pass = 0; pass < 3; pass++) {
+    let started = performance.now();
+    for (const id of ids)
+      await pool.query({
+        name: 'raw-read',
+        text: 'SELECT * FROM events WHERE stream_id = $1 ORDER BY version',
+        values: [id],
+      });
+    rawMs = Math.min(rawMs, performance.now() - started);
+
+    started = performance.now();
+    let done = 0;
+    // As a restart does: each row lifted and checked against the catalogue, then folded.
+    for (const id of ids) {
+      const snapshot = foldJob(await readJobLog(store, id));
+      if (snapshot.status === 'done' || snapshot.hasTag('waiting')) done++;
+    }
+    foldMs = Math.min(foldMs, performance.now() - started);
+    if (done !== ids.length) throw new Error(`only ${done} of ${ids.length} folds reached a final or waiting state`);
+  }
+  await pool.end();
+  await store.close();
+  return { foldMs, rawMs };
+}
+
+export default async function run(): Promise<BenchResult[]> {
+  const server = await startPostgresServer({ durable: true });
+  try {
+    const appends = await database(server.url, 'appends');
+    const raw = await database(server.url, 'raw');
+    // Interleaved and best of three, so neither side gets the cold start or a noisy neighbour alone.
+    const best = { ours: 0, raw: 0, oursConcurrent: 0, rawConcurrent: 0 };
+    for (let i = 0; i < 3; i++) {
+      best.raw = Math.max(best.raw, await rawInserts(raw, 1));
+      best.ours = Math.max(best.ours, await storeAppends(await database(server.url, `appends_${i}`), 1));
+      best.rawConcurrent = Math.max(best.rawConcurrent, await rawInserts(raw, WRITERS));
+      best.oursConcurrent = Math.max(
+        best.oursConcurrent,
+        await storeAppends(await database(server.url, `appends_w_${i}`), WRITERS),
+      );
+    }
+    const ids = await recordJobs(appends);
+    const { foldMs, rawMs } = await fold(appends, ids);
+    return [
+      {
+        name: 'postgres-store',
+        metric: 'append',
+        value: Math.round(best.ours),
+        baseline: Math.round(best.raw),
+        ratio: ratio(best.ours, best.raw),
+        unit: 'events/s, one writer (baseline: raw pg INSERT per event, autocommit)',
+        goal: 'ratio >= 0.4',
+      },
+      {
+        name: 'postgres-store',
+        metric: `append-${WRITERS}-writers`,
+        value: Math.round(best.oursConcurrent),
+        baseline: Math.round(best.rawConcurrent),
+        ratio: ratio(best.oursConcurrent, best.rawConcurrent),
+        unit: `events/s, ${WRITERS} writers at once (baseline: raw pg INSERTs, sharing commits)`,
+        // Appends commit one at a time (the global order), so this is about one commit's fsync.
+        // A job writes some 30 events over minutes: 250 a second is hundreds of jobs a minute.
+        goal: 'value >= 250 events/s',
+      },
+      {
+        name: 'postgres-store',
+        metric: 'fold',
+        value: round(foldMs),
+        baseline: round(rawMs),
+        ratio: ratio(foldMs, rawMs),
+        unit: `ms for ${ids.length} jobs x 30 events (baseline: a raw pg SELECT of the same rows)`,
+        goal: 'ratio <= 10',
+      },
+    ];
+  } finally {
+    await server.stop();
+  }
+}
