@@ -66,21 +66,31 @@ export function readCi(deps: CiDeps): EffectImpl<'readCi'> {
       });
     }
     const gh = await deps.clients.forJob(job);
-    return readCiAt(gh, job.repo, job.pr.headSha, deps);
+    return readCiAt(gh, job.repo, job.pr.headSha, deps, job.workspace?.baseSha);
   };
 }
 
-/** CI on one commit. */
-export async function readCiAt(gh: GitHubClient, repo: RepoRef, sha: string, deps: CiDeps): Promise<CiState> {
+/**
+ * CI on one commit. `builtOn` is the commit it was built on (the PR's base, or its head before a
+ * round): when that one ran CI, nothing on this commit yet means CI has not started, not that
+ * there is none. booty pushes and reads at once, before GitHub has queued a thing.
+ */
+export async function readCiAt(
+  gh: GitHubClient,
+  repo: RepoRef,
+  sha: string,
+  deps: CiDeps,
+  builtOn?: string | null,
+): Promise<CiState> {
   const where = { owner: repo.owner, repo: repo.name };
-  const [checks, statuses, runs] = await Promise.all([
+  const [checks, statuses, actions] = await Promise.all([
     mapped(() =>
       gh.rest.paginate(gh.rest.checks.listForRef, { ...where, ref: sha, filter: 'latest', per_page: 100 }),
     ).then((all) => latestByName(all as CheckRun[])),
     mapped(() => gh.rest.repos.getCombinedStatusForRef({ ...where, ref: sha, per_page: 100 })).then(
       ({ data }) => data.statuses as Status[],
     ),
-    failedRuns(gh, where, sha, deps.log),
+    actionsRuns(gh, where, sha, deps.log),
   ]);
 
   const scrub = deps.scrub ?? ((t: string) => t);
@@ -106,35 +116,63 @@ export async function readCiAt(gh: GitHubClient, repo: RepoRef, sha: string, dep
   ];
 
   const total = checks.length + statuses.length;
-  const pending = checks.some((c) => c.status !== 'completed') || statuses.some((s) => s.state === 'pending');
+  // An Actions run not finished (queued, or re-run a moment ago) may not show its checks yet.
+  const pending =
+    actions.running ||
+    checks.some((c) => c.status !== 'completed') ||
+    statuses.some((s) => s.state === 'pending');
   // Nothing is decided while anything runs: a round started on half the results would miss the rest.
-  const state = total === 0 ? 'none' : pending ? 'pending' : failing.length ? 'failed' : 'passed';
-  deps.log?.debug({ sha, state, total, failing: failing.length }, 'read CI');
-  return { sha, state, total, failing, rerunnable: runs };
+  const expected = total === 0 && !pending && builtOn && builtOn !== sha && (await ranCi(gh, where, builtOn));
+  const state = pending || expected ? 'pending' : total === 0 ? 'none' : failing.length ? 'failed' : 'passed';
+  deps.log?.debug({ sha, state, total, failing: failing.length, expected }, 'read CI');
+  return { sha, state, total, failing, rerunnable: actions.rerunnable };
 }
 
-/** Ids of the commit's finished, failed Actions runs: what a re-run of failed jobs can take. */
-async function failedRuns(
+/**
+ * The commit's Actions runs: the finished, failed ones (what a re-run of failed jobs can take), and
+ * whether any is still queued or running.
+ */
+async function actionsRuns(
   gh: GitHubClient,
   where: { owner: string; repo: string },
   sha: string,
   log?: Logger,
-): Promise<number[]> {
+): Promise<{ rerunnable: number[]; running: boolean }> {
   try {
     const { data } = await gh.rest.actions.listWorkflowRunsForRepo({
       ...where,
       head_sha: sha,
       per_page: 100,
     });
-    const runs = (data.workflow_runs as WorkflowRun[]).filter(
-      (r) => r.head_sha === sha && r.status === 'completed' && FAILED_CONCLUSIONS.has(r.conclusion ?? ''),
-    );
-    return [...new Set(runs.map((r) => r.id))];
+    const runs = (data.workflow_runs as WorkflowRun[]).filter((r) => r.head_sha === sha);
+    const failed = runs.filter((r) => r.status === 'completed' && FAILED_CONCLUSIONS.has(r.conclusion ?? ''));
+    return {
+      rerunnable: [...new Set(failed.map((r) => r.id))],
+      running: runs.some((r) => r.status !== 'completed'),
+    };
   } catch (err) {
     // Without Actions access (an App not granted `actions`), CI is still read; nothing is re-run.
     if (!readRefused(err)) throw githubError(err);
     log?.warn({ status: httpStatus(err) }, 'cannot list GitHub Actions runs; no re-run is offered');
-    return [];
+    return { rerunnable: [], running: false };
+  }
+}
+
+/** Whether any check or commit status ever reported on the commit; false for a commit GitHub does not have. */
+async function ranCi(
+  gh: GitHubClient,
+  where: { owner: string; repo: string },
+  sha: string,
+): Promise<boolean> {
+  try {
+    const [checks, statuses] = await Promise.all([
+      gh.rest.checks.listForRef({ ...where, ref: sha, per_page: 1 }),
+      gh.rest.repos.getCombinedStatusForRef({ ...where, ref: sha, per_page: 1 }),
+    ]);
+    return checks.data.total_count > 0 || statuses.data.total_count > 0;
+  } catch (err) {
+    if ([404, 422].includes(httpStatus(err) ?? 0)) return false;
+    throw githubError(err);
   }
 }
 

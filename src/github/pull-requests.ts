@@ -156,7 +156,7 @@ export function promotePr(deps: PullRequestDeps): EffectImpl<'promotePr'> {
       mapped(() =>
         gh.rest.pulls.get({ owner: job.repo.owner, repo: job.repo.name, pull_number: job.pr!.number }),
       ),
-      readCiAt(gh, job.repo, job.pr.headSha, deps),
+      readCiAt(gh, job.repo, job.pr.headSha, deps, job.workspace?.baseSha),
     ]);
     if (current.state === 'closed') {
       throw new BootyError('BOOTY_E_GITHUB_PRECONDITION', {

@@ -132,7 +132,7 @@ describe('CI on a waiting job’s PR', () => {
     await c.expectReplayVerified('promoted');
   });
 
-  it('red CI on the ready PR past maxCiFixes: back to draft with a comment each time, and the job waits with the bound noted', async () => {
+  it('red CI on the ready PR past maxCiFixes: back to draft with a comment, the round’s commit waits draft for its CI, and the job waits with the bound noted', async () => {
     c = await promotedJob({ repoDir: oneCiFix() });
     const head = c.pr.headSha;
     const calls = c.world.modelCalls('submit_changes');
@@ -146,9 +146,11 @@ describe('CI on a waiting job’s PR', () => {
     expect(job.context.conversation.rounds).toHaveLength(1);
     expect(round).toMatchObject({ n: 1, base: head, result: 'pushed' });
     const commit = round!.commit!;
-    // No CI on the round's commit yet: booty's tests passed, so the PR is ready again.
-    expect(job.value).toBe('promoted');
-    expect(c.pull()).toMatchObject({ headSha: commit, draft: false });
+    // No CI on the round's commit yet, while its parent ran CI: CI has not started, so the PR stays
+    // draft until it has (booty's own tests passing are not enough).
+    expect(job.value).toBe('prOpened');
+    expect(c.pull()).toMatchObject({ headSha: commit, draft: true });
+    expect(job.context.conversation.ci).toMatchObject({ sha: commit, state: 'pending', total: 0 });
 
     c.world.github.scriptCi(OWNER, REPO, { sha: commit, heads: [red] });
     await runCiOnHead(c);
@@ -156,7 +158,8 @@ describe('CI on a waiting job’s PR', () => {
     job = await c.job();
     expect(job.value).toBe('prOpened');
     expect(c.pull()).toMatchObject({ headSha: commit, draft: true });
-    expect(demotions(c).map((x) => x.body)).toEqual([demotedBody(c, head), demotedBody(c, commit)]);
+    // Still draft from the first red: nothing to demote on the second.
+    expect(demotions(c).map((x) => x.body)).toEqual([demotedBody(c, head)]);
     expect(runsOn(c, commit).map((r) => [r.attempt, r.conclusion])).toEqual([[2, 'failure']]);
     expect(job.context.conversation).toMatchObject({
       reruns: [head, commit],

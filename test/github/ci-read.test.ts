@@ -14,6 +14,29 @@ describe('reading CI on the PR head', () => {
     expect(await read(f)).toEqual({ sha: f.headSha, state: 'none', total: 0, failing: [], rerunnable: [] });
   });
 
+  it('reads pending, not none, while nothing is on a commit built on one that ran CI: CI has not started', async () => {
+    const f = await openPrFixture();
+    const { data: pr } = await f.gh.rest.pulls.get({
+      owner: 'acme',
+      repo: 'widgets',
+      pull_number: f.job.pr!.number,
+    });
+    const job = { ...f.job, workspace: { baseSha: pr.base.sha, defaultBranch: 'main' } };
+    const readBuiltOn = () => f.effects.readCi(inputWith(job, 'readCi'), { signal });
+    // The base ran no CI either: a repository without CI.
+    expect(await readBuiltOn()).toMatchObject({ state: 'none', total: 0 });
+    f.sim.scriptCi('acme', 'widgets', { sha: pr.base.sha, heads: [ciGreen()] });
+    await f.sim.runCi('acme', 'widgets', { sha: pr.base.sha, branch: 'main' });
+    await f.sim.settled();
+    expect(await readBuiltOn()).toEqual({
+      sha: f.headSha,
+      state: 'pending',
+      total: 0,
+      failing: [],
+      rerunnable: [],
+    });
+  });
+
   it('reads pending while the workflow runs', async () => {
     const f = await openPrFixture({ ci: { heads: [ciGreen()], completes: 'on-demand' } });
     // The Actions job `test` and the commit status beside it.
