@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 
@@ -14,9 +15,12 @@ const worker = () => compiled('test/actors/fixtures/crash-worker.ts');
 const run = promisify(execFile);
 
 interface Result {
+  jobId: string;
   value: string;
   attempt: number;
   outcome: unknown;
+  pr: { headSha: string; draft: boolean } | null;
+  rounds: { n: number; result: string; commit: string | null }[];
   events: number;
 }
 
@@ -49,47 +53,96 @@ async function inPairs<T>(items: T[], fn: (t: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += 2) await Promise.all(items.slice(i, i + 2).map(fn));
 }
 
+/** How the job ended: a crashed run must end the same. */
+const endOf = ({ value, attempt, outcome, pr, rounds }: Result) =>
+  JSON.stringify({ value, attempt, outcome, pr, rounds });
+
+/** The uninterrupted run of a scenario, its effect calls, and the version of GitHub's first news. */
+async function cleanRun(scenario: string) {
+  const dir = tempDir();
+  const clean = await runWorker(dir, { SCENARIO: scenario });
+  if (clean === 'killed') throw new Error('the uninterrupted run was killed');
+  const store = new SqliteEventStore(path.join(dir, 'booty.db'));
+  const types = (await store.readStream(clean.jobId)).map((e) => e.type);
+  await store.close();
+  const news = types.findIndex((t) => t === 'FeedbackReceived' || t === 'CiCompleted') + 1;
+  return { clean, calls: countCalls(dir), news };
+}
+
+/**
+ * Kills after every event from `from` to the one before the last, at the boundary and inside the
+ * next effect; each case must end as the clean run did, re-running at most the effect in flight.
+ */
+async function crashEvery(
+  scenario: string,
+  { clean, calls: cleanCalls }: Awaited<ReturnType<typeof cleanRun>>,
+  from = 1,
+) {
+  const cases = Array.from({ length: clean.events - from }, (_, i) => from + i).flatMap((k) => [
+    { k, mode: 'boundary' },
+    { k, mode: 'effect' },
+  ]);
+  const failures: string[] = [];
+  await inPairs(cases, async ({ k, mode }) => {
+    const dir = tempDir();
+    const first = await runWorker(dir, { SCENARIO: scenario, KILL_AT: String(k), KILL_MODE: mode });
+    const second = await runWorker(dir, { SCENARIO: scenario });
+    const label = `kill after event ${k} (${mode})`;
+    if (first !== 'killed') failures.push(`${label}: the process was not killed`);
+    if (second === 'killed' || endOf(second) !== endOf(clean)) {
+      failures.push(`${label}: ended ${JSON.stringify(second)}`);
+      return;
+    }
+    // A kill inside an effect may swallow a scripted transient failure, so only the boundary
+    // case must log exactly the same number of events.
+    if (mode === 'boundary' && second.events !== clean.events)
+      failures.push(`${label}: ${second.events} events`);
+    const calls = countCalls(dir);
+    const extra = [...calls]
+      .filter(([key, n]) => n > (cleanCalls.get(key) ?? 0))
+      .map(([key, n]) => `${key}×${n - (cleanCalls.get(key) ?? 0)}`);
+    const missing = [...cleanCalls].filter(([key, n]) => (calls.get(key) ?? 0) < n);
+    if (missing.length) failures.push(`${label}: effects never ran: ${missing.map(([key]) => key)}`);
+    // At the boundary no effect had started: nothing may run twice. Inside an effect, only it may.
+    const allowed = mode === 'boundary' ? 0 : 1;
+    if (extra.length > allowed || extra.some((e) => !e.endsWith('×1')))
+      failures.push(`${label}: re-ran ${extra.join(', ')}`);
+  });
+  expect(failures).toEqual([]);
+}
+
+/** Calls of one effect, by the step named in their keys. */
+const callsTo = (calls: Map<string, number>, src: string) =>
+  [...calls].filter(([key]) => key.split(':')[0] === src).reduce((sum, [, n]) => sum + n, 0);
+
 describe('crash safety', () => {
   it('finishes identically after a SIGKILL at every event, re-running only the effect in flight', async () => {
-    const cleanDir = tempDir();
-    const clean = await runWorker(cleanDir);
-    if (clean === 'killed') throw new Error('the uninterrupted run was killed');
-    expect(clean.value).toBe('promoted');
-    expect(clean.attempt).toBe(2);
-    const cleanCalls = countCalls(cleanDir);
+    const run = await cleanRun('job');
+    expect(run.clean.value).toBe('promoted');
+    expect(run.clean.attempt).toBe(2);
+    await crashEvery('job', run);
+  }, 300_000);
 
-    const cases = Array.from({ length: clean.events - 1 }, (_, i) => i + 1).flatMap((k) => [
-      { k, mode: 'boundary' },
-      { k, mode: 'effect' },
-    ]);
-    const failures: string[] = [];
-    await inPairs(cases, async ({ k, mode }) => {
-      const dir = tempDir();
-      const first = await runWorker(dir, { KILL_AT: String(k), KILL_MODE: mode });
-      const second = await runWorker(dir);
-      const label = `kill after event ${k} (${mode})`;
-      if (first !== 'killed') failures.push(`${label}: the process was not killed`);
-      if (second === 'killed' || second.value !== clean.value || second.attempt !== clean.attempt) {
-        failures.push(`${label}: ended ${JSON.stringify(second)}`);
-        return;
-      }
-      if (JSON.stringify(second.outcome) !== JSON.stringify(clean.outcome))
-        failures.push(`${label}: outcome ${JSON.stringify(second.outcome)}`);
-      // A kill inside an effect may swallow a scripted transient failure, so only the boundary
-      // case must log exactly the same number of events.
-      if (mode === 'boundary' && second.events !== clean.events)
-        failures.push(`${label}: ${second.events} events`);
-      const calls = countCalls(dir);
-      const extra = [...calls]
-        .filter(([key, n]) => n > (cleanCalls.get(key) ?? 0))
-        .map(([key, n]) => `${key}×${n - (cleanCalls.get(key) ?? 0)}`);
-      const missing = [...cleanCalls].filter(([key, n]) => (calls.get(key) ?? 0) < n);
-      if (missing.length) failures.push(`${label}: effects never ran: ${missing.map(([key]) => key)}`);
-      // At the boundary no effect had started: nothing may run twice. Inside an effect, only it may.
-      const allowed = mode === 'boundary' ? 0 : 1;
-      if (extra.length > allowed || extra.some((e) => !e.endsWith('×1')))
-        failures.push(`${label}: re-ran ${extra.join(', ')}`);
+  it('a review round: a SIGKILL at each of its events ends as the uninterrupted round, one commit and one answer', async () => {
+    const run = await cleanRun('review');
+    expect(run.clean).toMatchObject({
+      value: 'promoted',
+      pr: { draft: false, headSha: '1'.padStart(40, 'd') },
+      rounds: [{ n: 1, result: 'pushed', commit: '1'.padStart(40, 'd') }],
     });
-    expect(failures).toEqual([]);
+    expect(callsTo(run.calls, 'answerRound')).toBe(1);
+    await crashEvery('review', run, run.news);
+  }, 300_000);
+
+  it('a CI round: red, red again on the one re-run, a round, then green and promoted, whatever event the crash follows', async () => {
+    const run = await cleanRun('ci');
+    expect(run.clean).toMatchObject({
+      value: 'promoted',
+      pr: { draft: false, headSha: '1'.padStart(40, 'd') },
+      rounds: [{ n: 1, result: 'pushed', commit: '1'.padStart(40, 'd') }],
+    });
+    expect(callsTo(run.calls, 'rerunCi')).toBe(1);
+    expect(callsTo(run.calls, 'answerRound')).toBe(1);
+    await crashEvery('ci', run, run.news);
   }, 300_000);
 });

@@ -29,8 +29,15 @@ export interface Script {
    */
   countCall?: (src: EffectName, key: string) => number;
   /** CI on the PR's head, per read (promotion and readCi read it); default passed. */
-  ci?: ('none' | 'pending' | 'passed' | 'failed')[];
+  ci?: CiState[];
+  /**
+   * CI as a function of the job and the reading effect, in place of `ci`: for a test whose process
+   * restarts, where an answer must not hang on how many reads came before.
+   */
+  ciOf?: (src: 'promotePr' | 'readCi', job: EffectInput['job']) => CiState;
 }
+
+type CiState = 'none' | 'pending' | 'passed' | 'failed';
 
 export const usage = (tokens: number): Usage => ({
   model: 'claude-test',
@@ -222,12 +229,12 @@ export function scriptedEffects(script: Script = {}) {
     },
     promotePr: async (input, { signal }) => {
       await step('promotePr', input, signal);
-      const read = ciRead(input);
+      const read = ciRead('promotePr', input);
       return { draft: read.state !== 'passed' && read.state !== 'none', ci: read };
     },
     readCi: async (input, { signal }) => {
       await step('readCi', input, signal);
-      return ciRead(input);
+      return ciRead('readCi', input);
     },
     rerunCi: async (input, { signal }) => {
       await step('rerunCi', input, signal);
@@ -248,8 +255,8 @@ export function scriptedEffects(script: Script = {}) {
     },
   };
   let ciReads = 0;
-  function ciRead(input: EffectInput) {
-    const state = script.ci?.[ciReads++] ?? 'passed';
+  function ciRead(src: 'promotePr' | 'readCi', input: EffectInput) {
+    const state = script.ciOf?.(src, input.job) ?? script.ci?.[ciReads++] ?? 'passed';
     const failed = state === 'failed';
     return {
       sha: input.job.pr!.headSha,
