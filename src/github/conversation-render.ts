@@ -35,7 +35,8 @@ function ciLine(ci: JobContext['conversation']['ci']): string {
     case 'none':
       return `no checks ${where}`;
     case 'pending':
-      return `running ${where} (${plural(ci.total, 'check')})`;
+      // Nothing listed yet on a commit whose parent ran CI: it has not started.
+      return ci.total === 0 ? `not started yet ${where}` : `running ${where} (${plural(ci.total, 'check')})`;
     case 'passed':
       return `passed ${where} (${plural(ci.total, 'check')})`;
     case 'failed':
@@ -55,6 +56,10 @@ export function conversationSection(ctx: JobContext, state: JobStateName): strin
   const waiting = WAITING[state];
   if (waiting) lines.push(`**Now:** booty ${waiting}.`);
   lines.push(`**CI:** ${ciLine(c.ci)}`);
+  if (c.heldDraft && ctx.pr.draft)
+    lines.push(
+      `**Draft:** @${c.heldDraft} turned it back to draft; booty leaves it so until someone marks it ready.`,
+    );
   if (c.bounded) {
     const what = c.bounded === 'followUps' ? 'rounds for reviews and requests' : 'rounds to fix CI';
     lines.push(`**Bound reached:** no more ${what} (booty.yml); a writer’s \`@booty\` lifts it once.`);

@@ -113,6 +113,8 @@ export interface Conversation {
   bounded: 'followUps' | 'ciFixes' | null;
   /** The commit the job's first change was built on: the PR's whole diff starts there. */
   firstBase: string | null;
+  /** Who turned the PR back to draft: booty leaves it draft until someone marks it ready. */
+  heldDraft?: string | null;
 }
 
 /** The last failure of a step, and when it is retried: the retry deadline survives a restart. */
@@ -231,6 +233,7 @@ export const emptyConversation: Conversation = {
   lifted: { followUps: 0, ciFixes: 0 },
   bounded: null,
   firstBase: null,
+  heldDraft: null,
 };
 
 /** The round under way, or null between rounds and before the PR opened. */

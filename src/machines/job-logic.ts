@@ -174,6 +174,7 @@ export const guards = {
     return (
       (ci.state === 'passed' || ci.state === 'none') &&
       context.pr?.draft !== false &&
+      !context.conversation.heldDraft &&
       context.conversation.headTested &&
       !context.settings.selfModification
     );
@@ -183,6 +184,7 @@ export const guards = {
   pushedPassingDraft: ({ context, event }: Args) =>
     output<Answered>(event).commit !== null &&
     context.pr?.draft !== false &&
+    !context.conversation.heldDraft &&
     !context.settings.selfModification,
   headMoved: ({ event }: Args) => asFailure(event.error).code === 'BOOTY_E_HEAD_MOVED',
   inboxWaiting: ({ context }: Args) => context.conversation.inbox.length > 0,
@@ -492,6 +494,9 @@ export const actions = {
   recordPrUpdate: update(({ context, event }) => {
     const e = event as PrUpdated;
     if (!context.pr) return {};
-    return { pr: { ...context.pr, headSha: e.headSha ?? context.pr.headSha, draft: e.draft } };
+    const pr = { ...context.pr, headSha: e.headSha ?? context.pr.headSha, draft: e.draft };
+    // booty's own moves are not news (prChanged): a change of draft here is a person's.
+    if (e.draft === context.pr.draft) return { pr };
+    return { pr, ...talk(context, { heldDraft: e.draft ? e.sender : null }) };
   }),
 };

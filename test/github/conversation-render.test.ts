@@ -6,6 +6,14 @@ import { happy, ok, outside } from '../machines/decider/decider.js';
 
 // The progress comment as the PR's control panel, from a folded log.
 
+const ciNotStarted = {
+  sha: 'c'.repeat(40),
+  state: 'pending' as const,
+  total: 0,
+  failing: [],
+  rerunnable: [],
+};
+
 const view = (events: { type: string }[]) => {
   const snapshot = foldJob(events.map(({ type, ...data }) => ({ type, data })));
   return { ctx: jobView(snapshot.context), state: snapshot.value as never };
@@ -43,6 +51,18 @@ describe('the control panel in the progress comment', () => {
     const text = conversationSection(ctx, state)!;
     expect(text).toContain('**CI:** failed on `bbbbbbb`: build');
     expect(text).toContain('- Round 1, for CI failed on `bbbbbbb` (build): under way');
+  });
+
+  it('names who holds the PR as draft, and CI that has not started on a new head', () => {
+    const { ctx, state } = view([...happy.promoted(), outside.draft(true)]);
+    const held = { ...ctx, conversation: { ...ctx.conversation, ci: { ...ciNotStarted } } };
+    expect(conversationSection(held, state)!.split('\n\n')[0]).toBe(
+      [
+        '**Now:** booty waits with its draft for a review, a writer’s `@booty`, or CI.',
+        '**CI:** not started yet on `ccccccc`',
+        '**Draft:** @maintainer turned it back to draft; booty leaves it so until someone marks it ready.',
+      ].join('  \n'),
+    );
   });
 
   it('is absent before the PR opens', () => {

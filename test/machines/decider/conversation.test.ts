@@ -59,6 +59,32 @@ const rows: Row[] = [
     },
   },
   {
+    name: 'a person turned the ready PR back to draft: the job waits with it, held',
+    given: happy.promoted(),
+    when: outside.draft(true),
+    expect: {
+      state: 'prOpened',
+      effect: null,
+      context: { pr: { draft: true }, conversation: { heldDraft: 'maintainer' } },
+    },
+  },
+  {
+    name: 'CI green on a draft a person held: it stays draft, booty does not overrule them',
+    given: [...happy.promoted(), outside.draft(true), outside.ciDone()],
+    when: ok.ci('passed'),
+    expect: { state: 'prOpened', effect: null, context: { conversation: { ci: { state: 'passed' } } } },
+  },
+  {
+    name: 'the person marks it ready again: the hold is lifted',
+    given: [...happy.promoted(), outside.draft(true)],
+    when: outside.draft(false),
+    expect: {
+      state: 'promoted',
+      effect: null,
+      context: { pr: { draft: false }, conversation: { heldDraft: null } },
+    },
+  },
+  {
     name: 'CI red the first time: re-run the failed jobs once, no round, no tokens',
     given: ciFinished(),
     when: ok.ci('failed'),
