@@ -63,6 +63,16 @@ export async function forkRemoteSimulators(): Promise<RemoteSimulators> {
       unlabelIssue: (owner, name, issue, label) => call('unlabelIssue', owner, name, issue, label),
       pulls: (owner, name) => call('pulls', owner, name),
       comments: (owner, name, issue) => call('comments', owner, name, issue),
+      settled: () => call('settled'),
+      redeliverMissed: () => call('redeliverMissed'),
+      person: (owner, name, login, role) => call('person', owner, name, login, role),
+      reviews: (owner, name, pr) => call('reviews', owner, name, pr),
+      reviewComments: (owner, name, pr) => call('reviewComments', owner, name, pr),
+      headOf: (owner, name, branch) => call('headOf', owner, name, branch),
+      filesAt: (owner, name, sha) => call('filesAt', owner, name, sha),
+      startCi: (owner, name, input) => call('startCi', owner, name, input),
+      completeCi: (owner, name) => call('completeCi', owner, name),
+      workflowRuns: (owner, name) => call('workflowRuns', owner, name),
       close: () => call('close'),
     };
   };

@@ -11,17 +11,21 @@ import { shellWord } from './invocation.js';
 export const demoCommand: Command = {
   name: 'demo',
   usage: [
-    'Usage: booty demo [--scenario pass|refine|exhausted] [--dir DIR] [--json]',
+    `Usage: booty demo [--scenario ${scenarios.join('|')}] [--dir DIR] [--json]`,
     '',
     'Runs the whole pipeline on this machine: a local GitHub simulator (state in DIR), the sample',
     'repository in examples/ with a real issue, a scripted model, real git and real test runs.',
     'It labels the issue, prints each state as the job moves, and a summary at the end.',
     '',
     '  --scenario S   pass (promoted after 1 attempt, the default), refine (a failing first attempt,',
-    '                 then a fix) or exhausted (never passes: a draft PR that says why, waiting in prOpened)',
+    '                 then a fix), exhausted (never passes: a draft PR that says why, waiting in prOpened),',
+    '                 review (a reviewer asks for one more case: a round answers with a commit on top',
+    '                 and a reply in the thread) or ci-red (CI fails on the PR; booty re-runs it once,',
+    '                 red again, a round fixes it, and green CI makes the PR ready)',
     '  --dir DIR      where the demo keeps its state (default: a new temporary directory). Run the same',
     '                 command again on the same DIR to resume an interrupted job or see a finished one.',
-    '  --json         print one JSON object: { jobId, finalState, attempts, pullRequest, comments, db }',
+    '  --json         print one JSON object: { jobId, finalState, attempts, pullRequest, comments, rounds,',
+    '                 replies, ci, db }',
     '',
     'Exits 0 when the scenario reaches the end it promises.',
   ].join('\n'),
@@ -56,7 +60,19 @@ export const demoCommand: Command = {
     });
 
     if (json) {
-      const { jobId, finalState, attempts, pullRequest, comments, db, ok, sandboxNotice } = result;
+      const {
+        jobId,
+        finalState,
+        attempts,
+        pullRequest,
+        comments,
+        rounds,
+        replies,
+        ci,
+        db,
+        ok,
+        sandboxNotice,
+      } = result;
       io.out(
         JSON.stringify({
           jobId,
@@ -65,6 +81,9 @@ export const demoCommand: Command = {
           attempts,
           pullRequest,
           comments,
+          rounds,
+          replies,
+          ci,
           db,
           ok,
           sandbox: sandboxNotice,
@@ -84,6 +103,14 @@ export const demoCommand: Command = {
         ? `  pull request #${pr.number} (${pr.draft ? 'draft' : 'ready for review'}): ${pr.url}`
         : '  no pull request',
     );
+    for (const r of result.rounds) {
+      const did = r.commit ? `pushed ${r.commit.slice(0, 7)} on top of the branch` : (r.result ?? 'running');
+      say(`  round ${r.n} (${r.triggers.join(', ')}): ${did}`);
+    }
+    const replies = result.replies.length;
+    if (replies)
+      say(`  ${replies} ${replies === 1 ? 'reply' : 'replies'} in review threads, naming the commit`);
+    if (result.ci) say(`  CI on the head: ${result.ci.state}, after ${plural(result.ci.reruns, 're-run')}`);
     say(`  the issue has ${plural(result.comments, 'comment')}: booty's progress comment, edited in place`);
     say(`  database: ${result.db}`);
     say(`  replay it: ${io.self} replay ${result.jobId} --db ${shellWord(result.db)}`);

@@ -1,5 +1,11 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
+import type { CiScriptInput } from '../simulators/github-sim-ci-script.js';
+import { bareDir } from '../simulators/github-sim-git.js';
 import type { SimComment, SimIssue, SimPull } from '../simulators/github-sim-state.js';
+import type { SimWorkflowRun } from '../simulators/github-sim-state-ci.js';
+import type { Role, SimReview, SimReviewComment } from '../simulators/github-sim-state-conversation.js';
 import type { WebhookTarget } from '../simulators/github-sim-webhooks.js';
 import { type GitHubSimulator, startGitHubSimulator } from '../simulators/github-simulator.js';
 import { demoResponder, type Scenario } from './demo-script.js';
@@ -8,6 +14,9 @@ import { demoResponder, type Scenario } from './demo-script.js';
 // call is async and takes and returns plain JSON, so the same remotes can run in this process (as
 // `booty demo` runs them) or in another one (the job-overhead benchmark, where they stand in for
 // machines elsewhere and must not share booty's event loop).
+
+/** The login of the token booty uses on the demo's GitHub. */
+export const DEMO_BOT = 'booty-demo';
 
 export interface DemoRemotesOptions {
   /** The GitHub simulator's state directory. */
@@ -36,21 +45,50 @@ export interface DemoRemotes {
   unlabelIssue(owner: string, name: string, issue: number, label: string): Promise<void>;
   pulls(owner: string, name: string): Promise<SimPull[]>;
   comments(owner: string, name: string, issue: number): Promise<SimComment[]>;
+  /** Resolves when every webhook caused so far was tried and CI moved on, with the newest delivery's id. */
+  settled(): Promise<string | null>;
+  /** Sends again every webhook that reached nobody (booty was stopped), as an App's owner redelivers. */
+  redeliverMissed(): Promise<number>;
+  /** A person with a role in the repository, and the token their REST calls carry. */
+  person(owner: string, name: string, login: string, role: Role): Promise<string>;
+  reviews(owner: string, name: string, pr: number): Promise<SimReview[]>;
+  reviewComments(owner: string, name: string, pr: number): Promise<SimReviewComment[]>;
+  /** The commit a branch points at. */
+  headOf(owner: string, name: string, branch: string): Promise<string>;
+  /** A commit's files, read from the repository's remote as a CI runner checks it out. */
+  filesAt(owner: string, name: string, sha: string): Promise<{ path: string; content: string }[]>;
+  /**
+   * Scripts CI for a commit and starts its run, as a push runs a workflow; each only once, so a
+   * resumed demo keeps the first script and run.
+   */
+  startCi(
+    owner: string,
+    name: string,
+    input: { branch: string; script: CiScriptInput & { sha: string } },
+  ): Promise<void>;
+  /** Finishes the CI runs that wait; resolves with them once their webhooks were tried. */
+  completeCi(owner: string, name: string): Promise<SimWorkflowRun[]>;
+  workflowRuns(owner: string, name: string): Promise<SimWorkflowRun[]>;
   close(): Promise<void>;
 }
+
+const run = promisify(execFile);
 
 export type StartDemoRemotes = (options: DemoRemotesOptions) => Promise<DemoRemotes>;
 
 /** Both simulators in this process. */
 export const startDemoRemotes: StartDemoRemotes = async ({ dir, port, token, scenario }) => {
-  const start = (p: number) =>
-    startGitHubSimulator({ dir, port: p, tokens: [{ token, login: 'booty-demo' }] });
+  const start = (p: number) => startGitHubSimulator({ dir, port: p, tokens: [{ token, login: DEMO_BOT }] });
   let github: GitHubSimulator;
   try {
     github = await start(port);
   } catch {
     github = await start(0); // the old port is taken now
   }
+  /** git on a repository's remote, read as a runner or a person would read their clone. */
+  const git = async (owner: string, name: string, ...args: string[]) =>
+    (await run('git', ['--git-dir', bareDir(github.dir, owner, name), ...args], { maxBuffer: 1 << 26 }))
+      .stdout;
   const anthropic = await startAnthropicSimulator({ responder: demoResponder(scenario) }).catch(
     async (err: unknown) => {
       await github.close();
@@ -75,6 +113,39 @@ export const startDemoRemotes: StartDemoRemotes = async ({ dir, port, token, sce
     },
     pulls: async (owner, name) => github.pulls(owner, name),
     comments: async (owner, name, issue) => github.comments(owner, name, issue),
+    settled: async () => {
+      await github.settled();
+      return github.deliveries().at(-1)?.id ?? null;
+    },
+    redeliverMissed: async () => {
+      const missed = github.deliveries().filter((d) => d.status === null || d.status >= 300);
+      for (const d of missed) await github.redeliver(d.id);
+      return missed.length;
+    },
+    person: async (owner, name, login, role) => {
+      github.setRole(owner, name, login, role);
+      return github.tokenFor(login);
+    },
+    reviews: async (owner, name, pr) => github.reviews(owner, name, pr),
+    reviewComments: async (owner, name, pr) => github.reviewComments(owner, name, pr),
+    headOf: async (owner, name, branch) =>
+      (await git(owner, name, 'rev-parse', '--verify', `refs/heads/${branch}`)).trim(),
+    filesAt: async (owner, name, sha) => {
+      const paths = (await git(owner, name, 'ls-tree', '-r', '-z', '--name-only', sha))
+        .split('\0')
+        .filter(Boolean);
+      return Promise.all(
+        paths.map(async (p) => ({ path: p, content: await git(owner, name, 'show', `${sha}:${p}`) })),
+      );
+    },
+    startCi: async (owner, name, { branch, script }) => {
+      if (!github.ciScripts(owner, name).some((s) => s.sha === script.sha))
+        github.scriptCi(owner, name, script);
+      if (!github.workflowRuns(owner, name).some((r) => r.headSha === script.sha))
+        await github.runCi(owner, name, { sha: script.sha, branch });
+    },
+    completeCi: async (owner, name) => github.completeCi(owner, name),
+    workflowRuns: async (owner, name) => github.workflowRuns(owner, name),
     close: async () => {
       await anthropic.close();
       await github.close();

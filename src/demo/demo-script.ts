@@ -8,24 +8,37 @@ import type { Responder, Turn } from '../simulators/anthropic-simulator.js';
 // change is chosen by the attempt the request is for, read from the history it carries, so a
 // resumed demo gets the same answer it would have got uninterrupted.
 
-export const scenarios = ['pass', 'refine', 'exhausted'] as const;
+export const scenarios = ['pass', 'refine', 'exhausted', 'review', 'ci-red'] as const;
 export type Scenario = (typeof scenarios)[number];
+
+/** Scenarios that go on after the PR is up: a reviewer, or CI, wakes the waiting job. */
+export const conversationScenarios: readonly Scenario[] = ['review', 'ci-red'];
 
 /** Which scripted change each attempt gets: the fixed one, or the one with a bug. */
 const plans: Record<Scenario, ('fixed' | 'buggy')[]> = {
   pass: ['fixed'],
   refine: ['buggy', 'fixed'],
   exhausted: ['buggy', 'buggy', 'buggy'],
+  review: ['fixed'],
+  'ci-red': ['fixed'],
 };
 
 /** The examples/ folder of this package, the same from src/ (tsx) and dist/. */
 export const examplesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples');
 
+const read = (...p: string[]) => fs.readFileSync(path.join(examplesDir, ...p), 'utf8');
+
 export function sampleIssue(): { title: string; body: string } {
-  const text = fs.readFileSync(path.join(examplesDir, 'sample-issue.md'), 'utf8');
-  const [title, ...body] = text.split('\n');
+  const [title, ...body] = read('sample-issue.md').split('\n');
   return { title: title!.trim(), body: body.join('\n').trim() };
 }
+
+export interface FileChange {
+  path: string;
+  content: string;
+}
+
+export const TEST_FILE = 'test/parse-duration.test.js';
 
 /**
  * The model's complete files for an attempt: the sample's src/duration.js with parseDuration added,
@@ -33,8 +46,7 @@ export function sampleIssue(): { title: string; body: string } {
  * "250ms" reads as 250 minutes and a stray "s", and one of its own tests fails.
  */
 function changeAnswer(variant: 'fixed' | 'buggy') {
-  const read = (...p: string[]) => fs.readFileSync(path.join(examplesDir, ...p), 'utf8');
-  const explanations = JSON.parse(read('demo-turns', 'explanations.json')) as Record<typeof variant, string>;
+  const explanations = JSON.parse(read('demo-turns', 'explanations.json')) as Record<string, string>;
   let parse = read('demo-turns', 'parse-duration.js');
   if (variant === 'buggy') {
     parse = parse
@@ -42,33 +54,76 @@ function changeAnswer(variant: 'fixed' | 'buggy') {
       .replace('(ms|d|h|m|s)', '(d|h|m|s|ms)');
   }
   return {
-    explanation: explanations[variant],
+    explanation: explanations[variant]!,
     changes: [
       { path: 'src/duration.js', content: `${read('sample-repo', 'src', 'duration.js')}\n${parse}` },
-      { path: 'test/parse-duration.test.js', content: read('demo-turns', 'parse-duration.test.js') },
-    ],
-    deletePaths: [],
+      { path: TEST_FILE, content: read('demo-turns', 'parse-duration.test.js') },
+    ] as FileChange[],
+    deletePaths: [] as string[],
+  };
+}
+
+/**
+ * The model's answer to a follow-up round, whole files on top of the branch: for red CI, the
+ * bad-input test's one long line wrapped (CI's line-length check is the only failure); for a
+ * reviewer, the case they asked for.
+ */
+function roundAnswer(kind: 'ci' | 'review') {
+  const explanations = JSON.parse(read('demo-turns', 'explanations.json')) as Record<string, string>;
+  const tests = read('demo-turns', 'parse-duration.test.js');
+  const content =
+    kind === 'ci'
+      ? tests.replace(
+          /^( *)assert\.throws\((.+?), (\(err\) => .+)\);$/m,
+          (_, indent: string, call: string, check: string) =>
+            `${indent}assert.throws(\n${indent}  ${call},\n${indent}  ${check},\n${indent});`,
+        )
+      : `${tests}\n${read('demo-turns', 'days-case.js')}`;
+  return {
+    explanation: explanations[kind === 'ci' ? 'ciFix' : 'reviewFix']!,
+    changes: [{ path: TEST_FILE, content }] as FileChange[],
+    deletePaths: [] as string[],
   };
 }
 
 export function demoResponder(scenario: Scenario): Responder {
-  const analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
+  const analysis = JSON.parse(read('demo-turns', 'analysis.json'));
   const plan = plans[scenario];
   return (request): Turn | undefined => {
     if (request.toolName === 'submit_analysis') return { answer: analysis };
     if (request.toolName !== 'submit_changes') return undefined;
+    // A round's request says so, and carries CI's failure when CI asked for it.
+    if (request.raw.includes('a follow-up round was asked for')) {
+      return { answer: roundAnswer(request.raw.includes('CI failed on') ? 'ci' : 'review') };
+    }
     // A refinement request lists every earlier attempt as "Attempt n: …".
     const attempt = new Set(request.raw.match(/Attempt \d+:/g) ?? []).size + 1;
     return { answer: changeAnswer(plan[Math.min(attempt, plan.length) - 1]!) };
   };
 }
 
+export interface ExpectedEnd {
+  state: 'promoted' | 'prOpened';
+  attempts: number;
+  draft: boolean;
+  /** Each follow-up round, by what started it; every one pushed a commit. */
+  rounds: ('feedback' | 'ci')[];
+  /** Where the repository has CI: its state on the PR's head, and how many heads booty re-ran. */
+  ci?: { state: 'passed'; reruns: number };
+}
+
 /** The end each scenario must reach for `booty demo` to exit 0. */
-export function expectedEnd(scenario: Scenario, maxAttempts: number) {
-  return {
-    pass: { state: 'promoted', attempts: 1 },
-    refine: { state: 'promoted', attempts: 2 },
+export function expectedEnd(scenario: Scenario, maxAttempts: number): ExpectedEnd {
+  const ready = { state: 'promoted', draft: false } as const;
+  const ends: Record<Scenario, ExpectedEnd> = {
+    pass: { ...ready, attempts: 1, rounds: [] },
+    refine: { ...ready, attempts: 2, rounds: [] },
     // Work that never passes is not a failed job: it waits with its draft PR.
-    exhausted: { state: 'prOpened', attempts: maxAttempts },
-  }[scenario];
+    exhausted: { state: 'prOpened', draft: true, attempts: maxAttempts, rounds: [] },
+    // The first attempt, then the round's: a reviewer's request answered with one commit.
+    review: { ...ready, attempts: 2, rounds: ['feedback'] },
+    // Red CI (re-run once, red again) fixed by a round; green CI on its commit made the PR ready.
+    'ci-red': { ...ready, attempts: 2, rounds: ['ci'], ci: { state: 'passed', reruns: 1 } },
+  };
+  return ends[scenario];
 }

@@ -5,14 +5,15 @@ import { z } from 'zod';
 import type { JobObserver } from '../actors/supervisor.js';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
-import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
-import { type JobSnapshot, stateName } from '../machines/fold.js';
+import { stateName } from '../machines/fold.js';
 import { waitingStates } from '../machines/job.js';
 import { maxAttemptsOf } from '../machines/job-context.js';
 import { startBooty } from '../runtime/compose.js';
-import { type DemoRemotes, type StartDemoRemotes, startDemoRemotes } from './demo-remotes.js';
-import { examplesDir, expectedEnd, type Scenario, sampleIssue } from './demo-script.js';
+import { type ConversationWorld, playConversation, prepareConversation } from './demo-conversation.js';
+import { DEMO_BOT, type DemoRemotes, type StartDemoRemotes, startDemoRemotes } from './demo-remotes.js';
+import { type DemoResult, demoResult } from './demo-result.js';
+import { conversationScenarios, examplesDir, type Scenario, sampleIssue } from './demo-script.js';
 
 // `booty demo`: a real job on this machine. The local GitHub simulator (its state in DIR) holds
 // the sample repository and its issue; the local Anthropic simulator plays the scenario's turns;
@@ -36,22 +37,6 @@ export interface DemoProgress {
   /** A job reached a new state: `attempt` is set while generating or refining. */
   state(change: { jobId: string; state: string; attempt: number; maxAttempts: number; at: number }): void;
   note(text: string): void;
-}
-
-export interface DemoResult {
-  jobId: string;
-  finalState: string;
-  attempts: number;
-  maxAttempts: number;
-  outcome: string | null;
-  pullRequest: { number: number; draft: boolean; url: string } | null;
-  comments: number;
-  progressComment: string | null;
-  db: string;
-  /** Said when the tests ran without bubblewrap, else null. */
-  sandboxNotice: string | null;
-  /** The scenario reached the end it promises. */
-  ok: boolean;
 }
 
 export async function runDemo(options: {
@@ -107,6 +92,15 @@ export async function runDemo(options: {
   try {
     await remotes.setWebhook({ url: `${server.url}/webhooks`, secret: state.secret });
     const issue = state.issue ?? (await createIssue(remotes, dir, state));
+    const world: ConversationWorld = {
+      scenario,
+      remotes,
+      owner: OWNER,
+      repo: REPO,
+      idle: () => server.supervisor.onIdle(),
+      note: (text) => progress?.note(text),
+    };
+    await prepareConversation(world);
     const key = `${OWNER}/${REPO}`;
     const existing = (await store.listJobs()).filter((j) => j.repo === key && j.issue === issue).at(-1);
     let jobId = existing?.jobId;
@@ -131,9 +125,24 @@ export async function runDemo(options: {
     } else {
       progress?.note(`job ${jobId} already finished; showing it again`);
     }
-    const snapshot = await server.supervisor.whenFinished(jobId);
+    let snapshot = await server.supervisor.whenFinished(jobId);
+    // The job waits with its PR: the scenario's reviewer or CI wakes it, until it waits again.
+    if (conversationScenarios.includes(scenario) && snapshot.status !== 'done' && snapshot.context.pr) {
+      await playConversation(world, {
+        number: snapshot.context.pr.number,
+        draft: stateName(snapshot) !== 'promoted',
+      });
+      snapshot = await server.supervisor.whenFinished(jobId);
+    }
     await runtime.reporter.idle(jobId);
-    return await result(jobId, snapshot, remotes, issue, db, scenario);
+    return await demoResult({
+      jobId,
+      snapshot,
+      remotes,
+      where: { owner: OWNER, repo: REPO, issue, bot: DEMO_BOT },
+      db,
+      scenario,
+    });
   } finally {
     await booty.close();
     await remotes.close();
@@ -196,40 +205,4 @@ async function createIssue(remotes: DemoRemotes, dir: string, state: DemoState):
   state.issue = issue;
   saveState(dir, state);
   return issue;
-}
-
-async function result(
-  jobId: string,
-  snapshot: JobSnapshot,
-  remotes: DemoRemotes,
-  issue: number,
-  db: string,
-  scenario: Scenario,
-): Promise<DemoResult> {
-  const { context } = snapshot;
-  const pull = (await remotes.pulls(OWNER, REPO)).find((p) => p.number === context.pr?.number) ?? null;
-  const comments = await remotes.comments(OWNER, REPO, issue);
-  const finalState = stateName(snapshot);
-  const expected = expectedEnd(scenario, maxAttemptsOf(context));
-  const ok =
-    finalState === expected.state &&
-    context.attempt === expected.attempts &&
-    (scenario === 'exhausted' ? pull?.draft === true : pull?.draft === false);
-  return {
-    jobId,
-    finalState,
-    attempts: context.attempt,
-    maxAttempts: maxAttemptsOf(context),
-    outcome: context.outcome?.message ?? null,
-    pullRequest: pull && {
-      number: pull.number,
-      draft: pull.draft,
-      url: `${remotes.githubUrl}/${OWNER}/${REPO}/pull/${pull.number}`,
-    },
-    comments: comments.length,
-    progressComment: comments.find((c) => c.body.includes('booty:progress'))?.body ?? null,
-    db,
-    sandboxNotice: sandboxNotice([context.baseline, ...context.attempts.map((a) => a.test)]),
-    ok,
-  };
 }

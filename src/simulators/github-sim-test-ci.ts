@@ -55,6 +55,8 @@ export function ciApi(
       return structuredClone(run);
     },
 
+    /** The CI scripts set so far, oldest first (with the heads each has seen). */
+    ciScripts: (owner: string, name: string) => structuredClone(repoOrThrow(owner, name).ciScripts),
     workflowRuns: (owner: string, name: string) => structuredClone(repoOrThrow(owner, name).workflowRuns),
     jobs: (owner: string, name: string) => structuredClone(repoOrThrow(owner, name).jobs),
     checkSuites: (owner: string, name: string) => structuredClone(repoOrThrow(owner, name).checkSuites),

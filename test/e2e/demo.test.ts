@@ -114,7 +114,7 @@ describe('booty demo', () => {
     const r = await booty(['demo', '--scenario', 'maybe']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      `booty demo: --scenario must be one of pass, refine, exhausted, not "maybe"; see \`node ${path.relative(process.cwd(), cli()[0]!)} demo --help\` (BOOTY_E_USAGE)`,
+      `booty demo: --scenario must be one of pass, refine, exhausted, review, ci-red, not "maybe"; see \`node ${path.relative(process.cwd(), cli()[0]!)} demo --help\` (BOOTY_E_USAGE)`,
     );
   });
 });
