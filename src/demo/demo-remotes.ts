@@ -15,6 +15,8 @@ import { demoResponder, type Scenario } from './demo-script.js';
 // `booty demo` runs them) or in another one (the job-overhead benchmark, where they stand in for
 // machines elsewhere and must not share booty's event loop).
 
+const run = promisify(execFile);
+
 /** The login of the token booty uses on the demo's GitHub. */
 export const DEMO_BOT = 'booty-demo';
 
@@ -66,13 +68,11 @@ export interface DemoRemotes {
     name: string,
     input: { branch: string; script: CiScriptInput & { sha: string } },
   ): Promise<void>;
-  /** Finishes the CI runs that wait; resolves with them once their webhooks were tried. */
-  completeCi(owner: string, name: string): Promise<SimWorkflowRun[]>;
+  /** Finishes the CI runs that wait; resolves once their webhooks were tried. */
+  completeCi(owner: string, name: string): Promise<void>;
   workflowRuns(owner: string, name: string): Promise<SimWorkflowRun[]>;
   close(): Promise<void>;
 }
-
-const run = promisify(execFile);
 
 export type StartDemoRemotes = (options: DemoRemotesOptions) => Promise<DemoRemotes>;
 
@@ -144,7 +144,9 @@ export const startDemoRemotes: StartDemoRemotes = async ({ dir, port, token, sce
       if (!github.workflowRuns(owner, name).some((r) => r.headSha === script.sha))
         await github.runCi(owner, name, { sha: script.sha, branch });
     },
-    completeCi: async (owner, name) => github.completeCi(owner, name),
+    completeCi: async (owner, name) => {
+      await github.completeCi(owner, name);
+    },
     workflowRuns: async (owner, name) => github.workflowRuns(owner, name),
     close: async () => {
       await anthropic.close();

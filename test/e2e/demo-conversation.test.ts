@@ -33,14 +33,15 @@ async function booty(args: string[]) {
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
 
 /** The demo's GitHub, as it stood when the demo stopped. */
-let github: Awaited<ReturnType<typeof startGitHubSimulator>> | null = null;
+let gh: Awaited<ReturnType<typeof startGitHubSimulator>> | null = null;
 afterEach(async () => {
-  await github?.close();
-  github = null;
+  await gh?.close();
+  gh = null;
 });
 
 async function afterTheDemo(dir: string, jobId: string) {
-  github = await startGitHubSimulator({ dir: path.join(dir, 'github') });
+  const github = await startGitHubSimulator({ dir: path.join(dir, 'github') });
+  gh = github;
   const store = new SqliteEventStore(path.join(dir, 'booty.db'));
   const job: JobSnapshot = foldJob(await readJobLog(store, jobId));
   await store.close();
@@ -48,6 +49,13 @@ async function afterTheDemo(dir: string, jobId: string) {
   const git = async (...args: string[]) => (await exec('git', ['--git-dir', bare, ...args])).stdout.trim();
   return { github, job, git };
 }
+
+/** What happened to the PR, in order, as its webhooks told it. */
+const prActions = (github: NonNullable<typeof gh>) =>
+  github
+    .deliveries()
+    .filter((d) => d.event === 'pull_request')
+    .map((d) => d.action);
 
 async function replayVerified(jobId: string, db: string) {
   const replay = await booty(['replay', jobId, '--verify', '--json', '--db', db]);
@@ -112,6 +120,7 @@ describe('booty demo: the PR conversation', () => {
     expect(reply!.body).toContain(`Done in [\`${commit.slice(0, 7)}\`]`);
     expect(out.replies).toEqual([{ inReplyTo: asked!.id, body: reply!.body }]);
     expect(github.workflowRuns(OWNER, REPO)).toEqual([]);
+    expect(prActions(github)).toEqual(['opened', 'ready_for_review', 'synchronize']);
 
     await replayVerified(out.jobId, out.db);
   });
@@ -196,6 +205,8 @@ describe('booty demo: the PR conversation', () => {
     const fixed = await git('show', `${commit}:test/parse-duration.test.js`);
     expect(Math.max(...fixed.split('\n').map((l) => l.length))).toBeLessThanOrEqual(100);
     expect(github.pulls(OWNER, REPO)[0]).toMatchObject({ number: 2, draft: false, headSha: commit });
+    // Made ready once, after green CI on the fix: never ready while CI had not spoken.
+    expect(prActions(github)).toEqual(['opened', 'synchronize', 'ready_for_review']);
 
     await replayVerified(out.jobId, out.db);
   });
