@@ -373,6 +373,11 @@ export const actions = {
     });
   }),
   recordDemoted: done(({ context }) => ({ pr: context.pr && { ...context.pr, draft: true } })),
+  /** GitHub's word of the demotion booty is making, come before its result: no person holds it draft. */
+  recordDemotionEcho: update(({ context, event }) => {
+    const e = event as PrUpdated;
+    return { pr: context.pr && { ...context.pr, headSha: e.headSha ?? context.pr.headSha, draft: e.draft } };
+  }),
   recordRerun: done(({ context, event }) =>
     talk(context, { reruns: [...context.conversation.reruns, output<CiRerun>(event).sha] }),
   ),

@@ -296,6 +296,7 @@ export const jobMachine = setup({
       },
     },
     demoting: {
+      on: { PrUpdated: { guard: 'prChanged', actions: 'recordDemotionEcho' } },
       invoke: {
         id: 'demotePr',
         src: 'demotePr',
