@@ -94,7 +94,8 @@ export const demoCommand: Command = {
     const pr = result.pullRequest;
     say('');
     say(
-      `${result.ok ? '✓' : '✗'} job ${result.jobId}: ${result.finalState} after ${plural(result.attempts, 'attempt')} of ${result.maxAttempts}`,
+      // The bound on attempts holds per round, while the count runs over the job's whole life.
+      `${result.ok ? '✓' : '✗'} job ${result.jobId}: ${result.finalState} after ${plural(result.attempts, 'attempt')}${result.rounds.length ? ` (at most ${result.maxAttempts} per round)` : ` of ${result.maxAttempts}`}`,
     );
     if (result.outcome) say(`  ${result.outcome}`);
     if (result.sandboxNotice) say(`  ⚠ ${result.sandboxNotice} Install bubblewrap to contain them.`);
