@@ -10,7 +10,8 @@ import type {
   StoredEvent,
 } from '../event-store.js';
 import { chainHash } from '../hash-chain.js';
-import { migrate } from './migrate.js';
+import { connect, type PoolOptions } from './postgres-pool.js';
+import { type AppendRow, type EventRow, type JobRow, toJobRecord, toStoredEvent } from './postgres-rows.js';
 import { redactUrl } from './postgres-url.js';
 import { q } from './queries.js';
 import { inTransaction } from './transaction.js';
@@ -25,60 +26,16 @@ import { inTransaction } from './transaction.js';
 // takes its positions from event_head's one row and holds that row's lock until it commits, so
 // positions become visible in the order they were handed out: a reader that has seen position N
 // never later finds one below it. A failed append hands its positions back, so there are no holes
-// either. The cost is that appends commit one at a time (no group commit): some hundreds a second
-// on an ordinary disk (bench/postgres-store.bench.ts), far above what jobs that wait minutes on a
-// model write. The alternative, filtering rows by pg_snapshot_xmin(pg_current_snapshot()) and
+// either. The cost is that appends commit one at a time, with no group commit: from 8 writers, a
+// quarter of what raw inserts reach (bench/postgres-store.bench.ts), some thousands a second, far
+// above what jobs that wait minutes on a model write. The alternative, filtering rows by pg_snapshot_xmin(pg_current_snapshot()) and
 // ordering them by (transaction id, position), lets appends commit together, but makes every
 // reader wait on the oldest transaction open anywhere on the server, a psql session or a backup
 // included, and turns a position into a pair.
 
-export interface PostgresStoreOptions {
-  /** Connections the store may hold at once (default 10). */
-  maxConnections?: number;
-  /** The database must hold booty's tables already (read-only commands): none is an error. */
-  existing?: boolean;
-}
-
-interface EventRow {
-  position: number;
-  stream_id: string;
-  version: number;
-  type: string;
-  schema_version: number;
-  data: string;
-  state: string | null;
-  meta: string;
-  at: number;
-  hash: Buffer;
-}
-
-/** What booty_append (migrations/001-init.ts) answers. */
-interface AppendRow {
-  was_duplicate: boolean;
-  new_version: number;
-  last_position: number;
-}
-
-interface JobRow {
-  job_id: string;
-  repo: string;
-  issue: number;
-  state: string;
-  attempts: number;
-  final: boolean;
-  outcome: string | null;
-  tokens: number;
-  version: number;
-  branch: string | null;
-  pr: number | null;
-  reported_version: number;
-  created_at: number;
-  updated_at: number;
-}
-
 export class PostgresEventStore implements EventStore {
   /** Opens a store and waits until it is connected and its schema current. */
-  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresEventStore> {
+  static async open(url: string, options: PoolOptions = {}): Promise<PostgresEventStore> {
     const store = new PostgresEventStore(url, options);
     await store.pool;
     return store;
@@ -95,7 +52,7 @@ export class PostgresEventStore implements EventStore {
    * Opening connects and migrates in the background, so that opening a store stays synchronous
    * (runtime/compose.ts): every call waits for it, and rejects with the reason when it failed.
    */
-  constructor(url: string, options: PostgresStoreOptions = {}) {
+  constructor(url: string, options: PoolOptions = {}) {
     this.location = redactUrl(url);
     this.pool = connect(url, options);
     this.pool.catch(() => undefined);
@@ -294,79 +251,7 @@ const isVersionClash = (err: unknown) =>
   (err as { code?: string; constraint?: string }).code === '23505' &&
   (err as { constraint?: string }).constraint === 'events_stream_version';
 
-async function connect(url: string, options: PostgresStoreOptions): Promise<Pool> {
-  // pg loads with the first PostgreSQL store: `booty --help` and a SQLite booty never load it.
-  const { default: pg } = await import('pg');
-  const int8 = pg.types.builtins.INT8;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.maxConnections ?? 10,
-    application_name: 'booty',
-    // Positions, times and counts are bigint, and stay far below 2^53: numbers, not strings.
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === int8 && format !== 'binary'
-          ? Number
-          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
-  });
-  // A connection the server drops while idle (a restart, a failover) is replaced by the pool, and
-  // the next query reports a lasting fault; unheard, this event would end the process.
-  pool.on('error', () => undefined);
-  try {
-    if (options.existing) {
-      const { rows } = await pool.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t");
-      if (rows[0]!.t === null) throw new BootyError('BOOTY_E_DB_MISSING', { path: redactUrl(url) });
-    }
-    await migrate(pool);
-    return pool;
-  } catch (err) {
-    await pool.end().catch(() => undefined);
-    if (err instanceof BootyError) throw err;
-    throw new BootyError(
-      'BOOTY_E_DB_OPEN',
-      { path: redactUrl(url), reason: (err as Error).message },
-      { cause: err },
-    );
-  }
-}
-
 async function versionOf(db: Pool | PoolClient, streamId: string): Promise<number> {
   const { rows } = await db.query<{ v: number }>({ ...q.version, values: [streamId] });
   return rows[0]!.v;
-}
-
-/** A row as written; a job's log is lifted and checked by readJobLog. */
-function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    position: row.position,
-    streamId: row.stream_id,
-    version: row.version,
-    type: row.type,
-    schemaVersion: row.schema_version,
-    data: JSON.parse(row.data),
-    state: row.state,
-    meta: JSON.parse(row.meta),
-    at: row.at,
-    hash: row.hash.toString('hex'),
-  };
-}
-
-function toJobRecord(row: JobRow): JobRecord {
-  return {
-    jobId: row.job_id,
-    repo: row.repo,
-    issue: row.issue,
-    state: row.state,
-    attempts: row.attempts,
-    final: row.final,
-    outcome: row.outcome,
-    tokens: row.tokens,
-    version: row.version,
-    branch: row.branch,
-    pr: row.pr,
-    reportedVersion: row.reported_version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }
