@@ -38,7 +38,9 @@ export async function startPostgresServer(options: { durable?: boolean } = {}): 
       user: USER,
       password: PASSWORD,
       persistent: false,
-      createPostgresUser: true,
+      // PostgreSQL refuses to run as root: as root, the server runs as a `postgres` user, made if
+      // missing. Anyone else runs it as themselves (asking to make the user would fail there).
+      createPostgresUser: process.getuid?.() === 0,
       initdbFlags: ['--no-sync', '--encoding=UTF8'],
       postgresFlags: [
         '-c',
