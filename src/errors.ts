@@ -31,7 +31,8 @@ export const catalogue = {
   BOOTY_E_DB_OPEN: spec(
     500,
     false,
-    (p) => `cannot open the database ${p.path}: ${p.reason}; check the path or set --db / BOOTY_DB`,
+    (p) =>
+      `cannot open the database ${p.path}: ${p.reason}; check the path or set --db / BOOTY_DB (BOOTY_DATABASE_URL for PostgreSQL)`,
   ),
   BOOTY_E_DB_LOCKED: spec(
     503,
@@ -54,7 +55,8 @@ export const catalogue = {
   BOOTY_E_DB_MISSING: spec(
     404,
     false,
-    (p) => `no database at ${p.path}; pass --db PATH or set BOOTY_DB (\`booty demo\` makes one)`,
+    (p) =>
+      `no database at ${p.path}; pass --db PATH (or a postgres:// URL) or set BOOTY_DB (\`booty demo\` makes one)`,
   ),
   BOOTY_E_EVENT_INVALID: spec(
     400,

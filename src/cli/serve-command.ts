@@ -1,4 +1,4 @@
-import { loadEnv } from '../env.js';
+import { loadEnv, storeLocation } from '../env.js';
 import { withDotEnv } from '../env-sources.js';
 import { BootyError } from '../errors.js';
 import { gatewayConfig } from '../gateway/gateway-config.js';
@@ -9,6 +9,7 @@ import { createLogger } from '../log.js';
 import { startBooty } from '../runtime/compose.js';
 import { endLeanStart } from '../runtime/lean-start.js';
 import { probeBwrap } from '../sandbox/bwrap.js';
+import { redactUrl } from '../store/postgres/postgres-url.js';
 import { type Command, intOption } from './command.js';
 
 export const serveCommand: Command = {
@@ -85,7 +86,7 @@ export const serveCommand: Command = {
     // first request, or now when jobs resumed from their logs. Until then serve only waits.
     if (server.resumed.length > 0) endLeanStart();
     else server.app.server.once('request', endLeanStart);
-    log.info({ url: server.url, db: env.BOOTY_DB }, 'booty is listening');
+    log.info({ url: server.url, db: redactUrl(storeLocation(env)) }, 'booty is listening');
     io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
     if (proxy) io.out(`webhooks also arrive through ${proxy.source} (WEBHOOK_PROXY_URL)`);
     if (inspector) {

@@ -89,7 +89,7 @@ describe('one JSON shape for a job', () => {
 describe('hints are commands that run as printed', () => {
   it('errors name booty as it was started', async () => {
     expect((await cli(['replay', 'nope', '--db', '/nonexistent.db'], { self: 'npx booty' })).err).toBe(
-      'booty replay: no database at /nonexistent.db; pass --db PATH or set BOOTY_DB (`npx booty demo` makes one) (BOOTY_E_DB_MISSING)',
+      'booty replay: no database at /nonexistent.db; pass --db PATH (or a postgres:// URL) or set BOOTY_DB (`npx booty demo` makes one) (BOOTY_E_DB_MISSING)',
     );
   });
 

@@ -112,7 +112,7 @@ describe('booty jobs and booty replay on PostgreSQL', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `booty jobs: no database at ${shown}; pass --db PATH or set BOOTY_DB (\`node ${path.relative(process.cwd(), bin())} demo\` makes one) (BOOTY_E_DB_MISSING)\n`,
+      stderr: `booty jobs: no database at ${shown}; pass --db PATH (or a postgres:// URL) or set BOOTY_DB (\`node ${path.relative(process.cwd(), bin())} demo\` makes one) (BOOTY_E_DB_MISSING)\n`,
     });
     // Reading created nothing.
     expect(
