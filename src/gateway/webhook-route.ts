@@ -5,6 +5,7 @@ import { BootyError } from '../errors.js';
 import type { FeedbackPlace, ReviewComment } from '../events/conversation-events.js';
 import type { RepoRef } from '../events/job-events.js';
 import { issueKey } from '../events/job-events.js';
+import { isBootysOwn } from '../github/markers.js';
 import { classifyDelivery } from './classify.js';
 import type { ConversationIntent } from './classify-conversation.js';
 import type { GatewayConfig } from './gateway-config.js';
@@ -142,6 +143,21 @@ async function vetted(
   if (!conversation || !writer) return intent;
   const job = await supervisor.jobFor(intent.repo, intent.target);
   if (!job) return { kind: 'ignore', reason: 'no unfinished job for this pull request or issue' };
+  // A review's comments are read before its author is checked: on GitHub booty's own reply in a
+  // thread is a review of its own, and booty neither answers nor steers itself.
+  const event = intent.event;
+  if (reviewComments && event.type === 'FeedbackReceived') {
+    const listed = await conversation.reviewComments(
+      intent.repo,
+      installationId,
+      reviewComments.pr,
+      reviewComments.reviewId,
+    );
+    const comments = listed.filter((c) => !isBootysOwn(c.body));
+    if (!event.body.trim() && comments.length === 0)
+      return { kind: 'ignore', reason: 'the review says nothing' };
+    intent = { ...intent, event: { ...event, comments } };
+  }
   if (!(await conversation.isWriter(intent.repo, installationId, writer))) {
     const commentId = intent.needs.react?.commentId ?? 0;
     await conversation
@@ -157,17 +173,6 @@ async function vetted(
       kind: 'ignore',
       reason: `${writer} has no write access to ${intent.repo.owner}/${intent.repo.name}`,
     };
-  }
-  if (reviewComments && intent.event.type === 'FeedbackReceived') {
-    const comments = await conversation.reviewComments(
-      intent.repo,
-      installationId,
-      reviewComments.pr,
-      reviewComments.reviewId,
-    );
-    if (!intent.event.body.trim() && comments.length === 0)
-      return { kind: 'ignore', reason: 'the review says nothing' };
-    return { ...intent, event: { ...intent.event, comments } };
   }
   return intent;
 }
