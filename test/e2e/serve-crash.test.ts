@@ -1,59 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
-import { compiled } from '../support/compiled.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
+import { serve } from './fixtures/crash-serve.js';
 
 // `booty serve` in a child process is killed with SIGKILL right after event k, for every k of a
 // job; a new process on the same directory and database finishes it. GitHub and Claude (the local
 // simulators) live in the test, so they see every request both processes make.
-
-const child = () => compiled('test/e2e/fixtures/serve-child.ts');
-
-interface Serve {
-  proc: ChildProcess;
-  url: Promise<string>;
-  /** Resolves with the output once a line matches, or rejects when the process exits first. */
-  waitFor(pattern: RegExp): Promise<string>;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
-
-function serve(env: Record<string, string>): Serve {
-  const proc = spawn(process.execPath, [child()], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const waiters: { pattern: RegExp; resolve: (s: string) => void; reject: (e: Error) => void }[] = [];
-  let stderr = '';
-  proc.stderr!.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  proc.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-    for (const w of [...waiters]) {
-      if (w.pattern.test(out)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(out);
-      }
-    }
-  });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => {
-    proc.on('exit', (code, signal) => {
-      for (const w of waiters.splice(0))
-        w.reject(
-          new Error(`serve exited (${signal ?? code}) before ${w.pattern}:\n${out}\n${stderr.slice(-2000)}`),
-        );
-      resolve(signal ?? code);
-    });
-  });
-  const waitFor = (pattern: RegExp) =>
-    pattern.test(out)
-      ? Promise.resolve(out)
-      : new Promise<string>((resolve, reject) => waiters.push({ pattern, resolve, reject }));
-  const url = waitFor(/LISTENING (\S+)\n/).then((o) => /LISTENING (\S+)\n/.exec(o)![1]!);
-  return { proc, url, waitFor, exited };
-}
 
 /** Runs one job in a world, killing the first process after event `killAt` (or never). */
 async function runJob(killAt: number | null) {
@@ -67,11 +19,11 @@ async function runJob(killAt: number | null) {
       expect(await first.exited).toBe('SIGKILL');
       const second = serve(env);
       await second.url;
-      await second.waitFor(/SETTLED /);
+      await second.next(/^SETTLED /);
       second.proc.kill('SIGTERM');
       expect(await second.exited).toBe(0);
     } else {
-      await first.waitFor(/SETTLED /);
+      await first.next(/^SETTLED /);
       await first.url;
       first.proc.kill('SIGTERM');
       expect(await first.exited).toBe(0);

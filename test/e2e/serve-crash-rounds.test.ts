@@ -1,0 +1,363 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
+import { foldJob, stateName } from '../../src/machines/fold.js';
+import { type Responder, startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
+import { ciGreen, ciRed } from '../../src/simulators/github-sim-ci-script.js';
+import { bareDir } from '../../src/simulators/github-sim-git.js';
+import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
+import { readJobLog } from '../../src/store/job-log.js';
+import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { tempDir } from '../support/job-harness.js';
+import { e2eWorld, OWNER, REPO, SECRET, TOKEN } from './e2e-world.js';
+import { type Serve, serve } from './fixtures/crash-serve.js';
+
+// A job that waits with its promoted PR is woken for a follow-up round, by a writer's review or by
+// red CI, and `booty serve` is killed with SIGKILL right after event k of that round, for every k;
+// a new process on the same files finishes it. GitHub's side must end as in the uninterrupted run:
+// the same commits on the branch, one reply per review comment, one 👀, one re-run, one comment.
+// The first job runs once: every case starts from a copy of its files (GitHub's, booty's database
+// and workdir), so the round's commit, built from the log, is the very same commit in every case.
+
+const REVIEWER = 'reviewer';
+
+const testFile = fs.readFileSync(path.join(examplesDir, 'demo-turns', 'parse-duration.test.js'), 'utf8');
+const ONE_MORE_CASE = `${testFile}\ntest('parses days', () => {\n  assert.equal(parseDuration('2d'), 172_800_000);\n});\n`;
+
+/** The demo's model, which answers a follow-up round (a review's or CI's) with one more test case. */
+function withFollowUp(): Responder {
+  const demo = demoResponder('pass');
+  return (request) =>
+    request.toolName === 'submit_changes' && request.raw.includes('a follow-up round was asked for')
+      ? {
+          answer: {
+            explanation: 'Adds the case that was asked for.',
+            changes: [{ path: 'test/parse-duration.test.js', content: ONE_MORE_CASE }],
+            deletePaths: [],
+          },
+        }
+      : demo(request);
+}
+
+interface Parked {
+  dir: string;
+  env: Record<string, string>;
+  jobId: string;
+  issue: number;
+  pr: number;
+  branch: string;
+  head: string;
+  /** The job's log version when it parked. */
+  version: number;
+}
+
+/** One job run by `booty serve` to its promoted PR, where it waits; every process has exited. */
+async function parkedWorld(): Promise<Parked> {
+  const world = await e2eWorld('pass', { responder: withFollowUp() });
+  try {
+    const env = world.env({ LOG_LEVEL: 'warn' });
+    const booty = serve(env);
+    world.github.setWebhook({ url: `${await booty.url}/webhooks`, secret: SECRET });
+    await world.label();
+    const [, jobId, state, version] = await booty.next(/^SETTLED (\S+) (\S+) (\d+)$/);
+    expect(state).toBe('promoted');
+    booty.proc.kill('SIGTERM');
+    expect(await booty.exited).toBe(0);
+    await world.github.settled();
+    // Set up before the copies, so each copy has the same reviewer (and ids) as the others.
+    world.github.setRole(OWNER, REPO, REVIEWER, 'write');
+    world.github.tokenFor(REVIEWER);
+    const [pr] = world.pulls();
+    return {
+      dir: world.dir,
+      env,
+      jobId: jobId!,
+      issue: world.issue,
+      pr: pr!.number,
+      branch: pr!.head,
+      head: pr!.headSha,
+      version: Number(version),
+    };
+  } finally {
+    await world.close();
+  }
+}
+
+type Copy = Awaited<ReturnType<typeof copyOf>>;
+
+/** The parked world's files copied, with a GitHub and a model of their own. */
+async function copyOf(parked: Parked) {
+  const dir = tempDir('booty-crash-round-');
+  // Not the spare clone: a cache, whose origin is the first GitHub's URL (its port is gone).
+  const spares = path.join(parked.dir, 'work', 'spares');
+  fs.cpSync(parked.dir, dir, { recursive: true, filter: (src) => src !== spares });
+  const github = await startGitHubSimulator({
+    dir: path.join(dir, 'github'),
+    tokens: [{ token: TOKEN, login: 'booty-bot' }],
+  });
+  const anthropic = await startAnthropicSimulator({ responder: withFollowUp() });
+  const env = {
+    ...parked.env,
+    BOOTY_DB: path.join(dir, 'booty.db'),
+    BOOTY_WORKDIR: path.join(dir, 'work'),
+    GITHUB_API_URL: github.url,
+    ANTHROPIC_BASE_URL: anthropic.url,
+  };
+  return {
+    dir,
+    github,
+    anthropic,
+    env,
+    async close() {
+      await anthropic.close();
+      await github.close();
+    },
+  };
+}
+
+/**
+ * `booty serve` on a copy, killed after event `killAt` (if it comes) and then started once more on
+ * the same files. `settled` waits until the job is at rest: parked in `state` with every webhook
+ * GitHub had to send taken, whichever process took them.
+ */
+function lifeOf(copy: Copy, parked: Parked, killAt: number | null) {
+  let current: Serve;
+  let restarts = 0;
+  const start = async () => {
+    current = serve({
+      ...copy.env,
+      ...(killAt !== null && restarts === 0 ? { KILL_AT: String(killAt) } : {}),
+    });
+    copy.github.setWebhook({ url: `${await current.url}/webhooks`, secret: SECRET });
+  };
+  const logVersion = () => {
+    const db = new Database(copy.env.BOOTY_DB, { readonly: true });
+    try {
+      return db.prepare('SELECT max(version) FROM events WHERE stream_id = ?').pluck().get(parked.jobId);
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    start,
+    get killed() {
+      return restarts > 0;
+    },
+    async settled(state: string) {
+      for (;;) {
+        const line = await current.next(/^SETTLED \S+ (\S+) (\d+)$/).catch(() => null);
+        if (!line) {
+          const end = await current.exited;
+          if (end !== 'SIGKILL' || restarts > 0)
+            throw new Error(`serve ended (${end}) before the job settled:\n${current.output()}`);
+          restarts++;
+          await start();
+          continue;
+        }
+        await copy.github.settled();
+        // Woken again since (an event GitHub sent while it parked): it settles again later.
+        if (Number(line[2]) < (logVersion() as number)) continue;
+        if (line[1] !== state)
+          throw new Error(`the job settled in ${line[1]}, not ${state}:\n${current.output()}`);
+        return;
+      }
+    },
+    async stop() {
+      current.proc.kill('SIGTERM');
+      const end = await current.exited;
+      if (end !== 0) throw new Error(`serve exited ${end} on SIGTERM`);
+    },
+  };
+}
+
+/** The job's end and GitHub's side of it, as a crashed run must reproduce it. */
+async function outcome(copy: Copy, parked: Parked) {
+  const store = new SqliteEventStore(copy.env.BOOTY_DB);
+  const log = await readJobLog(store, parked.jobId);
+  const events = (await store.readStream(parked.jobId)).slice(parked.version).map((e) => e.type);
+  await store.close();
+  const job = foldJob(log);
+  const gh = copy.github;
+  const [pull] = gh.pulls(OWNER, REPO);
+  const requests = gh.requests();
+  const asked = gh.reviewComments(OWNER, REPO, parked.pr).filter((c) => c.inReplyTo === null);
+  const commits = execFileSync('git', ['rev-list', parked.branch], {
+    cwd: bareDir(gh.dir, OWNER, REPO),
+    encoding: 'utf8',
+  });
+  return {
+    events,
+    end: {
+      state: stateName(job),
+      rounds: job.context.conversation.rounds.map((r) => ({
+        n: r.n,
+        result: r.result,
+        commit: r.commit,
+        triggers: r.triggers.map((t) => t.kind),
+      })),
+      draft: pull!.draft,
+      head: pull!.headSha,
+      commits: commits.trim().split('\n'),
+      replies: gh
+        .reviewComments(OWNER, REPO, parked.pr)
+        .filter((c) => c.inReplyTo !== null)
+        .map((c) => ({ to: c.inReplyTo, author: c.author, body: c.body })),
+      eyes: asked.flatMap((c) => gh.commentReactions(OWNER, REPO, c.id)).filter((r) => r.content === 'eyes')
+        .length,
+      comments: gh.comments(OWNER, REPO).map((c) => ({
+        on: c.issueNumber,
+        author: c.author,
+        marker: /<!-- booty:(\w+)/.exec(c.body)?.[1] ?? null,
+      })),
+      pushes: requests.filter((r) => r.method === 'POST' && r.path.endsWith('/git-receive-pack')).length,
+      reruns: requests
+        .filter((r) => r.method === 'POST' && r.path.endsWith('/rerun-failed-jobs'))
+        .map((r) => r.path),
+      runs: gh.workflowRuns(OWNER, REPO).map((r) => ({ head: r.headSha, attempt: r.attempt })),
+      changes: copy.anthropic.messages().filter((m) => m.toolName === 'submit_changes' && m.status === 200)
+        .length,
+    },
+  };
+}
+
+type Scenario = (copy: Copy, life: ReturnType<typeof lifeOf>, parked: Parked) => Promise<void>;
+
+/** A writer's review with one comment on a line; the round answers in that comment's thread. */
+const review: Scenario = async (copy, life, parked) => {
+  const res = await fetch(`${copy.github.url}/repos/${OWNER}/${REPO}/pulls/${parked.pr}/reviews`, {
+    method: 'POST',
+    headers: {
+      authorization: `token ${copy.github.tokenFor(REVIEWER)}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      event: 'COMMENT',
+      body: 'Please also cover days.',
+      comments: [{ path: 'test/parse-duration.test.js', line: 1, body: 'Add a case for "2d".' }],
+    }),
+  });
+  expect(res.status).toBe(200);
+  await life.settled('promoted');
+};
+
+/**
+ * CI on the PR's head goes red, and red again on booty's re-run; the round's commit is green. Each
+ * run finishes when the test says, once the job waits for it.
+ */
+const redCi: Scenario = async (copy, life, parked) => {
+  const gh = copy.github;
+  const red = ciRed({ log: ['not ok 4 - parses days', '  expected 172800000, got NaN'] });
+  gh.scriptCi(OWNER, REPO, { branch: parked.branch, heads: [[red, red], ciGreen()], completes: 'on-demand' });
+  await gh.runCi(OWNER, REPO, { sha: parked.head, branch: parked.branch });
+  await gh.completeCi(OWNER, REPO);
+  await life.settled('prOpened'); // turned draft, its failed jobs re-run
+  await gh.completeCi(OWNER, REPO);
+  await life.settled('prOpened'); // the round's commit pushed, CI on it not finished
+  await gh.completeCi(OWNER, REPO);
+  await life.settled('promoted');
+};
+
+/** Runs the scenario on a copy of the parked world, with serve killed after event `killAt`. */
+async function runCase(parked: Parked, scenario: Scenario, killAt: number | null) {
+  const copy = await copyOf(parked);
+  try {
+    const life = lifeOf(copy, parked, killAt);
+    await life.start();
+    await scenario(copy, life, parked);
+    await life.stop();
+    return { killed: life.killed, ...(await outcome(copy, parked)) };
+  } finally {
+    await copy.close();
+  }
+}
+
+async function inPairs<T>(items: T[], fn: (t: T) => Promise<void>) {
+  for (let i = 0; i < items.length; i += 2) await Promise.all(items.slice(i, i + 2).map(fn));
+}
+
+/** Every k in `ks`: the crashed run must end as the clean one did, GitHub's side included. */
+async function crashEvery(
+  parked: Parked,
+  scenario: Scenario,
+  clean: Awaited<ReturnType<typeof runCase>>,
+  ks: number[],
+) {
+  const failures: string[] = [];
+  await inPairs(ks, async (k) => {
+    const crashed = await runCase(parked, scenario, k);
+    const at = `kill after event ${k} (${clean.events[k - parked.version - 1]})`;
+    // GitHub's webhooks and the job's reads of CI interleave as they come, so a run may log fewer
+    // events than the clean one: only a run that reached event k must have been killed there.
+    if (!crashed.killed && parked.version + crashed.events.length >= k)
+      failures.push(`${at}: serve was not killed (events ${crashed.events.join(', ')})`);
+    for (const [key, value] of Object.entries(crashed.end)) {
+      const want = clean.end[key as keyof typeof clean.end];
+      if (JSON.stringify(value) !== JSON.stringify(want))
+        failures.push(`${at}: ${key} ${JSON.stringify(value)}, not ${JSON.stringify(want)}`);
+    }
+  });
+  expect(failures).toEqual([]);
+}
+
+describe('booty serve killed during a follow-up round', () => {
+  let parked: Parked;
+  beforeAll(async () => {
+    parked = await parkedWorld();
+  }, 60_000);
+
+  it('a review round ends as the uninterrupted one: one commit, one reply, one 👀', async () => {
+    const clean = await runCase(parked, review, null);
+    const { end } = clean;
+    expect(end).toMatchObject({
+      state: 'promoted',
+      rounds: [{ n: 1, result: 'pushed', triggers: ['feedback'] }],
+      draft: false,
+      eyes: 1,
+      pushes: 1,
+      reruns: [],
+      changes: 1,
+    });
+    // One commit on top of the head the job parked with: the round's.
+    expect(end.commits.slice(0, 2)).toEqual([end.rounds[0]!.commit, parked.head]);
+    expect(end.head).toBe(end.rounds[0]!.commit);
+    expect(end.replies).toEqual([
+      expect.objectContaining({ author: 'booty-bot', body: expect.stringContaining(end.head.slice(0, 7)) }),
+    ]);
+    // The progress comment alone: booty's reply (a review of its own on GitHub) is not answered.
+    expect(end.comments).toEqual([{ on: parked.issue, author: 'booty-bot', marker: 'progress' }]);
+    // From the first event after the review's. Killed right after that one, serve dies inside the
+    // webhook's request, before its 👀, and GitHub does not send a failed delivery again.
+    const first = parked.version + clean.events.indexOf('FeedbackReceived') + 2;
+    const ks = Array.from({ length: parked.version + clean.events.length - first + 1 }, (_, i) => first + i);
+    await crashEvery(parked, review, clean, ks);
+  }, 300_000);
+
+  it('a CI round ends as the uninterrupted one: one re-run per head, one commit, no comment twice', async () => {
+    const clean = await runCase(parked, redCi, null);
+    const { end } = clean;
+    expect(end).toMatchObject({
+      state: 'promoted',
+      rounds: [{ n: 1, result: 'pushed', triggers: ['ci'] }],
+      draft: false,
+      eyes: 0,
+      replies: [],
+      pushes: 1,
+      changes: 1,
+    });
+    expect(end.reruns).toHaveLength(1);
+    expect(end.comments).toEqual([
+      { on: parked.issue, author: 'booty-bot', marker: 'progress' },
+      { on: parked.pr, author: 'booty-bot', marker: 'demoted' },
+    ]);
+    expect(end.commits.slice(0, 2)).toEqual([end.rounds[0]!.commit, parked.head]);
+    expect(end.runs).toEqual([
+      { head: parked.head, attempt: 2 },
+      { head: end.head, attempt: 1 },
+    ]);
+    const ks = Array.from({ length: clean.events.length }, (_, i) => parked.version + 1 + i);
+    await crashEvery(parked, redCi, clean, ks);
+  }, 600_000);
+});
