@@ -146,11 +146,15 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
     let at = input.at;
     if (claimed) {
       // A spare may be older than the mirror: bring its branches and default branch up to date.
-      await git(['fetch', '--quiet', '--prune', '--no-tags', 'origin'], {
-        cwd: tmp,
-        op: 'fetch',
-        config: fromMirror(input),
-      });
+      // booty's URL is named, not origin: the remote's address may have changed since the spare was made.
+      await git(
+        ['fetch', '--quiet', '--prune', '--no-tags', input.url, '+refs/heads/*:refs/remotes/origin/*'],
+        {
+          cwd: tmp,
+          op: 'fetch',
+          config: fromMirror(input),
+        },
+      );
       at ??= await headOf(mirror, 'HEAD');
       await git(['symbolic-ref', 'refs/remotes/origin/HEAD', `refs/remotes/origin/${at.defaultBranch}`], {
         cwd: tmp,

@@ -163,6 +163,20 @@ describe('prepare', () => {
     expect(sh(spare, 'rev-parse', 'HEAD')).toBe(newest);
   });
 
+  it('starts from a spare made when the remote had another address', async () => {
+    const { remote, root, ws } = setup();
+    await ws.prepare(input(sampleJob()), { signal });
+    await ws.idle();
+    // The remote moves (GITHUB_API_URL changed between two starts of booty).
+    const moved = path.join(base, 'moved.git');
+    fs.renameSync(remote.bare, moved);
+    const next = createWorkspace({ root, remoteUrl: () => `file://${moved}`, author });
+    open.push(next);
+    const out = await next.prepare(input(sampleJob({ jobId: 'job-2' })), { signal });
+    expect(out.baseSha).toBe(remote.head);
+    expect(sh(path.join(root, 'jobs/job-2'), 'rev-parse', 'HEAD')).toBe(remote.head);
+  });
+
   it("follows the remote's default branch when it changes", async () => {
     const { remote, ws } = setup();
     await ws.prepare(input(sampleJob()), { signal });
