@@ -49,6 +49,15 @@ export interface ConversationGate {
     login: string,
     commentId: number,
   ): Promise<void>;
+  /** Tells a writer, once per comment, why their command did nothing. */
+  answerIgnored(
+    repo: RepoRef,
+    installationId: number | null,
+    target: { pr?: number | null; issue?: number | null },
+    login: string,
+    commentId: number,
+    why: string,
+  ): Promise<void>;
 }
 
 /** The 👀 must land within GitHub's wait for the webhook reply (10 s); past this booty stops waiting for it. */
@@ -112,8 +121,11 @@ async function receive(request: FastifyRequest, reply: FastifyReply, deps: Webho
       ? await supervisor.ignore(delivery, intent.reason)
       : await supervisor.submit(delivery, intent);
   metrics.countDelivery(result.outcome);
-  if (result.outcome === 'woke' && intent.kind === 'wake')
+  // A redelivery after a crash may find its event logged but never acknowledged: 👀 is idempotent.
+  if ((result.outcome === 'woke' || result.outcome === 'duplicate') && intent.kind === 'wake')
     await acknowledge(intent as ConversationIntent, deps, request);
+  if (result.outcome === 'ignored' && intent.kind === 'wake')
+    await answerIgnored(intent as ConversationIntent, result.reason, deps, request);
   const { status, body } = replyFor(result, intent);
   // Most deliveries an App receives start nothing; the deliveries table keeps them all, so they log
   // at debug and the ones that touch a job at info, from a child logger with the job id.
@@ -198,6 +210,31 @@ async function acknowledge(intent: ConversationIntent, deps: WebhookDeps, reques
     late,
   ]);
   clearTimeout(timer);
+}
+
+/** Every command from a writer gets an answer: one the job did not take says why. */
+async function answerIgnored(
+  intent: ConversationIntent,
+  reason: string,
+  deps: WebhookDeps,
+  request: FastifyRequest,
+) {
+  const { event } = intent;
+  if (!deps.conversation || event.type !== 'CommandReceived') return;
+  const why =
+    event.command === 'stop' && reason === 'nothing new for the job'
+      ? 'no round is under way to stop'
+      : reason;
+  await deps.conversation
+    .answerIgnored(
+      intent.repo,
+      intent.needs.installationId,
+      intent.target,
+      event.author,
+      event.commentId,
+      `\`@booty ${event.command}\` did nothing: ${why}.`,
+    )
+    .catch((err: unknown) => request.log.warn({ err }, 'could not answer an ignored command'));
 }
 
 /** The reply for each submit outcome. Pure, so the contract with GitHub reads in one place. */

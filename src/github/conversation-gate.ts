@@ -3,7 +3,7 @@ import type { RepoRef } from '../events/job-events.js';
 import type { GitHubClients } from './clients.js';
 import { githubError, httpStatus, mapped } from './github-errors.js';
 import { postOnce } from './marked-comment.js';
-import { readerMarker } from './markers.js';
+import { ignoredMarker, readerMarker } from './markers.js';
 
 // What the webhook gateway asks GitHub before a review or an `@booty` comment reaches a job: may
 // this person steer booty (write access or more), a 👀 to say booty saw the request, and a note to
@@ -98,7 +98,20 @@ export function conversationGate(clients: GitHubClients, options: ConversationGa
     return postOnce(gh, repo, issueNumber, readerMarker(commentId), `@${login} ${READER_NOTE}`);
   }
 
-  return { permission, isWriter, react, replyToReader };
+  /** Tells a writer, once per comment, why their command did nothing. */
+  async function answerIgnored(
+    repo: RepoRef,
+    installationId: number | null,
+    issueNumber: number,
+    login: string,
+    commentId: number,
+    why: string,
+  ): Promise<boolean> {
+    const gh = await clients.forRepo(repo, installationId);
+    return postOnce(gh, repo, issueNumber, ignoredMarker(commentId), `@${login} ${why}`);
+  }
+
+  return { permission, isWriter, react, replyToReader, answerIgnored };
 }
 
 export type ConversationGate = ReturnType<typeof conversationGate>;

@@ -19,3 +19,4 @@ export const replyMarker = (jobId: string, round: number, commentId: number) =>
 
 /** The note to someone without write access that their request was not taken: one per comment. */
 export const readerMarker = (commentId: number) => `<!-- booty:reader comment=${commentId} -->`;
+export const ignoredMarker = (commentId: number) => `<!-- booty:ignored comment=${commentId} -->`;

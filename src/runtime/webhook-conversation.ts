@@ -36,5 +36,8 @@ export function webhookConversation(clients: GitHubClients): ConversationGate {
     replyToReader: async (repo, installationId, target, login, commentId) => {
       await gate.replyToReader(repo, installationId, target.pr ?? target.issue ?? 0, login, commentId);
     },
+    answerIgnored: async (repo, installationId, target, login, commentId, why) => {
+      await gate.answerIgnored(repo, installationId, target.pr ?? target.issue ?? 0, login, commentId, why);
+    },
   };
 }

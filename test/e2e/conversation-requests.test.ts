@@ -70,6 +70,45 @@ describe('@booty requests on a waiting job', () => {
     await c.expectReplayVerified('promoted');
   });
 
+  it('a writer’s @booty stop with no round under way is answered once, saying it did nothing', async () => {
+    c = await promotedJob();
+    const { data: comment } = await c.writer('maintainer').rest.issues.createComment({
+      owner: OWNER,
+      repo: REPO,
+      issue_number: c.pr.number,
+      body: '@booty stop',
+    });
+    await c.quiet();
+    expect((await c.job()).value).toBe('promoted');
+    const answers = c.world.github
+      .comments(OWNER, REPO, c.pr.number)
+      .filter((x) => x.body.includes(`<!-- booty:ignored comment=${comment.id} -->`));
+    expect(answers.map((a) => a.body.replace(/<!--.*?-->/g, '').trim())).toEqual([
+      '@maintainer `@booty stop` did nothing: no round is under way to stop.',
+    ]);
+    expect(reactionsOn(c, comment.id)).toEqual([]);
+  });
+
+  it('a redelivered request whose 👀 was lost gets it then, and starts nothing twice', async () => {
+    c = await promotedJob();
+    c.world.github.fault('reactions/create-for-issue-comment', { kind: 'bad-gateway' });
+    const { data: comment } = await c.writer('maintainer').rest.issues.createComment({
+      owner: OWNER,
+      repo: REPO,
+      issue_number: c.pr.number,
+      body: '@booty please also cover days',
+    });
+    await c.quiet();
+    expect(reactionsOn(c, comment.id)).toEqual([]);
+    const delivery = c.world.github
+      .deliveries()
+      .find((d) => d.event === 'issue_comment' && d.payload.includes(`"id":${comment.id},`))!;
+    await c.world.github.redeliver(delivery.id);
+    await c.quiet();
+    expect(reactionsOn(c, comment.id)).toEqual([['eyes', 'booty-bot']]);
+    expect((await c.job()).context.conversation.rounds).toHaveLength(1);
+  });
+
   it('a writer’s @booty retry on the PR runs another round, and the command gets 👀', async () => {
     c = await promotedJob();
     const first = c.pr.headSha;
