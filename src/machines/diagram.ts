@@ -22,6 +22,8 @@ export interface DiagramTransition {
   reenter: boolean;
   /** Defined on the machine's root, so it applies in every active state. */
   fromRoot: boolean;
+  /** Has no target: the job stays in the state it is in. */
+  targetless: boolean;
   label: string;
 }
 
@@ -75,6 +77,7 @@ function edgesOf(node: AnyStateNode, sources: string[], fromRoot: boolean): Diag
           guard,
           reenter: t.reenter,
           fromRoot,
+          targetless: !t.target?.length,
           label,
         })),
       );
@@ -98,16 +101,30 @@ export function eventLabel(event: string): string {
 // Mermaid's state grammar ends a label at `:`, `;` or a newline, and a `#` may start a comment.
 const safeLabel = (text: string) => text.replace(/[:;#\n\r]+/g, ' ').trim();
 
+/** Where the diagram draws the root's transitions from: once, not from every active state. */
+export const ANY_STATE = 'anyState';
+
 /** A `stateDiagram-v2` naming every state and every transition, for GitHub and mermaid.live. */
 export function machineMermaid(machine: AnyStateMachine = jobMachine): string {
   const g = machineGraph(machine);
+  const own = g.transitions.filter((t) => !t.fromRoot);
+  // The root's transitions hold in every active state: drawn from each, they would bury the rest.
+  const fromRoot = [
+    ...new Set(
+      g.transitions
+        .filter((t) => t.fromRoot)
+        .map((t) => `  ${ANY_STATE} --> ${t.targetless ? ANY_STATE : t.to} : ${safeLabel(t.label)}`),
+    ),
+  ];
   return [
     'stateDiagram-v2',
     `  [*] --> ${g.initial}`,
     ...g.states.map((s) =>
       s.invokes.length ? `  ${s.name} : ${safeLabel(`invoke ${s.invokes.join(', ')}`)}` : `  ${s.name}`,
     ),
-    ...g.transitions.map((t) => `  ${t.from} --> ${t.to} : ${safeLabel(t.label)}`),
+    ...(fromRoot.length ? [`  ${ANY_STATE} : any state but a final one`] : []),
+    ...own.map((t) => `  ${t.from} --> ${t.to} : ${safeLabel(t.label)}`),
+    ...fromRoot,
     ...g.states.filter((s) => s.type === 'final').map((s) => `  ${s.name} --> [*]`),
   ].join('\n');
 }
