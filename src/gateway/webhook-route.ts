@@ -49,6 +49,8 @@ export interface ConversationGate {
     login: string,
     commentId: number,
   ): Promise<void>;
+  /** Who merged the pull request, or null while it is not merged. */
+  mergedBy(repo: RepoRef, installationId: number | null, pr: number): Promise<string | null>;
   /** Tells a writer, once per comment, why their command did nothing. */
   answerIgnored(
     repo: RepoRef,
@@ -114,7 +116,11 @@ async function receive(request: FastifyRequest, reply: FastifyReply, deps: Webho
   const classified = classifyDelivery(event, payload, config);
   const { action } = classified;
   const intent =
-    classified.intent.kind === 'wake' ? await vetted(classified.intent, deps, request) : classified.intent;
+    classified.intent.kind === 'wake'
+      ? await vetted(classified.intent, deps, request)
+      : classified.intent.kind === 'cancel'
+        ? await closedByMerge(classified.intent, installationOf(payload), deps, request)
+        : classified.intent;
   const delivery = { id: deliveryId, event, action };
   const result =
     intent.kind === 'ignore'
@@ -188,6 +194,41 @@ async function vetted(
   }
   return intent;
 }
+
+/**
+ * Merging a PR that says "Closes #n" closes the issue too, and GitHub does not promise which
+ * webhook comes first. An issue closed while its job's PR is merged is that merge, not a cancel.
+ */
+async function closedByMerge(
+  intent: Extract<Intent, { kind: 'cancel' }>,
+  installationId: number | null,
+  deps: WebhookDeps,
+  request: FastifyRequest,
+): Promise<Intent> {
+  if (intent.reason !== 'closed' || !deps.conversation) return intent;
+  const job = await deps.supervisor.jobFor(intent.repo, { issue: intent.issue });
+  if (job?.pr == null) return intent;
+  const mergedBy = await deps.conversation
+    .mergedBy(intent.repo, installationId, job.pr)
+    .catch((err: unknown) => {
+      request.log.warn({ err }, 'could not read whether the pull request was merged; the job is cancelled');
+      return null;
+    });
+  if (mergedBy === null) return intent;
+  const merged: ConversationIntent = {
+    kind: 'wake',
+    repo: intent.repo,
+    target: { pr: job.pr },
+    event: { type: 'PrClosed', merged: true, sender: mergedBy },
+    needs: { writer: null, installationId, reviewComments: null, react: null },
+  };
+  return merged;
+}
+
+const installationOf = (payload: unknown): number | null => {
+  const id = (payload as { installation?: { id?: unknown } } | null)?.installation?.id;
+  return typeof id === 'number' ? id : null;
+};
 
 /** 👀 on what the job accepted, within the webhook's time; a failure is logged, never the reply's. */
 async function acknowledge(intent: ConversationIntent, deps: WebhookDeps, request: FastifyRequest) {

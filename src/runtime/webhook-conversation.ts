@@ -36,6 +36,13 @@ export function webhookConversation(clients: GitHubClients): ConversationGate {
     replyToReader: async (repo, installationId, target, login, commentId) => {
       await gate.replyToReader(repo, installationId, target.pr ?? target.issue ?? 0, login, commentId);
     },
+    mergedBy: async (repo, installationId, pr) => {
+      const gh = await clients.forRepo(repo, installationId);
+      const { data } = await mapped(() =>
+        gh.rest.pulls.get({ owner: repo.owner, repo: repo.name, pull_number: pr }),
+      );
+      return data.merged ? (data.merged_by?.login ?? data.user?.login ?? 'someone') : null;
+    },
     answerIgnored: async (repo, installationId, target, login, commentId, why) => {
       await gate.answerIgnored(repo, installationId, target.pr ?? target.issue ?? 0, login, commentId, why);
     },

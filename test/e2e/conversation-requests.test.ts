@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ConversationWorld, promotedJob } from './conversation-world.js';
-import { OWNER, REPO, TOKEN } from './e2e-world.js';
+import { OWNER, REPO, SECRET, TOKEN } from './e2e-world.js';
 
 // What people say to a job waiting with its PR, end to end: a writer's `@booty <request>` on the PR
 // or on the issue starts a round; booty's own comments start nothing; a human's commit on the branch
@@ -232,5 +232,33 @@ describe('the branch and the PR, moved by people', () => {
     });
     expect(await c.booty.store.getJob(c.jobId)).toMatchObject({ state: 'closed', final: true });
     await c.expectReplayVerified('closed');
+  });
+
+  it('the issue closed by the merge, its webhook first, ends the job merged, not cancelled', async () => {
+    c = await promotedJob();
+    const gh = c.world.github;
+    // GitHub promises no order between the merge's pull_request and the issue it closes.
+    gh.setWebhook(null);
+    await gh.mergePull(OWNER, REPO, c.pr.number);
+    gh.setWebhook({ url: `${c.booty.server.url}/webhooks`, secret: SECRET });
+    gh.closeIssue(OWNER, REPO, c.world.issue, { sender: 'maintainer' });
+    await c.quiet();
+    const job = await c.job();
+    expect(job.value).toBe('merged');
+    expect(job.context.outcome?.reason).toBe('merged');
+    const prClosed = gh.deliveries().find((d) => d.event === 'pull_request' && d.action === 'closed')!;
+    await gh.redeliver(prClosed.id);
+    await c.quiet();
+    expect(c.delivery(prClosed.id)).toEqual({ outcome: 'ignored', jobId: null });
+    expect((await c.job()).value).toBe('merged');
+    await c.expectReplayVerified('merged');
+  });
+
+  it('the issue closed while its PR is open cancels the job', async () => {
+    c = await promotedJob();
+    c.world.github.closeIssue(OWNER, REPO, c.world.issue, { sender: 'maintainer' });
+    await c.quiet();
+    expect((await c.job()).value).toBe('cancelled');
+    expect(c.pull().state).toBe('open');
   });
 });
