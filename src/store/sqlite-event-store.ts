@@ -12,8 +12,9 @@ import type {
   NewEvent,
   StoredEvent,
 } from './event-store.js';
-import { chainHash, chainRow, walkChain } from './hash-chain.js';
+import { chainRow, walkChain } from './hash-chain.js';
 import { migrations } from './migrations.js';
+import { chainedRows, type EventRow, type JobRow, toJobRecord, toStoredEvent } from './store-rows.js';
 import { type Checkpointer, startCheckpointer } from './wal-checkpointer.js';
 
 export interface SqliteOptions {
@@ -21,36 +22,6 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
   /** Checkpoint the write-ahead log on a worker thread, off the commit path (long-running servers). */
   backgroundCheckpoint?: boolean;
-}
-
-interface EventRow {
-  position: number;
-  stream_id: string;
-  version: number;
-  type: string;
-  schema_version: number;
-  data: string;
-  state: string | null;
-  meta: string;
-  at: number;
-  hash: Uint8Array | null;
-}
-
-interface JobRow {
-  job_id: string;
-  repo: string;
-  issue: number;
-  state: string;
-  attempts: number;
-  final: number;
-  outcome: string | null;
-  tokens: number;
-  version: number;
-  branch: string | null;
-  pr: number | null;
-  reported_version: number;
-  created_at: number;
-  updated_at: number;
 }
 
 export class SqliteEventStore implements EventStore {
@@ -161,27 +132,14 @@ export class SqliteEventStore implements EventStore {
   ): AppendResult {
     if (events.length === 0) return { version: expectedVersion, position: 0 };
     const at = Date.now();
-    let head = this.chainHead(streamId, expectedVersion);
-    const rows = events.map((e, i) => {
-      const row = {
-        streamId,
-        version: expectedVersion + i + 1,
-        expected: expectedVersion,
-        type: e.type,
-        schemaVersion: e.version ?? 1,
-        data: JSON.stringify(e.data),
-        state: e.state ?? null,
-        meta: JSON.stringify(e.meta ?? {}),
-        at,
-      };
-      head = chainHash(head, row);
-      // Kept as 32 bytes, not 64 hex characters: the chain costs every row its size.
-      return { ...row, hash: Buffer.from(head, 'hex') };
+    const { rows, head } = chainedRows(streamId, expectedVersion, events, {
+      head: this.chainHead(streamId, expectedVersion),
+      at,
     });
     const write = (): AppendResult => {
       if (delivery && !this.recordDelivery(delivery))
         return { version: this.versionNow(streamId), position: 0, duplicate: true };
-      const first = this.stmt.insertFirst.run(rows[0]);
+      const first = this.stmt.insertFirst.run({ ...rows[0], expected: expectedVersion });
       if (first.changes === 0) this.conflict(streamId, expectedVersion);
       let position = Number(first.lastInsertRowid);
       for (const row of rows.slice(1)) position = Number(this.stmt.insertNext.run(row).lastInsertRowid);
@@ -347,39 +305,4 @@ export class SqliteEventStore implements EventStore {
     this.checkpointer = null;
     if (this.db.open) this.db.close();
   }
-}
-
-/** A row as written; a job's log is lifted and checked by readJobLog. */
-function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    position: row.position,
-    streamId: row.stream_id,
-    version: row.version,
-    type: row.type,
-    schemaVersion: row.schema_version,
-    data: JSON.parse(row.data),
-    state: row.state,
-    meta: JSON.parse(row.meta),
-    at: row.at,
-    hash: row.hash === null ? null : Buffer.from(row.hash).toString('hex'),
-  };
-}
-
-function toJobRecord(row: JobRow): JobRecord {
-  return {
-    jobId: row.job_id,
-    repo: row.repo,
-    issue: row.issue,
-    state: row.state,
-    attempts: row.attempts,
-    final: row.final === 1,
-    outcome: row.outcome,
-    tokens: row.tokens,
-    version: row.version,
-    branch: row.branch ?? null,
-    pr: row.pr ?? null,
-    reportedVersion: row.reported_version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

@@ -9,9 +9,8 @@ import type {
   NewEvent,
   StoredEvent,
 } from '../event-store.js';
-import { chainHash } from '../hash-chain.js';
+import { chainedRows, type EventRow, type JobRow, toJobRecord, toStoredEvent } from '../store-rows.js';
 import { connect, type PoolOptions } from './postgres-pool.js';
-import { type AppendRow, type EventRow, type JobRow, toJobRecord, toStoredEvent } from './postgres-rows.js';
 import { redactUrl } from './postgres-url.js';
 import { q } from './queries.js';
 import { inTransaction } from './transaction.js';
@@ -72,20 +71,9 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) return { version: expectedVersion, position: 0 };
     const pool = await this.db();
     const at = Date.now();
-    let head = await this.chainHead(pool, streamId, expectedVersion);
-    const rows = events.map((e, i) => {
-      const row = {
-        streamId,
-        version: expectedVersion + i + 1,
-        type: e.type,
-        schemaVersion: e.version ?? 1,
-        data: JSON.stringify(e.data),
-        state: e.state ?? null,
-        meta: JSON.stringify(e.meta ?? {}),
-        at,
-      };
-      head = chainHash(head, row);
-      return { ...row, hash: Buffer.from(head, 'hex') };
+    const { rows, head } = chainedRows(streamId, expectedVersion, events, {
+      head: await this.chainHead(pool, streamId, expectedVersion),
+      at,
     });
     try {
       const { rows: answer } = await pool.query<AppendRow>({
@@ -244,6 +232,13 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await (await this.db()).query<JobRow>({ ...statement, values });
     return rows.map(toJobRecord);
   }
+}
+
+/** What booty_append (migrations/001-init.ts) answers. */
+interface AppendRow {
+  was_duplicate: boolean;
+  new_version: number;
+  last_position: number;
 }
 
 // The unique index's word for an append that lost a race the version check did not see.

@@ -1,0 +1,101 @@
+import type { JobRecord, NewEvent, StoredEvent } from './event-store.js';
+import { chainHash } from './hash-chain.js';
+
+// The rows both stores write and read: SQLite's and PostgreSQL's tables have the same columns (the
+// server's bigints parsed to numbers, postgres-pool.ts), so one mapping serves both, and both hash
+// an append's rows the same way.
+
+export interface EventRow {
+  position: number;
+  stream_id: string;
+  version: number;
+  type: string;
+  schema_version: number;
+  data: string;
+  state: string | null;
+  meta: string;
+  at: number;
+  /** Null only in SQLite rows written before the hash chain. */
+  hash: Uint8Array | null;
+}
+
+export interface JobRow {
+  job_id: string;
+  repo: string;
+  issue: number;
+  state: string;
+  attempts: number;
+  /** SQLite has no booleans: there it is 0 or 1. */
+  final: boolean | number;
+  outcome: string | null;
+  tokens: number;
+  version: number;
+  branch: string | null;
+  pr: number | null;
+  reported_version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * The rows an append writes, each chained to the one before, starting from the stream's chain
+ * head after `expectedVersion`; and the head after the last of them.
+ */
+export function chainedRows(
+  streamId: string,
+  expectedVersion: number,
+  events: NewEvent[],
+  { head, at }: { head: string; at: number },
+) {
+  const rows = events.map((e, i) => {
+    const row = {
+      streamId,
+      version: expectedVersion + i + 1,
+      type: e.type,
+      schemaVersion: e.version ?? 1,
+      data: JSON.stringify(e.data),
+      state: e.state ?? null,
+      meta: JSON.stringify(e.meta ?? {}),
+      at,
+    };
+    head = chainHash(head, row);
+    // Kept as 32 bytes, not 64 hex characters: the chain costs every row its size.
+    return { ...row, hash: Buffer.from(head, 'hex') };
+  });
+  return { rows, head };
+}
+
+/** A row as written; a job's log is lifted and checked by readJobLog. */
+export function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    position: row.position,
+    streamId: row.stream_id,
+    version: row.version,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: JSON.parse(row.data),
+    state: row.state,
+    meta: JSON.parse(row.meta),
+    at: row.at,
+    hash: row.hash === null ? null : Buffer.from(row.hash).toString('hex'),
+  };
+}
+
+export function toJobRecord(row: JobRow): JobRecord {
+  return {
+    jobId: row.job_id,
+    repo: row.repo,
+    issue: row.issue,
+    state: row.state,
+    attempts: row.attempts,
+    final: row.final === true || row.final === 1,
+    outcome: row.outcome,
+    tokens: row.tokens,
+    version: row.version,
+    branch: row.branch ?? null,
+    pr: row.pr ?? null,
+    reportedVersion: row.reported_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
