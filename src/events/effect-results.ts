@@ -128,6 +128,24 @@ export const ReportSource = z.enum([
 ]);
 export type ReportSource = z.infer<typeof ReportSource>;
 
+/**
+ * Why an attempt failed, decided by the effect that saw it (src/refine/failure-class.ts) and kept
+ * in its event. Absent in logs from before the classes: such an attempt refines as it did then.
+ */
+export const FailureClass = z.enum([
+  'missing-module',
+  'import',
+  'assertion',
+  'type-or-value',
+  'syntax-or-compile',
+  'timeout',
+  'policy',
+  'environment',
+  'invalid-model-output',
+  'unknown',
+]);
+export type FailureClass = z.infer<typeof FailureClass>;
+
 export const TestRun = z.object({
   at,
   command: z.string(),
@@ -163,6 +181,8 @@ export const TestRun = z.object({
   addedTestsFailing: z.array(z.string()),
   /** How the command was contained: bubblewrap, namespaces through unshare, or nothing. */
   sandbox: z.enum(['bwrap', 'unshare', 'none']),
+  /** On a run after a change that did not pass: why (absent in older logs, and on baselines). */
+  failureClass: FailureClass.optional(),
 });
 export type TestRun = z.infer<typeof TestRun>;
 
@@ -201,6 +221,8 @@ export const Applied = z.object({
   rejected: z.array(Rejection),
   /** Test files among the applied changes: they must pass for the job to pass. */
   addedTests: z.array(z.string()),
+  /** When nothing could be applied: why (absent in older logs). */
+  failureClass: FailureClass.optional(),
 });
 export type Applied = z.infer<typeof Applied>;
 

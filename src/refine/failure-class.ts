@@ -1,0 +1,110 @@
+import type { FailureClass, Rejection, TestCase, TestRun } from '../events/effect-results.js';
+
+// Why an attempt failed, in one of a few classes: what the refine prompt tells the model to look
+// at, and whether another attempt can help at all (policy and environment cannot). The structured
+// record speaks first; the text is read against a small table of each language's own words.
+
+type Run = Pick<
+  TestRun,
+  | 'ran'
+  | 'exitCode'
+  | 'timedOut'
+  | 'outputTail'
+  | 'cases'
+  | 'loadErrors'
+  | 'newFailures'
+  | 'addedTestsFailing'
+>;
+
+/** The words of each language and tool for each class. The first pattern that matches wins. */
+const PATTERNS: [FailureClass, RegExp][] = [
+  // The sandbox said no: a write outside the workspace, or bubblewrap itself.
+  ['policy', /\bbwrap: |\bEROFS\b|Read-only file system/],
+  // A program or the network the tests need is not there. A refused connection to the loopback is
+  // left out: that is usually the change's own server not listening.
+  ['environment', /command not found|(?:^|\n)\S*sh: (?:\d+: )?\S+: not found/],
+  [
+    'environment',
+    /\b(?:ENOTFOUND|EAI_AGAIN|ENETUNREACH)\b|ECONNREFUSED(?! (?:127\.0\.0\.1|::1|localhost))|Temporary failure in name resolution|Name or service not known|Network is unreachable|dial tcp: lookup/,
+  ],
+  // JS/TS
+  ['import', /does not provide an export named|is not exported by|has no exported member/],
+  ['missing-module', /Cannot find module|ERR_MODULE_NOT_FOUND|Cannot find package '/],
+  ['syntax-or-compile', /\bSyntaxError\b|error TS\d+:/],
+  [
+    'assertion',
+    /AssertionError|ERR_ASSERTION|\bexpected .+ to (?:be|equal|deeply|have|throw|include)|Expected:[\s\S]*Received:/,
+  ],
+  ['type-or-value', /\b(?:TypeError|ReferenceError|RangeError)\b/],
+  // Python
+  ['missing-module', /ModuleNotFoundError|No module named/],
+  ['import', /ImportError/],
+  ['syntax-or-compile', /IndentationError|TabError/],
+  ['assertion', /(?:^|\n)E\s+assert /],
+  ['type-or-value', /\b(?:ValueError|AttributeError|NameError|KeyError|IndexError)\b/],
+  // Go
+  [
+    'missing-module',
+    /cannot find package|no required module provides package|cannot find module providing package/,
+  ],
+  ['syntax-or-compile', /\bundefined: |syntax error:|\[build failed\]|\[setup failed\]/],
+  ['assertion', /(?:^|\n)\s*--- FAIL/],
+  // Rust
+  ['missing-module', /error\[E0463\]|unresolved import `[\w-]+`\n[\s\S]*use of undeclared crate/],
+  ['import', /error\[E0432\]|error\[E0433\]/],
+  ['syntax-or-compile', /error\[E0\d+\]|could not compile/],
+  ['assertion', /panicked at[\s\S]{0,400}assertion/],
+];
+
+/** The class a piece of output names, or null when the table knows none of its words. */
+export function classifyText(text: string): FailureClass | null {
+  for (const [cls, re] of PATTERNS) if (re.test(text)) return cls;
+  return null;
+}
+
+const isFailure = (c: TestCase) => c.status === 'failed' || c.status === 'errored';
+
+/**
+ * Each failure the runner reported, root causes first: files that did not load (none of their
+ * tests ran), then the tests this change broke or added, then the rest.
+ */
+export function failureBlocks(run: Pick<Run, 'cases' | 'loadErrors' | 'newFailures' | 'addedTestsFailing'>) {
+  const first = new Set([...run.newFailures, ...run.addedTestsFailing]);
+  const cases = (run.cases ?? []).filter((c) => isFailure(c) && c.message);
+  const ordered = [...cases.filter((c) => first.has(c.id)), ...cases.filter((c) => !first.has(c.id))];
+  return [
+    ...(run.loadErrors ?? []).map((e) => ({ id: `${e.file} (did not load)`, text: e.message })),
+    ...ordered.map((c) => ({ id: c.id, text: c.message ?? '' })),
+  ];
+}
+
+/** Why a run after a change did not pass: the structured record first, then its text. */
+export function classifyRun(run: Run): FailureClass {
+  if (run.timedOut) return 'timeout';
+  for (const block of failureBlocks(run)) {
+    const cls = classifyText(block.text);
+    if (cls) return cls;
+  }
+  const fromOutput = classifyText(run.outputTail);
+  if (fromOutput) return fromOutput;
+  // The shell's own word for a program it could not find or start.
+  if (!run.ran && (run.exitCode === 127 || run.exitCode === 126)) return 'environment';
+  return 'unknown';
+}
+
+/**
+ * An attempt that applied nothing: the path policy refused a protected path each time (a human's
+ * call), or the answer held nothing booty could write (the model's).
+ */
+export function classifyApplied(
+  applied: readonly unknown[],
+  rejected: Rejection[],
+): FailureClass | undefined {
+  if (applied.length > 0) return undefined;
+  return rejected.length > 0 && rejected.every((r) => r.rule === 'path-protected')
+    ? 'policy'
+    : 'invalid-model-output';
+}
+
+/** No attempt can get past these: the job stops and says what a human must change. */
+export const failsFast = (cls: FailureClass | undefined) => cls === 'policy' || cls === 'environment';
