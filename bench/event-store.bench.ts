@@ -4,14 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Supervisor } from '../src/actors/supervisor.js';
 import { foldJob } from '../src/machines/fold.js';
 import { readJobLog } from '../src/store/job-log.js';
 import { migrations } from '../src/store/migrations.js';
 import { SqliteEventStore } from '../src/store/sqlite-event-store.js';
-import { sampleRequest } from '../test/support/job-harness.js';
-import { scriptedEffects } from '../test/support/scripted-effects.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
+import { EVENTS_PER_JOB, recordJobs } from './recorded-jobs.js';
 
 const APPENDS = 100_000;
 // Each pass appends 100,000 events; the best of three passes counts.
@@ -71,53 +69,6 @@ function benchRawInserts(): number {
   return APPENDS / seconds;
 }
 
-/** Records one real job of about 30 events (refines and retries), then copies it into 1,000 jobs. */
-export async function recordJobs(file: string): Promise<number> {
-  const store = new SqliteEventStore(file);
-  const effects = scriptedEffects({
-    tests: [false, false, false, false, true],
-    maxAttempts: 5,
-    outcomes: {
-      prepare: ['transient'],
-      analyze: ['transient'],
-      generate: ['transient'],
-      refine: ['transient', 'transient'],
-      applyChanges: ['transient'],
-      runTests: ['transient', 'ok', 'transient'],
-      openPr: ['transient'],
-    },
-  });
-  const supervisor = new Supervisor({
-    store,
-    effects: effects.impls,
-    settings: { retryBaseMs: 1, retryCapMs: 2 },
-  });
-  const r = await supervisor.submit(
-    { id: 'bench', event: 'issues', action: 'labeled' },
-    { kind: 'request', request: sampleRequest(1) },
-  );
-  if (r.outcome !== 'created') throw new Error(r.outcome);
-  await supervisor.whenFinished(r.jobId);
-  const template = (await store.readStream(r.jobId)).slice(0, 30);
-  if (template.length < 30) throw new Error(`the recorded job has only ${template.length} events`);
-  for (let j = 1; j < JOBS; j++) {
-    const jobId = `job-${j}`;
-    await store.append(
-      jobId,
-      0,
-      template.map((e, i) => ({
-        type: e.type,
-        version: e.schemaVersion,
-        data: i === 0 ? { ...e.data, jobId } : e.data,
-        state: e.state,
-        meta: e.meta,
-      })),
-    );
-  }
-  await store.close();
-  return template.length;
-}
-
 export default async function run(): Promise<BenchResult[]> {
   // Interleaved and best of three, so neither side gets the cold start or a noisy neighbour alone.
   let raw = 0;
@@ -128,12 +79,10 @@ export default async function run(): Promise<BenchResult[]> {
   }
 
   const file = path.join(tmp(), 'fold.db');
-  const perJob = await recordJobs(file);
+  const recording = new SqliteEventStore(file);
+  const jobIds = await recordJobs(recording, JOBS);
+  await recording.close();
   const store = new SqliteEventStore(file);
-  const ids = (await store.listJobs())
-    .map((j) => j.jobId)
-    .concat(Array.from({ length: JOBS - 1 }, (_, i) => `job-${i + 1}`));
-  const jobIds = [...new Set(ids)].slice(0, JOBS);
 
   // Best of three passes each, read-only first, as the append figures are.
   let readMs = Number.POSITIVE_INFINITY;
@@ -173,7 +122,7 @@ export default async function run(): Promise<BenchResult[]> {
       value: round(foldMs),
       baseline: round(readMs),
       ratio: ratio(foldMs, readMs),
-      unit: `ms for ${jobIds.length} jobs x ${perJob} events (baseline: reading them only)`,
+      unit: `ms for ${jobIds.length} jobs x ${EVENTS_PER_JOB} events (baseline: reading them only)`,
       goal: 'value <= 1000 ms',
     },
   ];

@@ -6,14 +6,12 @@
 // recorded jobs of 30 events read and folded back into snapshots, against reading the same rows
 // with a plain SELECT. The server is durable (fsync on), as an operator runs one.
 import pg from 'pg';
-import { Supervisor } from '../src/actors/supervisor.js';
 import { foldJob } from '../src/machines/fold.js';
 import { readJobLog } from '../src/store/job-log.js';
 import { PostgresEventStore } from '../src/store/postgres/postgres-event-store.js';
-import { sampleRequest } from '../test/support/job-harness.js';
 import { startPostgresServer } from '../test/support/postgres-server.js';
-import { scriptedEffects } from '../test/support/scripted-effects.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
+import { EVENTS_PER_JOB, recordJobs } from './recorded-jobs.js';
 
 const APPENDS = 2_000;
 const WRITERS = 8;
@@ -44,26 +42,38 @@ async function database(admin: string, name: string): Promise<string> {
   return url.href;
 }
 
-/** Events per second: `writers` loops sharing the appends, each on streams of its own. */
-async function storeAppends(url: string, writers: number): Promise<number> {
-  const store = await PostgresEventStore.open(url, { maxConnections: writers });
+/**
+ * Events per second: `writers` loops sharing the appends, each on streams of its own; `append`
+ * writes event `version` (1-based) of `stream`.
+ */
+async function appendsPerSecond(
+  writers: number,
+  append: (stream: string, version: number) => Promise<unknown>,
+): Promise<number> {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: writers }, async (_, w) => {
       const versions = new Map<string, number>();
       for (let i = w; i < APPENDS; i += writers) {
         const stream = `w${w}-${i % STREAMS}`;
-        const version = versions.get(stream) ?? 0;
-        await store.append(stream, version, [
-          { type: 'StepSucceeded', data: payload, state: 'testing', meta: { attempt: 1 } },
-        ]);
-        versions.set(stream, version + 1);
+        const version = (versions.get(stream) ?? 0) + 1;
+        await append(stream, version);
+        versions.set(stream, version);
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
+  return APPENDS / ((performance.now() - started) / 1000);
+}
+
+async function storeAppends(url: string, writers: number): Promise<number> {
+  const store = await PostgresEventStore.open(url, { maxConnections: writers });
+  const perSecond = await appendsPerSecond(writers, (stream, version) =>
+    store.append(stream, version - 1, [
+      { type: 'StepSucceeded', data: payload, state: 'testing', meta: { attempt: 1 } },
+    ]),
+  );
   await store.close();
-  return APPENDS / seconds;
+  return perSecond;
 }
 
 async function rawInserts(url: string, writers: number): Promise<number> {
@@ -73,85 +83,25 @@ async function rawInserts(url: string, writers: number): Promise<number> {
     schema_version integer NOT NULL, data text NOT NULL, state text, meta text NOT NULL, at bigint NOT NULL,
     UNIQUE (stream_id, version))`);
   await pool.query('TRUNCATE raw_events');
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: writers }, async (_, w) => {
-      const versions = new Map<string, number>();
-      for (let i = w; i < APPENDS; i += writers) {
-        const stream = `w${w}-${i % STREAMS}`;
-        const version = (versions.get(stream) ?? 0) + 1;
-        await pool.query({
-          name: 'raw-insert',
-          text: `INSERT INTO raw_events (stream_id, version, type, schema_version, data, state, meta, at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          values: [
-            stream,
-            version,
-            'StepSucceeded',
-            1,
-            JSON.stringify(payload),
-            'testing',
-            JSON.stringify({ attempt: 1 }),
-            Date.now(),
-          ],
-        });
-        versions.set(stream, version);
-      }
+  const perSecond = await appendsPerSecond(writers, (stream, version) =>
+    pool.query({
+      name: 'raw-insert',
+      text: `INSERT INTO raw_events (stream_id, version, type, schema_version, data, state, meta, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      values: [
+        stream,
+        version,
+        'StepSucceeded',
+        1,
+        JSON.stringify(payload),
+        'testing',
+        JSON.stringify({ attempt: 1 }),
+        Date.now(),
+      ],
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
   await pool.end();
-  return APPENDS / seconds;
-}
-
-/** Runs one real job of about 30 events (refines and retries) on the store, then copies it into 1,000 jobs. */
-async function recordJobs(url: string): Promise<string[]> {
-  const store = await PostgresEventStore.open(url);
-  const effects = scriptedEffects({
-    tests: [false, false, false, false, true],
-    maxAttempts: 5,
-    outcomes: {
-      prepare: ['transient'],
-      analyze: ['transient'],
-      generate: ['transient'],
-      refine: ['transient', 'transient'],
-      applyChanges: ['transient'],
-      runTests: ['transient', 'ok', 'transient'],
-      openPr: ['transient'],
-    },
-  });
-  const supervisor = new Supervisor({
-    store,
-    effects: effects.impls,
-    settings: { retryBaseMs: 1, retryCapMs: 2 },
-  });
-  const r = await supervisor.submit(
-    { id: 'bench', event: 'issues', action: 'labeled' },
-    { kind: 'request', request: sampleRequest(1) },
-  );
-  if (r.outcome !== 'created') throw new Error(r.outcome);
-  await supervisor.whenFinished(r.jobId);
-  await supervisor.shutdown();
-  const template = (await store.readStream(r.jobId)).slice(0, 30);
-  if (template.length < 30) throw new Error(`the recorded job has only ${template.length} events`);
-  const ids = [r.jobId];
-  for (let j = 1; j < JOBS; j++) {
-    const jobId = `job-${j}`;
-    ids.push(jobId);
-    await store.append(
-      jobId,
-      0,
-      template.map((e, i) => ({
-        type: e.type,
-        version: e.schemaVersion,
-        data: i === 0 ? { ...e.data, jobId } : e.data,
-        state: e.state,
-        meta: e.meta,
-      })),
-    );
-  }
-  await store.close();
-  return ids;
+  return perSecond;
 }
 
 async function fold(url: string, ids: string[]): Promise<{ foldMs: number; rawMs: number }> {
@@ -201,7 +151,9 @@ export default async function run(): Promise<BenchResult[]> {
         await storeAppends(await database(server.url, `appends_w_${i}`), WRITERS),
       );
     }
-    const ids = await recordJobs(appends);
+    const recording = await PostgresEventStore.open(appends);
+    const ids = await recordJobs(recording, JOBS);
+    await recording.close();
     const { foldMs, rawMs } = await fold(appends, ids);
     return [
       {
@@ -230,7 +182,7 @@ export default async function run(): Promise<BenchResult[]> {
         value: round(foldMs),
         baseline: round(rawMs),
         ratio: ratio(foldMs, rawMs),
-        unit: `ms for ${ids.length} jobs x 30 events (baseline: a raw pg SELECT of the same rows)`,
+        unit: `ms for ${ids.length} jobs x ${EVENTS_PER_JOB} events (baseline: a raw pg SELECT of the same rows)`,
         goal: 'ratio <= 10',
       },
     ];
