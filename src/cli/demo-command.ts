@@ -60,33 +60,20 @@ export const demoCommand: Command = {
     });
 
     if (json) {
-      const {
-        jobId,
-        finalState,
-        attempts,
-        pullRequest,
-        comments,
-        rounds,
-        replies,
-        ci,
-        db,
-        ok,
-        sandboxNotice,
-      } = result;
       io.out(
         JSON.stringify({
-          jobId,
+          jobId: result.jobId,
           scenario,
-          finalState,
-          attempts,
-          pullRequest,
-          comments,
-          rounds,
-          replies,
-          ci,
-          db,
-          ok,
-          sandbox: sandboxNotice,
+          finalState: result.finalState,
+          attempts: result.attempts,
+          pullRequest: result.pullRequest,
+          comments: result.comments,
+          rounds: result.rounds,
+          replies: result.replies,
+          ci: result.ci,
+          db: result.db,
+          ok: result.ok,
+          sandbox: result.sandboxNotice,
         }),
       );
       return result.ok ? 0 : 1;
