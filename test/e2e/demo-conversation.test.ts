@@ -1,36 +1,18 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { foldJob, type JobSnapshot } from '../../src/machines/fold.js';
 import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { readJobLog } from '../../src/store/job-log.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
-import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
+import { booty, demoJson, exec, killWhen, lastJson, startDemo } from './cli-process.js';
 
 // `booty demo --scenario review` and `--scenario ci-red` as a user runs them: the real CLI in its
 // own process, offline. The job's end is read three ways: the demo's JSON, the job's own log
 // folded again, and the simulated GitHub's records and git, read after the demo has stopped.
 
-const exec = promisify(execFile);
-const cli = () => [compiled('src/cli/bin.ts')];
 const OWNER = 'demo';
 const REPO = 'tiny-durations';
-
-async function booty(args: string[]) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [...cli(), ...args], {
-      maxBuffer: 10 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
 
 /** The demo's GitHub, as it stood when the demo stopped. */
 let gh: Awaited<ReturnType<typeof startGitHubSimulator>> | null = null;
@@ -75,10 +57,7 @@ async function branchCommits(git: (...args: string[]) => Promise<string>, head: 
 describe('booty demo: the PR conversation', () => {
   it('review: a writer asks for one more case; a commit on top of the branch answers, with a reply in the thread naming it', async () => {
     const dir = tempDir('booty-demo-review-');
-    const run = await booty(['demo', '--scenario', 'review', '--dir', dir, '--json']);
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    const out = lastJson(run.stdout);
+    const out = await demoJson('review', dir);
     expect(out).toMatchObject({
       scenario: 'review',
       finalState: 'promoted',
@@ -127,10 +106,7 @@ describe('booty demo: the PR conversation', () => {
 
   it('ci-red: CI fails on the first head, re-run once and red again; a round fixes it and green CI makes the PR ready', async () => {
     const dir = tempDir('booty-demo-ci-red-');
-    const run = await booty(['demo', '--scenario', 'ci-red', '--dir', dir, '--json']);
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    const out = lastJson(run.stdout);
+    const out = await demoJson('ci-red', dir);
     expect(out).toMatchObject({
       scenario: 'ci-red',
       finalState: 'promoted',
@@ -219,10 +195,7 @@ describe('booty demo: the PR conversation', () => {
     'given %s interrupted mid-conversation, when run again on the same dir, then it reaches the same end, nothing done twice',
     async (scenario, killAt) => {
       const dir = tempDir(`booty-demo-${scenario}-`);
-      const child = spawn(process.execPath, [...cli(), 'demo', '--scenario', scenario, '--dir', dir], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      await killWhen(child, (o) => killAt.test(o));
+      await killWhen(startDemo(scenario, dir), (o) => killAt.test(o));
 
       const again = await booty(['demo', '--scenario', scenario, '--dir', dir, '--json']);
       expect(again.code).toBe(0);
@@ -254,16 +227,3 @@ describe('booty demo: the PR conversation', () => {
     },
   );
 });
-
-function killWhen(child: ChildProcess, seen: (stdout: string) => boolean): Promise<void> {
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (seen(out)) child.kill('SIGKILL');
-    });
-    child.on('exit', (_code, signal) =>
-      signal === 'SIGKILL' ? resolve() : reject(new Error(`the demo ended before it was killed:\n${out}`)),
-    );
-  });
-}

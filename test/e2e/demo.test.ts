@@ -1,30 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { catalogue, isEventType } from '../../src/events/catalogue.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
-import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
+import { booty, bootyBin, demoJson, killWhen, lastJson, startDemo } from './cli-process.js';
 
 // `booty demo` as a user runs it: the real CLI in its own process, offline, on a fresh directory.
-
-const exec = promisify(execFile);
-const cli = () => [compiled('src/cli/bin.ts')];
-
-async function booty(args: string[]) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [...cli(), ...args], {
-      maxBuffer: 10 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
 
 describe('booty demo', () => {
   it.each([
@@ -36,10 +17,7 @@ describe('booty demo', () => {
     'scenario %s ends %s after %i attempt(s), and its log replays verified',
     async (scenario, state, attempts, draft) => {
       const dir = tempDir('booty-demo-');
-      const run = await booty(['demo', '--scenario', scenario, '--dir', dir, '--json']);
-      expect(run.stderr).toBe('');
-      expect(run.code).toBe(0);
-      const out = lastJson(run.stdout);
+      const out = await demoJson(scenario, dir);
       expect(out).toMatchObject({
         scenario,
         finalState: state,
@@ -81,10 +59,7 @@ describe('booty demo', () => {
 
   it('given an interrupted demo, when run again on the same dir, then it resumes the same job to the end', async () => {
     const dir = tempDir('booty-demo-');
-    const child = spawn(process.execPath, [...cli(), 'demo', '--scenario', 'refine', '--dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    await killWhen(child, (out) => /\btesting\b/.test(out));
+    await killWhen(startDemo('refine', dir), (out) => /\btesting\b/.test(out));
 
     const store = new SqliteEventStore(path.join(dir, 'booty.db'));
     const [interrupted] = await store.listJobs();
@@ -114,20 +89,7 @@ describe('booty demo', () => {
     const r = await booty(['demo', '--scenario', 'maybe']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      `booty demo: --scenario must be one of pass, refine, exhausted, review, ci-red, not "maybe"; see \`node ${path.relative(process.cwd(), cli()[0]!)} demo --help\` (BOOTY_E_USAGE)`,
+      `booty demo: --scenario must be one of pass, refine, exhausted, review, ci-red, not "maybe"; see \`node ${path.relative(process.cwd(), bootyBin())} demo --help\` (BOOTY_E_USAGE)`,
     );
   });
 });
-
-function killWhen(child: ChildProcess, seen: (stdout: string) => boolean): Promise<void> {
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (seen(out)) child.kill('SIGKILL');
-    });
-    child.on('exit', (_code, signal) =>
-      signal === 'SIGKILL' ? resolve() : reject(new Error(`the demo ended before it was killed:\n${out}`)),
-    );
-  });
-}
