@@ -15,6 +15,20 @@ afterEach(async () => {
 const reactionsOn = (w: ConversationWorld, commentId: number) =>
   w.world.github.commentReactions(OWNER, REPO, commentId).map((r) => [r.content, r.author]);
 
+/** A writer, `maintainer`, comments on the PR (or on the issue numbered `on`): the comment made. */
+async function maintainerComments(w: ConversationWorld, body: string, on = w.pr.number) {
+  const { data } = await w
+    .writer('maintainer')
+    .rest.issues.createComment({ owner: OWNER, repo: REPO, issue_number: on, body });
+  return data;
+}
+
+/** booty's replies to a comment in the job's first round: on every issue and PR, or on `on` only. */
+const firstRoundRepliesTo = (w: ConversationWorld, commentId: number, on?: number) =>
+  w.world.github
+    .comments(OWNER, REPO, on)
+    .filter((x) => x.body.includes(`<!-- booty:reply job=${w.jobId} round=1 comment=${commentId} -->`));
+
 describe('@booty requests on a waiting job', () => {
   it.each([
     ['the PR', 'pr-comment' as const],
@@ -25,9 +39,7 @@ describe('@booty requests on a waiting job', () => {
     const calls = c.world.modelCalls('submit_changes');
     const where = place === 'pr-comment' ? c.pr.number : c.world.issue;
     const body = '@booty please also cover days';
-    const { data: comment } = await c
-      .writer('maintainer')
-      .rest.issues.createComment({ owner: OWNER, repo: REPO, issue_number: where, body });
+    const comment = await maintainerComments(c, body, where);
     await c.quiet();
 
     const job = await c.job();
@@ -62,9 +74,7 @@ describe('@booty requests on a waiting job', () => {
     expect(c.world.modelCalls('submit_changes')).toBe(calls + 1);
     expect(reactionsOn(c, comment.id)).toEqual([['eyes', 'booty-bot']]);
     // The answer goes where the request was asked, and names the commit.
-    const replies = c.world.github
-      .comments(OWNER, REPO)
-      .filter((x) => x.body.includes(`<!-- booty:reply job=${c!.jobId} round=1 comment=${comment.id} -->`));
+    const replies = firstRoundRepliesTo(c, comment.id);
     expect(replies.map((r) => r.issueNumber)).toEqual([where]);
     expect(replies[0]!.body).toContain(`[\`${commit.slice(0, 7)}\`]`);
     await c.expectReplayVerified('promoted');
@@ -72,12 +82,7 @@ describe('@booty requests on a waiting job', () => {
 
   it('a writer’s @booty stop with no round under way is answered once, saying it did nothing', async () => {
     c = await promotedJob();
-    const { data: comment } = await c.writer('maintainer').rest.issues.createComment({
-      owner: OWNER,
-      repo: REPO,
-      issue_number: c.pr.number,
-      body: '@booty stop',
-    });
+    const comment = await maintainerComments(c, '@booty stop');
     await c.quiet();
     expect((await c.job()).value).toBe('promoted');
     const answers = c.world.github
@@ -92,12 +97,7 @@ describe('@booty requests on a waiting job', () => {
   it('a redelivered request whose 👀 was lost gets it then, and starts nothing twice', async () => {
     c = await promotedJob();
     c.world.github.fault('reactions/create-for-issue-comment', { kind: 'bad-gateway' });
-    const { data: comment } = await c.writer('maintainer').rest.issues.createComment({
-      owner: OWNER,
-      repo: REPO,
-      issue_number: c.pr.number,
-      body: '@booty please also cover days',
-    });
+    const comment = await maintainerComments(c, '@booty please also cover days');
     await c.quiet();
     expect(reactionsOn(c, comment.id)).toEqual([]);
     const delivery = c.world.github
@@ -112,12 +112,7 @@ describe('@booty requests on a waiting job', () => {
   it('a writer’s @booty retry on the PR runs another round, and the command gets 👀', async () => {
     c = await promotedJob();
     const first = c.pr.headSha;
-    const { data: comment } = await c.writer('maintainer').rest.issues.createComment({
-      owner: OWNER,
-      repo: REPO,
-      issue_number: c.pr.number,
-      body: '@booty retry',
-    });
+    const comment = await maintainerComments(c, '@booty retry');
     await c.quiet();
 
     const job = await c.job();
@@ -141,9 +136,7 @@ describe('@booty requests on a waiting job', () => {
     expect(c.pull().headSha).toBe(commit);
     expect(await c.git('rev-parse', `${commit}^`)).toBe(first);
     expect(reactionsOn(c, comment.id)).toEqual([['eyes', 'booty-bot']]);
-    const replies = c.world.github
-      .comments(OWNER, REPO, c.pr.number)
-      .filter((x) => x.body.includes(`<!-- booty:reply job=${c!.jobId} round=1 comment=${comment.id} -->`));
+    const replies = firstRoundRepliesTo(c, comment.id, c.pr.number);
     expect(replies).toHaveLength(1);
     expect(replies[0]!.body).toContain(`@maintainer Retried: Done in [\`${commit.slice(0, 7)}\`]`);
     await c.expectReplayVerified('promoted');
@@ -193,12 +186,7 @@ describe('the branch and the PR, moved by people', () => {
     expect(job.value).toBe('promoted');
     expect(job.context.pr).toMatchObject({ headSha: human, draft: false });
 
-    const { data: comment } = await c.writer('maintainer').rest.issues.createComment({
-      owner: OWNER,
-      repo: REPO,
-      issue_number: c.pr.number,
-      body: '@booty please also cover days',
-    });
+    const comment = await maintainerComments(c, '@booty please also cover days');
     await c.quiet();
 
     job = await c.job();

@@ -16,7 +16,8 @@ interface ContractStore {
 }
 
 const ev = (type: string, n: number, state = `s${n}`): NewEvent => ({ type, data: { n }, state });
-const delivery = (deliveryId: string, jobId: string | null = null): DeliveryRecord => ({
+/** An issue's `labeled` webhook delivery, recorded as created. */
+export const delivery = (deliveryId: string, jobId: string | null = null): DeliveryRecord => ({
   deliveryId,
   event: 'issues',
   action: 'labeled',

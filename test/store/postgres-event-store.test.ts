@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
-import type { DeliveryRecord, NewEvent } from '../../src/store/event-store.js';
+import type { NewEvent } from '../../src/store/event-store.js';
 import { brokenAt } from '../../src/store/hash-chain.js';
 import { migrations } from '../../src/store/postgres/migrate.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { freshDatabase, freshSchema, onDatabase } from '../support/postgres-database.js';
-import { eventStoreContract } from './event-store-contract.js';
+import { delivery, eventStoreContract } from './event-store-contract.js';
 
 // The PostgreSQL store on a real server (one per test run, this file's own database, a schema per
 // test): the contract every store keeps, then what only a server database with many connections
@@ -34,14 +34,6 @@ eventStoreContract('PostgreSQL', {
 });
 
 const ev = (type: string, data: Record<string, unknown> = {}): NewEvent => ({ type, data, state: 'x' });
-const delivery = (deliveryId: string, jobId: string | null = null): DeliveryRecord => ({
-  deliveryId,
-  event: 'issues',
-  action: 'labeled',
-  outcome: 'created',
-  jobId,
-});
-
 describe('PostgresEventStore', () => {
   it('given five stores opening one empty database at once, then the schema is migrated once and the rest find it done', async () => {
     const url = await freshSchema(database);
