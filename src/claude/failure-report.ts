@@ -1,5 +1,7 @@
-import type { TestCase, TestRun } from '../events/effect-results.js';
+import type { TestRun } from '../events/effect-results.js';
 import type { AttemptRecord, JobContext } from '../machines/job-context.js';
+import { CLASS_GUIDANCE } from '../refine/class-guidance.js';
+import { failureBlocks } from '../refine/failure-class.js';
 import { fenceTestOutput, sanitizeUntrusted } from './untrusted-text.js';
 
 // What a refinement needs to know about the past: the latest failure in detail (trimmed output,
@@ -21,6 +23,9 @@ export function latestFailure(job: JobContext): string | null {
   const latest = job.attempts.at(-1);
   if (!latest) return null;
   const lines = [`<latest_failure attempt="${latest.n}">`];
+  // Logs from before the classes have none: the request is then what it was.
+  if (latest.failureClass)
+    lines.push(`Kind of failure: ${latest.failureClass}. ${CLASS_GUIDANCE[latest.failureClass]}`);
   if (latest.rejected.length > 0) {
     lines.push('Changes the path policy rejected (they were not applied):');
     for (const r of latest.rejected) lines.push(`- ${r.path}: ${r.reason} (${r.rule})`);
@@ -51,22 +56,23 @@ export function latestFailure(job: JobContext): string | null {
   return lines.join('\n');
 }
 
-const isFailure = (c: TestCase) => c.status === 'failed' || c.status === 'errored';
-
-/** Each failing test's own message, the tests the change must fix first; null when there are none. */
+/**
+ * Each failing test's own message, root cause first: the first file that did not load, or the
+ * first test the change broke, is what to fix; the rest follow, as they often share its cause.
+ * Null when the runner gave no messages.
+ */
 function failureDetails(run: TestRun): string | null {
-  const cases = (run.cases ?? []).filter((c) => isFailure(c) && c.message);
-  const loadErrors = run.loadErrors ?? [];
-  if (cases.length === 0 && loadErrors.length === 0) return null;
-  const first = new Set([...run.newFailures, ...run.addedTestsFailing]);
-  const ordered = [...cases.filter((c) => first.has(c.id)), ...cases.filter((c) => !first.has(c.id))];
-  const blocks = [
-    ...loadErrors.map((e) => ({ id: `${e.file} (did not load)`, text: e.message })),
-    ...ordered.map((c) => ({ id: c.id, text: c.message ?? '' })),
-  ];
+  const blocks = failureBlocks(run);
+  if (blocks.length === 0) return null;
   const shown = blocks.slice(0, DETAILS).map((b) => `${b.id}:\n${fenceTestOutput(b.text, DETAIL_CHARS)}`);
   if (blocks.length > DETAILS) shown.push(`(and ${blocks.length - DETAILS} more failing)`);
-  return shown.join('\n');
+  if (blocks.length === 1) return shown[0]!;
+  return [
+    'Start with the first root cause; fix it before the others:',
+    shown[0],
+    `The other ${blocks.length - 1} failures (they often share that cause; check each once it is fixed):`,
+    ...shown.slice(1),
+  ].join('\n');
 }
 
 /** One short entry per attempt, oldest first: what changed, why, what failed. */

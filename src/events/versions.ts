@@ -6,8 +6,12 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
 // stored XState's own events, `xstate.done.actor.<id>` with the result under `output`: they are
 // lifted to StepSucceeded and StepFailed here, and nowhere else knows they existed.
 
-/** Bump when the job machine's states or transitions change. Stored in every row's metadata. */
-export const MACHINE_VERSION = 3;
+/**
+ * Bump when the job machine's states or transitions change. Stored in every row's metadata.
+ * Machine 4 stops refining on a failure class no attempt can fix; its transitions read the class
+ * the event recorded, so a log from before (no class) folds exactly as it did.
+ */
+export const MACHINE_VERSION = 4;
 
 /**
  * A state a row recorded, in the words of today's machine. Machine 3 (the PR conversation) keeps a

@@ -5,6 +5,7 @@ import type {
   CiRead,
   EffectFailure,
   EffectName,
+  FailureClass,
   FileChange,
   Generated,
   IssueComment,
@@ -40,6 +41,8 @@ export interface AttemptRecord {
   applied: boolean;
   /** null until tested, and for good when the attempt applied nothing. */
   test: TestRun | null;
+  /** Why it failed, as its apply or test event recorded it; absent in logs from before the classes. */
+  failureClass?: FailureClass;
 }
 
 export type OutcomeReason =
@@ -51,6 +54,8 @@ export type OutcomeReason =
   | 'test-command-broken'
   | 'test-command-timeout'
   | 'no-changes'
+  | 'policy'
+  | 'environment'
   | 'budget'
   | 'error'
   | 'unlabeled'

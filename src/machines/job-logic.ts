@@ -20,6 +20,8 @@ import type {
   TestRun,
 } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
+import { failFastMessage } from '../refine/class-guidance.js';
+import { failsFast } from '../refine/failure-class.js';
 import {
   type AttemptRecord,
   addUsage,
@@ -143,7 +145,20 @@ function overBudget(context: JobState, event: unknown): boolean {
   return max !== null && tokensSpent(addUsage(context.usage, usage)) > max;
 }
 
+/** The apply or test result at hand names a failure no attempt can fix (see failure-class.ts). */
+const failingFast = (event: unknown) => failsFast(output<Applied | TestRun>(event).failureClass);
+
+/** The attempt under way, for the fail-fast message; its class is what the event recorded. */
+function failFastOutcome(context: JobState) {
+  const attempt = context.attempts.at(-1)!;
+  const reason = attempt.failureClass as 'policy' | 'environment';
+  return { reason, message: failFastMessage(reason, attempt) };
+}
+
 export const guards = {
+  failsFast: ({ event }: Args) => failingFast(event),
+  failsFastInRound: ({ context, event }: Args) => currentRound(context) !== null && failingFast(event),
+  failsFastWithChanges: ({ context, event }: Args) => failingFast(event) && context.changes.length > 0,
   canRetry: ({ context, event }: Args) => {
     const failure = asFailure(event.error);
     return failure.retryable && retriesUsed(context, failure.src) < context.settings.maxRetries;
@@ -251,12 +266,19 @@ export const actions = {
         rejected: out.rejected,
         addedTests: out.addedTests,
         applied: true,
+        ...(out.failureClass && { failureClass: out.failureClass }),
       }),
     };
   }),
-  recordTests: done(({ context, event }) => ({
-    attempts: withCurrent(context, { test: output<TestRun>(event) }),
-  })),
+  recordTests: done(({ context, event }) => {
+    const test = output<TestRun>(event);
+    return {
+      attempts: withCurrent(context, { test, ...(test.failureClass && { failureClass: test.failureClass }) }),
+    };
+  }),
+  /** No attempt can fix this: the job stops with the class as its reason and what a human must do. */
+  failFast: update(({ context }) => ({ outcome: failFastOutcome(context) })),
+  noteFailFast: update(({ context }) => withRound(context, { note: failFastOutcome(context).message })),
   recordPr: done(({ context, event }) => ({
     pr: output<PullRequest>(event),
     ...talk(context, {

@@ -183,6 +183,10 @@ export const jobMachine = setup({
         input: input('applyChanges'),
         onDone: [
           { guard: 'appliedSomething', target: 'testing', actions: ['recordApplied'] },
+          // Nothing applied, and no attempt can change that (every change on a protected path).
+          { guard: 'failsFastInRound', target: 'answering', actions: ['recordApplied', 'noteFailFast'] },
+          { guard: 'failsFastWithChanges', target: 'openingPr', actions: ['recordApplied', 'failFast'] },
+          { guard: 'failsFast', target: 'failed', actions: ['recordApplied', 'failFast'] },
           {
             guard: 'attemptsLeft',
             target: 'refining',
@@ -203,6 +207,9 @@ export const jobMachine = setup({
         onDone: [
           { guard: 'passedInRound', target: 'answering', actions: ['recordTests'] },
           { guard: 'testsPassed', target: 'openingPr', actions: ['recordTests'] },
+          // A failure no attempt can fix (the network, a missing program, the sandbox) stops here.
+          { guard: 'failsFastInRound', target: 'answering', actions: ['recordTests', 'noteFailFast'] },
+          { guard: 'failsFast', target: 'openingPr', actions: ['recordTests', 'failFast'] },
           {
             guard: 'attemptsLeft',
             target: 'refining',

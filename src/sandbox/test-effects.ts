@@ -4,6 +4,7 @@ import { BootyError } from '../errors.js';
 import type { FileChange, RepoConfig, TestCase, TestRun } from '../events/effect-results.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
+import { classifyRun } from '../refine/failure-class.js';
 import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';
 import { touchedTests } from './changed-tests.js';
@@ -254,7 +255,7 @@ export function createTestEffects(options: TestEffectsOptions) {
     const dir = await options.workspace.treeForRun(job);
     const home = await options.workspace.home(job);
     const failedInstall = await install(job, cfg, dir, home, signal);
-    if (failedInstall) return installFailed(cfg, failedInstall, job);
+    if (failedInstall) return classified(installFailed(cfg, failedInstall, job));
     const { facts } = await testRun(cfg, dir, home, signal);
     const readBase = await options.workspace.readBase(
       job,
@@ -270,11 +271,14 @@ export function createTestEffects(options: TestEffectsOptions) {
       ),
     );
     const judgement = judge({ baseline: job.baseline, run: facts, touched });
-    return { ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' };
+    return classified({ ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' });
   };
 
   return { runBaseline, runTests };
 }
+
+/** A run that did not pass says why, in the log, so a replay routes it the same way for good. */
+const classified = (run: Run): Run => (run.passed ? run : { ...run, failureClass: classifyRun(run) });
 
 /** An install that failed after the change touched a manifest: the change broke it. */
 function installFailed(cfg: RepoConfig, failed: FailedInstall, job: JobContext): Run {

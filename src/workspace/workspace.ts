@@ -7,6 +7,7 @@ import type { RepoRef } from '../events/job-events.js';
 import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import { type EffectInput, type JobContext, mergeChanges } from '../machines/job-context.js';
+import { classifyApplied } from '../refine/failure-class.js';
 import { writeChanges } from './apply-changes.js';
 import type { Author } from './commit-build.js';
 import { baseEntries, commitAndPush } from './commit-push.js';
@@ -252,7 +253,13 @@ export function createWorkspace(options: WorkspaceOptions) {
     await writeChanges(dir, accepted);
     cleanAs.set(job.jobId, fingerprint(baseSha, mergeChanges(job.changes, accepted)));
     const addedTests = accepted.filter((c) => c.content !== null && isTestFile(c.path)).map((c) => c.path);
-    return { applied: accepted, rejected, addedTests: addedTests.sort() };
+    const failureClass = classifyApplied(accepted, rejected);
+    return {
+      applied: accepted,
+      rejected,
+      addedTests: addedTests.sort(),
+      ...(failureClass && { failureClass }),
+    };
   };
 
   /**

@@ -57,6 +57,34 @@ describe('the gate end to end', () => {
     expect(world!.pulls()).toEqual([]);
   });
 
+  it('given a change whose test needs a program the sandbox lacks, then it fails fast as environment after one attempt', async () => {
+    const { snapshot } = await runJob({
+      repoDir: path.join(REPOS_DIR, 'node-test-basic'),
+      responder: scripted([
+        {
+          'test/pretty.test.js': [
+            "import { execSync } from 'node:child_process';",
+            "import { it } from 'node:test';",
+            "it('pretty-prints with jq', () => execSync('jq-nowhere --version', { stdio: 'pipe' }));",
+            '',
+          ].join('\n'),
+        },
+      ]),
+      env: { BOOTY_MAX_ATTEMPTS: '3' },
+    });
+    expect(stateName(snapshot)).toBe('prOpened');
+    expect(snapshot.context.outcome?.reason).toBe('environment');
+    expect(snapshot.context.attempts.map((a) => a.failureClass)).toEqual(['environment']);
+    // The analysis and the one generation (token counts aside): no refine was asked for.
+    const answers = world!.anthropic.requests.map((r) => r.toolName).filter((t) => t !== null);
+    expect(answers).toEqual(['submit_analysis', 'submit_changes']);
+    const [pr] = world!.pulls();
+    expect(pr).toMatchObject({ draft: true });
+    expect(pr!.body).toContain(
+      'The tests need a program that is not available where booty runs them (`/bin/sh: 1: jq-nowhere: not found`)',
+    );
+  });
+
   it('given a change that breaks a parametrized pytest case whose id has spaces, then it is never promoted', async () => {
     const breaking = corpusCases.find((c) => c.framework === 'pytest' && c.name === 'breaking-change')!;
     const { snapshot } = await runJob({

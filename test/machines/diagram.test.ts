@@ -184,6 +184,8 @@ describe('the machine as JSON', () => {
       onDone: [
         { guard: 'passedInRound', target: 'answering', actions: ['recordTests'] },
         { guard: 'testsPassed', target: 'openingPr', actions: ['recordTests'] },
+        { guard: 'failsFastInRound', target: 'answering', actions: ['recordTests', 'noteFailFast'] },
+        { guard: 'failsFast', target: 'openingPr', actions: ['recordTests', 'failFast'] },
         { guard: 'attemptsLeft', target: 'refining', actions: ['recordTests', 'nextAttempt'] },
         { guard: 'inRound', target: 'answering', actions: ['recordTests', 'noteTestsFailing'] },
         { target: 'openingPr', actions: ['recordTests'] },

@@ -1,0 +1,61 @@
+import type { FailureClass, Rejection, TestRun } from '../events/effect-results.js';
+import { classifyText, failureBlocks } from './failure-class.js';
+
+// What each class of failure asks for: a hint for the model's next attempt, and for the two that
+// no attempt can fix (policy, environment), what a human must change instead.
+
+/** One or two sentences per class, put at the head of the refine request. */
+export const CLASS_GUIDANCE: Record<FailureClass, string> = {
+  'missing-module':
+    'A module could not be found. Check the import path and file name against the repository, create the module if it should exist, and do not add a dependency the project does not already have.',
+  import:
+    'A module loaded but a name imported from it does not exist. Match the import to what the module really exports (its name, default or named export), or export it.',
+  assertion:
+    'The code runs but gives the wrong result. Compare the expected and the actual value and fix the logic; change a test only if the test itself is wrong.',
+  'type-or-value':
+    'The code fails at run time on a wrong type, a missing attribute or an undefined name. Find the call in the trace and fix how the value is made or used.',
+  'syntax-or-compile':
+    'The code does not parse or compile. Fix the reported line first; the other failures often go away with it.',
+  timeout:
+    'The tests did not finish in time. Look for an endless loop, a wait that never ends or a server left open, and make the code and the tests end promptly.',
+  policy: 'A change was refused by booty’s rules.',
+  environment: 'The tests need something the sandbox does not have.',
+  'invalid-model-output':
+    'The last answer had nothing booty could apply. Answer with the complete content of the files to change, within the rules above.',
+  unknown: 'Read the failure below carefully and find its first cause before changing anything.',
+};
+
+/** The first line of the run's failures that shows the class, quoted for a human. */
+function evidence(run: TestRun | null, cls: FailureClass): string | null {
+  if (!run) return null;
+  const texts = [...failureBlocks(run).map((b) => b.text), run.outputTail];
+  for (const text of texts) {
+    const line = text.split('\n').find((l) => classifyText(l) === cls);
+    if (line) return line.trim().slice(0, 200);
+  }
+  return null;
+}
+
+const quoted = (line: string | null) => (line ? ` (\`${line.replaceAll('`', "'")}\`)` : '');
+const again = 'then ask booty again: `@booty retry` on its pull request, or label the issue again.';
+
+/** What a human must change after a failure no attempt can fix, for the PR body and the comment. */
+export function failFastMessage(
+  cls: 'policy' | 'environment',
+  attempt: { n: number; rejected: Rejection[]; test: TestRun | null },
+): string {
+  const line = evidence(attempt.test, cls);
+  const stop = `booty stopped after attempt ${attempt.n}: another attempt cannot fix this.`;
+  if (cls === 'policy' && attempt.test === null) {
+    const paths = attempt.rejected.map((r) => `\`${r.path}\``).join(', ');
+    return `Every change the model made is on a protected path (${paths}), so nothing could be applied; ${stop} A human must make that change, or, if booty.yml's \`protectedPaths\` names it, remove it there (booty's own protected paths, such as workflows and booty's config, stay protected); ${again}`;
+  }
+  if (cls === 'policy') {
+    return `The tests did something booty's sandbox forbids${quoted(line)}: they may write only in the workspace and in /tmp; ${stop} Change the tests to write there, or have the operator widen the sandbox (\`BOOTY_SANDBOX_RO_PATHS\` binds more directories, read-only); ${again}`;
+  }
+  const exit = attempt.test?.exitCode;
+  if (line ? /not found/.test(line) : exit === 127 || exit === 126) {
+    return `The tests need a program that is not available where booty runs them${quoted(line)}; ${stop} Install it on booty's host, or have the operator bind its directory into the sandbox with \`BOOTY_SANDBOX_RO_PATHS\`, or change \`test.command\` in booty.yml; ${again}`;
+  }
+  return `The tests need network access, which booty's sandbox does not give them${quoted(line)}; ${stop} Make them run offline (a fake in place of the service), or fetch what they need in booty.yml's \`install.command\`, which runs with network; an operator can also run tests without the sandbox (\`BOOTY_SANDBOX=off\`), at the cost of its isolation; ${again}`;
+}

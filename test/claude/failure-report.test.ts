@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { latestFailure } from '../../src/claude/failure-report.js';
+import type { DomainEvent } from '../../src/events/catalogue.js';
+import { foldJob } from '../../src/machines/fold.js';
+import { jobView } from '../../src/machines/job-context.js';
+import { CLASS_GUIDANCE } from '../../src/refine/class-guidance.js';
+import { happy, succeeded } from '../machines/decider/decider.js';
+import { testRun } from '../support/scripted-effects.js';
+
+// The refine request's account of the last failure: the class's guidance first, then the first
+// root cause in full, then the other failures still listed.
+
+const failedCase = (id: string, message: string) => ({
+  id,
+  file: 'test/index.test.js',
+  name: id.split(' > ').at(-1)!,
+  status: 'failed' as const,
+  durationMs: 1,
+  message,
+});
+
+const request = (run: object) => {
+  const events: DomainEvent[] = [...happy.testing(), succeeded('test', run, 1)];
+  const job = foldJob(events.map(({ type, ...data }) => ({ type, data })));
+  return latestFailure(jobView(job.context))!;
+};
+
+describe('refine request: the latest failure', () => {
+  it('gives the class its guidance and puts the first root cause before the rest', () => {
+    const text = request({
+      ...testRun(false, []),
+      cases: [
+        failedCase('test/index.test.js > old', 'TypeError: x is not a function'),
+        failedCase('test/index.test.js > adds', 'AssertionError: expected 3 to be 4'),
+      ],
+      loadErrors: [{ file: 'test/parse.test.js', message: "Error: Cannot find module './parse'" }],
+      failingTests: ['test/index.test.js > old', 'test/index.test.js > adds'],
+      newFailures: ['test/index.test.js > adds'],
+      failureClass: 'missing-module',
+    });
+    const lines = text.split('\n');
+    expect(lines[1]).toBe(
+      'Kind of failure: missing-module. A module could not be found. Check the import path and file name against the repository, create the module if it should exist, and do not add a dependency the project does not already have.',
+    );
+    const start = lines.indexOf('Start with the first root cause; fix it before the others:');
+    const rest = lines.indexOf(
+      'The other 2 failures (they often share that cause; check each once it is fixed):',
+    );
+    expect(start).toBeGreaterThan(1);
+    expect(lines[start + 1]).toBe('test/parse.test.js (did not load):');
+    expect(rest).toBeGreaterThan(start);
+    // The rest, the change's own failure before the old one.
+    const after = lines.slice(rest + 1);
+    expect(after.indexOf('test/index.test.js > adds:')).toBeGreaterThanOrEqual(0);
+    expect(after.indexOf('test/index.test.js > adds:')).toBeLessThan(
+      after.indexOf('test/index.test.js > old:'),
+    );
+  });
+
+  it('a run from a log without classes reads as before: no kind, no root-cause heading for one failure', () => {
+    const text = request({
+      ...testRun(false, ['test/index.test.js > adds']),
+      cases: [failedCase('test/index.test.js > adds', 'AssertionError: expected 3 to be 4')],
+    });
+    expect(text).not.toContain('Kind of failure');
+    expect(text).not.toContain('Start with the first root cause');
+    expect(text).toContain('test/index.test.js > adds:');
+  });
+
+  it('every class has one or two sentences of guidance', () => {
+    for (const words of Object.values(CLASS_GUIDANCE)) {
+      expect(words.split(/(?<=\.) /).length).toBeLessThanOrEqual(2);
+    }
+  });
+});
