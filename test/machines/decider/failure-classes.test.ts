@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../../src/events/catalogue.js';
-import type { FailureClass } from '../../../src/events/effect-results.js';
+import { FailureClass } from '../../../src/events/effect-results.js';
 import { foldJob, stateName } from '../../../src/machines/fold.js';
 import { effectInput } from '../../../src/machines/job-context.js';
 import { testRun } from '../../support/scripted-effects.js';
@@ -34,16 +34,8 @@ const protectedOnly = (attempt = 1): DomainEvent =>
     attempt,
   );
 
-const refinable: FailureClass[] = [
-  'missing-module',
-  'import',
-  'assertion',
-  'type-or-value',
-  'syntax-or-compile',
-  'timeout',
-  'invalid-model-output',
-  'unknown',
-];
+/** Every class but the two that fail fast. */
+const refinable = FailureClass.options.filter((c) => c !== 'policy' && c !== 'environment');
 
 const NETWORK = 'Error: getaddrinfo ENOTFOUND registry.npmjs.org';
 
