@@ -58,6 +58,10 @@ export type Intent =
   | WakeIntent
   | { kind: 'ignore'; reason: string };
 
+/** Why an event reached no job: it had ended, or the machine had nothing to do with the event. */
+export const JOB_FINISHED = 'the job already finished';
+export const NOTHING_NEW = 'nothing new for the job';
+
 /** Something happened to a job's PR, its branch, or (for a comment) its issue. */
 export interface WakeIntent {
   kind: 'wake';
@@ -209,7 +213,7 @@ export class Supervisor {
       // Finished between the lookup and the cancel: nothing was appended, so record the delivery alone.
       if (done === 'finished') {
         return (await recordAlone(record('cancelled', active.jobId)))
-          ? { outcome: 'ignored', reason: 'the job already finished' }
+          ? { outcome: 'ignored', reason: JOB_FINISHED }
           : { outcome: 'duplicate' };
       }
       return { outcome: 'cancelled', jobIds: [active.jobId] };
@@ -262,7 +266,7 @@ export class Supervisor {
       return (await recordAlone(record('ignored', job.jobId)))
         ? {
             outcome: 'ignored',
-            reason: done === 'finished' ? 'the job already finished' : 'nothing new for the job',
+            reason: done === 'finished' ? JOB_FINISHED : NOTHING_NEW,
           }
         : { outcome: 'duplicate' };
     }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Intent, SubmitResult, Supervisor } from '../actors/supervisor.js';
+import { type Intent, NOTHING_NEW, type SubmitResult, type Supervisor } from '../actors/supervisor.js';
 import { BootyError } from '../errors.js';
 import type { FeedbackPlace, ReviewComment } from '../events/conversation-events.js';
 import type { RepoRef } from '../events/job-events.js';
@@ -262,10 +262,7 @@ async function answerIgnored(
 ) {
   const { event } = intent;
   if (!deps.conversation || event.type !== 'CommandReceived') return;
-  const why =
-    event.command === 'stop' && reason === 'nothing new for the job'
-      ? 'no round is under way to stop'
-      : reason;
+  const why = event.command === 'stop' && reason === NOTHING_NEW ? 'no round is under way to stop' : reason;
   await deps.conversation
     .answerIgnored(
       intent.repo,

@@ -86,30 +86,36 @@ export function conversationGate(clients: GitHubClients, options: ConversationGa
     return true;
   }
 
-  /** Tells a reader, once per comment, that booty does not take requests from them. */
-  async function replyToReader(
+  /** One note to a person about their comment, posted once however often it is asked for. */
+  async function noteOnce(
+    repo: RepoRef,
+    installationId: number | null,
+    issueNumber: number,
+    marker: string,
+    body: string,
+  ): Promise<boolean> {
+    const gh = await clients.forRepo(repo, installationId);
+    return postOnce(gh, repo, issueNumber, marker, body);
+  }
+
+  /** Tells a reader that booty does not take requests from them. */
+  const replyToReader = (
     repo: RepoRef,
     installationId: number | null,
     issueNumber: number,
     login: string,
     commentId: number,
-  ): Promise<boolean> {
-    const gh = await clients.forRepo(repo, installationId);
-    return postOnce(gh, repo, issueNumber, readerMarker(commentId), `@${login} ${READER_NOTE}`);
-  }
+  ) => noteOnce(repo, installationId, issueNumber, readerMarker(commentId), `@${login} ${READER_NOTE}`);
 
-  /** Tells a writer, once per comment, why their command did nothing. */
-  async function answerIgnored(
+  /** Tells a writer why their command did nothing. */
+  const answerIgnored = (
     repo: RepoRef,
     installationId: number | null,
     issueNumber: number,
     login: string,
     commentId: number,
     why: string,
-  ): Promise<boolean> {
-    const gh = await clients.forRepo(repo, installationId);
-    return postOnce(gh, repo, issueNumber, ignoredMarker(commentId), `@${login} ${why}`);
-  }
+  ) => noteOnce(repo, installationId, issueNumber, ignoredMarker(commentId), `@${login} ${why}`);
 
   return { permission, isWriter, react, replyToReader, answerIgnored };
 }

