@@ -76,11 +76,16 @@ export class StoreHealth {
     this.timer = null;
   }
 
-  /** A write failed: when it was the store's fault, the store is failing until a probe commits. */
+  /**
+   * A write failed: when it was the store's fault, the store is failing until a probe commits, or
+   * lost for good when the write failed because the file was deleted or replaced under it.
+   */
   failed(err: unknown): boolean {
     if (!isStoreFault(err)) return false;
     this.options.onWriteFailure?.();
-    this.set('failing', (err as Error).message);
+    const replaced = this.replaced();
+    if (replaced) this.set('lost', replaced);
+    else this.set('failing', (err as Error).message);
     return true;
   }
 
