@@ -45,6 +45,17 @@ export const RepoConfig = z.object({
   protectedPaths: z.array(z.string()),
   /** What the repository asked for, or null; the operator's mode wins unless this is stricter. */
   sandbox: z.enum(['auto', 'required', 'off']).nullable(),
+  // The refine controls (absent in old logs: the defaults named in repo-config.ts).
+  /** Attempts in a row without improvement before the loop stops (absent: 2). */
+  stallAfter: z.number().int().min(1).max(10).optional(),
+  /** Users and org/team names asked to review when a job gives up (absent: none). */
+  escalate: z.array(z.string()).optional(),
+  /** `plan`: wait for a writer's approval of the plan before generating (absent: none). */
+  approval: z.enum(['plan', 'none']).optional(),
+  /** Commands run after the tests; a new failure blocks promotion (absent: none). */
+  quality: z.object({ commands: z.array(z.string().min(1)) }).optional(),
+  /** The branch PRs target; null is the repository's default branch (absent: null). */
+  baseBranch: z.string().min(1).nullable().optional(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;
 

@@ -34,6 +34,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 600;
 
 export const DEFAULT_MAX_FOLLOW_UPS = 5;
 export const DEFAULT_MAX_CI_FIXES = 3;
+export const DEFAULT_STALL_AFTER = 2;
 
 /** A bound on a job's rounds once its PR is open. */
 const rounds = (what: string) =>
@@ -45,6 +46,30 @@ const rounds = (what: string) =>
     .optional();
 
 const command = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty');
+
+/** A GitHub login (`octocat`) or a team (`org/team`), with or without the leading `@`. */
+const reviewer = z
+  .string({ error: 'must be a user (octocat) or a team (org/team)' })
+  .trim()
+  .transform((s) => s.replace(/^@/, ''))
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$/,
+        'must be a user (octocat) or a team (org/team)',
+      ),
+  );
+
+/** A branch name git accepts (see git-check-ref-format), without refs/heads/. */
+const branchName = z
+  .string({ error: 'must be a branch name' })
+  .trim()
+  .min(1, 'must not be empty')
+  .regex(
+    /^(?!\/|.*\/$|.*\/\/|.*\.\.|.*@\{|.*\.lock$|refs\/|-)[^\s~^:?*[\\\x00-\x1f\x7f]+$/,
+    'must be a branch name, such as main or release/2.x',
+  );
 
 export const RepoConfigFile = z
   .object({
@@ -87,6 +112,35 @@ export const RepoConfigFile = z
       })
       .optional(),
     sandbox: z.enum(['auto', 'required', 'off'], { error: 'must be one of auto, required, off' }).optional(),
+    /** Attempts in a row without improvement after which the refine loop stops early. */
+    stallAfter: z
+      .number({ error: 'must be a number of attempts' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(10, 'must be at most 10')
+      .optional(),
+    /** Who is asked to review (or assigned) when a job gives up: users and org/team names. */
+    escalate: z
+      .array(reviewer, { error: 'must be a list of users and teams, such as [octocat, my-org/maintainers]' })
+      .max(15, 'must name at most 15 users and teams')
+      .optional(),
+    /** `plan`: after analysis, booty posts its plan and waits for a writer's `@booty approve`. */
+    approval: z.enum(['plan', 'none'], { error: 'must be one of plan, none' }).optional(),
+    /** Commands run after the tests (lint, typecheck); a new failure among them blocks promotion. */
+    quality: z
+      .object(
+        {
+          commands: z
+            .array(command, { error: 'must be a list of commands' })
+            .min(1, 'must list at least one command')
+            .max(10, 'must list at most 10 commands'),
+        },
+        { error: 'must be a mapping with a list of `commands`' },
+      )
+      .strict()
+      .optional(),
+    /** The branch PRs are opened against; unset means the repository's default branch. */
+    baseBranch: branchName.optional(),
     /** Probot's convention: the settings this file builds on (`.github`, `repo`, `owner/repo:path.yml`). */
     _extends: z
       .string({ error: 'must be a repository (.github, repo or owner/repo), optionally with :path.yml' })
@@ -176,7 +230,14 @@ export function parseConfigFile(file: string, text: string): RepoConfigFile {
   const where = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
     const key = [...issue.path.map(String), issue.keys[0]].join('.');
-    const known = where === '' ? Object.keys(RepoConfigFile.shape).join(', ') : 'command';
+    const known =
+      where === ''
+        ? Object.keys(RepoConfigFile.shape).join(', ')
+        : where === 'test'
+          ? 'command, report'
+          : where === 'quality'
+            ? 'commands'
+            : 'command';
     throw invalid(file, key, `is not a known setting (known: ${known})`);
   }
   const value = valueAt(data, issue.path);
@@ -230,5 +291,10 @@ export function resolveConfig(input: {
     protectedPaths: [...new Set([...DEFAULT_PROTECTED_PATHS, ...(parsed.protectedPaths ?? [])])],
     // Unset means no request: the operator's BOOTY_SANDBOX applies as it is.
     sandbox: parsed.sandbox ?? null,
+    stallAfter: parsed.stallAfter ?? DEFAULT_STALL_AFTER,
+    escalate: parsed.escalate ?? [],
+    approval: parsed.approval ?? 'none',
+    quality: { commands: parsed.quality?.commands ?? [] },
+    baseBranch: parsed.baseBranch ?? null,
   };
 }

@@ -73,6 +73,12 @@ describe('resolveConfig', () => {
         'maxCiFixes: 0',
         'protectedPaths: ["db/**"]',
         'sandbox: required',
+        'stallAfter: 3',
+        'escalate: ["@octocat", my-org/maintainers]',
+        'approval: plan',
+        'quality:',
+        '  commands: [npm run lint, npx tsc --noEmit]',
+        'baseBranch: release/2.x',
       ].join('\n'),
     );
     expect(config).toEqual({
@@ -86,6 +92,11 @@ describe('resolveConfig', () => {
       maxCiFixes: 0,
       protectedPaths: [...DEFAULT_PROTECTED_PATHS, 'db/**'],
       sandbox: 'required',
+      stallAfter: 3,
+      escalate: ['octocat', 'my-org/maintainers'],
+      approval: 'plan',
+      quality: { commands: ['npm run lint', 'npx tsc --noEmit'] },
+      baseBranch: 'release/2.x',
     });
   });
 
@@ -100,6 +111,11 @@ describe('resolveConfig', () => {
       maxCiFixes: 3,
       // Not set: no request, so the operator's BOOTY_SANDBOX applies as it is.
       sandbox: null,
+      stallAfter: 2,
+      escalate: [],
+      approval: 'none',
+      quality: { commands: [] },
+      baseBranch: null,
     });
   });
 
@@ -133,6 +149,33 @@ describe('resolveConfig', () => {
     { text: 'maxFollowUps: 51\n', field: 'maxFollowUps', problem: 'must be at most 50 (got 51)' },
     { text: 'maxCiFixes: -1\n', field: 'maxCiFixes', problem: 'must be at least 0 (got -1)' },
     { text: 'timeoutSeconds: 0\n', field: 'timeoutSeconds', problem: 'must be at least 1 (got 0)' },
+    { text: 'stallAfter: 0\n', field: 'stallAfter', problem: 'must be at least 1 (got 0)' },
+    {
+      text: 'escalate: octocat\n',
+      field: 'escalate',
+      problem: 'must be a list of users and teams, such as [octocat, my-org/maintainers] (got "octocat")',
+    },
+    {
+      text: 'escalate: ["not a user"]\n',
+      field: 'escalate.0',
+      problem: 'must be a user (octocat) or a team (org/team) (got "not a user")',
+    },
+    { text: 'approval: always\n', field: 'approval', problem: 'must be one of plan, none (got "always")' },
+    {
+      text: 'quality:\n  command: npm run lint\n',
+      field: 'quality.command',
+      problem: 'is not a known setting (known: commands)',
+    },
+    {
+      text: 'quality:\n  commands: []\n',
+      field: 'quality.commands',
+      problem: 'must list at least one command (got [])',
+    },
+    {
+      text: 'baseBranch: "feature..x"\n',
+      field: 'baseBranch',
+      problem: 'must be a branch name, such as main or release/2.x (got "feature..x")',
+    },
     {
       text: 'test: npm test\n',
       field: 'test',
@@ -140,7 +183,11 @@ describe('resolveConfig', () => {
     },
     { text: 'test:\n  command: ""\n', field: 'test.command', problem: 'must not be empty' },
     { text: 'test: {}\n', field: 'test.command', problem: 'is missing' },
-    { text: 'test:\n  cmd: make\n', field: 'test.cmd', problem: 'is not a known setting (known: command)' },
+    {
+      text: 'test:\n  cmd: make\n',
+      field: 'test.cmd',
+      problem: 'is not a known setting (known: command, report)',
+    },
     { text: 'tset:\n  command: make\n', field: 'tset', problem: 'is not a known setting' },
     {
       text: 'sandbox: maybe\n',
