@@ -67,7 +67,7 @@ const branchName = z
   .trim()
   .min(1, 'must not be empty')
   .regex(
-    /^(?!\/|.*\/$|.*\/\/|.*\.\.|.*@\{|.*\.lock$|refs\/|-)[^\s~^:?*[\\\x00-\x1f\x7f]+$/,
+    /^(?!\/|.*\/$|.*\/\/|.*\.\.|.*@\{|.*\.lock$|refs\/|-)[^\s~^:?*[\\\p{Cc}]+$/u,
     'must be a branch name, such as main or release/2.x',
   );
 

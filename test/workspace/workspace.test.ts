@@ -95,6 +95,11 @@ describe('prepare', () => {
         maxCiFixes: 3,
         protectedPaths: DEFAULT_PROTECTED_PATHS,
         sandbox: null,
+        stallAfter: 2,
+        escalate: [],
+        approval: 'none',
+        quality: { commands: [] },
+        baseBranch: null,
       },
     });
     const mirror = path.join(root, 'mirrors/acme/widgets.git');
