@@ -5,6 +5,7 @@ import {
   type EffectName,
   type EffectOutput,
   effectOutputs,
+  Usage,
 } from '../events/effect-results.js';
 import type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
 import type { EffectInput } from '../machines/job-context.js';
@@ -77,8 +78,12 @@ export function effectActors(impls: Partial<EffectImpls>, options: EffectOptions
 }
 
 export function toFailure(src: string, err: unknown, at: number): EffectFailure {
+  // An error may carry the tokens its step spent before failing (a `usage` property): they are
+  // kept, so the budget counts them.
+  const usage = Usage.safeParse((err as { usage?: unknown } | null)?.usage);
+  const spent = usage.success ? { usage: usage.data } : {};
   if (err instanceof BootyError) {
-    const failure = { src, code: err.code, message: err.message, retryable: err.retryable, at };
+    const failure = { src, code: err.code, message: err.message, retryable: err.retryable, at, ...spent };
     return err.retryAfterMs === undefined ? failure : { ...failure, retryAfterMs: err.retryAfterMs };
   }
   const e = (err ?? {}) as { code?: unknown; message?: unknown; retryable?: unknown };
@@ -88,6 +93,7 @@ export function toFailure(src: string, err: unknown, at: number): EffectFailure 
     message: typeof e.message === 'string' ? e.message : String(err),
     retryable: e.retryable === true,
     at,
+    ...spent,
   };
 }
 

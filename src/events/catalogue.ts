@@ -20,6 +20,7 @@ import {
   PullRequest,
   Synced,
   TestRun,
+  Usage,
 } from './effect-results.js';
 import { JobCancelled, JobRequested } from './job-events.js';
 
@@ -85,6 +86,8 @@ export const StepError = z.object({
   at: z.number().int(),
   /** The wait GitHub asked for before a retry: the retry waits at least this, up to the cap. */
   retryAfterMs: z.number().int().min(0).optional(),
+  /** Tokens the step spent before it failed: they count in the job's budget (absent: none). */
+  usage: Usage.optional(),
 });
 export type StepError = z.infer<typeof StepError>;
 

@@ -5,17 +5,6 @@ import { z } from 'zod';
 
 const at = z.number().int();
 
-export const EffectFailure = z.object({
-  src: z.string(),
-  code: z.string(),
-  message: z.string(),
-  retryable: z.boolean(),
-  at,
-  /** The wait the other side asked for before a retry (a rate limit's Retry-After). */
-  retryAfterMs: z.number().int().min(0).optional(),
-});
-export type EffectFailure = z.infer<typeof EffectFailure>;
-
 export const Usage = z.object({
   model: z.string(),
   inputTokens: z.number().int().min(0),
@@ -25,6 +14,22 @@ export const Usage = z.object({
   costUsd: z.number().min(0),
 });
 export type Usage = z.infer<typeof Usage>;
+
+export const EffectFailure = z.object({
+  src: z.string(),
+  code: z.string(),
+  message: z.string(),
+  retryable: z.boolean(),
+  at,
+  /** The wait the other side asked for before a retry (a rate limit's Retry-After). */
+  retryAfterMs: z.number().int().min(0).optional(),
+  /**
+   * Tokens the step spent before it failed (a model call that answered, then did not parse), so
+   * they count in the job's budget like a success's. Absent when nothing was spent, and in old logs.
+   */
+  usage: Usage.optional(),
+});
+export type EffectFailure = z.infer<typeof EffectFailure>;
 
 export const RepoConfig = z.object({
   /** Where it came from: a config file, detection from the repository's files, or booty's defaults. */
@@ -65,6 +70,10 @@ export type IssueComment = z.infer<typeof IssueComment>;
 export const Prepared = z.object({
   at,
   baseSha: z.string().min(7),
+  /**
+   * The branch the job builds on and opens its PR against: booty.yml's `baseBranch`, else the
+   * repository's default branch (whose config the job read either way).
+   */
   defaultBranch: z.string().min(1),
   branch: z.string().min(1),
   config: RepoConfig,
@@ -157,6 +166,28 @@ export const FailureClass = z.enum([
 ]);
 export type FailureClass = z.infer<typeof FailureClass>;
 
+/**
+ * One quality command (lint, typecheck) after the tests: on the baseline, and after a change whose
+ * tests passed. Compared command by command with the baseline's run (src/sandbox/quality-compare.ts).
+ */
+export const QualityRun = z.object({
+  command: z.string(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  durationMs: z.number().min(0),
+  /** What it reported at a file and line, as `file: message`: line numbers dropped, as a change shifts them. */
+  findings: z.array(z.string()),
+  /** The end of what it printed: ANSI-free, secrets scrubbed, the workspace shown as `.`. */
+  outputTail: z.string(),
+  /** On the baseline: whether it passed there. After a change: against the baseline's run. */
+  verdict: z.enum(['pass', 'fail', 'unknown']),
+  /** Why it is not a plain pass, in words (null when it passed). */
+  reason: z.string().nullable(),
+  /** Findings the change brought (after a change), or every finding when it passed on the baseline. */
+  newFindings: z.array(z.string()),
+});
+export type QualityRun = z.infer<typeof QualityRun>;
+
 export const TestRun = z.object({
   at,
   command: z.string(),
@@ -194,6 +225,11 @@ export const TestRun = z.object({
   sandbox: z.enum(['bwrap', 'unshare', 'none']),
   /** On a run after a change that did not pass: why (absent in older logs, and on baselines). */
   failureClass: FailureClass.optional(),
+  /**
+   * The quality commands (booty.yml `quality.commands`), when the tests passed: a new failure among
+   * them makes the run not pass. Absent with none configured, when the tests failed, and in old logs.
+   */
+  quality: z.array(QualityRun).optional(),
 });
 export type TestRun = z.infer<typeof TestRun>;
 

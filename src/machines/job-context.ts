@@ -369,5 +369,6 @@ export function asFailure(error: unknown): EffectFailure {
     retryable: e.retryable === true,
     at: typeof e.at === 'number' ? e.at : 0,
     ...(typeof e.retryAfterMs === 'number' ? { retryAfterMs: e.retryAfterMs } : {}),
+    ...(e.usage ? { usage: e.usage } : {}),
   };
 }

@@ -38,6 +38,7 @@ import {
   roundAttempt,
   type StepError,
   tokensSpent,
+  type UsageTotals,
 } from './job-context.js';
 
 // The job machine's guards and context updates. Pure functions of (context, event): no clock,
@@ -58,16 +59,20 @@ const done = (fn: (args: Args) => Partial<JobState>) => update((args) => ({ erro
 const retriesUsed = (context: JobState, src: string) =>
   context.error?.step === src ? context.error.retries : 0;
 
-const stepError = (
+/** A step failure as the context keeps it; the tokens it spent count in the budget all the same. */
+const failedStep = (
   context: JobState,
   failure: EffectFailure,
   notBefore: number | null = null,
-): StepError => ({
-  step: failure.src,
-  code: failure.code,
-  message: failure.message,
-  retries: retriesUsed(context, failure.src) + (notBefore === null ? 0 : 1),
-  notBefore,
+): { error: StepError; usage: UsageTotals } => ({
+  error: {
+    step: failure.src,
+    code: failure.code,
+    message: failure.message,
+    retries: retriesUsed(context, failure.src) + (notBefore === null ? 0 : 1),
+    notBefore,
+  },
+  usage: failure.usage ? addUsage(context.usage, failure.usage) : context.usage,
 });
 
 /** The attempt under way, changed. */
@@ -227,7 +232,7 @@ export const actions = {
   scheduleRetry: update(({ context, event }) => {
     const failure = asFailure(event.error);
     const notBefore = retryDeadline(context.settings, failure, retriesUsed(context, failure.src));
-    return { error: stepError(context, failure, notBefore) };
+    return failedStep(context, failure, notBefore);
   }),
   recordPrepared: done(({ context, event }) => {
     const out = output<Prepared>(event);
@@ -305,7 +310,7 @@ export const actions = {
   recordPromotionFailed: update(({ context, event }) => {
     const failure = asFailure(event.error);
     return {
-      error: stepError(context, failure),
+      ...failedStep(context, failure),
       outcome: {
         reason: 'promotion-failed',
         message: `The tests pass, but marking the pull request ready for review failed: ${failure.message}`,
@@ -361,7 +366,7 @@ export const actions = {
         ? ' The work so far goes up as a draft pull request.'
         : '';
     return {
-      error: stepError(context, failure),
+      ...failedStep(context, failure),
       outcome:
         context.outcome ??
         (budget
@@ -381,7 +386,7 @@ export const actions = {
     };
   }),
   // The PR's life: CI, rounds, and what people say.
-  recordAside: update(({ context, event }) => ({ error: stepError(context, asFailure(event.error)) })),
+  recordAside: update(({ context, event }) => failedStep(context, asFailure(event.error))),
   /** CI as read; past every bound, the bound is noted for the progress comment. */
   recordCi: done(({ context, event }) => {
     const ci = ciOf(context, event);
@@ -455,13 +460,13 @@ export const actions = {
     };
   }),
   restartRound: update(({ context, event }) => ({
-    error: stepError(context, asFailure(event.error)),
+    ...failedStep(context, asFailure(event.error)),
     ...withRound(context, { firstAttempt: context.attempt + 1, base: null, note: null }),
   })),
   noteRoundError: update(({ context, event }) => {
     const failure = asFailure(event.error);
     return {
-      error: stepError(context, failure),
+      ...failedStep(context, failure),
       ...withRound(context, { note: `${failure.src} failed: ${failure.message}` }),
     };
   }),
@@ -497,7 +502,7 @@ export const actions = {
   abandonRound: update(({ context, event }) => {
     const failure = asFailure(event.error);
     return {
-      error: stepError(context, failure),
+      ...failedStep(context, failure),
       ...withRound(context, { result: 'not-pushed', note: `${failure.src} failed: ${failure.message}` }),
     };
   }),

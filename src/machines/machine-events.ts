@@ -82,6 +82,7 @@ export function toDomainEvent(
         retryable: e.retryable,
         at: e.at,
         ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }),
+        ...(e.usage === undefined ? {} : { usage: e.usage }),
       },
     };
   }

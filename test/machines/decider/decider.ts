@@ -46,7 +46,8 @@ export const succeeded = (step: Step, result: object, attempt = 0): StepSucceede
   result: { at: AT, ...result },
 });
 
-export const failed = (step: Step, retryable: boolean, attempt = 0): DomainEvent => ({
+/** A step's failure; `tokens`, when given, is what it spent before failing. */
+export const failed = (step: Step, retryable: boolean, attempt = 0, tokens?: number): DomainEvent => ({
   type: 'StepFailed',
   step,
   attempt,
@@ -55,6 +56,7 @@ export const failed = (step: Step, retryable: boolean, attempt = 0): DomainEvent
     message: `${step} failed: simulated ${retryable ? '503' : '401'}`,
     retryable,
     at: AT,
+    ...(tokens === undefined ? {} : { usage: usage(tokens) }),
   },
 });
 

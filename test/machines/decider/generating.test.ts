@@ -26,6 +26,12 @@ const rows: Row[] = [
     expect: { state: 'generating', effect: effect('generate', 1, retryAt(0)) },
   },
   {
+    name: 'the tokens a failed step spent count in the budget, retried or not',
+    given: [...happy.generating(), failed('generate', true, 1, 40)],
+    when: failed('generate', false, 1, 60),
+    expect: { state: 'failed', effect: null, context: { usage: { inputTokens: 200 } } },
+  },
+  {
     name: 'a permanent failure fails the job: no change was applied, so no PR',
     given: happy.generating(),
     when: failed('generate', false, 1),
