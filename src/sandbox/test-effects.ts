@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BootyError } from '../errors.js';
-import type { FileChange, RepoConfig, TestCase, TestRun } from '../events/effect-results.js';
+import type { FileChange, QualityRun, RepoConfig, TestCase, TestRun } from '../events/effect-results.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
 import { classifyRun } from '../refine/failure-class.js';
@@ -18,6 +18,8 @@ import {
   offRegistryDependencies,
 } from './install-step.js';
 import { tailOf } from './output-cap.js';
+import { qualityVerdict } from './quality-compare.js';
+import { baselineQuality, changeQuality, type QualityStepInput } from './quality-step.js';
 import { totalsOf } from './reports/case-list.js';
 import { readResults } from './reports/read-results.js';
 import { clearReports, planReporters } from './reports/reporter-plan.js';
@@ -111,6 +113,23 @@ export function createTestEffects(options: TestEffectsOptions) {
 
   const clean = (text: string, dir: string, home: string) =>
     cleanOutput(text, { workspace: dir, home, scrub: options.scrub });
+
+  /** The quality commands' run in this job's sandbox, or null when the config names none. */
+  function qualityStep(
+    job: JobContext,
+    cfg: RepoConfig,
+    home: string,
+    signal: AbortSignal,
+  ): QualityStepInput | null {
+    const commands = cfg.quality?.commands ?? [];
+    if (commands.length === 0) return null;
+    return {
+      commands,
+      tree: () => options.workspace.treeForRun(job),
+      exec: (dir, command) => exec(cfg, { dir, home, command, network: false }, signal),
+      clean: (output, dir) => clean(output, dir, home),
+    };
+  }
 
   /** Why an install for the change's manifests may not run with network, or null. */
   async function refusal(job: JobContext): Promise<string | null> {
@@ -235,7 +254,9 @@ export function createTestEffects(options: TestEffectsOptions) {
     }
     const { facts, output } = await testRun(cfg, dir, home, signal);
     const broken = baselineProblem({ ...facts, output });
+    const quality = qualityStep(job, cfg, home, signal);
     return {
+      ...(quality && !broken && { quality: await baselineQuality(quality) }),
       ...facts,
       broken,
       verdict: broken ? 'unknown' : 'pass',
@@ -271,7 +292,14 @@ export function createTestEffects(options: TestEffectsOptions) {
       ),
     );
     const judgement = judge({ baseline: job.baseline, run: facts, touched });
-    return classified({ ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' });
+    // Quality commands run once the tests pass: a failing test is the root cause to fix first.
+    const step = judgement.verdict === 'pass' ? qualityStep(job, cfg, home, signal) : null;
+    if (!step)
+      return classified({ ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' });
+    const quality = await changeQuality(step, job.baseline?.quality);
+    const verdict = qualityVerdict(quality);
+    const run: Run = { ...facts, broken: null, ...judgement, verdict, passed: verdict === 'pass', quality };
+    return run.passed ? run : { ...run, failureClass: qualityClass(run, quality) };
   };
 
   return { runBaseline, runTests };
@@ -279,6 +307,20 @@ export function createTestEffects(options: TestEffectsOptions) {
 
 /** A run that did not pass says why, in the log, so a replay routes it the same way for good. */
 const classified = (run: Run): Run => (run.passed ? run : { ...run, failureClass: classifyRun(run) });
+
+/** A run whose tests passed and whose quality did not: classed by what the quality commands printed. */
+function qualityClass(run: Run, quality: QualityRun[]) {
+  const blocking = quality.filter((q) => q.verdict !== 'pass');
+  // A command the shell could not find or start is the environment's doing, as for the tests.
+  const unstarted = blocking.find((q) => q.exitCode === 126 || q.exitCode === 127);
+  return classifyRun({
+    ...run,
+    timedOut: blocking.some((q) => q.timedOut),
+    outputTail: blocking.map((q) => q.outputTail).join('\n'),
+    ran: !unstarted,
+    exitCode: (unstarted ?? blocking[0])?.exitCode ?? null,
+  });
+}
 
 /** An install that failed after the change touched a manifest: the change broke it. */
 function installFailed(cfg: RepoConfig, failed: FailedInstall, job: JobContext): Run {

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { QualityRun } from '../../src/events/effect-results.js';
+import {
+  compareQuality,
+  onBaseline,
+  type QualityFacts,
+  qualityVerdict,
+} from '../../src/sandbox/quality-compare.js';
+
+// Given the quality command's run on the base commit, when it runs after the change, then its
+// verdict: a new failure fails, an old one does not, and what booty cannot tell never passes.
+
+const run = (exitCode: number | null, findings: string[] = [], timedOut = false): QualityFacts => ({
+  command: 'npm run lint',
+  exitCode,
+  timedOut,
+  durationMs: 10,
+  findings,
+  outputTail: findings.join('\n'),
+});
+const base = (facts: QualityFacts) => onBaseline(facts);
+
+describe('compareQuality', () => {
+  it.each<[string, QualityRun | undefined, QualityFacts, QualityRun['verdict'], string | null, string[]]>([
+    ['passing after the change', base(run(1, ['a.js: no-var'])), run(0), 'pass', null, []],
+    [
+      'failing after passing on the base: a new failure, every finding new',
+      base(run(0)),
+      run(1, ['src/a.js: no-console']),
+      'fail',
+      'passed on the base commit and exited 1 after the change',
+      ['src/a.js: no-console'],
+    ],
+    [
+      'failing with a finding the failing base did not have',
+      base(run(1, ['old.js: no-var'])),
+      run(1, ['old.js: no-var', 'src/a.js: no-console']),
+      'fail',
+      '1 new finding compared to the base commit, which already failed',
+      ['src/a.js: no-console'],
+    ],
+    [
+      'failing with only the base findings: the failure is not the change',
+      base(run(1, ['old.js: no-var', 'b.js: eqeqeq'])),
+      run(1, ['old.js: no-var']),
+      'pass',
+      'already failed on the base commit; the change adds no finding',
+      [],
+    ],
+    [
+      'failing on both with no finding to compare: booty cannot tell',
+      base(run(2)),
+      run(2),
+      'unknown',
+      'exited 2, as it did on the base commit, and its output names no finding at a file and line that booty can compare: booty cannot tell whether the change added a failure',
+      [],
+    ],
+    [
+      'failing with no finding where the base had some: booty cannot tell',
+      base(run(1, ['old.js: no-var'])),
+      run(1),
+      'unknown',
+      'exited 1, as it did on the base commit, and its output names no finding at a file and line that booty can compare: booty cannot tell whether the change added a failure',
+      [],
+    ],
+    [
+      'timing out where the base finished',
+      base(run(0)),
+      run(null, [], true),
+      'fail',
+      'timed out after the change; it finished on the base commit',
+      [],
+    ],
+    [
+      'timing out as the base did',
+      base(run(null, [], true)),
+      run(null, [], true),
+      'unknown',
+      'timed out, as it did on the base commit: booty cannot tell what it would have found',
+      [],
+    ],
+    [
+      'failing with no run on the base to compare with',
+      undefined,
+      run(1, ['a.js: x']),
+      'unknown',
+      'exited 1, and there is no run of it on the base commit to compare with',
+      [],
+    ],
+  ])('given %s', (_, before, after, verdict, reason, added) => {
+    expect(compareQuality(before, after)).toEqual({ ...after, verdict, reason, newFindings: added });
+  });
+});
+
+describe('onBaseline', () => {
+  it('records whether the command passed on the base commit, with its findings', () => {
+    expect(onBaseline(run(1, ['a.js: no-var']))).toMatchObject({
+      verdict: 'fail',
+      reason: 'exited 1 on the base commit',
+      findings: ['a.js: no-var'],
+      newFindings: [],
+    });
+    expect(onBaseline(run(0))).toMatchObject({ verdict: 'pass', reason: null });
+  });
+});
+
+describe('qualityVerdict', () => {
+  const of = (...verdicts: QualityRun['verdict'][]) =>
+    qualityVerdict(verdicts.map((verdict) => ({ ...onBaseline(run(0)), verdict })));
+  it('fails on any new failure, is unknown on anything booty cannot tell, and passes otherwise', () => {
+    expect(of('pass', 'unknown', 'fail')).toBe('fail');
+    expect(of('pass', 'unknown')).toBe('unknown');
+    expect(of('pass', 'pass')).toBe('pass');
+    expect(of()).toBe('pass');
+  });
+});

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TestRun } from '../../src/events/effect-results.js';
+import { type JobContext, mergeChanges } from '../../src/machines/job-context.js';
+import { createTestEffects } from '../../src/sandbox/test-effects.js';
+import { createWorkspace } from '../../src/workspace/workspace.js';
+import { makeRemote, nodeSample, sampleJob, tempDir } from '../fixtures/git-fixtures.js';
+
+// The quality commands through the real test effects: a real clone, real `node --test`, and a real
+// lint script run under bubblewrap after the tests, on the base commit and after each change.
+
+const signal = new AbortController().signal;
+
+/** A linter in the repository: every console.log under src/ is a finding at its file and line. */
+const LINT = `const fs = require('node:fs');
+let found = 0;
+for (const f of fs.readdirSync('src')) {
+  fs.readFileSync('src/' + f, 'utf8').split('\\n').forEach((line, i) => {
+    const col = line.indexOf('console.log');
+    if (col >= 0) { found++; console.log('src/' + f + ':' + (i + 1) + ':' + (col + 1) + ': no-console'); }
+  });
+}
+process.exit(found ? 1 : 0);
+`;
+const MATH = nodeSample['src/math.js']!;
+
+let base: string;
+const open: { idle: () => Promise<void> }[] = [];
+beforeEach(() => {
+  base = tempDir();
+});
+afterEach(async () => {
+  for (const ws of open.splice(0)) await ws.idle();
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+async function preparedJob(files: Record<string, string>, commands: string[]) {
+  const remote = makeRemote(base, { ...nodeSample, 'scripts/lint.js': LINT, ...files });
+  const root = path.join(base, 'workdir');
+  const ws = createWorkspace({
+    root,
+    remoteUrl: () => remote.url,
+    author: { name: 'b', email: 'b@example.test' },
+  });
+  open.push(ws);
+  const job0 = sampleJob();
+  const out = await ws.prepare(
+    { key: 'k', step: 'prepare', attempt: 0, notBefore: null, job: job0 },
+    { signal },
+  );
+  const job: JobContext = {
+    ...job0,
+    workspace: { baseSha: out.baseSha, defaultBranch: out.defaultBranch },
+    config: { ...out.config, sandbox: 'required', timeoutSeconds: 60, quality: { commands } },
+  };
+  const effects = createTestEffects({ workspace: ws });
+  const run = <S extends 'runBaseline' | 'runTests'>(j: JobContext, step: S) =>
+    effects[step]({ key: 'k', step, attempt: 1, notBefore: null, job: j }, { signal });
+  const baseline = await run(job, 'runBaseline');
+  /** The change's run: written into the tree as applyChanges would, then tested. */
+  const testChange = async (changed: Record<string, string>) => {
+    const next: JobContext = {
+      ...job,
+      baseline: { ...baseline, at: 0 },
+      changes: mergeChanges(
+        [],
+        Object.entries(changed).map(([p, content]) => ({ path: p, content })),
+      ),
+    };
+    return run(next, 'runTests');
+  };
+  return { baseline, testChange };
+}
+
+const quality = (run: Omit<TestRun, 'at'>) =>
+  run.quality?.map(({ command, verdict, reason, findings, newFindings }) => ({
+    command,
+    verdict,
+    reason,
+    findings,
+    newFindings,
+  }));
+
+describe('quality commands in the test step', () => {
+  it('given a lint clean on the base, when the change adds a finding, then the run fails with it, though its tests pass', async () => {
+    const { baseline, testChange } = await preparedJob({}, ['node scripts/lint.js']);
+    expect(quality(baseline)).toEqual([
+      { command: 'node scripts/lint.js', verdict: 'pass', reason: null, findings: [], newFindings: [] },
+    ]);
+    const run = await testChange({ 'src/math.js': `${MATH}console.log('debug');\n` });
+    expect(run.totals).toMatchObject({ passed: 2, failed: 1 });
+    expect(run.newFailures).toEqual([]);
+    expect(run).toMatchObject({ verdict: 'fail', passed: false, failureClass: 'unknown' });
+    expect(quality(run)).toEqual([
+      {
+        command: 'node scripts/lint.js',
+        verdict: 'fail',
+        reason: 'passed on the base commit and exited 1 after the change',
+        findings: ['src/math.js: no-console'],
+        newFindings: ['src/math.js: no-console'],
+      },
+    ]);
+    expect(run.quality![0]!.outputTail).toBe('src/math.js:3:1: no-console\n');
+  });
+
+  it('given a lint finding already on the base, when the change moves it and adds none, then the run passes', async () => {
+    const { baseline, testChange } = await preparedJob({ 'src/old.js': "console.log('old');\n" }, [
+      'node scripts/lint.js',
+    ]);
+    expect(quality(baseline)).toEqual([
+      {
+        command: 'node scripts/lint.js',
+        verdict: 'fail',
+        reason: 'exited 1 on the base commit',
+        findings: ['src/old.js: no-console'],
+        newFindings: [],
+      },
+    ]);
+    const run = await testChange({ 'src/old.js': "// moved down a line\nconsole.log('old');\n" });
+    expect(run).toMatchObject({ verdict: 'pass', passed: true });
+    expect(run.failureClass).toBeUndefined();
+    expect(quality(run)).toEqual([
+      {
+        command: 'node scripts/lint.js',
+        verdict: 'pass',
+        reason: 'already failed on the base commit; the change adds no finding',
+        findings: ['src/old.js: no-console'],
+        newFindings: [],
+      },
+    ]);
+  });
+
+  it('given tests that fail after the change, then no quality command runs: the failing test comes first', async () => {
+    const { testChange } = await preparedJob({}, ['node scripts/lint.js']);
+    const run = await testChange({
+      'src/math.js': 'exports.add = () => 0;\nexports.sub = () => 0;\nconsole.log(1);\n',
+    });
+    expect(run).toMatchObject({ verdict: 'fail', failureClass: 'assertion' });
+    expect(run.quality).toBeUndefined();
+  });
+
+  it('runs each command on exactly the change: what one command rewrote, the next does not see', async () => {
+    const vandal = `node -e "require('fs').writeFileSync('src/math.js', 'console.log(1)')"`;
+    const { testChange } = await preparedJob({}, [vandal, 'node scripts/lint.js']);
+    const run = await testChange({ 'src/math.js': `${MATH}// booty\n` });
+    expect(quality(run)?.map((q) => q.verdict)).toEqual(['pass', 'pass']);
+    expect(run.passed).toBe(true);
+  });
+
+  it('given a quality command the sandbox cannot find, then the attempt is classed environment', async () => {
+    const { baseline, testChange } = await preparedJob({}, ['lint-nowhere --check']);
+    expect(baseline.quality![0]).toMatchObject({ verdict: 'fail', exitCode: 127 });
+    const run = await testChange({ 'src/math.js': `${MATH}// booty\n` });
+    expect(run).toMatchObject({ verdict: 'unknown', passed: false, failureClass: 'environment' });
+    expect(run.quality![0]!.reason).toContain('booty cannot tell whether the change added a failure');
+  });
+
+  it('given no quality commands, then nothing more runs and the runs carry no quality field', async () => {
+    const { baseline, testChange } = await preparedJob({}, []);
+    expect(baseline.quality).toBeUndefined();
+    const run = await testChange({ 'src/math.js': `${MATH}console.log('debug');\n` });
+    expect(run).toMatchObject({ verdict: 'pass', passed: true });
+    expect('quality' in run).toBe(false);
+  });
+});
