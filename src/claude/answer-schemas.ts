@@ -40,22 +40,47 @@ export const ChangesAnswer = z
     explanation: z
       .string()
       .min(1)
-      .describe('What you changed and why, for the pull request description and for the next attempt.'),
+      .describe(
+        'Before any change: what you will change and why. On a refinement, first why the last attempt failed and how this one differs. It goes into the pull request and is shown to you on the next attempt.',
+      ),
+    edits: z
+      .array(
+        z.object({
+          path: RelativePath,
+          search: z
+            .string()
+            .min(1)
+            .describe('Lines copied exactly from the current file; they must occur exactly once in it.'),
+          replace: z.string().describe('The text that replaces them.'),
+        }),
+      )
+      // Absent in answers written before edits existed (the demo's scripted turns): none.
+      .default([])
+      .describe(
+        'Targeted changes to existing files, applied in order; several edits may change one file. Use these for every file that already exists.',
+      ),
     changes: z
       .array(
         z.object({
           path: RelativePath,
-          content: z.string().describe('The complete new content of the file, not a diff.'),
+          content: z.string().describe('The complete content of the file, not a diff.'),
         }),
       )
-      .describe('Every file you create or modify, code and tests, each with its complete content.'),
+      .describe(
+        'New files, each with its complete content. Change an existing file with edits, not by repeating it whole.',
+      ),
     deletePaths: z.array(RelativePath).describe('Files to delete; usually empty. Never a test file.'),
   })
   .superRefine((answer, ctx) => {
-    const paths = [...answer.changes.map((c) => c.path), ...answer.deletePaths];
+    const edited = new Set(answer.edits.map((e) => e.path));
+    const paths = [...answer.changes.map((c) => c.path), ...answer.deletePaths, ...edited];
     const seen = new Set<string>();
     for (const p of paths) {
-      if (seen.has(p)) ctx.addIssue({ code: 'custom', message: `path ${p} appears more than once` });
+      if (seen.has(p))
+        ctx.addIssue({
+          code: 'custom',
+          message: `path ${p} appears more than once across edits, changes and deletePaths`,
+        });
       seen.add(p);
     }
     if (paths.length === 0) ctx.addIssue({ code: 'custom', message: 'the answer changes no file' });
@@ -91,7 +116,7 @@ export const analysisTool = answerTool(
 
 export const changesTool = answerTool(
   'submit_changes',
-  'Submit the complete new contents of every file to create or modify, code and tests, with an explanation.',
+  'Submit your change, code and tests: first what you will change and why, then search/replace edits to existing files and the complete content of new files.',
   ChangesAnswer,
 );
 

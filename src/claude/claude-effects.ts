@@ -5,27 +5,32 @@ import type { EffectImpl } from '../machines/effect-contract.js';
 import { type EffectInput, type JobContext, tokensSpent } from '../machines/job-context.js';
 import { type AnswerTool, analysisTool, type ChangesAnswer, changesTool } from './answer-schemas.js';
 import { createAnthropicClient, DEFAULT_TIMEOUT_MS } from './anthropic-client.js';
-import { attemptHistory, latestFailure } from './failure-report.js';
+import { attemptPatches, attemptsInScope, touchedPaths } from './attempt-patches.js';
+import { attemptBlock } from './failure-report.js';
 import { rankFiles } from './file-relevance.js';
 import {
   ANALYZE_TASK,
   analysisText,
   followUpText,
   GENERATE_TASK,
+  HISTORY_INTRO,
   issueText,
   prDiffText,
-  REFINE_TASK,
+  refineTask,
+  repeatProblem,
   touchedFilesIntro,
   touchedFileText,
 } from './prompts.js';
+import { repeatedAttempt } from './repeated-patch.js';
 import type { RepoReader } from './repo-reader.js';
 import { planRequest } from './request-plan.js';
+import { type Resolved, resolveAnswer } from './resolve-answer.js';
 import { askForAnswer } from './structured-call.js';
 import { testViolations } from './test-guard.js';
 import { tokenCounter } from './token-counter.js';
 
 // The three steps that think, as effects for the job machine: analyze → Analysis, generate and
-// refine → complete file contents. Each reads the job from its input, builds its request from the
+// refine → complete file contents (the model's edits resolved against the current code). Each reads the job from its input, builds its request from the
 // repository and the log, and returns its answer with the tokens and dollars it cost.
 
 export interface ClaudeEffectsOptions {
@@ -60,9 +65,12 @@ interface StepParts<T> {
   /** The fenced issue: its words and paths steer which files are relevant. */
   issue: string;
   stable: string;
+  /** The earlier attempts, oldest first: cached after the stable block, breakpoints at the last two. */
+  history?: string[];
   head: string;
   sections: string[];
   check?: (value: T) => Promise<string[]>;
+  review?: (value: T) => Promise<string[]>;
 }
 
 export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffects {
@@ -83,6 +91,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       tree: parts.tree,
       ranked: rankFiles({ files: parts.tree, analysis: job.analysis, issueText: parts.issue }),
       stable: parts.stable,
+      history: parts.history ?? [],
       head: parts.head,
       sections: parts.sections,
       maxInputTokens: options.maxInputTokens,
@@ -100,6 +109,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       budget: { max: job.settings.maxTokens, spent: tokensSpent(job.usage) },
       ...plan,
       check: parts.check,
+      review: parts.review,
       signal,
       log: options.log?.child({ jobId: job.jobId }),
     });
@@ -127,44 +137,74 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     const reader = await options.repo(job);
     const issue = issueText(job);
     const touched = touchedOrder(job);
-    const sections = touched.map((c) => touchedFileText(c.path, c.content));
     const prDiff = await roundDiff(job, reader);
-    const head =
-      step === 'generate'
-        ? [
-            GENERATE_TASK,
-            followUpText(job),
-            prDiff,
-            ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : []),
-          ]
-        : [
-            REFINE_TASK,
-            followUpText(job),
-            prDiff,
-            latestFailure(job) ?? '',
-            attemptHistory(job.attempts),
-            ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : []),
-          ];
-    const current = new Map(job.changes.map((c) => [c.path, c.content]));
-    const previous = async (path: string) => (current.has(path) ? current.get(path)! : reader.readFile(path));
-    const check = (answer: ChangesAnswer) =>
-      testViolations({
-        changes: answer.changes,
+    const scope = attemptsInScope(job);
+    const base = await reader.readFiles([
+      ...new Set([...touchedPaths(scope), ...job.changes.map((c) => c.path)]),
+    ]);
+    const patches = attemptPatches(scope, base);
+    const history = scope.map(
+      (a, i) =>
+        `${i === 0 ? `${HISTORY_INTRO}\n` : ''}${attemptBlock(a, patches[i]!, job.baseline?.failingTests ?? null)}`,
+    );
+    const head = [
+      step === 'generate' ? GENERATE_TASK : refineTask(scope.at(-1)?.n ?? job.attempt - 1),
+      ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : []),
+    ];
+    const latest = new Map(job.changes.map((c) => [c.path, c.content]));
+    const current = async (paths: string[]) => {
+      const found = await reader.readFiles(paths.filter((p) => !latest.has(p)));
+      for (const p of paths) if (latest.has(p)) found.set(p, latest.get(p)!);
+      return found;
+    };
+    // Checked twice per answer (rules, then review): resolved once.
+    const resolved = new WeakMap<ChangesAnswer, Promise<Resolved>>();
+    const resolve = (answer: ChangesAnswer) => {
+      if (!resolved.has(answer)) resolved.set(answer, resolveAnswer(answer, current));
+      return resolved.get(answer)!;
+    };
+    const check = async (answer: ChangesAnswer) => {
+      const { changes } = await resolve(answer);
+      return testViolations({
+        changes: changes.filter((c): c is { path: string; content: string } => c.content !== null),
         deletePaths: answer.deletePaths,
         addedTests: job.addedTests,
-        previous,
+        previous: async (path) => (await current([path])).get(path) ?? null,
       });
-    const { value, usage } = await ask(step, input, signal, {
+    };
+    const review = async (answer: ChangesAnswer) => {
+      const { changes, problems } = await resolve(answer);
+      if (problems.length) return problems;
+      const proposal = await reader.readFiles(changes.map((c) => c.path).filter((p) => !base.has(p)));
+      const repeats = repeatedAttempt({
+        attempts: scope,
+        current: job.changes,
+        proposal: changes,
+        base: new Map([...base, ...proposal]),
+      });
+      return repeats === null ? [] : [repeatProblem(repeats)];
+    };
+    const { value, usage, unresolved } = await ask(step, input, signal, {
       tool: changesTool,
       reader,
       tree: await reader.listFiles(),
       issue,
-      stable: `${issue}\n\n${analysisText(job.analysis)}`,
-      head: head.filter(Boolean).join('\n\n'),
-      sections,
+      stable: [issue, analysisText(job.analysis), followUpText(job), prDiff].filter(Boolean).join('\n\n'),
+      history,
+      head: head.join('\n\n'),
+      sections: touched.map((c) => touchedFileText(c.path, c.content)),
       check,
+      review,
     });
-    return { changes: toFileChanges(value), explanation: value.explanation, usage };
+    // Still unusable after the one repair turn: nothing is applied, so the attempt is spent
+    // without a test run, and the next attempt reads why.
+    if (unresolved.length)
+      return {
+        changes: [],
+        explanation: `${value.explanation}\n\nbooty did not apply this answer: ${unresolved.join('; ')}`,
+        usage,
+      };
+    return { changes: (await resolve(value)).changes, explanation: value.explanation, usage };
   }
 
   return {
@@ -180,14 +220,6 @@ function touchedOrder(job: JobContext): FileChange[] {
   return [...job.changes].sort(
     (a, b) => Number(latest.has(b.path)) - Number(latest.has(a.path)) || (a.path < b.path ? -1 : 1),
   );
-}
-
-export function toFileChanges(answer: ChangesAnswer): FileChange[] {
-  const changes: FileChange[] = [
-    ...answer.changes.map((c) => ({ path: c.path, content: c.content })),
-    ...answer.deletePaths.map((path) => ({ path, content: null })),
-  ];
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** A round works on the PR as it stands: the model sees the PR's whole change, not only the files it touches. */

@@ -1,15 +1,15 @@
 import type { TestRun } from '../events/effect-results.js';
-import type { AttemptRecord, JobContext } from '../machines/job-context.js';
+import type { AttemptRecord } from '../machines/job-context.js';
 import { CLASS_GUIDANCE } from '../refine/class-guidance.js';
 import { failureBlocks } from '../refine/failure-class.js';
 import { fenceTestOutput, sanitizeUntrusted } from './untrusted-text.js';
 
-// What a refinement needs to know about the past: the latest failure in detail (trimmed output,
-// failing tests against the baseline, path-policy rejections) and every earlier attempt in brief.
+// What a refinement needs to know about the past: every earlier attempt in full (its explanation,
+// its patch, what the path policy rejected, its failures against the baseline and their class).
 
 const OUTPUT_CHARS = 6_000;
 const NAMES = 15;
-const EXPLANATION_CHARS = 500;
+const EXPLANATION_CHARS = 1_500;
 const DETAILS = 8;
 const DETAIL_CHARS = 1_500;
 
@@ -18,33 +18,40 @@ const names = (list: string[]) =>
     ? 'none'
     : list.slice(0, NAMES).join('; ') + (list.length > NAMES ? `; and ${list.length - NAMES} more` : '');
 
-/** The latest attempt's failure, or null before any attempt. */
-export function latestFailure(job: JobContext): string | null {
-  const latest = job.attempts.at(-1);
-  if (!latest) return null;
-  const lines = [`<latest_failure attempt="${latest.n}">`];
-  // Logs from before the classes have none: the request is then what it was.
-  if (latest.failureClass)
-    lines.push(`Kind of failure: ${latest.failureClass}. ${CLASS_GUIDANCE[latest.failureClass]}`);
-  if (latest.rejected.length > 0) {
+/**
+ * One earlier attempt, whole: what the model said it would do, the patch it made, what the path
+ * policy refused, and how the tests failed, with the class's guidance. It reads the same on every
+ * later attempt (nothing in it says "latest"), so it stays in the cached prefix.
+ */
+export function attemptBlock(a: AttemptRecord, patch: string, baselineFailing: string[] | null): string {
+  const why = sanitizeUntrusted(a.explanation, EXPLANATION_CHARS);
+  const lines = [`<attempt n="${a.n}">`, `What you said you would change, and why: ${why || '(nothing)'}`];
+  if (patch)
+    lines.push(
+      'Its patch, against the code as it stood before this attempt:',
+      `<patch>\n${patch.replaceAll('</patch', '&lt;/patch')}</patch>`,
+    );
+  if (a.rejected.length > 0) {
     lines.push('Changes the path policy rejected (they were not applied):');
-    for (const r of latest.rejected) lines.push(`- ${r.path}: ${r.reason} (${r.rule})`);
+    for (const r of a.rejected) lines.push(`- ${r.path}: ${r.reason} (${r.rule})`);
   }
-  const run = latest.test ? job.lastTest : null;
+  // Logs from before the classes have none: the request is then what it was.
+  if (a.failureClass) lines.push(`Kind of failure: ${a.failureClass}. ${CLASS_GUIDANCE[a.failureClass]}`);
+  const run = a.test;
   if (!run) {
     lines.push(
-      latest.files.length === 0
+      a.files.length === 0
         ? 'Nothing from this attempt could be applied, so no tests ran.'
         : 'The tests did not run for this attempt.',
     );
   } else {
     lines.push(
-      `Command: ${run.command}; exit code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}${run.timedOut ? '; it timed out' : ''}.`,
+      `Tests: ${run.passed ? 'passed' : run.verdict === 'unknown' ? 'not proven' : 'failed'}. Command: ${run.command}; exit code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}${run.timedOut ? '; it timed out' : ''}.`,
       ...(run.reasons ?? []).map((r) => `Why it did not pass: ${r.message}`),
       `New failures compared to the baseline (these must pass): ${names(run.newFailures)}`,
       `Tests this job added or modified that did not pass: ${names(run.addedTestsFailing)}`,
       `All failing tests: ${names(run.failingTests)}`,
-      `Already failing before booty changed anything (baseline): ${names(job.baseline?.failingTests ?? run.baselineFailures)}`,
+      `Already failing before booty changed anything (baseline): ${names(baselineFailing ?? run.baselineFailures)}`,
     );
     const details = failureDetails(run);
     // The runner's own failure messages, when it gave them, say more than the output's last lines
@@ -52,7 +59,7 @@ export function latestFailure(job: JobContext): string | null {
     if (details) lines.push('Failure details, as the test runner reported them:', details);
     else lines.push('End of the test output:', fenceTestOutput(run.outputTail, OUTPUT_CHARS));
   }
-  lines.push('</latest_failure>');
+  lines.push('</attempt>');
   return lines.join('\n');
 }
 
@@ -73,29 +80,4 @@ function failureDetails(run: TestRun): string | null {
     `The other ${blocks.length - 1} failures (they often share that cause; check each once it is fixed):`,
     ...shown.slice(1),
   ].join('\n');
-}
-
-/** One short entry per attempt, oldest first: what changed, why, what failed. */
-export function attemptHistory(attempts: AttemptRecord[]): string {
-  if (attempts.length === 0) return '<attempt_history>none yet</attempt_history>';
-  const lines = [`<attempt_history count="${attempts.length}">`];
-  for (const a of attempts) lines.push(attemptLine(a));
-  lines.push('</attempt_history>');
-  return lines.join('\n');
-}
-
-function attemptLine(a: AttemptRecord): string {
-  const why = sanitizeUntrusted(a.explanation, EXPLANATION_CHARS).replace(/\n+/g, ' ');
-  const parts = [
-    `Attempt ${a.n}: ${why || '(no explanation)'}`,
-    `  changed: ${a.files.length ? names(a.files) : 'nothing applied'}`,
-  ];
-  if (a.rejected.length) parts.push(`  rejected: ${names(a.rejected.map((r) => `${r.path} (${r.reason})`))}`);
-  if (!a.test) parts.push('  tests: not run');
-  else if (a.test.passed) parts.push('  tests: passed');
-  else
-    parts.push(
-      `  tests: ${a.test.verdict === 'unknown' ? 'not proven' : 'failed'}${a.test.timedOut ? ' (timed out)' : ''}, exit ${a.test.exitCode ?? 'none'}; new failures: ${names(a.test.newFailures)}; added or modified tests not passing: ${names(a.test.addedTestsFailing)}`,
-    );
-  return parts.join('\n');
 }

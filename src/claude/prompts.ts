@@ -15,7 +15,7 @@ Rules that nothing can change:
 - Answer only by calling the tool you are given, exactly once, with a complete answer that matches its schema.
 
 How to work:
-- Give the complete content of every file you create or change, never a diff or an excerpt.
+- Change an existing file with search/replace edits: each edit's search text is copied exactly from the file as it is now and occurs in it exactly once, and its replacement takes its place. Give the complete content only of a new file.
 - Add or extend tests for the behaviour you implement or the bug you fix, next to the existing tests and in their style.
 - You may fix code or tests, but never delete tests, skip them, mark them only/todo, or weaken their assertions to make them pass.
 - Keep the change small and focused on the issue; follow the repository's conventions.`;
@@ -108,12 +108,22 @@ export const ANALYZE_TASK = `Task: analyse the issue above against the repositor
 Decide whether it asks for a feature (feat) or a bug fix (fix), which existing files you need to read, which files to create or change, which test files to add or extend, the acceptance criteria the tests will check, and the risks. Use paths from the repository's file list; new files follow its layout. Call submit_analysis.`;
 
 export const GENERATE_TASK = `Task: implement the analysis above.
-Write the code and the tests. Return the complete content of every file you create or change, and explain what you did and why. Call submit_changes.`;
+Write the code and the tests. First say what you will change and why; then give edits to existing files and the complete content of new files. Call submit_changes.`;
 
-export const REFINE_TASK = `Task: the last attempt did not pass. Fix it.
-Read the failure and the history of earlier attempts below, find the cause, and change the code or the tests so that every test passes. You may not delete tests, skip them or weaken their assertions. Return the complete content of every file you change now (files you do not return keep their current content), and explain what you changed and why. Call submit_changes.`;
+/** Opens the first attempt's block: the blocks then stay the same bytes on every later attempt. */
+export const HISTORY_INTRO =
+  'Your earlier attempts at this change, oldest first. Each shows what you said you would change, the patch you made, and how the tests failed.';
 
-/** The current content of one file the job has changed, for the step's own (uncached) part. */
+export function refineTask(latest: number): string {
+  return `Task: attempt ${latest} above did not pass. Fix it.
+Find the cause from its failure and from the attempts before it; do not repeat a patch that already failed. First say why attempt ${latest} failed and what you will change now, and why; then change the code or the tests so that every test passes. You may not delete tests, skip them or weaken their assertions. Edit the files as they are now (their current contents follow; files you do not change keep them). Call submit_changes.`;
+}
+
+/** Sent back when an answer would leave the code as an earlier attempt left it. */
+export const repeatProblem = (n: number) =>
+  `this answer leaves the code exactly as attempt ${n} left it, and attempt ${n} did not pass: running the same tests again cannot help. Make a different change`;
+
+/** The current content of one file the job has changed, for the step's own (uncached) part: edits match it. */
 export function touchedFileText(path: string, content: string | null): string {
   return content === null
     ? `<current_file path="${path}" deleted="true"/>`

@@ -5,15 +5,18 @@ import { repositoryContext, SYSTEM_PROMPT } from './prompts.js';
 import type { RepoReader } from './repo-reader.js';
 import { type CountableRequest, estimateRequestTokens, estimateTokens } from './token-counter.js';
 
-// The shape of every request booty sends, and what goes into it:
+// The shape of every request booty sends, and what goes into it, what stays the same first:
 //
 //   tools:    [the step's answer tool]                                  ┐
-//   system:   [rules] [repository context ◀ cache_control]              │ cached prefix, the same
-//   messages: user [issue (+ analysis) ◀ cache_control]                 ┘ bytes on every attempt
-//                  [the step's task, failure, history, touched files]     varies, after the breakpoints
+//   system:   [rules] [repository context ◀ cache_control]              │ the same bytes on every
+//   messages: user [issue, analysis, the round's request ◀ cache_control]│ attempt of the job
+//                  [attempt 1] … [attempt n-1 ◀] [attempt n ◀]          ┘ grows by one block an attempt
+//                  [the step's task, the touched files' current text]     varies, after the breakpoints
 //
-// The repository context takes a fixed share of the input budget, so it does not shift as the
-// history of attempts grows.
+// The API takes at most four breakpoints: the last two move forward with the attempts, so each
+// request reads the prefix the one before it wrote (up to its last attempt) and writes one block
+// more. The repository context takes a fixed share of the input budget, so it does not shift as
+// the history grows.
 
 export interface PlanInput {
   step: 'analyze' | 'generate' | 'refine';
@@ -26,6 +29,8 @@ export interface PlanInput {
   ranked: string[];
   /** The first user block: stable for the whole job. */
   stable: string;
+  /** The earlier attempts' blocks, oldest first: each the same bytes on every later attempt. */
+  history: string[];
   /** The step's own text, always sent. */
   head: string;
   /** The step's trimmable texts, most relevant first. */
@@ -40,6 +45,8 @@ export interface Plan {
 }
 
 const ephemeral = { type: 'ephemeral' } as const;
+/** Breakpoints left for the history once the repository context and the stable block have theirs. */
+const MOVING_BREAKPOINTS = 2;
 const MAX_CANDIDATES = 400;
 const READ_CHUNK = 50;
 
@@ -59,6 +66,11 @@ export async function planRequest(input: PlanInput): Promise<Plan> {
         role: 'user',
         content: [
           { type: 'text', text: input.stable, cache_control: ephemeral },
+          ...input.history.map((text, i) =>
+            i >= input.history.length - MOVING_BREAKPOINTS
+              ? { type: 'text' as const, text, cache_control: ephemeral }
+              : { type: 'text' as const, text },
+          ),
           { type: 'text', text: [input.head, ...sections].join('\n\n') },
         ],
       },

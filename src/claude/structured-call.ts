@@ -18,6 +18,8 @@ import type { CountableRequest, TokenCounter } from './token-counter.js';
 // One step's conversation with the model: fit the request, check the job's token budget, call,
 // validate the forced tool's input with its zod schema (and the step's own rules). An invalid
 // answer gets exactly one repair turn quoting what was wrong; a second invalid answer fails the step.
+// A step that fails after a call answered carries what it spent (`usage` on the error), so the
+// job's budget counts it.
 
 export interface JobBudget {
   /** The job's token bound (BOOTY_MAX_TOKENS_PER_JOB), or null for none. */
@@ -42,6 +44,11 @@ export interface AskInput<T> {
   sections: string[];
   /** Rules beyond the schema; each returned string is a problem to repair. */
   check?: (value: T) => Promise<string[]>;
+  /**
+   * Softer rules for a valid answer: their problems go back in the one repair turn too, but an
+   * answer that still breaks them is returned with them (`unresolved`) instead of failing the step.
+   */
+  review?: (value: T) => Promise<string[]>;
   signal: AbortSignal;
   log?: Logger;
 }
@@ -49,41 +56,62 @@ export interface AskInput<T> {
 /** Below this many output tokens no answer is worth asking for. */
 export const MIN_OUTPUT_TOKENS = 1024;
 
-export async function askForAnswer<T>(input: AskInput<T>): Promise<{ value: T; usage: Usage }> {
-  let usage = noUsage(input.model);
-  const fitInput = {
-    step: input.step,
-    maxInputTokens: input.maxInputTokens,
-    counter: input.counter,
-    signal: input.signal,
-  };
-  const first = await fitRequest({
-    ...fitInput,
-    render: input.render,
-    repoFiles: input.repoFiles,
-    sections: input.sections,
-  });
-  const one = await send(input, first, usage);
-  usage = sumUsage(usage, one.usage);
-  const problems = await validate(input, one.message, one.maxTokens);
-  if (problems.ok) return { value: problems.value, usage };
+export interface Answered<T> {
+  value: T;
+  usage: Usage;
+  /** The review's problems the repaired answer still has; empty when it has none. */
+  unresolved: string[];
+}
 
-  // The repair turn keeps the same prefix (same files, same sections) so it reads from the cache.
-  const tail = repairTurns(one.message, input.tool.name, problems.problems);
-  const second = await fitRequest({
-    ...fitInput,
-    render: (keep) => withTail(input.render(keep), tail),
-    repoFiles: input.repoFiles.slice(0, first.keep.repoFiles),
-    sections: input.sections.slice(0, first.keep.sections),
-  });
-  const two = await send(input, second, usage);
-  usage = sumUsage(usage, two.usage);
-  const again = await validate(input, two.message, two.maxTokens);
-  if (again.ok) return { value: again.value, usage };
-  throw new BootyError('BOOTY_E_CLAUDE_ANSWER_INVALID', {
-    step: input.step,
-    reason: again.problems.join('; '),
-  });
+export async function askForAnswer<T>(input: AskInput<T>): Promise<Answered<T>> {
+  let usage = noUsage(input.model);
+  try {
+    const fitInput = {
+      step: input.step,
+      maxInputTokens: input.maxInputTokens,
+      counter: input.counter,
+      signal: input.signal,
+    };
+    const first = await fitRequest({
+      ...fitInput,
+      render: input.render,
+      repoFiles: input.repoFiles,
+      sections: input.sections,
+    });
+    const one = await send(input, first, usage);
+    usage = sumUsage(usage, one.usage);
+    const problems = await validate(input, one.message, one.maxTokens);
+    if (problems.ok) return { value: problems.value, usage, unresolved: [] };
+
+    // The repair turn keeps the same prefix (same files, same sections) so it reads from the cache.
+    const tail = repairTurns(one.message, input.tool.name, problems.problems);
+    const second = await fitRequest({
+      ...fitInput,
+      render: (keep) => withTail(input.render(keep), tail),
+      repoFiles: input.repoFiles.slice(0, first.keep.repoFiles),
+      sections: input.sections.slice(0, first.keep.sections),
+    });
+    const two = await send(input, second, usage);
+    usage = sumUsage(usage, two.usage);
+    const again = await validate(input, two.message, two.maxTokens);
+    if (again.ok) return { value: again.value, usage, unresolved: [] };
+    if (again.reviewed) return { value: again.reviewed, usage, unresolved: again.problems };
+    throw new BootyError('BOOTY_E_CLAUDE_ANSWER_INVALID', {
+      step: input.step,
+      reason: again.problems.join('; '),
+    });
+  } catch (err) {
+    throw withSpent(err, usage);
+  }
+}
+
+/** The error, carrying the tokens spent before it (and by the call that raised it, if one answered). */
+function withSpent(err: unknown, before: Usage): unknown {
+  if (!(err instanceof Error)) return err;
+  const own = (err as { usage?: Usage }).usage;
+  const spent = own ? sumUsage(before, own) : before;
+  if (tokens(spent) > 0) Object.assign(err, { usage: spent });
+  return err;
 }
 
 async function send<T>(input: AskInput<T>, fitted: Fitted, before: Usage) {
@@ -118,11 +146,14 @@ async function send<T>(input: AskInput<T>, fitted: Fitted, before: Usage) {
     maxTokens < input.maxOutputTokens &&
     input.budget.max !== null
   ) {
-    throw new BootyError('BOOTY_E_BUDGET_EXCEEDED', {
-      max: input.budget.max,
-      spent: spent + tokens(usage),
-      needed: fitted.inputTokens + input.maxOutputTokens,
-    });
+    throw Object.assign(
+      new BootyError('BOOTY_E_BUDGET_EXCEEDED', {
+        max: input.budget.max,
+        spent: spent + tokens(usage),
+        needed: fitted.inputTokens + input.maxOutputTokens,
+      }),
+      { usage },
+    );
   }
   return { message, usage, maxTokens };
 }
@@ -137,7 +168,8 @@ export function outputAllowance(max: number | null, spent: number, inputTokens: 
   return Math.min(cap, left);
 }
 
-type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+/** `reviewed`: the answer is valid and only the review found problems. */
+type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[]; reviewed?: T };
 
 async function validate<T>(input: AskInput<T>, message: Message, maxTokens: number): Promise<Checked<T>> {
   const call = message.content.find(
@@ -158,7 +190,11 @@ async function validate<T>(input: AskInput<T>, message: Message, maxTokens: numb
   const parsed = input.tool.schema.safeParse(call.input);
   if (!parsed.success) return { ok: false, problems: [describeIssues(parsed.error)] };
   const problems = (await input.check?.(parsed.data)) ?? [];
-  return problems.length ? { ok: false, problems } : { ok: true, value: parsed.data };
+  if (problems.length) return { ok: false, problems };
+  const review = (await input.review?.(parsed.data)) ?? [];
+  return review.length
+    ? { ok: false, problems: review, reviewed: parsed.data }
+    : { ok: true, value: parsed.data };
 }
 
 /** The invalid answer as the assistant's turn, and the problems as the tool's error result. */

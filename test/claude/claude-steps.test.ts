@@ -164,49 +164,66 @@ describe('claude steps against the simulator', () => {
     expect(again.explanation).toBe('Import path of the test was wrong.');
 
     const [gen, ref1, ref2] = sim.messages();
-    // Everything up to the second user block is the same bytes on the wire in all three requests.
-    const varying = (raw: string) => raw.indexOf('},{"type":"text","text":"Task: ');
-    const cut = varying(ref1!.raw);
-    expect(cut).toBeGreaterThan(0);
-    expect(varying(ref2!.raw)).toBe(cut);
-    expect(ref2!.raw.slice(0, cut)).toBe(ref1!.raw.slice(0, cut));
-    expect(gen!.raw.slice(0, cut)).toBe(ref1!.raw.slice(0, cut));
+    // What stays the same comes first: system, repository, issue and analysis, then the attempts in
+    // order; the last two attempts carry the moving breakpoints, the task comes last, uncached.
+    const blocks = (r: typeof gen) =>
+      r!.body.messages[0].content as { text: string; cache_control?: object }[];
+    expect(blocks(gen).map((b) => b.cache_control ?? null)).toEqual([ephemeral, null]);
+    expect(blocks(ref1).map((b) => b.cache_control ?? null)).toEqual([ephemeral, ephemeral, null]);
+    expect(blocks(ref2).map((b) => b.cache_control ?? null)).toEqual([ephemeral, ephemeral, ephemeral, null]);
+    expect(ref1!.body.system).toEqual(gen!.body.system);
+    expect(ref2!.body.system).toEqual(gen!.body.system);
+    expect(blocks(ref1)[0]!.text).toBe(blocks(gen)[0]!.text);
+    expect(blocks(ref2)[0]!.text).toBe(blocks(gen)[0]!.text);
+    expect(blocks(ref2)[1]!.text).toBe(blocks(ref1)[1]!.text);
     expect(ref1!.body.tools).toEqual([changesTool.tool]);
-    expect(ref1!.body.messages[0].content[0].cache_control).toEqual(ephemeral);
-    expect(ref1!.body.messages[0].content[0].text).toContain('<analysis>\nSummary: Add a subtract function');
-    // The prefix generate wrote is read by both refinements.
-    const written = gen!.response.usage.cache_creation_input_tokens;
-    expect(written).toBeGreaterThan(1024);
-    expect(ref1!.response.usage.cache_read_input_tokens).toBe(written);
-    expect(ref2!.response.usage.cache_read_input_tokens).toBe(written);
-    expect(ref2!.response.usage.cache_creation_input_tokens).toBe(0);
+    expect(blocks(ref1)[0]!.text).toContain('<analysis>\nSummary: Add a subtract function');
+    // Each request reads what the one before it wrote, and writes one attempt more.
+    const usage = (r: typeof gen) => r!.response.usage;
+    expect(usage(gen).cache_creation_input_tokens).toBeGreaterThan(1024);
+    expect(usage(ref1).cache_read_input_tokens).toBe(usage(gen).cache_creation_input_tokens);
+    expect(usage(ref1).cache_creation_input_tokens).toBeGreaterThan(0);
+    expect(usage(ref2).cache_read_input_tokens).toBe(
+      usage(ref1).cache_read_input_tokens + usage(ref1).cache_creation_input_tokens,
+    );
+    expect(usage(ref2).cache_creation_input_tokens).toBeGreaterThan(0);
 
-    const task1: string = ref1!.body.messages[0].content[1].text;
-    expect(task1).toContain('<latest_failure attempt="1">');
-    expect(task1).toContain(
+    const attempt1 = blocks(ref1)[1]!.text;
+    expect(attempt1.startsWith('Your earlier attempts at this change, oldest first.')).toBe(true);
+    expect(attempt1).toContain(
+      '<attempt n="1">\nWhat you said you would change, and why: Add subtract in its own module, with a test.',
+    );
+    // The patch is against the base commit: the changed guide and the two new files.
+    expect(attempt1).toContain(
+      '--- a/docs/guide.md\n+++ b/docs/guide.md\n@@ -1,3 +1,1 @@\n-# Guide\n-\n-Nothing to see.\n+// attempt 1',
+    );
+    expect(attempt1).toContain('--- /dev/null\n+++ b/src/subtract.js\n@@ -0,0 +1,1 @@\n+// attempt 1');
+    expect(attempt1).toContain(
       'New failures compared to the baseline (these must pass): subtract works (attempt 1)',
     );
-    expect(task1).toContain(
+    expect(attempt1).toContain(
       '<test_output>\nnot ok 1 - subtract works\n  expected: 2\n  actual: 4\n</test_output>',
     );
-    expect(task1).toContain(
-      '<attempt_history count="1">\nAttempt 1: Add subtract in its own module, with a test.',
-    );
+    const task1 = blocks(ref1)[2]!.text;
+    expect(task1).toMatch(/^Task: attempt 1 above did not pass\. Fix it\./);
     expect(task1).toContain(
       '<current_file path="src/subtract.js">\nexport const subtract = (a, b) => a + b;\n\n</current_file>',
     );
     expect(task1).toContain('<current_file path="docs/guide.md" deleted="true"/>');
 
-    const task2: string = ref2!.body.messages[0].content[1].text;
-    expect(task2).toContain('<latest_failure attempt="2">');
-    expect(task2).toContain('Cannot find module');
-    const history = task2.slice(task2.indexOf('<attempt_history'), task2.indexOf('</attempt_history>'));
-    expect(history.split('\n').filter((l) => l.startsWith('Attempt '))).toEqual([
-      'Attempt 1: Add subtract in its own module, with a test.',
-      'Attempt 2: Fix the sign in subtract.',
-    ]);
-    expect(history).toContain('new failures: subtract works (attempt 1)');
-    expect(history).toContain('new failures: subtract works (attempt 2)');
+    const attempt2 = blocks(ref2)[2]!.text;
+    expect(
+      attempt2.startsWith(
+        '<attempt n="2">\nWhat you said you would change, and why: Fix the sign in subtract.',
+      ),
+    ).toBe(true);
+    // Attempt 2's patch is against the code attempt 1 left.
+    expect(attempt2).toContain(
+      '--- a/src/subtract.js\n+++ b/src/subtract.js\n@@ -1,1 +1,1 @@\n-// attempt 1\n+// attempt 2',
+    );
+    expect(attempt2).toContain('Cannot find module');
+    const task2 = blocks(ref2)[3]!.text;
+    expect(task2).toMatch(/^Task: attempt 2 above did not pass/);
     // The latest attempt's files come first among the current contents.
     expect(task2.indexOf('<current_file path="src/subtract.js">')).toBeLessThan(
       task2.indexOf('<current_file path="docs/guide.md"'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latestFailure } from '../../src/claude/failure-report.js';
+import { attemptBlock } from '../../src/claude/failure-report.js';
 import type { DomainEvent } from '../../src/events/catalogue.js';
 import { foldJob } from '../../src/machines/fold.js';
 import { jobView } from '../../src/machines/job-context.js';
@@ -7,7 +7,7 @@ import { CLASS_GUIDANCE } from '../../src/refine/class-guidance.js';
 import { happy, succeeded } from '../machines/decider/decider.js';
 import { testRun } from '../support/scripted-effects.js';
 
-// The refine request's account of the last failure: the class's guidance first, then the first
+// The refine request's account of an attempt's failure: the class's guidance first, then the first
 // root cause in full, then the other failures still listed.
 
 const failedCase = (id: string, message: string) => ({
@@ -22,10 +22,11 @@ const failedCase = (id: string, message: string) => ({
 const request = (run: object) => {
   const events: DomainEvent[] = [...happy.testing(), succeeded('test', run, 1)];
   const job = foldJob(events.map(({ type, ...data }) => ({ type, data })));
-  return latestFailure(jobView(job.context))!;
+  const view = jobView(job.context);
+  return attemptBlock(view.attempts.at(-1)!, '', view.baseline?.failingTests ?? null);
 };
 
-describe('refine request: the latest failure', () => {
+describe('refine request: an attempt and its failure', () => {
   it('gives the class its guidance and puts the first root cause before the rest', () => {
     const text = request({
       ...testRun(false, []),
@@ -39,7 +40,8 @@ describe('refine request: the latest failure', () => {
       failureClass: 'missing-module',
     });
     const lines = text.split('\n');
-    expect(lines[1]).toBe(
+    expect(lines[0]).toBe('<attempt n="1">');
+    expect(lines[2]).toBe(
       'Kind of failure: missing-module. A module could not be found. Check the import path and file name against the repository, create the module if it should exist, and do not add a dependency the project does not already have.',
     );
     const start = lines.indexOf('Start with the first root cause; fix it before the others:');

@@ -1,0 +1,203 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { toFailure } from '../../src/actors/effect.js';
+import { changesTool } from '../../src/claude/answer-schemas.js';
+import { BootyError } from '../../src/errors.js';
+import { effectInput, type JobContext } from '../../src/machines/job-context.js';
+import type { AnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
+import { analysis, attempt, claudeOverSimulator, job, makeRepo, signal } from './claude-fixtures.js';
+
+// Refining with the history: the answer states its plan first, edits existing files strictly, and
+// a patch that recreates what an earlier attempt already tested is sent back, then dropped.
+
+let sim: AnthropicSimulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+/** The text booty sent back in the repair turn of the request at `index`. */
+const sentBack = (s: AnthropicSimulator, index: number): string =>
+  s.messages()[index]!.body.messages.at(-1).content[0].content;
+
+/** A job at `attempt`, after the given attempts, with what they applied as its changes. */
+function refineJob(baseSha: string, attempts: ReturnType<typeof attempt>[]): JobContext {
+  const changes = new Map<string, string | null>();
+  for (const a of attempts) for (const c of a.proposed) changes.set(c.path, c.content);
+  return job({
+    baseSha,
+    analysis,
+    attempt: attempts.length + 1,
+    attempts,
+    changes: [...changes]
+      .map(([path, content]) => ({ path, content }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1)),
+  });
+}
+
+const answer = (explanation: string, changes: { path: string; content: string }[], edits: object[] = []) => ({
+  answer: { explanation, edits, changes, deletePaths: [] },
+});
+
+describe('refine with history', () => {
+  it('the answer schema asks what will change and why before the change itself', () => {
+    const schema = changesTool.tool.input_schema as { properties: Record<string, { description: string }> };
+    expect(Object.keys(schema.properties)).toEqual(['explanation', 'edits', 'changes', 'deletePaths']);
+    expect(schema.properties.explanation!.description).toMatch(
+      /^Before any change: what you will change and why\./,
+    );
+  });
+
+  it('a repeated patch is rejected: sent back once naming the attempt it repeats, and a different one is taken', async () => {
+    const { dir, baseSha } = makeRepo();
+    const started = await claudeOverSimulator(
+      {
+        script: [
+          answer('Try the same again.', [{ path: 'src/subtract.js', content: '// attempt 1\n' }]),
+          answer('Attempt 1 returned nothing; return a - b.', [
+            { path: 'src/subtract.js', content: 'export const subtract = (a, b) => a - b;\n' },
+          ]),
+        ],
+      },
+      { repoDir: dir },
+    );
+    sim = started.simulator;
+    const j = refineJob(baseSha, [attempt(1, 'Add subtract.', ['src/subtract.js'])]);
+
+    const out = await started.effects.refine(effectInput(j, 'refine'), { signal: signal() });
+
+    expect(sim.messages()).toHaveLength(2);
+    expect(sentBack(sim, 1)).toContain(
+      'this answer leaves the code exactly as attempt 1 left it, and attempt 1 did not pass: running the same tests again cannot help. Make a different change',
+    );
+    expect(out.changes).toEqual([
+      { path: 'src/subtract.js', content: 'export const subtract = (a, b) => a - b;\n' },
+    ]);
+    expect(out.explanation).toBe('Attempt 1 returned nothing; return a - b.');
+  });
+
+  it('a repeated patch is rejected twice: the refine applies nothing, so the attempt is spent without a test run', async () => {
+    const { dir, baseSha } = makeRepo();
+    // Attempt 3 edits attempt 2's code back to what attempt 1 tested: the same code, by another way.
+    const back = { path: 'src/subtract.js', search: '// attempt 2', replace: '// attempt 1' };
+    const started = await claudeOverSimulator(
+      { script: [answer('Go back.', [], [back]), answer('Go back anyway.', [], [back])] },
+      { repoDir: dir },
+    );
+    sim = started.simulator;
+    const j = refineJob(baseSha, [
+      attempt(1, 'First try.', ['src/subtract.js']),
+      attempt(2, 'Second try.', ['src/subtract.js']),
+    ]);
+
+    const out = await started.effects.refine(effectInput(j, 'refine'), { signal: signal() });
+
+    expect(sim.messages()).toHaveLength(2);
+    expect(sentBack(sim, 1)).toContain('this answer leaves the code exactly as attempt 1 left it');
+    expect(out.changes).toEqual([]);
+    expect(out.explanation).toBe(
+      'Go back anyway.\n\nbooty did not apply this answer: this answer leaves the code exactly as attempt 1 left it, and attempt 1 did not pass: running the same tests again cannot help. Make a different change',
+    );
+    expect(out.usage.outputTokens).toBe(
+      sim.messages().reduce((n, r) => n + r.response.usage.output_tokens, 0),
+    );
+  });
+
+  it('edits apply strictly: one that does not match exactly once is sent back naming its file and block, and the repaired edits resolve to whole files', async () => {
+    const { dir, baseSha } = makeRepo();
+    const fix = {
+      path: 'src/calculator.js',
+      search: '  return a * 5 + b; // operation 5',
+      replace: '  return a * 5 - b; // operation 5',
+    };
+    const started = await claudeOverSimulator(
+      {
+        script: [
+          answer(
+            'Fix op5.',
+            [],
+            [fix, { path: 'src/calculator.js', search: '  return a * 1 - b;', replace: 'x' }],
+          ),
+          answer('Fix op5.', [], [fix, { path: 'src/calculator.js', search: 'return a * ', replace: 'x' }]),
+        ],
+      },
+      { repoDir: dir },
+    );
+    sim = started.simulator;
+    const j = job({ baseSha, analysis, attempt: 1 });
+
+    const out = await started.effects.generate(effectInput(j, 'generate'), { signal: signal() });
+
+    // The first answer's second block is not in the file; the second one's is in every operation.
+    expect(sentBack(sim, 1)).toContain(
+      '- edits[1] (edit 2 of 2 for src/calculator.js): its search text occurs nowhere in src/calculator.js after the edits before it; copy the exact current lines',
+    );
+    // The repaired answer's second block matches many places too: still not applied, the attempt gets nothing.
+    expect(out.changes).toEqual([]);
+    expect(out.explanation).toContain(
+      'booty did not apply this answer: edits[1] (edit 2 of 2 for src/calculator.js)',
+    );
+  });
+
+  it("an edit applies to the job's current version of a file, and the result is the whole file", async () => {
+    const { dir, baseSha } = makeRepo();
+    const started = await claudeOverSimulator(
+      {
+        script: [
+          answer(
+            'Subtract, not add.',
+            [],
+            [
+              {
+                path: 'src/subtract.js',
+                search: '// attempt 1\n',
+                replace: 'export const subtract = (a, b) => a - b;\n',
+              },
+              {
+                path: 'src/calculator.js',
+                search: '  return a * 7 + b; // operation 7\n',
+                replace: '  return a * 7 - b; // operation 7\n',
+              },
+            ],
+          ),
+        ],
+      },
+      { repoDir: dir },
+    );
+    sim = started.simulator;
+    const j = refineJob(baseSha, [attempt(1, 'Add subtract.', ['src/subtract.js'])]);
+
+    const out = await started.effects.refine(effectInput(j, 'refine'), { signal: signal() });
+
+    expect(sim.messages()).toHaveLength(1);
+    const base = (await import('node:fs')).readFileSync(`${dir}/src/calculator.js`, 'utf8');
+    expect(out.changes).toEqual([
+      { path: 'src/calculator.js', content: base.replace('return a * 7 + b;', 'return a * 7 - b;') },
+      { path: 'src/subtract.js', content: 'export const subtract = (a, b) => a - b;\n' },
+    ]);
+  });
+
+  it('a refine that stays invalid after its repair turn fails carrying the tokens both calls spent', async () => {
+    const { dir, baseSha } = makeRepo();
+    const broken = { answer: { explanation: 'x', changes: 'not a list' } };
+    const started = await claudeOverSimulator({ script: [broken, broken] }, { repoDir: dir });
+    sim = started.simulator;
+    const j = refineJob(baseSha, [attempt(1, 'Add subtract.', ['src/subtract.js'])]);
+
+    const err = await started.effects.refine(effectInput(j, 'refine'), { signal: signal() }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+
+    expect(err).toBeInstanceOf(BootyError);
+    expect((err as BootyError).code).toBe('BOOTY_E_CLAUDE_ANSWER_INVALID');
+    const sum = (key: string) => sim!.messages().reduce((n, r) => n + r.response.usage[key], 0);
+    const failure = toFailure('refine', err, 5);
+    expect(failure.usage).toMatchObject({
+      inputTokens: sum('input_tokens'),
+      outputTokens: sum('output_tokens'),
+      cacheReadTokens: sum('cache_read_input_tokens'),
+      cacheWriteTokens: sum('cache_creation_input_tokens'),
+    });
+    expect(failure.usage!.outputTokens).toBeGreaterThan(0);
+  });
+});
