@@ -21,7 +21,7 @@ export const CLASS_GUIDANCE: Record<FailureClass, string> = {
   policy: 'A change was refused by booty’s rules.',
   environment: 'The tests need something the sandbox does not have.',
   'invalid-model-output':
-    'The last answer had nothing booty could apply. Answer with the complete content of the files to change, within the rules above.',
+    'The last answer had nothing booty could apply. Change existing files with edits whose search text matches the current file exactly once, give new files whole, and stay within the rules above.',
   unknown: 'Read the failure below carefully and find its first cause before changing anything.',
 };
 

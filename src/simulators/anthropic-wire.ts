@@ -174,7 +174,15 @@ export function blocksOf(body: Json): PromptBlock[] {
 
 export const inputTokensOf = (blocks: PromptBlock[]) => blocks.reduce((n, b) => n + b.tokens, BASE_TOKENS);
 
-/** Prompt caching: a prefix up to a breakpoint is written once and read while it lives. */
+/** Block boundaries the API checks for a cache hit at and before each breakpoint. */
+const LOOKBACK_BLOCKS = 20;
+
+/**
+ * Prompt caching as the API does it: a prefix up to a breakpoint is written once and read while it
+ * lives. A request reads the longest prefix written before, found at a breakpoint or at one of the
+ * 20 block boundaries before it; what follows it up to the last breakpoint long enough to store is
+ * written; the rest is plain input.
+ */
 export class PromptCache {
   private readonly entries = new Map<string, number>();
 
@@ -187,31 +195,34 @@ export class PromptCache {
   /** Splits the request's input tokens into uncached, read from cache and written to cache. */
   use(model: string, blocks: PromptBlock[]): { input: number; read: number; write: number } {
     const total = inputTokensOf(blocks);
-    const points: { hash: string; tokens: number }[] = [];
+    // The prefix ending at each block: its hash and its tokens.
+    const ends: { hash: string; tokens: number; cached: boolean }[] = [];
     const hash = createHash('sha256').update(model);
     let tokens = BASE_TOKENS;
     for (const block of blocks) {
       hash.update('\u0001').update(block.key);
       tokens += block.tokens;
-      if (block.cached) points.push({ hash: hash.copy().digest('hex'), tokens });
+      ends.push({ hash: hash.copy().digest('hex'), tokens, cached: block.cached });
     }
     const now = this.clock();
-    let read = 0;
+    const live = (i: number) => (this.entries.get(ends[i]!.hash) ?? 0) > now;
     let readAt = -1;
-    for (let i = points.length - 1; i >= 0; i--) {
-      const expires = this.entries.get(points[i]!.hash);
-      if (expires !== undefined && expires > now) {
-        read = points[i]!.tokens;
-        readAt = i;
-        this.entries.set(points[i]!.hash, now + this.ttlMs);
-        break;
+    ends.forEach((end, i) => {
+      if (!end.cached) return;
+      for (let j = i; j >= Math.max(0, i - LOOKBACK_BLOCKS + 1) && j > readAt; j--) {
+        if (live(j)) {
+          readAt = j;
+          break;
+        }
       }
-    }
+    });
+    const read = readAt < 0 ? 0 : ends[readAt]!.tokens;
+    if (readAt >= 0) this.entries.set(ends[readAt]!.hash, now + this.ttlMs);
     let write = 0;
-    for (let i = readAt + 1; i < points.length; i++) {
-      if (points[i]!.tokens < this.minTokens) continue;
-      this.entries.set(points[i]!.hash, now + this.ttlMs);
-      write = points[i]!.tokens - read;
+    for (let i = readAt + 1; i < ends.length; i++) {
+      if (!ends[i]!.cached || ends[i]!.tokens < this.minTokens) continue;
+      this.entries.set(ends[i]!.hash, now + this.ttlMs);
+      write = ends[i]!.tokens - read;
     }
     return { input: total - read - write, read, write };
   }
