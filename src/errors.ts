@@ -183,6 +183,12 @@ export const catalogue = {
     (p) =>
       `branch ${p.branch} is not on the remote (deleted, or never pushed): there is no pull request head to build on`,
   ),
+  BOOTY_E_BASE_BRANCH_MISSING: spec(
+    422,
+    false,
+    (p) =>
+      `${p.path} sets baseBranch: ${p.branch}, but the remote has no branch ${p.branch}: push it, or set baseBranch to an existing branch (or remove it to build on the default branch, ${p.defaultBranch}) on the default branch, and label the issue again`,
+  ),
   BOOTY_E_WORKSPACE_ESCAPE: spec(
     500,
     false,

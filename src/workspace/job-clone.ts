@@ -17,8 +17,11 @@ import { METADATA } from './workspace-layout.js';
 
 export const CloneMetadata = z.object({
   baseSha: z.string(),
+  /** The branch the job builds on: the default branch, or booty.yml's baseBranch once moved there. */
   defaultBranch: z.string(),
   branch: z.string(),
+  /** The default branch's head the config was read at, once the clone moved to another base branch. */
+  configSha: z.string().optional(),
 });
 export type CloneMetadata = z.infer<typeof CloneMetadata>;
 
@@ -122,6 +125,29 @@ export async function makeSpare(spare: string, remote: Remote): Promise<void> {
 
 const checkout = (dir: string, branch: string, at: string) =>
   git(['checkout', '--quiet', '--force', '-B', branch, at], { cwd: dir, op: 'checkout' });
+
+/**
+ * Moves a prepared clone to the head of another branch (booty.yml's baseBranch), or null when the
+ * clone has no such branch from the remote. The metadata is replaced last, in one rename: until
+ * then the clone still says it is at the default branch, and a retried prepare moves it again.
+ */
+export async function moveToBranch(
+  dir: string,
+  meta: CloneMetadata,
+  baseBranch: string,
+): Promise<CloneMetadata | null> {
+  const sha = await git(['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${baseBranch}^{commit}`], {
+    cwd: dir,
+    op: 'rev-parse',
+  }).catch(() => '');
+  if (!sha) return null;
+  await checkout(dir, meta.branch, sha);
+  const moved = { baseSha: sha, defaultBranch: baseBranch, branch: meta.branch, configSha: meta.baseSha };
+  const tmp = tmpBeside(path.join(dir, METADATA));
+  await writeFile(tmp, JSON.stringify(moved));
+  await rename(tmp, path.join(dir, METADATA));
+  return moved;
+}
 
 /** Records what the clone is of and moves it into place. */
 async function finish(tmp: string, dir: string, meta: CloneMetadata): Promise<CloneMetadata> {

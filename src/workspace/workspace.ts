@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { BootyError, isBootyError } from '../errors.js';
-import type { FileChange, Prepared } from '../events/effect-results.js';
+import type { FileChange, Prepared, RepoConfig } from '../events/effect-results.js';
 import type { RepoRef } from '../events/job-events.js';
 import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
@@ -13,11 +13,20 @@ import type { Author } from './commit-build.js';
 import { baseEntries, commitAndPush } from './commit-push.js';
 import { type ConfigRef, type RemoteFile, resolveConfigChain } from './config-extends.js';
 import { batchObjects, filesAt, type GitAuth, git, readObjects, treeNames } from './git.js';
-import { type CloneMetadata, cloneJob, fetchBranch, headOf, makeSpare, readMetadata } from './job-clone.js';
+import {
+  type CloneMetadata,
+  cloneJob,
+  fetchBranch,
+  headOf,
+  makeSpare,
+  moveToBranch,
+  readMetadata,
+} from './job-clone.js';
 import { isMirror, syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
 import { CONFIG_PATHS, resolveConfig } from './repo-config.js';
 import { pushRound, type Round } from './round-push.js';
+import { selfModificationConfig } from './self-modification.js';
 import { isTestFile } from './test-files.js';
 import { jobHomePath, jobPath, mirrorPath, sparePath } from './workspace-layout.js';
 
@@ -177,7 +186,28 @@ export function createWorkspace(options: WorkspaceOptions) {
   const configChain = (job: JobContext, own: { path: string; text: string } | null, signal?: AbortSignal) =>
     resolveConfigChain({ repo: job.repo, own, read: (ref) => readRemoteFile(job, ref, signal) });
 
-  /** The job's clone, made (or reused) at the head of the default branch, and its config. */
+  /**
+   * The clone moved to booty.yml's baseBranch, when it names one other than the default branch.
+   * A clone already moved says so in its metadata (its branch is the base branch).
+   */
+  async function onBaseBranch(dir: string, meta: CloneMetadata, config: RepoConfig): Promise<CloneMetadata> {
+    const wanted = config.baseBranch;
+    if (!wanted || wanted === meta.defaultBranch) return meta;
+    const moved = await moveToBranch(dir, meta, wanted);
+    if (!moved) {
+      throw new BootyError('BOOTY_E_BASE_BRANCH_MISSING', {
+        path: config.path ?? 'booty.yml',
+        branch: wanted,
+        defaultBranch: meta.defaultBranch,
+      });
+    }
+    return moved;
+  }
+
+  /**
+   * The job's clone, made (or reused) at the head of the default branch, and its config, read
+   * there; then moved to the config's baseBranch, if it names another, which the job builds on.
+   */
   async function prepare(input: EffectInput, { signal }: { signal: AbortSignal }): Promise<PrepareResult> {
     const { job } = input;
     const dir = jobPath(root, job.jobId);
@@ -192,23 +222,30 @@ export function createWorkspace(options: WorkspaceOptions) {
           const [files] = await Promise.all([configFiles(mirror, baseSha), filesAt(mirror, baseSha)]);
           return { ...files, chain: await configChain(job, files.file, signal) };
         });
-    if (!existing) cleanAs.set(job.jobId, fingerprint(meta.baseSha, [])); // just checked out, nothing run in it
-    // Read from the base commit, never from the work tree the job's changes go into. A read that
-    // failed beside the checkout is made again here, where its error fails the step.
+    // Read from the default branch's commit, never from the work tree the job's changes go into. A
+    // read that failed beside the checkout is made again here, where its error fails the step.
+    const configSha = meta.configSha ?? meta.baseSha;
     const files =
-      early?.baseSha === meta.baseSha
+      early?.baseSha === configSha
         ? early
-        : await configFiles(dir, meta.baseSha).then(async (f) => ({
+        : await configFiles(dir, configSha).then(async (f) => ({
             ...f,
             chain: await configChain(job, f.file, signal),
           }));
-    const config = resolveConfig({
+    const resolved = resolveConfig({
       ...files,
       file: files.chain,
       defaultMaxAttempts: job.settings.maxAttempts,
     });
-    options.log?.info({ jobId: job.jobId, baseSha: meta.baseSha, source: config.source }, 'workspace ready');
-    return { baseSha: meta.baseSha, defaultBranch: meta.defaultBranch, branch: meta.branch, config };
+    const config = job.settings.selfModification ? selfModificationConfig(resolved) : resolved;
+    const base = await onBaseBranch(dir, meta, config);
+    // Just checked out (or moved), nothing run in it.
+    if (!existing || base !== meta) cleanAs.set(job.jobId, fingerprint(base.baseSha, []));
+    options.log?.info(
+      { jobId: job.jobId, baseSha: base.baseSha, branch: base.defaultBranch, source: config.source },
+      'workspace ready',
+    );
+    return { baseSha: base.baseSha, defaultBranch: base.defaultBranch, branch: base.branch, config };
   }
 
   /**
