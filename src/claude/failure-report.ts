@@ -25,7 +25,11 @@ const names = (list: string[]) =>
  */
 export function attemptBlock(a: AttemptRecord, patch: string, baselineFailing: string[] | null): string {
   const why = sanitizeUntrusted(a.explanation, EXPLANATION_CHARS);
-  const lines = [`<attempt n="${a.n}">`, `What you said you would change, and why: ${why || '(nothing)'}`];
+  // "Attempt n:" is how a reader (and the demo's scripted model) counts the attempts shown.
+  const lines = [
+    `<attempt n="${a.n}">`,
+    `Attempt ${a.n}: what you said you would change, and why: ${why || '(nothing)'}`,
+  ];
   if (patch)
     lines.push(
       'Its patch, against the code as it stood before this attempt:',
@@ -58,6 +62,8 @@ export function attemptBlock(a: AttemptRecord, patch: string, baselineFailing: s
     // and, unlike them, hold no timings: the same failure makes the same request.
     if (details) lines.push('Failure details, as the test runner reported them:', details);
     else lines.push('End of the test output:', fenceTestOutput(run.outputTail, OUTPUT_CHARS));
+    const quality = qualityFailure(run);
+    if (quality) lines.push(quality);
   }
   lines.push('</attempt>');
   return lines.join('\n');
@@ -80,4 +86,28 @@ function failureDetails(run: TestRun): string | null {
     `The other ${blocks.length - 1} failures (they often share that cause; check each once it is fixed):`,
     ...shown.slice(1),
   ].join('\n');
+}
+
+/**
+ * The quality commands (lint, typecheck) that held back a run whose tests passed: each one's
+ * reason, the findings the base commit did not have, and the end of its output. Null when none did.
+ */
+export function qualityFailure(run: Pick<TestRun, 'quality'>): string | null {
+  const blocking = (run.quality ?? []).filter((q) => q.verdict !== 'pass');
+  if (blocking.length === 0) return null;
+  const lines = [
+    '<quality_failure>',
+    'The tests passed, but these quality commands, run after the tests and on the base commit too, block the change:',
+  ];
+  for (const q of blocking) {
+    lines.push(`Command: ${q.command}: ${q.reason}.`);
+    if (q.newFindings.length)
+      lines.push(
+        'Findings the base commit did not have (fix each one):',
+        fenceTestOutput(q.newFindings.slice(0, NAMES).join('\n'), DETAIL_CHARS),
+      );
+    lines.push('End of its output:', fenceTestOutput(q.outputTail, DETAIL_CHARS));
+  }
+  lines.push('</quality_failure>');
+  return lines.join('\n');
 }

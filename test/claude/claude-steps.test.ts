@@ -191,7 +191,7 @@ describe('claude steps against the simulator', () => {
     const attempt1 = blocks(ref1)[1]!.text;
     expect(attempt1.startsWith('Your earlier attempts at this change, oldest first.')).toBe(true);
     expect(attempt1).toContain(
-      '<attempt n="1">\nWhat you said you would change, and why: Add subtract in its own module, with a test.',
+      '<attempt n="1">\nAttempt 1: what you said you would change, and why: Add subtract in its own module, with a test.',
     );
     // The patch is against the base commit: the changed guide and the two new files.
     expect(attempt1).toContain(
@@ -214,7 +214,7 @@ describe('claude steps against the simulator', () => {
     const attempt2 = blocks(ref2)[2]!.text;
     expect(
       attempt2.startsWith(
-        '<attempt n="2">\nWhat you said you would change, and why: Fix the sign in subtract.',
+        '<attempt n="2">\nAttempt 2: what you said you would change, and why: Fix the sign in subtract.',
       ),
     ).toBe(true);
     // Attempt 2's patch is against the code attempt 1 left.

@@ -95,7 +95,9 @@ describe('the gate end to end', () => {
     // The job waits with its draft PR; it is never promoted.
     expect(stateName(snapshot)).toBe('prOpened');
     expect(snapshot.context.outcome?.reason).toBe('tests-failing');
-    const last = snapshot.context.attempts.at(-1)!.test!;
+    // The scripted model answers the same change again: attempt 2 repeats attempt 1 and is not run.
+    expect(snapshot.context.attempts.map((a) => a.test === null)).toEqual([false, true]);
+    const last = snapshot.context.attempts[0]!.test!;
     expect(last.verdict).toBe('fail');
     expect(last.newFailures).toEqual(['tests/test_parse.py::test_parse[90 m]']);
     const [pr] = world!.pulls();
@@ -161,9 +163,9 @@ test('loud', () => {
     expect(stateName(snapshot)).toBe('promoted');
     const refine = world!.anthropic.messages().filter((r) => r.toolName === 'submit_changes')[1]!;
     // What the tests printed (not the test's own source, which the model wrote and may hold anything).
-    const failure = /<latest_failure[\s\S]*<\/latest_failure>/.exec(
+    const failure = /<attempt n="1">[\s\S]*?(Tests: failed[\s\S]*<\/attempt>)/.exec(
       JSON.parse(refine.raw).messages[0].content[1].text,
-    )![0];
+    )![1]!;
     expect(failure).toContain('expected 2, got 3');
     // An ESC, ESC written as text by a reporter (\x1B), or what stripping only the ESC leaves ([31m).
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC byte is what must be absent.
