@@ -1,9 +1,10 @@
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
+import { selfConfigChanges } from '../workspace/self-modification.js';
 import { failingCount, failureDetails } from './attempt-report.js';
 import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
 import { prMarker } from './markers.js';
-import { sandboxWarning, testEvidence } from './test-evidence.js';
+import { qualityBlocks, sandboxWarning, testEvidence } from './test-evidence.js';
 
 // The draft pull request's title and body: a pure function of the job, so a resumed job writes
 // exactly the body the first run would have written.
@@ -41,8 +42,15 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
   const passed = testsProven(job);
   const sections = [prMarker(job.jobId)];
   if (job.settings.selfModification) sections.push(SELF_MODIFICATION_NOTE);
+  const selfConfig = job.settings.selfModification ? selfConfigChanges(job.changes.map((c) => c.path)) : [];
+  if (selfConfig.length) sections.push(selfConfigWarning(selfConfig));
   if (!passed) {
+    // The outcome's words for a draft whose tests fail say nothing of quality: name the command instead.
+    const byQuality =
+      qualityBlocks(test).length > 0 &&
+      (!job.outcome || job.outcome.reason === 'tests-failing' || job.outcome.reason === 'tests-unknown');
     const why =
+      (byQuality ? qualityWhy(qualityBlocks(test), job) : null) ??
       job.outcome?.message ??
       (test?.verdict === 'unknown'
         ? `booty could not see the tests pass after ${job.attempt} of ${job.maxAttempts} attempts.`
@@ -76,7 +84,8 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
   }
   sections.push(`## Test evidence\n\n${testEvidence(job)}`);
   // The reasons are in the evidence above; this is what a person picking the work up runs into.
-  if (test && !test.passed) {
+  // A quality command's findings are listed in the evidence already.
+  if (test && !test.passed && qualityBlocks(test).length === 0) {
     sections.push(
       `## What failed\n\n${failureDetails(test, 'The last run', { reasons: false, open: true })}`,
     );
@@ -87,6 +96,20 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
     `---\nOpened by booty for job ${code(job.jobId)} from #${job.issue.number}, branch ${code(job.branch)}.`,
   );
   return capBody(sections.join('\n\n'));
+}
+
+/** Why a draft whose tests pass is held back by its quality commands. */
+function qualityWhy(blocking: { command: string }[], job: JobContext): string {
+  const commands = blocking.map((q) => code(q.command)).join(', ');
+  return `The tests pass, but ${commands} still ${blocking.length === 1 ? 'fails' : 'fail'} after ${job.attempt} of ${job.maxAttempts} attempts where the base commit did not, or booty cannot tell.`;
+}
+
+/** A self-modification that touches booty's workflows or config: the reviewer must see it first. */
+function selfConfigWarning(paths: string[]): string {
+  return `> [!IMPORTANT]\n> **This change touches booty's workflows or configuration**, which decide how booty is built, checked and run:\n${paths
+    .slice(0, 20)
+    .map((p) => `> - ${code(p)}`)
+    .join('\n')}`;
 }
 
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -101,9 +124,13 @@ export function attemptsTable(job: Pick<JobContext, 'attempts'>): string {
     const result = a.test
       ? a.test.passed
         ? `✅ passed (${a.test.totals?.passed ?? 0} tests)`
-        : a.test.verdict === 'unknown'
-          ? `❔ not proven: ${a.test.reasons?.[0]?.message ?? 'no result'}`
-          : `❌ ${failingCount(a.test)} failing${a.test.timedOut ? ', timed out' : ''}`
+        : qualityBlocks(a.test).length
+          ? `${a.test.verdict === 'unknown' ? '❔' : '❌'} tests passed; ${qualityBlocks(a.test)
+              .map((q) => code(q.command))
+              .join(', ')} did not`
+          : a.test.verdict === 'unknown'
+            ? `❔ not proven: ${a.test.reasons?.[0]?.message ?? 'no result'}`
+            : `❌ ${failingCount(a.test)} failing${a.test.timedOut ? ', timed out' : ''}`
       : 'nothing applied';
     const rejected = a.rejected.length ? `${a.rejected.length} rejected` : '';
     return `| ${a.n} | ${a.files.length}${rejected ? ` (${rejected})` : ''} | ${result} | ${a.test ? formatDuration(a.test.durationMs) : ''} |`;

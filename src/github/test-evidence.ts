@@ -1,4 +1,4 @@
-import type { TestRun, VerdictReason } from '../events/effect-results.js';
+import type { QualityRun, TestRun, VerdictReason } from '../events/effect-results.js';
 import type { JobContext } from '../machines/job-context.js';
 import { plural } from '../text.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
@@ -88,6 +88,43 @@ export function sandboxWarning(runs: (Pick<TestRun, 'sandbox'> | null | undefine
   return notice ? `> [!WARNING]\n> ${notice}` : null;
 }
 
+/** A quality command blocks the run: the tests passed, and it failed anew or booty could not tell. */
+export const qualityBlocks = (run: Pick<TestRun, 'quality'> | null | undefined): QualityRun[] =>
+  (run?.quality ?? []).filter((q) => q.verdict !== 'pass');
+
+function qualityCell(q: QualityRun | undefined): string {
+  if (!q) return 'not run';
+  const mark = q.verdict === 'pass' ? '✅' : q.verdict === 'unknown' ? '❔' : '❌';
+  return `${mark} ${q.reason ?? 'passed'}`;
+}
+
+/**
+ * The quality commands before and after the change, and what each blocking one found; empty when
+ * none ran. After a change they run only once the tests pass.
+ */
+export function qualityEvidence(job: Pick<JobContext, 'lastTest' | 'baseline'>): string {
+  const before = job.baseline?.quality ?? [];
+  const after = job.lastTest?.quality ?? [];
+  if (before.length === 0 && after.length === 0) return '';
+  const commands = [...new Set([...before, ...after].map((q) => q.command))];
+  const notRun = job.lastTest && !job.lastTest.quality ? 'not run: the tests did not pass' : 'not run';
+  const rows = commands.map((c) => {
+    const a = after.find((q) => q.command === c);
+    return `| ${code(c)} | ${qualityCell(before.find((q) => q.command === c))} | ${a ? qualityCell(a) : notRun} |`;
+  });
+  const parts = [
+    ['| Quality command | Before the change | After the change |', '|---|---|---|', ...rows].join('\n'),
+  ];
+  for (const q of qualityBlocks(job.lastTest)) {
+    parts.push(
+      q.newFindings.length
+        ? `${code(q.command)} found what the base commit did not have:\n${bullets(q.newFindings)}`
+        : `${code(q.command)} ${q.reason}. The end of its output:\n\n${fenced(tail(q.outputTail, 30, 3000) || '(no output)')}`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
 /** The test evidence table and lists for the PR body and the comment. */
 export function testEvidence(
   job: Pick<JobContext, 'lastTest' | 'baseline' | 'attempt' | 'maxAttempts'>,
@@ -95,8 +132,14 @@ export function testEvidence(
   const test = job.lastTest;
   if (!test) return '_No test run was recorded._';
   const baseline = job.baseline;
+  // A run whose tests passed is held back by its quality commands: say which failed.
+  const byQuality = qualityBlocks(test).length ? ' (a quality command)' : '';
   const result =
-    test.verdict === 'pass' ? '✅ passed' : test.verdict === 'unknown' ? '❔ not proven' : '❌ failing';
+    test.verdict === 'pass'
+      ? '✅ passed'
+      : test.verdict === 'unknown'
+        ? `❔ not proven${byQuality}`
+        : `❌ failing${byQuality}`;
   const rows = [
     ['Result', result],
     ['Command', code(test.command)],
@@ -115,6 +158,8 @@ export function testEvidence(
   // The PR body lists the failing tests with their messages under the evidence.
   const why = verdictReasons(test, { listed: true });
   if (why) parts.push(why);
+  const quality = qualityEvidence(job);
+  if (quality) parts.push(quality);
   return parts.join('\n\n');
 }
 

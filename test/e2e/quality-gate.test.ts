@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { examplesDir } from '../../src/demo/demo-script.js';
+import { stateName } from '../../src/machines/fold.js';
+import type { Responder } from '../../src/simulators/anthropic-simulator.js';
+import { REPOS_DIR } from '../corpus/materialize.js';
+import { e2eWorld } from './e2e-world.js';
+
+// Quality commands end to end: real HTTP to the local GitHub and Anthropic, real git, and the
+// repository's own lint script run under bubblewrap after its tests, on the base commit and after
+// each attempt. The lint flags every console.log under src/ at its file and line.
+
+type World = Awaited<ReturnType<typeof e2eWorld>>;
+let world: World | null = null;
+afterEach(async () => {
+  await world?.close();
+  world = null;
+});
+
+const analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
+
+/** A model that analyses, then answers each attempt with the next of these files. */
+function scripted(attempts: Record<string, string>[]): Responder {
+  let n = 0;
+  return (request) => {
+    if (request.toolName === 'submit_analysis') return { answer: analysis };
+    const next = attempts[Math.min(n++, attempts.length - 1)]!;
+    const changes = Object.entries(next).map(([p, content]) => ({ path: p, content }));
+    return { answer: { explanation: `attempt ${n}`, changes, deletePaths: [] } };
+  };
+}
+
+/** A new module, with a debugging line left in when `debug` names one. */
+const format = (debug?: string) =>
+  [
+    'export function formatDuration(seconds) {',
+    ...(debug ? [`  console.log('${debug}', seconds);`] : []),
+    "  return seconds + ' s';",
+    '}',
+    '',
+  ].join('\n');
+const formatTest = [
+  "import assert from 'node:assert/strict';",
+  "import { it } from 'node:test';",
+  "import { formatDuration } from '../src/format.js';",
+  "it('formats seconds', () => assert.equal(formatDuration(5), '5 s'));",
+  '',
+].join('\n');
+
+async function runJob(repo: string, attempts: Record<string, string>[], maxAttempts = 3) {
+  world = await e2eWorld('pass', { repoDir: path.join(REPOS_DIR, repo), responder: scripted(attempts) });
+  const booty = await world.startInProcess({ BOOTY_MAX_ATTEMPTS: String(maxAttempts) });
+  await world.label();
+  const [job] = await booty.store.listJobs();
+  const snapshot = await booty.server.supervisor.whenFinished(job!.jobId);
+  await booty.runtime!.reporter.idle(job!.jobId);
+  return snapshot;
+}
+
+/** The text of the n-th changes request the model received. */
+const changesRequest = (n: number) =>
+  JSON.parse(world!.anthropic.messages().filter((r) => r.toolName === 'submit_changes')[n]!.raw)
+    .messages[0].content.map((c: { text?: string }) => c.text ?? '')
+    .join('\n') as string;
+
+describe('quality commands end to end', () => {
+  it('given a change that passes its tests but adds a lint finding, then the refine request carries the finding and the fixed change is promoted', async () => {
+    const snapshot = await runJob('node-test-lint', [
+      { 'src/format.js': format('debug'), 'test/format.test.js': formatTest },
+      { 'src/format.js': format(), 'test/format.test.js': formatTest },
+    ]);
+    expect(stateName(snapshot)).toBe('promoted');
+    const [first, second] = snapshot.context.attempts;
+    expect(first!.test).toMatchObject({ verdict: 'fail', passed: false, newFailures: [] });
+    expect(first!.test!.quality).toMatchObject([
+      {
+        command: 'node scripts/lint.mjs',
+        verdict: 'fail',
+        reason: 'passed on the base commit and exited 1 after the change',
+        newFindings: ['src/format.js: no-console Unexpected console.log'],
+      },
+    ]);
+    expect(second!.test).toMatchObject({ verdict: 'pass', passed: true });
+
+    const refine = changesRequest(1);
+    expect(refine).toContain('<quality_failure>');
+    expect(refine).toContain(
+      'Command: node scripts/lint.mjs: passed on the base commit and exited 1 after the change.',
+    );
+    expect(refine).toContain('src/format.js: no-console Unexpected console.log');
+
+    const [pr] = world!.pulls();
+    expect(pr).toMatchObject({ draft: false });
+    expect(pr!.body).toContain('| Quality command | Before the change | After the change |');
+    expect(pr!.body).toContain('| `node scripts/lint.mjs` | ✅ passed | ✅ passed |');
+    expect(pr!.body).toContain('| 1 | 2 | ❌ tests passed; `node scripts/lint.mjs` did not |');
+    expect(pr!.body).toContain('Closes #1');
+  });
+
+  it('given a lint finding the model never fixes, then the work stays a draft that names the command and its findings', async () => {
+    const snapshot = await runJob(
+      'node-test-lint',
+      [
+        { 'src/format.js': format('one'), 'test/format.test.js': formatTest },
+        { 'src/format.js': format('two'), 'test/format.test.js': formatTest },
+      ],
+      2,
+    );
+    expect(stateName(snapshot)).toBe('prOpened');
+    expect(snapshot.context.outcome?.reason).toBe('tests-failing');
+    expect(snapshot.context.attempts.map((a) => a.test?.verdict)).toEqual(['fail', 'fail']);
+    const [pr] = world!.pulls();
+    expect(pr).toMatchObject({ draft: true });
+    expect(pr!.body).toContain(
+      '> [!CAUTION]\n> The tests pass, but `node scripts/lint.mjs` still fails after 2 of 2 attempts where the base commit did not, or booty cannot tell.',
+    );
+    expect(pr!.body).toContain('| Result | ❌ failing (a quality command) |');
+    expect(pr!.body).toContain(
+      '`node scripts/lint.mjs` found what the base commit did not have:\n- `src/format.js: no-console Unexpected console.log`',
+    );
+    expect(pr!.body).toContain('Refs #1');
+    expect(pr!.body).not.toContain('## What failed');
+  });
+
+  it('given a lint finding already on the base commit, then a change that adds none is promoted on its first attempt', async () => {
+    const snapshot = await runJob('node-test-lint-known', [
+      { 'src/format.js': format(), 'test/format.test.js': formatTest },
+    ]);
+    expect(stateName(snapshot)).toBe('promoted');
+    expect(snapshot.context.baseline!.quality).toMatchObject([
+      { verdict: 'fail', findings: ['src/banner.js: no-console Unexpected console.log'] },
+    ]);
+    expect(snapshot.context.attempts).toHaveLength(1);
+    expect(world!.pulls()[0]!.body).toContain(
+      '| `node scripts/lint.mjs` | ❌ exited 1 on the base commit | ✅ already failed on the base commit; the change adds no finding |',
+    );
+  });
+});
