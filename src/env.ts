@@ -80,6 +80,8 @@ export const EnvSchema = z.object({
   BOOTY_MODEL: z.string().min(1).default('claude-sonnet-4-6'),
   BOOTY_MAX_INPUT_TOKENS: int(1_000).default(150_000),
   BOOTY_MAX_TOKENS_PER_JOB: int(1).optional(),
+  /** Tokens a writer's `@booty continue` adds to a job parked at its budget (default: the budget again). */
+  BOOTY_BUDGET_STEP: int(1).optional(),
 
   BOOTY_DB: z.string().min(1).default('./booty.db'),
   /** A PostgreSQL database (postgres://…) instead of the SQLite file BOOTY_DB, for many workers. */
@@ -91,6 +93,10 @@ export const EnvSchema = z.object({
   BOOTY_CONCURRENCY: int(1, 64).default(2),
   /** How long `serve` may spend stopping on SIGTERM before it exits anyway (process managers kill at 10-30 s). */
   BOOTY_SHUTDOWN_GRACE_MS: int(0, 300_000).default(10_000),
+  /** Workers on PostgreSQL: how long a job's lease lives unrenewed (a killed worker's jobs move on after about this long). */
+  BOOTY_LEASE_SECONDS: int(2, 3_600).default(30),
+  /** Workers on PostgreSQL: how often a worker with a free slot looks for queued jobs. */
+  BOOTY_LEASE_POLL_MS: int(50, 60_000).default(1_000),
   /** How long a second `serve` on the same database waits for the first to exit (a rolling deploy). */
   BOOTY_LOCK_WAIT_MS: int(0, 600_000).default(30_000),
   /** The job view at `/` and `/jobs/:id/view`: on, off, or (unset) on only when serving on loopback. */
@@ -126,6 +132,12 @@ export type Env = z.infer<typeof EnvSchema>;
 /** Where the event store is: BOOTY_DATABASE_URL when set, else the SQLite file BOOTY_DB. */
 export const storeLocation = (env: Pick<Env, 'BOOTY_DB' | 'BOOTY_DATABASE_URL'>) =>
   env.BOOTY_DATABASE_URL ?? env.BOOTY_DB;
+
+/** How the workers sharing a PostgreSQL database lease its jobs. */
+export const leaseSettings = (env: Pick<Env, 'BOOTY_LEASE_SECONDS' | 'BOOTY_LEASE_POLL_MS'>) => ({
+  seconds: env.BOOTY_LEASE_SECONDS,
+  pollMs: env.BOOTY_LEASE_POLL_MS,
+});
 
 export interface EnvRequirements {
   /** `booty serve` needs a webhook secret and GitHub credentials; read-only commands need none. */
@@ -198,6 +210,7 @@ export function secretValues(env: Env, privateKey?: string | null): string[] {
 export const jobSettingsFrom = (env: Env) => ({
   maxAttempts: env.BOOTY_MAX_ATTEMPTS,
   maxTokens: env.BOOTY_MAX_TOKENS_PER_JOB ?? null,
+  budgetStep: env.BOOTY_BUDGET_STEP ?? null,
   maxRetries: env.BOOTY_MAX_RETRIES,
   retryBaseMs: env.BOOTY_RETRY_BASE_MS,
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { InspectionEvent } from 'xstate';
 import type { z } from 'zod';
-import { BootyError } from '../errors.js';
+import { BootyError, isBootyError } from '../errors.js';
 import { catalogue } from '../events/catalogue.js';
 import type { ConversationEvent } from '../events/conversation-events.js';
 import type { EffectName } from '../events/effect-results.js';
@@ -21,6 +21,7 @@ import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store
 import { brokenAt } from '../store/hash-chain.js';
 import { readJobLog, toLogEntry } from '../store/job-log.js';
 import type { StoreHealth } from '../store/store-health.js';
+import { LeaseLoop } from '../workers/lease-loop.js';
 import {
   isParked,
   type JobChange,
@@ -33,6 +34,12 @@ import {
 // Owns every running job in this process: starts them within the concurrency bound, resumes the
 // unfinished ones at start-up, routes cancels, and stops cleanly. A job's stream is written only
 // through its runner (JobRequested aside, which creates it), so a stream has one writer here.
+//
+// On a store with leases (many workers on one PostgreSQL database) a job with work is offered to
+// the queue instead of run at once, and runs on whichever worker leases it (src/workers). Any
+// worker takes any webhook: the event is appended to the job's log and the job offered. A worker
+// whose append conflicts has met another writer of the job: its runner stops, acting no further,
+// and the job is offered again to be folded anew.
 
 export interface JobObserver {
   /** After each event is logged. Must not throw or block. */
@@ -119,6 +126,10 @@ export class Supervisor {
   private submits: Promise<unknown> = Promise.resolve();
   private readonly finished = new Map<string, Promise<JobSnapshot>>();
   private accepting = true;
+  /** Leased runs (a store with leases): the jobs this worker takes from the queue. */
+  private readonly leaseLoop: LeaseLoop | null;
+  /** Leased jobs whose run here stopped on an error other than a conflict: not offered again. */
+  private readonly halted = new Set<string>();
   private readonly ignored: {
     delivery: DeliveryRecord;
     done: (fresh: boolean) => void;
@@ -127,7 +138,18 @@ export class Supervisor {
 
   constructor(options: SupervisorOptions) {
     this.options = options;
-    this.queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
+    const slots = Math.max(1, options.concurrency ?? 2);
+    this.queue = new PQueue({ concurrency: slots });
+    const { leases } = options.store;
+    this.leaseLoop = leases
+      ? new LeaseLoop({
+          leases,
+          slots,
+          run: (jobId, lost) => this.runLeased(jobId, lost),
+          released: (jobId) => this.released(jobId),
+          onError: (err, jobId) => this.options.onError?.(err, jobId ?? 'leases'),
+        })
+      : null;
   }
 
   get store() {
@@ -152,7 +174,9 @@ export class Supervisor {
     for (const job of (await store.listJobs({ unfinished: true })).filter((j) => !parked.has(j.state))) {
       const problem = await logProblem(store, job.jobId);
       if (!problem) {
-        this.enqueue(job.jobId);
+        // With leases, offering is idempotent: a job queued or running on another worker stays so.
+        if (store.leases) await store.leases.offer([job.jobId]);
+        else this.runHere(job.jobId);
         resumed.push(job.jobId);
         continue;
       }
@@ -163,12 +187,13 @@ export class Supervisor {
         await o.damaged?.(job, problem).catch((err: unknown) => this.options.onError?.(err, job.jobId));
       }
     }
+    this.leaseLoop?.start();
     return resumed;
   }
 
   /** Runs one unfinished job from its log (a no-op when it is finished, queued or running). */
   async resume(jobId: string) {
-    if ((await this.options.store.getJob(jobId))?.final === false) this.enqueue(jobId);
+    if ((await this.options.store.getJob(jobId))?.final === false) await this.enqueue(jobId);
   }
 
   /**
@@ -227,7 +252,7 @@ export class Supervisor {
     const created = await this.create(jobId, record('created', jobId), intent.request);
     if (!created) return { outcome: 'duplicate' };
     this.notify(created);
-    this.enqueue(jobId);
+    await this.enqueue(jobId);
     return { outcome: 'created', jobId };
   }
 
@@ -282,12 +307,24 @@ export class Supervisor {
     event: OutsideEvent,
     delivery?: DeliveryRecord,
   ): Promise<ReceiveResult> {
-    const running = this.runners.get(jobId);
-    const runner = running ?? this.runner(jobId);
-    const result = await runner.receive(event, delivery);
-    if (result === 'received' && !running && !isParked(runner.snapshot) && runner.snapshot.status !== 'done')
-      this.enqueue(jobId, runner);
-    return result;
+    for (let tries = 1; ; tries++) {
+      const running = this.runners.get(jobId);
+      const runner = running ?? this.runner(jobId, { quiet: true });
+      try {
+        const result = await runner.receive(event, delivery);
+        if (
+          result === 'received' &&
+          !running &&
+          !isParked(runner.snapshot) &&
+          runner.snapshot.status !== 'done'
+        )
+          await this.enqueue(jobId, runner);
+        return result;
+      } catch (err) {
+        // The job ran on another worker, which appended between this read and this write: read again.
+        if (running || tries >= CONFLICT_TRIES || !isBootyError(err, 'BOOTY_E_VERSION_CONFLICT')) throw err;
+      }
+    }
   }
 
   /**
@@ -371,6 +408,8 @@ export class Supervisor {
     for (const runner of this.runners.values()) runner.stop();
     await this.flushIgnored();
     await this.queue.onIdle();
+    // Leased jobs stopped here go back to the queue for another worker (released).
+    await this.leaseLoop?.stop();
   }
 
   /** Appends the job's JobRequested with its delivery; null when the delivery was seen before. */
@@ -421,7 +460,8 @@ export class Supervisor {
     return appended.duplicate ? null : { jobId, version: 1, eventType: type, snapshot: initial };
   }
 
-  private runner(jobId: string): JobRunner {
+  /** `quiet`: a runner that only appends an outside event, whose conflicts are retried, not reported. */
+  private runner(jobId: string, { quiet = false } = {}): JobRunner {
     return new JobRunner(jobId, {
       store: this.options.store,
       effects: this.options.effects,
@@ -431,7 +471,9 @@ export class Supervisor {
       onError: (err) => {
         // A job whose append failed for lack of disk waits for the store, not for a restart.
         if (this.options.health?.failed(err)) this.paused.add(jobId);
-        this.options.onError?.(err, jobId);
+        const conflict = isBootyError(err, 'BOOTY_E_VERSION_CONFLICT');
+        if (!conflict) this.halted.add(jobId);
+        if (!(quiet && conflict)) this.options.onError?.(err, jobId);
       },
     });
   }
@@ -462,7 +504,8 @@ export class Supervisor {
   resumePaused() {
     for (const jobId of [...this.paused]) {
       this.paused.delete(jobId);
-      this.enqueue(jobId);
+      this.halted.delete(jobId);
+      void this.enqueue(jobId).catch((err: unknown) => this.options.onError?.(err, jobId));
     }
   }
 
@@ -471,8 +514,44 @@ export class Supervisor {
     return [...this.paused];
   }
 
-  /** `folded`: a runner that has just read the job's log (a wake-up), so it is not read twice. */
-  private enqueue(jobId: string, folded?: JobRunner) {
+  /**
+   * Gives a job its turn: here, or with leases, on whichever worker leases it (offered, unless it
+   * runs here now). `folded`: a runner that has just read the job's log, so it is not read twice.
+   */
+  private async enqueue(jobId: string, folded?: JobRunner): Promise<void> {
+    const { leases } = this.options.store;
+    if (!leases) return void this.runHere(jobId, folded);
+    if (this.runners.has(jobId)) return;
+    await leases.offer([jobId]);
+    this.leaseLoop?.kick();
+  }
+
+  /** A job this worker leased: its turn here, stopped at once if the lease lapses. */
+  private async runLeased(jobId: string, lost: AbortSignal): Promise<void> {
+    this.halted.delete(jobId);
+    const run = this.runHere(jobId);
+    if (!run) return;
+    const stop = () => this.runners.get(jobId)?.stop();
+    lost.addEventListener('abort', stop);
+    try {
+      await run;
+    } finally {
+      lost.removeEventListener('abort', stop);
+    }
+  }
+
+  /**
+   * A leased job's lease was let go: it goes back to the queue when it still has work, that is
+   * when it is unfinished and not parked (an event came as it parked, a conflict stopped it, or
+   * this worker is shutting down), unless it stopped on an error, which waits for a restart.
+   */
+  private async released(jobId: string): Promise<void> {
+    if (this.halted.has(jobId)) return;
+    const job = await this.options.store.getJob(jobId);
+    if (job && !job.final && !waitingStates.includes(job.state as never)) await this.enqueue(jobId);
+  }
+
+  private runHere(jobId: string, folded?: JobRunner): Promise<JobSnapshot> | undefined {
     if (!this.accepting || this.runners.has(jobId)) return;
     // The runner exists from now on, so a cancel while the job waits for a slot goes through it.
     const runner = folded ?? this.runner(jobId);
@@ -495,15 +574,18 @@ export class Supervisor {
         this.finished.delete(jobId);
         // An event that came while the job parked found its runner still here, which wrote it but
         // runs no more (its actor stopped): the job runs again to take it (or, ended by it, to settle).
+        // With leases, the lease is let go first and the job offered again (released).
         if (
+          !this.options.store.leases &&
           this.accepting &&
           parked !== null &&
           (runner.snapshot !== parked || (await this.options.store.streamVersion(jobId)) > runner.version)
         )
-          this.enqueue(jobId);
+          this.runHere(jobId);
       }
     }) as Promise<JobSnapshot>;
     this.finished.set(jobId, done);
+    return done;
   }
 
   private notify(change: JobChange) {
@@ -545,6 +627,9 @@ async function logProblem(store: EventStore, jobId: string): Promise<BootyError 
       : new BootyError('BOOTY_E_EVENT_INVALID', { type: 'log', reason: String(err) });
   }
 }
+
+/** Appends an outside event that meet another worker's append are read and tried again this often. */
+const CONFLICT_TRIES = 5;
 
 export function newJobId(now: number): string {
   return `${now.toString(36)}-${randomBytes(3).toString('hex')}`;

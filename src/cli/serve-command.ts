@@ -1,4 +1,4 @@
-import { loadEnv, storeLocation } from '../env.js';
+import { leaseSettings, loadEnv, storeLocation } from '../env.js';
 import { withDotEnv } from '../env-sources.js';
 import { BootyError } from '../errors.js';
 import { gatewayConfig } from '../gateway/gateway-config.js';
@@ -9,7 +9,8 @@ import { createLogger } from '../log.js';
 import { startBooty } from '../runtime/compose.js';
 import { endLeanStart } from '../runtime/lean-start.js';
 import { probeBwrap } from '../sandbox/bwrap.js';
-import { redactUrl } from '../store/postgres/postgres-url.js';
+import { openStore } from '../store/open-store.js';
+import { isPostgresUrl, redactUrl } from '../store/postgres/postgres-url.js';
 import { type Command, intOption } from './command.js';
 
 export const serveCommand: Command = {
@@ -43,12 +44,21 @@ export const serveCommand: Command = {
     const inspector = values.inspect
       ? await startLiveInspector({ port: intOption('serve', 'inspect-port', values['inspect-port']) ?? 0 })
       : null;
+    // Every serve on a PostgreSQL database is one of its workers, leasing jobs as the env says.
+    const location = storeLocation(env);
+    const store = isPostgresUrl(location)
+      ? openStore(location, { server: true, leases: leaseSettings(env) })
+      : undefined;
     const booty = await startBooty({
       env,
       log,
       inspect: inspector?.inspect,
       defaultSandbox: sandbox,
       gateway,
+      store,
+    }).catch(async (err: unknown) => {
+      await store?.close();
+      throw err;
     });
     const { server } = booty;
     let proxy: WebhookProxy | null = null;
@@ -63,6 +73,7 @@ export const serveCommand: Command = {
         });
       } catch (err) {
         await booty.close();
+        await store?.close();
         await inspector?.close();
         throw err;
       }
@@ -76,6 +87,7 @@ export const serveCommand: Command = {
             // The channel first: a delivery it would forward now meets a closing gateway.
             await proxy?.close();
             await booty.close();
+            await store?.close();
             await inspector?.close();
           },
         },

@@ -4,6 +4,8 @@
 // What must commit together commits in one call: an append with its job read model and the
 // webhook delivery that caused it.
 
+import type { JobLeases } from './job-leases.js';
+
 export interface EventMeta {
   machineVersion?: number;
   deliveryId?: string;
@@ -137,6 +139,9 @@ export interface EventStore {
   countJobsByState(): Promise<Record<string, number>>;
   /** Commits a write the size of a large event and undoes it; rejects when the store takes no writes. */
   probeWritable(): Promise<void>;
+
+  /** Present when many workers share the database: they lease its jobs (src/workers). */
+  readonly leases?: JobLeases;
 
   /** Records deliveries that start nothing, in one commit; for each, false when it was seen before. */
   recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]>;

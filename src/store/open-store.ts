@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { BootyError } from '../errors.js';
 import { type DbLock, lockDatabase } from './db-lock.js';
 import type { EventStore } from './event-store.js';
+import type { LeaseSettings } from './job-leases.js';
 import { PostgresEventStore } from './postgres/postgres-event-store.js';
 import { isPostgresUrl } from './postgres/postgres-url.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
@@ -9,10 +10,22 @@ import { SqliteEventStore } from './sqlite-event-store.js';
 // The one place booty opens its event store. A postgres:// URL is the PostgreSQL store (many
 // workers on one database); anything else is a SQLite file, the embedded default. A SQLite server
 // checkpoints the write-ahead log off the commit path; a command that only reads, or runs one
-// job, does not need to. `pg` itself loads only when a PostgreSQL store opens.
+// job, does not need to. A PostgreSQL server leases its jobs to every serve on the database.
+// `pg` and pg-boss load only when a PostgreSQL store opens.
 
-export function openStore(location: string, options: { server?: boolean } = {}): EventStore {
-  if (isPostgresUrl(location)) return new PostgresEventStore(location);
+/** Leases when `serve` does not say: a killed worker's jobs move on within about half a minute. */
+export const DEFAULT_LEASES: LeaseSettings = { seconds: 30, pollMs: 1_000 };
+
+export function openStore(
+  location: string,
+  options: { server?: boolean; leases?: LeaseSettings } = {},
+): EventStore {
+  if (isPostgresUrl(location)) {
+    return new PostgresEventStore(
+      location,
+      options.server ? { leases: options.leases ?? DEFAULT_LEASES } : {},
+    );
+  }
   return new SqliteEventStore(location, { backgroundCheckpoint: options.server === true });
 }
 
@@ -23,9 +36,11 @@ export async function openExistingStore(location: string): Promise<EventStore> {
   return new SqliteEventStore(location);
 }
 
-/** One writing booty per database: a second waits up to `waitMs` for the first to let go. */
+/**
+ * One writing booty per SQLite file: a second waits up to `waitMs` for the first to let go. Any
+ * number of serves share a PostgreSQL database, each job leased to one of them at a time.
+ */
 export async function lockStore(location: string, options: { waitMs: number }): Promise<DbLock> {
-  if (!isPostgresUrl(location)) return lockDatabase(location, options);
-  const { lockPostgres } = await import('./postgres/postgres-lock.js');
-  return lockPostgres(location, options);
+  if (isPostgresUrl(location)) return { release() {} };
+  return lockDatabase(location, options);
 }

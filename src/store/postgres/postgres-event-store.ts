@@ -9,7 +9,9 @@ import type {
   NewEvent,
   StoredEvent,
 } from '../event-store.js';
+import type { JobLeases, LeaseSettings } from '../job-leases.js';
 import { chainedRows, type EventRow, type JobRow, toJobRecord, toStoredEvent } from '../store-rows.js';
+import { PgBossLeases } from './pg-boss-leases.js';
 import { connect, type PoolOptions } from './postgres-pool.js';
 import { redactUrl } from './postgres-url.js';
 import { q } from './queries.js';
@@ -42,6 +44,8 @@ export class PostgresEventStore implements EventStore {
 
   /** The database's URL without its password. */
   readonly location: string;
+  /** Jobs leased to the workers on this database (a serve's store); none for a command's. */
+  readonly leases?: JobLeases;
   private readonly pool: Promise<Pool>;
   private closing: Promise<void> | null = null;
   /** Each stream's chain head after this process's last append to it. */
@@ -51,10 +55,11 @@ export class PostgresEventStore implements EventStore {
    * Opening connects and migrates in the background, so that opening a store stays synchronous
    * (runtime/compose.ts): every call waits for it, and rejects with the reason when it failed.
    */
-  constructor(url: string, options: PoolOptions = {}) {
+  constructor(url: string, options: PoolOptions & { leases?: LeaseSettings } = {}) {
     this.location = redactUrl(url);
     this.pool = connect(url, options);
     this.pool.catch(() => undefined);
+    if (options.leases) this.leases = new PgBossLeases(url, options.leases);
   }
 
   private async db(): Promise<Pool> {
@@ -217,10 +222,13 @@ export class PostgresEventStore implements EventStore {
 
   /** Ends the pool once the calls under way have finished; later calls reject. */
   async close(): Promise<void> {
-    this.closing ??= this.pool.then(
-      (pool) => pool.end(),
-      () => undefined,
-    );
+    this.closing ??= Promise.all([
+      this.leases?.close(),
+      this.pool.then(
+        (pool) => pool.end(),
+        () => undefined,
+      ),
+    ]).then(() => undefined);
     return this.closing;
   }
 

@@ -1,0 +1,31 @@
+// Jobs leased to many workers on one database. A job is offered (queued) when it has work; one
+// worker at a time holds its lease and runs it; the lease is renewed while it runs and lapses
+// when the worker dies, so another worker takes the job and resumes it from its log. A parked job
+// holds no lease and has no offer: the event that wakes it offers it again. The SQLite store has
+// no leases: its one process runs every job itself.
+
+export interface LeaseSettings {
+  /** How long a lease lives unrenewed: a killed worker's jobs move on after about this long. */
+  seconds: number;
+  /** How often a worker with free slots looks for offered jobs. */
+  pollMs: number;
+}
+
+export interface Lease {
+  jobId: string;
+  /** This activation of the lease, as the database stamped it: renewing and releasing name it. */
+  token: string;
+}
+
+export interface JobLeases {
+  readonly settings: LeaseSettings;
+  /** Queues jobs to run on some worker; a job offered or leased already is left as it is. */
+  offer(jobIds: string[]): Promise<void>;
+  /** Leases up to `max` offered jobs to this worker. */
+  take(max: number): Promise<Lease[]>;
+  /** Renews leases for another period; returns those that were no longer held (lapsed). */
+  renew(leases: Lease[]): Promise<Lease[]>;
+  /** Lets go of a lease; false when it was no longer held (it lapsed, maybe to another worker). */
+  release(lease: Lease): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type PgBoss from 'pg-boss';
+import type { JobLeases, Lease, LeaseSettings } from '../job-leases.js';
+
+// Job leases on pg-boss (10.x: the line that runs on Node 20), in its own schema of booty's
+// database. One queue row per job at a time: the row's id is derived from the job id, so offering
+// a job that is queued or leased already inserts nothing (pg-boss's send dedupes on the id).
+// pg-boss leases a row by moving it to `active` (fetch, SKIP LOCKED), and its maintenance moves an
+// active row whose `expire_in` has passed back to `retry`, for any worker to fetch again: that is
+// the lease expiring. pg-boss 10 has no heartbeat (12 has, on Node 22), so renewing is one UPDATE
+// of the row's expire_in, and releasing deletes the row; both name the activation by its
+// started_on, which every fetch stamps anew, so a worker whose lease lapsed, even to a later
+// activation of the same row, touches nothing.
+
+const QUEUE = 'booty-jobs';
+const SCHEMA = 'pgboss';
+// Lapsed leases always go back to the queue: a job is never given up for lapsing.
+const RETRY_LIMIT = 1_000_000;
+
+export class PgBossLeases implements JobLeases {
+  readonly settings: LeaseSettings;
+  private readonly boss: Promise<PgBoss>;
+
+  constructor(url: string, settings: LeaseSettings) {
+    this.settings = settings;
+    this.boss = start(url, settings);
+    this.boss.catch(() => undefined);
+  }
+
+  async offer(jobIds: string[]): Promise<void> {
+    const boss = await this.boss;
+    for (const jobId of jobIds) {
+      await boss.send(
+        QUEUE,
+        { jobId },
+        {
+          id: rowId(jobId),
+          expireInSeconds: this.settings.seconds,
+          retryLimit: RETRY_LIMIT,
+          retryDelay: 0,
+        },
+      );
+    }
+  }
+
+  async take(max: number): Promise<Lease[]> {
+    if (max <= 0) return [];
+    const boss = await this.boss;
+    const rows = await boss.fetch<{ jobId: string }>(QUEUE, { batchSize: max });
+    if (rows.length === 0) return [];
+    const { rows: tokens } = await boss.getDb().executeSql(
+      `SELECT id::text AS id, started_on::text AS token FROM ${SCHEMA}.job
+       WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
+      [QUEUE, rows.map((r) => r.id)],
+    );
+    const tokenOf = new Map((tokens as { id: string; token: string }[]).map((t) => [t.id, t.token]));
+    return rows.flatMap((r) => {
+      const token = tokenOf.get(r.id);
+      return token ? [{ jobId: r.data.jobId, token }] : [];
+    });
+  }
+
+  async renew(leases: Lease[]): Promise<Lease[]> {
+    if (leases.length === 0) return [];
+    const boss = await this.boss;
+    const { rows } = await boss.getDb().executeSql(
+      `UPDATE ${SCHEMA}.job SET expire_in = (now() - started_on) + $3 * interval '1 second'
+       WHERE name = $1 AND state = 'active'
+         AND (id, started_on) IN (SELECT * FROM unnest($2::uuid[], $4::timestamptz[]))
+       RETURNING id::text AS id`,
+      [QUEUE, leases.map((l) => rowId(l.jobId)), this.settings.seconds, leases.map((l) => l.token)],
+    );
+    const held = new Set((rows as { id: string }[]).map((r) => r.id));
+    return leases.filter((l) => !held.has(rowId(l.jobId)));
+  }
+
+  async release(lease: Lease): Promise<boolean> {
+    const boss = await this.boss;
+    const { rows } = await boss.getDb().executeSql(
+      `DELETE FROM ${SCHEMA}.job WHERE name = $1 AND id = $2::uuid AND started_on = $3::timestamptz
+         AND state = 'active' RETURNING id`,
+      [QUEUE, rowId(lease.jobId), lease.token],
+    );
+    return rows.length === 1;
+  }
+
+  async close(): Promise<void> {
+    const boss = await this.boss.catch(() => null);
+    await boss?.stop({ graceful: false, close: true, wait: true });
+  }
+}
+
+async function start(url: string, settings: LeaseSettings): Promise<PgBoss> {
+  // pg-boss loads with the first leasing store only: SQLite and the read-only commands never load it.
+  const { default: PgBossClass } = await import('pg-boss');
+  const boss = new PgBossClass({
+    connectionString: url,
+    schema: SCHEMA,
+    application_name: 'booty leases',
+    max: 4,
+    // The cron scheduler and its clock checks are not used.
+    schedule: false,
+    // Maintenance finds lapsed leases; one worker runs it per interval, whichever comes first.
+    supervise: true,
+    maintenanceIntervalSeconds: Math.max(1, Math.ceil(settings.seconds / 2)),
+  });
+  // Maintenance errors (a lost connection) are retried on its next run; unheard, they would throw.
+  boss.on('error', () => undefined);
+  await boss.start();
+  await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard' });
+  return boss;
+}
+
+/** The queue row's id for a job: a UUID from the job id, so one job has one row at a time. */
+export function rowId(jobId: string): string {
+  const h = createHash('sha256').update(`booty-job:${jobId}`).digest('hex');
+  const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Supervisor } from '../../src/actors/supervisor.js';
+import type { LeaseSettings } from '../../src/store/job-leases.js';
+import { PgBossLeases } from '../../src/store/postgres/pg-boss-leases.js';
+import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
+import { sampleRequest } from '../support/job-harness.js';
+import { freshDatabase, onDatabase } from '../support/postgres-database.js';
+import { type Script, scriptedEffects } from '../support/scripted-effects.js';
+
+// Jobs leased through pg-boss on one PostgreSQL database: one worker at a time holds a job, a
+// lease that is renewed outlives its period, one that lapses moves to another worker, and a worker
+// whose lease lapsed can neither renew nor release it. Workers here are stores and supervisors in
+// one process; test/e2e/many-workers.test.ts runs them as `booty serve` processes.
+
+const SETTINGS: LeaseSettings = { seconds: 2, pollMs: 100 };
+const closing: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0).reverse()) await close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  ms = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = await probe();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+function leasesOn(url: string) {
+  const leases = new PgBossLeases(url, SETTINGS);
+  closing.push(() => leases.close());
+  return leases;
+}
+
+/** A worker: its own store (with leases), supervisor and scripted effects, on the database. */
+function worker(url: string, script: Script = {}, concurrency = 2) {
+  const store = new PostgresEventStore(url, { leases: SETTINGS });
+  const effects = scriptedEffects(script);
+  const errors: unknown[] = [];
+  const supervisor = new Supervisor({
+    store,
+    effects: effects.impls,
+    concurrency,
+    settings: { retryBaseMs: 1, retryCapMs: 5 },
+    onError: (err) => errors.push(err),
+  });
+  closing.push(async () => {
+    await supervisor.shutdown();
+    await store.close();
+  });
+  return { store, supervisor, effects, errors };
+}
+
+const labeled = (issue: number, id = `d-${issue}`) =>
+  [
+    { id, event: 'issues', action: 'labeled' },
+    { kind: 'request' as const, request: sampleRequest(issue) },
+  ] as const;
+
+describe('pg-boss leases', () => {
+  it('given a job offered twice by two workers, then one of them leases it, renewing keeps it past its period, and a lapsed lease moves to the other', async () => {
+    const url = await freshDatabase();
+    const [a, b] = [leasesOn(url), leasesOn(url)];
+    await Promise.all([a.offer(['job-1']), b.offer(['job-1']), a.offer(['job-1'])]);
+    const [first] = await a.take(5);
+    expect(first).toMatchObject({ jobId: 'job-1' });
+    expect(await b.take(5)).toEqual([]);
+
+    // Renewed for twice its period: nobody else gets it.
+    for (let i = 0; i < 6; i++) {
+      await sleep(SETTINGS.seconds * 333);
+      expect(await a.renew([first!])).toEqual([]);
+      expect(await b.take(5)).toEqual([]);
+    }
+
+    // Not renewed (the worker died): pg-boss's maintenance lets it lapse, and the other takes it.
+    const second = await until('the lapsed lease to move', async () => (await b.take(5))[0]);
+    expect(second.jobId).toBe('job-1');
+    expect(second.token).not.toBe(first!.token);
+    // The first worker's lease is gone: its renewal says so, and its release touches nothing.
+    expect(await a.renew([first!])).toEqual([first]);
+    expect(await a.release(first!)).toBe(false);
+    expect(await b.renew([second])).toEqual([]);
+    expect(await b.release(second)).toBe(true);
+    // Released, the job is in no queue until it is offered again.
+    expect(await a.take(5)).toEqual([]);
+    await b.offer(['job-1']);
+    expect((await a.take(5)).map((l) => l.jobId)).toEqual(['job-1']);
+  });
+});
+
+describe('workers on one database', () => {
+  it('given each delivery sent to two workers at once, then one job starts per delivery, every job runs once and parks', async () => {
+    const url = await freshDatabase();
+    const workers = [worker(url, { delayMs: 5 }), worker(url, { delayMs: 5 })];
+    await Promise.all(workers.map((w) => w.supervisor.boot()));
+    const issues = Array.from({ length: 8 }, (_, i) => i + 1);
+    const answers = await Promise.all(
+      issues.flatMap((issue) => workers.map((w) => w.supervisor.submit(...labeled(issue)))),
+    );
+    expect(answers.filter((a) => a.outcome === 'created')).toHaveLength(issues.length);
+    expect(answers.filter((a) => a.outcome === 'duplicate')).toHaveLength(issues.length);
+
+    const store = workers[0]!.store;
+    const jobs = await until('every job to park', async () => {
+      const all = await store.listJobs();
+      return all.length === issues.length && all.every((j) => j.state === 'promoted') && all;
+    });
+    expect(jobs.map((j) => j.issue).sort((x, y) => x - y)).toEqual(issues);
+    // No effect ran twice, on either worker, and each log holds each step once.
+    const calls = workers.flatMap((w) => w.effects.log);
+    expect(new Set(calls).size).toBe(calls.length);
+    for (const job of jobs) {
+      const steps = (await store.readStream(job.jobId)).map((e) => `${e.type}:${e.data.step ?? ''}`);
+      expect(new Set(steps).size).toBe(steps.length);
+    }
+    expect(workers.flatMap((w) => w.errors)).toEqual([]);
+  });
+
+  it('given a job parked after running on one worker, when the other takes a review for it, then the job wakes and runs its round once', async () => {
+    const url = await freshDatabase();
+    const [a, b] = [worker(url), worker(url)];
+    await a.supervisor.boot();
+    const created = await a.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await until('the job to park', async () => (await a.store.getJob(created.jobId))?.state === 'promoted');
+    // Only the second worker leases from now on: the first takes webhooks only.
+    await a.supervisor.shutdown();
+    await b.supervisor.boot();
+
+    const woke = await b.supervisor.submit(
+      { id: 'd-review', event: 'pull_request_review', action: 'submitted' },
+      {
+        kind: 'wake',
+        repo: { owner: 'acme', name: 'widgets' },
+        target: { pr: 7 },
+        event: {
+          type: 'FeedbackReceived',
+          place: 'review',
+          author: 'reviewer',
+          body: 'Handle negative numbers too.',
+          commentId: 501,
+          comments: [],
+          mention: false,
+        },
+      },
+    );
+    expect(woke).toEqual({ outcome: 'woke', jobId: created.jobId });
+    await until('the round to end', async () => {
+      const events = await b.store.readStream(created.jobId);
+      return events.at(-1)?.state === 'promoted' && events.some((e) => e.type === 'FeedbackReceived');
+    });
+    expect(b.effects.log).toEqual(
+      ['syncBranch:1:r1', 'generate:2', 'applyChanges:2', 'runTests:2', 'answerRound:2:r1'].map(
+        (k) => `${created.jobId}:${k}`,
+      ),
+    );
+  });
+
+  it('given a worker whose lease lapsed while its effect ran (a long pause), then another worker finishes the job and the first acts no further', async () => {
+    const url = await freshDatabase();
+    // One slot: the slow worker cannot lease the job again while its own run of it is under way.
+    const slow = worker(url, { delayMs: 1_500 }, 1);
+    await slow.supervisor.boot();
+    const created = await slow.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await until('the first effect to start', async () => slow.effects.log.length > 0);
+    const fast = worker(url);
+    await fast.supervisor.boot();
+    // The lease lapses as if the worker had paused past it: what pg-boss's maintenance then does to
+    // the row (back to retry, for any worker to fetch), done at once.
+    await onDatabase(url, (c) => c.query(`UPDATE pgboss.job SET state = 'retry' WHERE state = 'active'`));
+
+    await until(
+      'the job to park',
+      async () => (await fast.store.getJob(created.jobId))?.state === 'promoted',
+    );
+    await sleep(2_000);
+    // The slow worker's effect ended after its lease had gone: nothing of it reached the log.
+    const steps = (await fast.store.readStream(created.jobId)).map((e) => `${e.type}:${e.data.step ?? ''}`);
+    expect(new Set(steps).size).toBe(steps.length);
+    expect(slow.effects.log).toEqual([`${created.jobId}:prepare:0`]);
+    expect(fast.effects.log[0]).toBe(`${created.jobId}:prepare:0`);
+    expect(fast.effects.log.at(-1)).toMatch(/:promotePr:1:/);
+  });
+});
