@@ -23,6 +23,12 @@ export const catalogue = {
     (p) =>
       `stream ${p.streamId} is at version ${p.actual}, not the expected ${p.expected}; re-read the stream and retry`,
   ),
+  BOOTY_E_ISSUE_HAS_JOB: spec(
+    409,
+    false,
+    (p) =>
+      `issue ${p.repo}#${p.issue} has an unfinished job already (another worker started it at the same moment); that job answers the issue`,
+  ),
   BOOTY_E_STREAM_NOT_FOUND: spec(
     404,
     false,

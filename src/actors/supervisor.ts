@@ -249,7 +249,19 @@ export class Supervisor {
         : { outcome: 'duplicate' };
     }
     const jobId = newJobId(this.now());
-    const created = await this.create(jobId, record('created', jobId), intent.request);
+    const created = await this.create(jobId, record('created', jobId), intent.request).catch(
+      (err: unknown) => {
+        if (isBootyError(err, 'BOOTY_E_ISSUE_HAS_JOB')) return 'taken' as const;
+        throw err;
+      },
+    );
+    // Another worker started a job for the issue at the same moment: this delivery found it active.
+    if (created === 'taken') {
+      const winner = await store.findActiveJob(`${repo.owner}/${repo.name}`, issue);
+      return (await recordAlone(record('already-active', winner?.jobId ?? null)))
+        ? { outcome: 'already-active', jobId: winner?.jobId ?? '' }
+        : { outcome: 'duplicate' };
+    }
     if (!created) return { outcome: 'duplicate' };
     this.notify(created);
     await this.enqueue(jobId);

@@ -99,7 +99,8 @@ describe('PostgresEventStore', () => {
           const stream = `w${n}-${i % 5}`;
           const version = await w.streamVersion(stream);
           await w.append(stream, version, i % 3 === 0 ? [ev('X'), ev('Y')] : [ev('X')], {
-            job: job(`${n}`, i),
+            // One unfinished job per issue (migration 002): each stream is its own issue's job.
+            job: job(`${n}`, i, n * 5 + (i % 5) + 1),
             delivery: delivery(`d-${n}-${i}`, stream),
           });
           for (;;) {
@@ -147,6 +148,35 @@ describe('PostgresEventStore', () => {
     expect((await b.readAll()).length).toBe(1);
   });
 
+  it('given two workers starting jobs for one issue with different deliveries, then one commits and the other is refused naming the issue, writing nothing', async () => {
+    const url = await freshSchema(database);
+    const [a, b] = [open(url), open(url)];
+    const results = await Promise.allSettled(
+      [a, b].map((s, i) =>
+        s.append(`job-${i}`, 0, [ev('JobRequested')], {
+          job: job('preparing', 0, 9),
+          delivery: delivery(`d-${i}`, `job-${i}`),
+        }),
+      ),
+    );
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => r.reason as Error);
+    expect(refused).toHaveLength(1);
+    expect(isBootyError(refused[0], 'BOOTY_E_ISSUE_HAS_JOB')).toBe(true);
+    expect(refused[0]!.message).toContain('issue o/r#9 has an unfinished job already');
+    expect((await a.listJobs()).length).toBe(1);
+    expect((await a.readAll()).length).toBe(1);
+    // Nothing of the refused append stays, its delivery included: it can come again.
+    expect((await a.recordDeliveries([delivery('d-0', null), delivery('d-1', null)])).sort()).toEqual([
+      false,
+      true,
+    ]);
+    // A finished job leaves the issue free for the next.
+    const [winner] = await a.listJobs();
+    await a.append(winner!.jobId, 1, [ev('Done')], { job: { ...job('merged', 0, 9), final: true } });
+    await b.append('job-next', 0, [ev('JobRequested')], { job: job('preparing', 0, 9) });
+    expect((await a.listJobs({ unfinished: true })).map((j) => j.jobId)).toEqual(['job-next']);
+  });
+
   it('given rows appended by two processes, then each row carries the hash chain and an edited row is named', async () => {
     const url = await freshSchema(database);
     const [a, b] = [open(url), open(url)];
@@ -189,10 +219,10 @@ describe('PostgresEventStore', () => {
   });
 });
 
-function job(state: string, n: number) {
+function job(state: string, n: number, issue = 1) {
   return {
     repo: 'o/r',
-    issue: 1,
+    issue,
     state: `${state}${n}`,
     attempts: 0,
     final: false,

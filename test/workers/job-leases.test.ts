@@ -125,6 +125,26 @@ describe('workers on one database', () => {
     expect(workers.flatMap((w) => w.errors)).toEqual([]);
   });
 
+  it('given two deliveries for one issue at two workers at once (opened with the label, and labeled), then one job starts and the other answers already-active', async () => {
+    const url = await freshDatabase();
+    const [a, b] = [worker(url, { delayMs: 5 }), worker(url, { delayMs: 5 })];
+    const issues = [1, 2, 3, 4, 5, 6];
+    const answers = await Promise.all(
+      issues.map((issue) =>
+        Promise.all([
+          a.supervisor.submit(...labeled(issue, `opened-${issue}`)),
+          b.supervisor.submit(...labeled(issue, `labeled-${issue}`)),
+        ]),
+      ),
+    );
+    for (const pair of answers) {
+      expect(pair.map((p) => p.outcome).sort()).toEqual(['already-active', 'created']);
+      const [x, y] = pair as { jobId: string }[];
+      expect(x!.jobId).toBe(y!.jobId);
+    }
+    expect(await a.store.listJobs()).toHaveLength(issues.length);
+  });
+
   it('given a job parked after running on one worker, when the other takes a review for it, then the job wakes and runs its round once', async () => {
     const url = await freshDatabase();
     const [a, b] = [worker(url), worker(url)];

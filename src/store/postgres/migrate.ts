@@ -1,12 +1,16 @@
 import type { Pool, PoolClient } from 'pg';
 import init from './migrations/001-init.js';
+import oneJobPerIssue from './migrations/002-one-job-per-issue.js';
 import { inTransaction } from './transaction.js';
 
 // Schema migrations for the PostgreSQL store, applied in order, each once, in one transaction
 // with the record of it in schema_migrations. A file per migration under migrations/, as SQL in
 // a string so it ships in the compiled package. Never edit a released migration: add a new one.
 
-export const migrations = [{ version: 1, name: '001-init', sql: init }];
+export const migrations = [
+  { version: 1, name: '001-init', sql: init },
+  { version: 2, name: '002-one-job-per-issue', sql: oneJobPerIssue },
+];
 
 // pg_advisory_xact_lock's key for "migrating booty's schema": booty's stores starting at once on
 // one database (a fleet of workers) take turns here, and all but the first find nothing to do.

@@ -104,6 +104,8 @@ export class PostgresEventStore implements EventStore {
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === 'BT409' || isVersionClash(err)) throw await this.conflict(pool, streamId, expectedVersion);
+      if (code === '23505' && (err as { constraint?: string }).constraint === 'jobs_one_unfinished_per_issue')
+        throw new BootyError('BOOTY_E_ISSUE_HAS_JOB', { repo: job?.repo ?? '?', issue: job?.issue ?? '?' });
       if (code === 'BT400')
         throw new BootyError('BOOTY_E_EVENT_INVALID', {
           type: 'JobRequested',
