@@ -14,7 +14,9 @@ import {
   CiRead,
   CiRerun,
   Demoted,
+  Escalated,
   Generated,
+  PlanPosted,
   Prepared,
   Promoted,
   PullRequest,
@@ -45,6 +47,8 @@ export const STEPS = [
   'demote',
   'sync',
   'answer',
+  'plan',
+  'escalate',
 ] as const;
 export const Step = z.enum(STEPS);
 export type Step = z.infer<typeof Step>;
@@ -65,6 +69,8 @@ export const stepResults = {
   demote: Demoted,
   sync: Synced,
   answer: Answered,
+  plan: PlanPosted,
+  escalate: Escalated,
 } satisfies Record<Step, z.ZodType>;
 
 export const StepSucceeded = z.object({

@@ -39,16 +39,22 @@ export const FeedbackReceived = z.object({
 });
 export type FeedbackReceived = z.infer<typeof FeedbackReceived>;
 
-export const CommandWord = z.enum(['retry', 'stop', 'cancel']);
+/**
+ * `continue` resumes a job parked at its token budget; `approve` and `revise` answer a plan that
+ * waits for approval (machine 5). Old logs hold only the first three.
+ */
+export const CommandWord = z.enum(['retry', 'stop', 'cancel', 'continue', 'approve', 'revise']);
 export type CommandWord = z.infer<typeof CommandWord>;
 
-/** `@booty retry`, `@booty stop` or `@booty cancel` from a writer. */
+/** `@booty retry`, `stop`, `cancel`, `continue`, `approve` or `revise <what to change>` from a writer. */
 export const CommandReceived = z.object({
   type: z.literal('CommandReceived'),
   command: CommandWord,
   place: FeedbackPlace,
   author: z.string().min(1),
   commentId: z.number().int(),
+  /** What `revise` asks to change in the plan (absent for the other commands). */
+  text: z.string().min(1).optional(),
   deliveryId,
   at,
 });

@@ -334,6 +334,25 @@ export const Answered = z.object({
 });
 export type Answered = z.infer<typeof Answered>;
 
+/** The plan, posted on the issue for a writer's approval. */
+export const PlanPosted = z.object({ at, commentId: z.number().int(), url: z.string() });
+export type PlanPosted = z.infer<typeof PlanPosted>;
+
+/**
+ * Who a job that gave up asked for help: reviewers on its draft PR, or assignees of its issue when
+ * there is none (teams cannot be assigned: they are named in the comment). `refused` are those
+ * GitHub would not take (not a collaborator, no such team); the job goes on without them.
+ */
+export const Escalated = z.object({
+  at,
+  on: z.enum(['pr', 'issue']),
+  number: z.number().int().positive(),
+  users: z.array(z.string()),
+  teams: z.array(z.string()),
+  refused: z.array(z.object({ name: z.string(), reason: z.string() })),
+});
+export type Escalated = z.infer<typeof Escalated>;
+
 /** The output schema of every effect, by its `src` name in the machine. */
 export const effectOutputs = {
   prepare: Prepared,
@@ -350,6 +369,8 @@ export const effectOutputs = {
   demotePr: Demoted,
   syncBranch: Synced,
   answerRound: Answered,
+  postPlan: PlanPosted,
+  escalate: Escalated,
 } as const;
 export type EffectName = keyof typeof effectOutputs;
 export type EffectOutput<K extends EffectName> = z.infer<(typeof effectOutputs)[K]>;

@@ -27,6 +27,11 @@ export const JobSettings = z.object({
   retryCapMs: z.number().int().min(0).default(60_000),
   /** Model tokens (input + output) one job may spend; null means no bound. */
   maxTokens: z.number().int().positive().nullable().default(null),
+  /**
+   * Tokens a writer's `@booty continue` adds to a job parked at its budget (null: the budget again).
+   * Absent in jobs requested before budgets parked (machine 5): those fail at the budget, as then.
+   */
+  budgetStep: z.number().int().positive().nullable().optional(),
   /** The target is booty's own repository: the PR stays draft for a human. */
   selfModification: z.boolean().default(false),
 });
@@ -46,6 +51,8 @@ export const JobRequested = z.object({
   /** The issue's how-manieth job: a relabel after a job finished starts a fresh attempt. */
   run: z.number().int().min(1).optional(),
   /** The issue's previous job and its pull request, which the new one links and never pushes onto. */
+  /** The issue had the `booty:plan` label: the plan waits for a writer's approval (absent: no). */
+  planApproval: z.boolean().optional(),
   previous: z
     .object({
       jobId: z.string(),

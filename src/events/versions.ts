@@ -10,8 +10,12 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
  * Bump when the job machine's states or transitions change. Stored in every row's metadata.
  * Machine 4 stops refining on a failure class no attempt can fix; its transitions read the class
  * the event recorded, so a log from before (no class) folds exactly as it did.
+ * Machine 5 adds the loop's controls: a stall stops early, a job that gives up escalates, a plan
+ * may wait for approval (`awaitingApproval`), and the budget parks (`budgetExhausted`). Each is
+ * switched on by a field older logs do not hold (the config's stallAfter, escalate and approval,
+ * the settings' budgetStep, the request's planApproval), so they fold as they did.
  */
-export const MACHINE_VERSION = 4;
+export const MACHINE_VERSION = 5;
 
 /**
  * A state a row recorded, in the words of today's machine. Machine 3 (the PR conversation) keeps a

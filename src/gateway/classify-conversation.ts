@@ -103,16 +103,25 @@ const BRANCH_PREFIX = 'booty/';
 const isBot = (a: { login: string; type?: string }) => a.type === 'Bot' || a.login.endsWith('[bot]');
 const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({ owner: r.owner.login, name: r.name });
 
-/** `@booty retry`, `@booty stop`, `@booty cancel`, or `@booty <request>`; null when booty is not called. */
+/**
+ * `@booty retry|stop|cancel|continue|approve`, `@booty revise <what to change>` (the text may run
+ * on over the following lines), or `@booty <request>`; null when booty is not called.
+ */
 export function parseMention(
   body: string,
   name = 'booty',
-): { command: CommandWord } | { request: string } | null {
+): { command: CommandWord; text?: string } | { request: string } | null {
   const m = new RegExp(`(?:^|\\s)@${name}\\b[ \\t]*([^\\n]*)`, 'i').exec(body);
   if (!m) return null;
   const rest = m[1]!.trim();
-  const word = /^(retry|stop|cancel)\b\s*$/i.exec(rest)?.[1]?.toLowerCase();
-  return word ? { command: word as CommandWord } : { request: body.trim() };
+  const word = /^(retry|stop|cancel|continue|approve)\b\s*$/i.exec(rest)?.[1]?.toLowerCase();
+  if (word) return { command: word as CommandWord };
+  const revise = /^revise\b/i.test(rest) && /\brevise\b\s*([\s\S]*)$/i.exec(body.slice(m.index));
+  if (revise) {
+    const text = revise[1]!.trim();
+    return text ? { command: 'revise', text } : { command: 'revise' };
+  }
+  return { request: body.trim() };
 }
 
 export function classifyConversation(event: ConversationEventName, payload: unknown): ConversationClassified {
@@ -157,7 +166,14 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
         ? wake(
             repo,
             target,
-            { type: 'CommandReceived', command: mention.command, place, author, commentId: p.comment.id },
+            {
+              type: 'CommandReceived',
+              command: mention.command,
+              place,
+              author,
+              commentId: p.comment.id,
+              ...(mention.text ? { text: mention.text } : {}),
+            },
             needs,
           )
         : wake(

@@ -22,12 +22,16 @@ const IssuesPayload = z.object({
     body: z.string().nullish(),
     html_url: z.string().min(1),
     state: z.string().optional(),
+    labels: z.array(z.object({ name: z.string() })).nullish(),
   }),
   repository: z.object({ name: z.string().min(1), owner: Account }),
   sender: Account,
   label: z.object({ name: z.string().min(1) }).optional(),
   installation: z.object({ id: z.number().int() }).nullish(),
 });
+
+/** The label that asks for the plan to wait for a writer's approval before any code is written. */
+export const PLAN_LABEL = 'booty:plan';
 
 /** Every other event only has to be an object; its action, when present, is recorded. */
 const AnyPayload = z.object({ action: z.string().optional() });
@@ -87,6 +91,7 @@ export function classifyDelivery(event: string, payload: unknown, config: Gatewa
             triggerLabel: p.label.name,
             sender: p.sender.login,
             installationId: p.installation?.id ?? null,
+            ...(hasPlanLabel(p.issue.labels) ? { planApproval: true } : {}),
           },
         },
       };
@@ -100,3 +105,6 @@ export function classifyDelivery(event: string, payload: unknown, config: Gatewa
       return ignore(`issues.${p.action} starts nothing`);
   }
 }
+
+const hasPlanLabel = (labels: { name: string }[] | null | undefined) =>
+  (labels ?? []).some((l) => l.name.toLowerCase() === PLAN_LABEL);

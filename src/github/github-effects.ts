@@ -3,6 +3,7 @@ import { readCi } from './ci-read.js';
 import { rerunCi } from './ci-rerun.js';
 import type { GitHubClients } from './clients.js';
 import { getIssue, listIssueComments } from './issues.js';
+import { escalate, postPlan } from './loop-checkpoints.js';
 import { demotePr } from './pr-demotion.js';
 import { openDraftPr, promotePr } from './pull-requests.js';
 import { answerRound } from './round-replies.js';
@@ -30,6 +31,8 @@ export function createGitHubEffects({
     answerRound: answerRound(deps),
     listIssueComments: listIssueComments(clients),
     getIssue: getIssue(clients),
+    postPlan: postPlan(deps),
+    escalate: escalate(deps),
   };
 }
 

@@ -20,3 +20,9 @@ export const replyMarker = (jobId: string, round: number, commentId: number) =>
 /** The note to someone without write access that their request was not taken: one per comment. */
 export const readerMarker = (commentId: number) => `<!-- booty:reader comment=${commentId} -->`;
 export const ignoredMarker = (commentId: number) => `<!-- booty:ignored comment=${commentId} -->`;
+
+/** The plan posted for approval: one comment per plan (a revision posts the next). */
+export const planMarker = (jobId: string, n: number) => `<!-- booty:plan job=${jobId} n=${n} -->`;
+
+/** The note to the people asked for help when the job gave up: once per job. */
+export const escalationMarker = (jobId: string) => `<!-- booty:escalated job=${jobId} -->`;

@@ -5,6 +5,7 @@ import { finalStates, type JobStateName } from '../machines/job.js';
 import { type JobContext, jobView } from '../machines/job-context.js';
 import { attemptsSection, failingCount } from './attempt-report.js';
 import { conversationSection } from './conversation-render.js';
+import { escalationLine, loopSection, trendSection } from './loop-render.js';
 import { capBody, code, formatDuration } from './markdown-format.js';
 import { progressMarker } from './markers.js';
 import { usageLine } from './pr-body.js';
@@ -55,11 +56,15 @@ const stageOfState: Record<JobStateName, number | null> = {
   preparing: 0,
   baselining: 1,
   analyzing: 2,
+  postingPlan: 2,
+  awaitingApproval: null,
   generating: 3,
   applying: 3,
   refining: 3,
   testing: 4,
   openingPr: 5,
+  budgetExhausted: null,
+  escalating: null,
   promoting: 6,
   prOpened: null,
   promoted: null,
@@ -113,6 +118,9 @@ export function progressStages(snapshot: Snapshot): Stage[] {
   // Once the PR is open, the stages are done or held as the PR stands; rounds show below them.
   const withPr = ctx.pr !== null && state !== 'prOpened' && state !== 'cancelled';
   if (running !== null) fill(running, 'running', 'pending');
+  // Parked for a writer: the plan's approval, or `@booty continue` at the budget.
+  else if (state === 'awaitingApproval') fill(2, 'held', 'pending');
+  else if (state === 'budgetExhausted') fill(ctx.proposal ? 3 : reached(ctx), 'held', 'pending');
   else if (state === 'promoted' || (withPr && ctx.pr?.draft === false)) fill(7, 'done', 'done');
   else if (withPr && ctx.conversation.headTested) fill(6, 'held', 'skipped');
   // A draft that waits: held for a human or for CI, or left draft when promotion failed.
@@ -125,7 +133,7 @@ export function progressStages(snapshot: Snapshot): Stage[] {
   else if (state === 'cancelled') fill(reached(ctx), 'cancelled', 'skipped');
   else if (outcome === 'test-command-broken' || outcome === 'test-command-timeout')
     fill(1, 'failed', 'skipped');
-  else if (outcome === 'tests-failing' || outcome === 'tests-unknown') {
+  else if (outcome === 'tests-failing' || outcome === 'tests-unknown' || outcome === 'stalled') {
     fill(6, 'skipped', 'skipped');
     marks[4] = 'failed';
   } else fill(ctx.error ? (stageOfStep[ctx.error.step] ?? reached(ctx)) : reached(ctx), 'failed', 'skipped');
@@ -192,11 +200,15 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
   preparing: () => WORKING,
   baselining: () => WORKING,
   analyzing: () => WORKING,
+  postingPlan: () => WORKING,
+  awaitingApproval: () => '⏸️ booty planned the change and waits for a writer’s approval',
   generating: () => WORKING,
   applying: () => WORKING,
   testing: () => WORKING,
   refining: () => WORKING,
   openingPr: () => WORKING,
+  budgetExhausted: () => '⏸️ booty reached this job’s token budget and waits for `@booty continue`',
+  escalating: () => '⏳ booty is asking for help',
   promoting: () => WORKING,
   prOpened: (ctx) =>
     ctx.outcome?.reason === 'self-modification'
@@ -205,9 +217,11 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
         ? '⚠️ booty opened a draft pull request but could not mark it ready'
         : ctx.conversation.headTested
           ? '⏳ booty opened a draft pull request and waits for CI'
-          : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
-            ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
-            : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
+          : ctx.outcome?.reason === 'stalled'
+            ? '⏸️ booty opened a draft pull request; its attempts stopped improving'
+            : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
+              ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
+              : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
   promoted: () => '✅ booty opened a pull request, ready for review',
   checkingCi: () => '⏳ booty is reading CI on its pull request',
   demoting: () => '⏳ CI failed: booty is turning its pull request back to draft',
@@ -261,6 +275,8 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
     );
   if (state === 'failed') facts.push(`**Branch:** ${code(ctx.branch)}`);
   facts.push(`**Model usage:** ${usageLine(ctx.usage)}`);
+  const escalated = escalationLine(ctx);
+  if (escalated) facts.push(escalated);
   if (ctx.retry && !final && ctx.error) {
     facts.push(
       `**Retrying:** ${inWords(ctx.error.step).toLowerCase()} failed (retry ${ctx.retry.count} of ${ctx.settings.maxRetries}): ${errorWords(ctx.error.step, ctx.error.message)}`,
@@ -274,6 +290,10 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
   // Every attempt keeps its own failure: the first one's is often the one that explains the rest.
   const shown = ctx.attempts.some((a) => a.rejected.length > 0 || (a.test && !a.test.passed));
   if (ctx.attempts.length > 1 || shown) parts.push(attemptsSection(ctx.attempts, ctx.maxAttempts, !final));
+  const trend = trendSection(ctx);
+  if (trend) parts.push(trend);
+  const loop = loopSection(ctx, state);
+  if (loop) parts.push(loop);
   if (failed) {
     const why = failureSection(ctx);
     if (why) parts.push(why);

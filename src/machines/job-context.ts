@@ -5,6 +5,7 @@ import type {
   CiRead,
   EffectFailure,
   EffectName,
+  Escalated,
   FailureClass,
   FileChange,
   Generated,
@@ -54,6 +55,7 @@ export type OutcomeReason =
   | 'test-command-broken'
   | 'test-command-timeout'
   | 'no-changes'
+  | 'stalled'
   | 'policy'
   | 'environment'
   | 'budget'
@@ -122,6 +124,16 @@ export interface Conversation {
   heldDraft: string | null;
 }
 
+/** The loop's human checkpoints: the plan's approval, and who was asked for help. */
+export interface Checkpoints {
+  /** Plans posted for approval: a revision analyses again and posts another. */
+  plans: number;
+  /** The writer who approved the plan, once one did. */
+  approvedBy: string | null;
+  /** Who the job asked for help when it gave up, once it did. */
+  escalation: Escalated | null;
+}
+
 /** The last failure of a step, and when it is retried: the retry deadline survives a restart. */
 export interface StepError {
   step: string;
@@ -135,7 +147,7 @@ export interface StepError {
 
 /**
  * The machine's context: everything a job knows, as plain JSON rebuilt by folding the log. It is
- * kept to 18 fields on purpose: XState copies the context with Object.assign on every update, and
+ * kept to 19 fields on purpose: XState copies the context with Object.assign on every update, and
  * V8 turns objects of more than 19 properties made that way into slow dictionaries, which made
  * every step of a replay several times slower. What can be derived is derived (see jobView).
  */
@@ -152,6 +164,8 @@ export interface JobState {
     requestedAt: number;
     run: number;
     previous: JobRequested['previous'];
+    /** The issue carried the `booty:plan` label. */
+    planApproval: boolean;
   };
   settings: JobSettings;
   branch: string;
@@ -169,6 +183,7 @@ export interface JobState {
   error: StepError | null;
   outcome: Outcome | null;
   conversation: Conversation;
+  checkpoints: Checkpoints;
 }
 
 /** What effects and renderers read: the state with its derived facts spelled out. */
@@ -276,6 +291,7 @@ export function initialContext(input: JobRequested): JobState {
       requestedAt: input.requestedAt,
       run: input.run ?? 1,
       previous: input.previous ?? null,
+      planApproval: input.planApproval ?? false,
     },
     settings: input.settings,
     branch: branchName(input.issue, input.run ?? 1),
@@ -291,6 +307,7 @@ export function initialContext(input: JobRequested): JobState {
     error: null,
     outcome: null,
     conversation: emptyConversation,
+    checkpoints: { plans: 0, approvedBy: null, escalation: null },
   };
 }
 
@@ -325,6 +342,8 @@ function roundKey(state: JobState, step: EffectName): string {
   if (step === 'readCi' || step === 'rerunCi' || step === 'demotePr' || step === 'promotePr')
     return `:${state.pr?.headSha ?? ''}`;
   if (step === 'syncBranch' || step === 'answerRound') return `:r${c.rounds.length}`;
+  // A revised plan is a new plan: its own comment.
+  if (step === 'postPlan') return `:p${state.checkpoints.plans + 1}`;
   return '';
 }
 

@@ -12,6 +12,7 @@ import type {
   CiRead,
   CiRerun,
   EffectFailure,
+  Escalated,
   Generated,
   Prepared,
   Promoted,
@@ -22,6 +23,7 @@ import type {
 import type { JobCancelled } from '../events/job-events.js';
 import { failFastMessage } from '../refine/class-guidance.js';
 import { failsFast } from '../refine/failure-class.js';
+import { attemptsWithoutImprovement, attemptTrend } from './attempt-progress.js';
 import {
   type AttemptRecord,
   addUsage,
@@ -32,6 +34,7 @@ import {
   lastTestOf,
   maxAttemptsOf,
   mergeChanges,
+  type OutcomeReason,
   type Round,
   type RoundTrigger,
   retryDeadline,
@@ -150,6 +153,49 @@ function overBudget(context: JobState, event: unknown): boolean {
   return max !== null && tokensSpent(addUsage(context.usage, usage)) > max;
 }
 
+/** Jobs stamped with a budget step (machine 5) wait at their budget for `@booty continue`. */
+const parksOnBudget = (context: JobState) => context.settings.budgetStep !== undefined;
+const budgetError = (event: any) => asFailure(event.error).code === 'BOOTY_E_BUDGET_EXCEEDED';
+/** The job parked on a step that could not afford its request: that step runs again. */
+const stoppedIn = (context: JobState, src: string) =>
+  context.error?.step === src && context.error.code === 'BOOTY_E_BUDGET_EXCEEDED';
+const command = (event: any, word: CommandReceived['command']) => (event as CommandReceived).command === word;
+
+/** The plan waits for a writer: `approval: plan` in booty.yml, or the issue's `booty:plan` label. */
+const planNeedsApproval = (context: JobState) =>
+  (context.config?.approval === 'plan' || context.request.planApproval) &&
+  context.checkpoints.approvedBy === null;
+
+/**
+ * The round's attempts stopped improving: `stallAfter` in a row brought none (attempt-progress.ts).
+ * The test run at hand is the current attempt's. Jobs from before machine 5 have no stallAfter in
+ * their logged config and never stall, so their logs fold as they did.
+ */
+function stalled(context: JobState, event: unknown): boolean {
+  const after = context.config?.stallAfter;
+  if (after === undefined) return false;
+  const attempts = withCurrent(context, { test: output<TestRun>(event) });
+  const from = currentRound(context)?.firstAttempt ?? 1;
+  return attemptsWithoutImprovement(attemptTrend(attempts, from)) >= after;
+}
+
+/** Outcomes of a job that gave up: who `escalate` lists is asked for help. */
+const GAVE_UP = new Set<OutcomeReason>([
+  'tests-failing',
+  'tests-unknown',
+  'stalled',
+  'policy',
+  'environment',
+  'no-changes',
+]);
+const escalates = (context: JobState) => (context.config?.escalate?.length ?? 0) > 0;
+
+/** The current attempt's proposal is recorded and not yet applied. */
+const proposalWaiting = (context: JobState) => {
+  const current = context.attempts.at(-1);
+  return current !== undefined && current.n === context.attempt && !current.applied;
+};
+
 /** The apply or test result at hand names a failure no attempt can fix (see failure-class.ts). */
 const failingFast = (event: unknown) => failsFast(output<Applied | TestRun>(event).failureClass);
 
@@ -160,7 +206,41 @@ function failFastOutcome(context: JobState) {
   return { reason, message: failFastMessage(reason, attempt) };
 }
 
+function stallOutcome(context: JobState) {
+  const after = context.config?.stallAfter ?? 0;
+  return {
+    reason: 'stalled' as const,
+    message: `The tests did not improve for ${after} attempt${after === 1 ? '' : 's'} in a row (attempt ${roundAttempt(context)} of ${maxAttemptsOf(context)}), so booty stopped early.${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,
+  };
+}
+
 export const guards = {
+  // The budget: a job stamped with a budget step parks instead of failing.
+  overBudgetParks: ({ context, event }: Args) => parksOnBudget(context) && overBudget(context, event),
+  budgetParks: ({ context, event }: Args) => parksOnBudget(context) && budgetError(event),
+  continueAnalysis: ({ context, event }: Args) => command(event, 'continue') && stoppedIn(context, 'analyze'),
+  continueGenerating: ({ context, event }: Args) =>
+    command(event, 'continue') && stoppedIn(context, 'generate'),
+  continueRefining: ({ context, event }: Args) => command(event, 'continue') && stoppedIn(context, 'refine'),
+  /** The proposal that went over the budget was paid for: it is applied. */
+  continueApplying: ({ context, event }: Args) => command(event, 'continue') && proposalWaiting(context),
+  continueToPlan: ({ context, event }: Args) => command(event, 'continue') && planNeedsApproval(context),
+  commandContinue: ({ event }: Args) => command(event, 'continue'),
+  // The plan.
+  planNeedsApproval: ({ context }: Args) => planNeedsApproval(context),
+  commandApprove: ({ event }: Args) => command(event, 'approve'),
+  /** A revision says what to change: a bare `@booty revise` changes nothing. */
+  commandRevise: ({ event }: Args) => command(event, 'revise') && !!(event as CommandReceived).text,
+  // The loop's progress, and who is asked when it gives up.
+  stalled: ({ context, event }: Args) => stalled(context, event),
+  stalledInRound: ({ context, event }: Args) => currentRound(context) !== null && stalled(context, event),
+  escalatesDecided: ({ context }: Args) =>
+    escalates(context) && context.outcome !== null && GAVE_UP.has(context.outcome.reason),
+  escalatesFailing: ({ context }: Args) =>
+    escalates(context) && context.outcome === null && lastTestOf(context)?.passed !== true,
+  escalatesFailFast: ({ context, event }: Args) => escalates(context) && failingFast(event),
+  escalatesNoChanges: ({ context }: Args) => escalates(context) && context.changes.length === 0,
+  hasPr: ({ context }: Args) => context.pr !== null,
   failsFast: ({ event }: Args) => failingFast(event),
   failsFastInRound: ({ context, event }: Args) => currentRound(context) !== null && failingFast(event),
   failsFastWithChanges: ({ context, event }: Args) => failingFast(event) && context.changes.length > 0,
@@ -229,6 +309,31 @@ export const guards = {
 };
 
 export const actions = {
+  /** A writer's `@booty continue`: the budget is raised once by the step, and the stop forgotten. */
+  raiseBudget: update(({ context }) => {
+    const { maxTokens, budgetStep } = context.settings;
+    const step = budgetStep ?? maxTokens ?? 0;
+    return { error: null, settings: { ...context.settings, maxTokens: (maxTokens ?? 0) + step } };
+  }),
+  /** A step that could not afford its request: the job waits where it stopped. */
+  parkOnBudget: update(({ context, event }) => failedStep(context, asFailure(event.error))),
+  recordPlanPosted: done(({ context }) => ({
+    checkpoints: { ...context.checkpoints, plans: context.checkpoints.plans + 1 },
+  })),
+  approvePlan: update(({ context, event }) => ({
+    checkpoints: { ...context.checkpoints, approvedBy: (event as CommandReceived).author },
+  })),
+  /** The revision joins the issue's comments, which the analysis reads: no prompt changes for it. */
+  revisePlan: update(({ context, event }) => {
+    const e = event as CommandReceived;
+    const body = `Revise the plan: ${e.text ?? ''}`.trim();
+    return { issue: { ...context.issue, comments: [...context.issue.comments, { author: e.author, body }] } };
+  }),
+  failStall: update(({ context }) => ({ outcome: stallOutcome(context) })),
+  noteStall: update(({ context }) => withRound(context, { note: stallOutcome(context).message })),
+  recordEscalation: done(({ context, event }) => ({
+    checkpoints: { ...context.checkpoints, escalation: output<Escalated>(event) },
+  })),
   scheduleRetry: update(({ context, event }) => {
     const failure = asFailure(event.error);
     const notBefore = retryDeadline(context.settings, failure, retriesUsed(context, failure.src));

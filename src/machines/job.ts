@@ -41,14 +41,25 @@ const retryOrFail = (state: string) => [
   { target: '#job.failed', actions: 'recordError' as const },
 ];
 
+/** A model step: one that cannot afford its request waits for a writer's `@booty continue`. */
+const retryOrPark = (state: string) => {
+  const [retry, ...rest] = retryOrFail(state);
+  return [
+    retry!,
+    { guard: 'budgetParks' as const, target: '#job.budgetExhausted', actions: 'parkOnBudget' as const },
+    ...rest,
+  ];
+};
+
 /** A step of the PR's life that failed for good: noted, and the job goes back to waiting. */
 const retryOrWait = (state: string) => [
   { guard: 'canRetry' as const, target: `#job.${state}`, reenter: true, actions: 'scheduleRetry' as const },
   ...toWaiting('recordAside'),
 ];
 
-/** Over the token budget: the same, with the budget as the reason. */
+/** Over the token budget: the job waits for `@booty continue` (or, stamped before machine 5, stops). */
 const overBudget = [
+  { guard: 'overBudgetParks' as const, target: 'budgetExhausted', actions: 'recordProposal' as const },
   {
     guard: 'overBudgetInRound' as const,
     target: 'answering',
@@ -96,6 +107,7 @@ export const jobMachine = setup({
     prepare: effect('prepare'),
     runBaseline: effect('runBaseline'),
     analyze: effect('analyze'),
+    postPlan: effect('postPlan'),
     generate: effect('generate'),
     refine: effect('refine'),
     applyChanges: effect('applyChanges'),
@@ -107,6 +119,7 @@ export const jobMachine = setup({
     demotePr: effect('demotePr'),
     syncBranch: effect('syncBranch'),
     answerRound: effect('answerRound'),
+    escalate: effect('escalate'),
   },
   guards,
   actions,
@@ -161,10 +174,35 @@ export const jobMachine = setup({
         src: 'analyze',
         input: input('analyze'),
         onDone: [
+          { guard: 'overBudgetParks', target: 'budgetExhausted', actions: 'recordAnalysis' },
           { guard: 'overBudget', target: 'failed', actions: ['recordAnalysis', 'failBudget'] },
+          { guard: 'planNeedsApproval', target: 'postingPlan', actions: 'recordAnalysis' },
           { target: 'generating', actions: ['recordAnalysis', 'nextAttempt'] },
         ],
-        onError: retryOrFail('analyzing'),
+        onError: retryOrPark('analyzing'),
+      },
+    },
+    // The plan is posted on the issue, and waits for a writer: approve, revise or cancel.
+    postingPlan: {
+      invoke: {
+        id: 'postPlan',
+        src: 'postPlan',
+        input: input('postPlan'),
+        onDone: { target: 'awaitingApproval', actions: 'recordPlanPosted' },
+        // The progress comment shows the plan too: the job waits for its answer all the same.
+        onError: [
+          { guard: 'canRetry', target: '#job.postingPlan', reenter: true, actions: 'scheduleRetry' },
+          { target: 'awaitingApproval', actions: 'recordAside' },
+        ],
+      },
+    },
+    awaitingApproval: {
+      tags: 'waiting',
+      on: {
+        CommandReceived: [
+          { guard: 'commandApprove', target: 'generating', actions: ['approvePlan', 'nextAttempt'] },
+          { guard: 'commandRevise', target: 'analyzing', actions: 'revisePlan' },
+        ],
       },
     },
     generating: {
@@ -173,7 +211,7 @@ export const jobMachine = setup({
         src: 'generate',
         input: input('generate'),
         onDone: [...overBudget, { target: 'applying', actions: ['recordProposal'] }],
-        onError: retryOrFail('generating'),
+        onError: retryOrPark('generating'),
       },
     },
     applying: {
@@ -186,6 +224,7 @@ export const jobMachine = setup({
           // Nothing applied, and no attempt can change that (every change on a protected path).
           { guard: 'failsFastInRound', target: 'answering', actions: ['recordApplied', 'noteFailFast'] },
           { guard: 'failsFastWithChanges', target: 'openingPr', actions: ['recordApplied', 'failFast'] },
+          { guard: 'escalatesFailFast', target: 'escalating', actions: ['recordApplied', 'failFast'] },
           { guard: 'failsFast', target: 'failed', actions: ['recordApplied', 'failFast'] },
           {
             guard: 'attemptsLeft',
@@ -194,6 +233,7 @@ export const jobMachine = setup({
           },
           { guard: 'inRound', target: 'answering', actions: ['recordApplied', 'noteNoChange'] },
           { guard: 'hasChanges', target: 'openingPr', actions: ['recordApplied'] },
+          { guard: 'escalatesNoChanges', target: 'escalating', actions: ['recordApplied', 'failNoChanges'] },
           { target: 'failed', actions: ['recordApplied', 'failNoChanges'] },
         ],
         onError: retryOrFail('applying'),
@@ -210,6 +250,9 @@ export const jobMachine = setup({
           // A failure no attempt can fix (the network, a missing program, the sandbox) stops here.
           { guard: 'failsFastInRound', target: 'answering', actions: ['recordTests', 'noteFailFast'] },
           { guard: 'failsFast', target: 'openingPr', actions: ['recordTests', 'failFast'] },
+          // `stallAfter` attempts in a row brought no improvement (attempt-progress.ts): stop early.
+          { guard: 'stalledInRound', target: 'answering', actions: ['recordTests', 'noteStall'] },
+          { guard: 'stalled', target: 'openingPr', actions: ['recordTests', 'failStall'] },
           {
             guard: 'attemptsLeft',
             target: 'refining',
@@ -227,7 +270,7 @@ export const jobMachine = setup({
         src: 'refine',
         input: input('refine'),
         onDone: [...overBudget, { target: 'applying', actions: ['recordProposal'] }],
-        onError: retryOrFail('refining'),
+        onError: retryOrPark('refining'),
       },
     },
     openingPr: {
@@ -236,6 +279,9 @@ export const jobMachine = setup({
         src: 'openPr',
         input: input('openPr'),
         onDone: [
+          // The job gave up (exhausted, stalled, failed fast): `escalate` in booty.yml is asked for help.
+          { guard: 'escalatesDecided', target: 'escalating', actions: ['recordDraft'] },
+          { guard: 'escalatesFailing', target: 'escalating', actions: ['recordPr', 'failTests'] },
           // The job already failed (a step error, the budget): its work waits as a draft.
           { guard: 'outcomeDecided', target: 'prOpened', actions: ['recordDraft'] },
           { guard: 'lastTestsFailed', target: 'prOpened', actions: ['recordPr', 'failTests'] },
@@ -245,6 +291,24 @@ export const jobMachine = setup({
         onError: [
           { guard: 'canRetry', target: '#job.openingPr', reenter: true, actions: 'scheduleRetry' },
           { target: '#job.failed', actions: 'recordError' },
+        ],
+      },
+    },
+    // Reviewers requested on the draft PR, or the issue assigned when there is none, with a summary.
+    escalating: {
+      invoke: {
+        id: 'escalate',
+        src: 'escalate',
+        input: input('escalate'),
+        onDone: [
+          { guard: 'hasPr', target: 'prOpened', actions: 'recordEscalation' },
+          { target: 'failed', actions: 'recordEscalation' },
+        ],
+        // Asking for help failing does not change how the job ended.
+        onError: [
+          { guard: 'canRetry', target: '#job.escalating', reenter: true, actions: 'scheduleRetry' },
+          { guard: 'hasPr', target: 'prOpened', actions: 'recordAside' },
+          { target: 'failed', actions: 'recordAside' },
         ],
       },
     },
@@ -352,6 +416,22 @@ export const jobMachine = setup({
         ],
       },
     },
+    // At the token budget: parked until a writer's `@booty continue` raises it once by the step and
+    // the job resumes where it stopped (the step that could not afford its request runs again; a
+    // proposal already paid for is applied).
+    budgetExhausted: {
+      tags: 'waiting',
+      on: {
+        CommandReceived: [
+          { guard: 'continueAnalysis', target: 'analyzing', actions: 'raiseBudget' },
+          { guard: 'continueGenerating', target: 'generating', actions: 'raiseBudget' },
+          { guard: 'continueRefining', target: 'refining', actions: 'raiseBudget' },
+          { guard: 'continueApplying', target: 'applying', actions: 'raiseBudget' },
+          { guard: 'continueToPlan', target: 'postingPlan', actions: 'raiseBudget' },
+          { guard: 'commandContinue', target: 'generating', actions: ['raiseBudget', 'nextAttempt'] },
+        ],
+      },
+    },
     merged: { type: 'final' },
     closed: { type: 'final' },
     failed: { type: 'final' },
@@ -366,11 +446,15 @@ export const JOB_STATES = [
   'preparing',
   'baselining',
   'analyzing',
+  'postingPlan',
+  'awaitingApproval',
   'generating',
   'applying',
   'testing',
   'refining',
+  'budgetExhausted',
   'openingPr',
+  'escalating',
   'promoting',
   'prOpened',
   'promoted',
@@ -388,5 +472,8 @@ export const JOB_STATES = [
 export type JobStateName = (typeof JOB_STATES)[number];
 export const jobStates: readonly JobStateName[] = JOB_STATES;
 export const finalStates = ['merged', 'closed', 'failed', 'cancelled'] as const;
-/** Where a job waits with its PR: parked, holding no slot and no process, until an event wakes it. */
-export const waitingStates = ['prOpened', 'promoted'] as const;
+/**
+ * Where a job waits (with its PR, for its plan's approval, or at its budget): parked, holding no
+ * slot and no process, until an event wakes it.
+ */
+export const waitingStates = ['prOpened', 'promoted', 'awaitingApproval', 'budgetExhausted'] as const;

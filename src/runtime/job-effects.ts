@@ -116,6 +116,8 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
       return github.openDraftPr(input, { headSha, dependencies, branchCreated });
     },
     promotePr: github.promotePr,
+    postPlan: github.postPlan,
+    escalate: github.escalate,
     ...createConversationEffects(github, workspace),
   };
 

@@ -34,6 +34,15 @@ describe('classifyDelivery', () => {
     });
   });
 
+  it('asks for plan approval when the issue also carries the booty:plan label, in any case', () => {
+    const plain = labelPayload('labeled');
+    const request = (p: unknown) => (classifyDelivery('issues', p, config()).intent as any).request;
+    expect(request(plain)).not.toHaveProperty('planApproval');
+    const planned = labelPayload('labeled');
+    planned.issue.labels = [{ name: 'bug' }, { name: 'Booty:Plan' }];
+    expect(request(planned)).toMatchObject({ planApproval: true });
+  });
+
   it('matches BOOTY_REPOS globs regardless of case, and an empty list allows every repository', () => {
     const p = labelPayload('labeled', { repo: 'ACME/Widgets' });
     expect(classifyDelivery('issues', p, config({ BOOTY_REPOS: 'acme/*' })).intent.kind).toBe('request');

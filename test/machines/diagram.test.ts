@@ -92,6 +92,14 @@ describe('the machine as a Mermaid diagram', () => {
       '  anyState --> prOpened : CommandReceived [stopInRound]',
       '  anyState --> anyState : CommandReceived [commandRetry]',
       '  testing : invoke runTests',
+      '  testing --> openingPr : runTests done [stalled]',
+      '  generating --> budgetExhausted : generate error [budgetParks]',
+      '  budgetExhausted --> generating : CommandReceived [continueGenerating]',
+      '  analyzing --> postingPlan : analyze done [planNeedsApproval]',
+      '  awaitingApproval --> generating : CommandReceived [commandApprove]',
+      '  awaitingApproval --> analyzing : CommandReceived [commandRevise]',
+      '  openingPr --> escalating : openPr done [escalatesFailing]',
+      '  escalating --> prOpened : escalate done [hasPr]',
     ])
       expect(all).toContain(edge);
     // A job that is over takes no more events.
@@ -186,6 +194,8 @@ describe('the machine as JSON', () => {
         { guard: 'testsPassed', target: 'openingPr', actions: ['recordTests'] },
         { guard: 'failsFastInRound', target: 'answering', actions: ['recordTests', 'noteFailFast'] },
         { guard: 'failsFast', target: 'openingPr', actions: ['recordTests', 'failFast'] },
+        { guard: 'stalledInRound', target: 'answering', actions: ['recordTests', 'noteStall'] },
+        { guard: 'stalled', target: 'openingPr', actions: ['recordTests', 'failStall'] },
         { guard: 'attemptsLeft', target: 'refining', actions: ['recordTests', 'nextAttempt'] },
         { guard: 'inRound', target: 'answering', actions: ['recordTests', 'noteTestsFailing'] },
         { target: 'openingPr', actions: ['recordTests'] },

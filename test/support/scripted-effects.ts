@@ -35,6 +35,8 @@ export interface Script {
    * restarts, where an answer must not hang on how many reads came before.
    */
   ciOf?: (src: 'promotePr' | 'readCi', job: EffectInput['job']) => CiState;
+  /** The refine controls of booty.yml (stallAfter, escalate, approval), merged into the config. */
+  config?: Partial<RepoConfig>;
 }
 
 type CiState = 'none' | 'pending' | 'passed' | 'failed';
@@ -143,6 +145,7 @@ export function scriptedEffects(script: Script = {}) {
     maxAttempts: script.maxAttempts ?? 3,
     protectedPaths: [],
     sandbox: 'off',
+    ...script.config,
   };
 
   const impls: EffectImpls = {
@@ -252,6 +255,21 @@ export function scriptedEffects(script: Script = {}) {
       await step('answerRound', input, signal);
       const commit = roundPushable(input.job) ? `${input.job.round!.n}`.padStart(40, 'd') : null;
       return { commit, headSha: commit ?? input.job.pr!.headSha, replies: input.job.round!.triggers.length };
+    },
+    postPlan: async (input, { signal }) => {
+      await step('postPlan', input, signal);
+      return { commentId: 900 + input.job.checkpoints.plans, url: `${input.job.issue.url}#plan` };
+    },
+    escalate: async (input, { signal }) => {
+      await step('escalate', input, signal);
+      const names = input.job.config?.escalate ?? [];
+      return {
+        on: input.job.pr ? ('pr' as const) : ('issue' as const),
+        number: input.job.pr?.number ?? input.job.issue.number,
+        users: names.filter((n) => !n.includes('/')),
+        teams: names.filter((n) => n.includes('/')),
+        refused: [],
+      };
     },
   };
   let ciReads = 0;

@@ -60,6 +60,18 @@ export const failed = (step: Step, retryable: boolean, attempt = 0, tokens?: num
   },
 });
 
+/** A writer's `@booty` command on the issue. */
+export const command = (word: 'continue' | 'approve' | 'revise' | 'retry', text?: string): DomainEvent => ({
+  type: 'CommandReceived',
+  command: word,
+  place: 'issue-comment',
+  author: 'maintainer',
+  commentId: 801,
+  ...(text === undefined ? {} : { text }),
+  deliveryId: `d-${word}`,
+  at: AT,
+});
+
 export const cancelled = (reason: 'unlabeled' | 'closed' | 'operator' = 'unlabeled'): DomainEvent => ({
   type: 'JobCancelled',
   reason,

@@ -1,0 +1,90 @@
+import type { Analysis } from '../events/effect-results.js';
+import { attemptTrend } from '../machines/attempt-progress.js';
+import type { JobStateName } from '../machines/job.js';
+import { currentRound, type JobContext, tokensSpent } from '../machines/job-context.js';
+import { code } from './markdown-format.js';
+
+// The refine loop's checkpoints as people read them: the plan waiting for approval, the budget a
+// job stopped at, the trend across attempts, and who was asked for help. Pure, like the rest of
+// the progress comment.
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** The analysis as a plan a writer can approve. */
+export function planText(a: Analysis): string {
+  const list = (title: string, items: string[]) =>
+    items.length ? `**${title}:**\n${items.map((i) => `- ${i}`).join('\n')}` : '';
+  return [
+    `**Plan (${a.changeKind}):** ${a.summary}`,
+    list('Files to change', a.filesToChange.map(code)),
+    list('Tests to add', a.testsToAdd.map(code)),
+    list('Acceptance criteria', a.acceptanceCriteria),
+    list('Risks', a.risks),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+export const PLAN_COMMANDS =
+  'A writer answers on the issue: `@booty approve` to go ahead, `@booty revise <what to change>` to plan again with that, or `@booty cancel`.';
+
+/** Where `@booty continue` resumes a job parked at its budget, in words. */
+function resumeWords(ctx: JobContext): string {
+  const step = ctx.error?.code === 'BOOTY_E_BUDGET_EXCEEDED' ? ctx.error.step : null;
+  if (step === 'analyze') return 'analyzing the issue again';
+  if (step === 'generate' || step === 'refine') return `writing attempt ${ctx.attempt} again`;
+  if (ctx.proposal) return `applying attempt ${ctx.attempt}, already paid for`;
+  return 'writing the first attempt';
+}
+
+export function budgetSection(ctx: JobContext): string {
+  const max = ctx.settings.maxTokens ?? 0;
+  const step = ctx.settings.budgetStep ?? max;
+  return [
+    `**Budget:** booty spent ${n(tokensSpent(ctx.usage))} tokens ($${ctx.usage.costUsd.toFixed(4)}) of this job's ${n(max)}, and stopped before ${resumeWords(ctx)}.`,
+    `A writer's \`@booty continue\` raises the budget by ${n(step)} tokens and resumes there; \`@booty cancel\` ends the job.`,
+  ].join('  \n');
+}
+
+/** The attempts side by side: tests, new failures against the baseline, the diff, and the trend. */
+export function trendSection(ctx: JobContext): string | null {
+  if (ctx.attempts.length < 2) return null;
+  const from = currentRound(ctx)?.firstAttempt ?? 1;
+  const rows = attemptTrend(ctx.attempts, from).map((p) => {
+    const cell = (x: number | null) => (x === null ? '–' : String(x));
+    const mark = p.improved === null ? '' : p.improved ? '↗ better' : '→ no better';
+    return `| ${p.n} | ${cell(p.passed)} | ${cell(p.failed)} | ${cell(p.newFailures)} | ${p.diffLines} | ${mark} |`;
+  });
+  const after = ctx.config?.stallAfter;
+  return [
+    '**Trend:**',
+    '',
+    '| attempt | passed | failing | new failures | lines changed | |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    ...(after === undefined
+      ? []
+      : [
+          '',
+          `<sub>An attempt is better when it has fewer new failures against the baseline, or as many and fewer failing tests; booty stops after ${after} in a row that are not.</sub>`,
+        ]),
+  ].join('\n');
+}
+
+export function escalationLine(ctx: JobContext): string | null {
+  const e = ctx.checkpoints.escalation;
+  if (!e) return null;
+  const asked = [...e.users.map((u) => `@${u}`), ...e.teams.map((t) => `@${t}`)];
+  const how = e.on === 'pr' ? 'asked to review the draft' : 'assigned the issue';
+  const refused = e.refused.length
+    ? ` (GitHub refused ${e.refused.map((r) => `${code(r.name)}: ${r.reason}`).join('; ')})`
+    : '';
+  return `**Escalated:** ${asked.length ? asked.join(', ') : 'nobody'} ${how}${refused}.`;
+}
+
+/** The section a state of the loop adds to the progress comment, if any. */
+export function loopSection(ctx: JobContext, state: JobStateName): string | null {
+  if (state === 'awaitingApproval' && ctx.analysis) return `${planText(ctx.analysis)}\n\n${PLAN_COMMANDS}`;
+  if (state === 'budgetExhausted') return budgetSection(ctx);
+  return null;
+}

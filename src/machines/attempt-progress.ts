@@ -1,0 +1,79 @@
+import type { FileChange, TestRun } from '../events/effect-results.js';
+import type { AttemptRecord } from './job-context.js';
+
+// Whether the refine loop is getting anywhere. Each attempt is measured from what its events
+// recorded (the test run, the files written), so the measure folds the same on every replay.
+//
+// Improvement, precisely: an attempt improves when its test command ran and, against the best
+// attempt before it in the same round, it has fewer new failures against the baseline, or as many
+// and fewer failing tests in all. The round's first attempt is the reference and is never judged.
+// An attempt that applied nothing, or whose tests did not run, brings no improvement.
+
+export interface AttemptProgress {
+  n: number;
+  /** null when the attempt was not tested (nothing applied, or the command did not run). */
+  passed: number | null;
+  failed: number | null;
+  newFailures: number | null;
+  /** Lines the attempt added or removed against the job's work before it (every line, at first). */
+  diffLines: number;
+  /** Judged against the best attempt before it; null for the round's first. */
+  improved: boolean | null;
+}
+
+const ran = (run: TestRun | null): run is TestRun => run !== null && run.ran;
+
+/** True when `run` is better than `best` by the rule above. */
+export function improves(run: TestRun, best: TestRun): boolean {
+  if (run.newFailures.length !== best.newFailures.length)
+    return run.newFailures.length < best.newFailures.length;
+  return run.failingTests.length < best.failingTests.length;
+}
+
+/** Each attempt's measure, in order; `from` is the round's first attempt (the reference). */
+export function attemptTrend(attempts: readonly AttemptRecord[], from = 1): AttemptProgress[] {
+  const files = new Map<string, string | null>();
+  let best: TestRun | null = null;
+  return attempts.map((a) => {
+    const written = a.proposed.filter((c) => a.files.includes(c.path));
+    const diffLines = written.reduce((sum, c) => sum + lineDiff(files.get(c.path) ?? null, c), 0);
+    for (const c of written) files.set(c.path, c.content);
+    const run = ran(a.test) ? a.test : null;
+    let improved: boolean | null = null;
+    if (a.n > from) improved = run !== null && (best === null || improves(run, best));
+    if (run && a.n >= from && (best === null || improves(run, best))) best = run;
+    return {
+      n: a.n,
+      passed: run ? run.totals.passed : null,
+      failed: run ? run.failingTests.length : null,
+      newFailures: run ? run.newFailures.length : null,
+      diffLines,
+      improved,
+    };
+  });
+}
+
+/** Attempts in a row, ending with the last, that brought no improvement. */
+export function attemptsWithoutImprovement(trend: readonly AttemptProgress[]): number {
+  let n = 0;
+  for (let i = trend.length - 1; i >= 0 && trend[i]!.improved === false; i--) n++;
+  return n;
+}
+
+/** Lines in one version and not the other, counted as a multiset (an edit counts twice). */
+function lineDiff(before: string | null, change: FileChange): number {
+  const old = lines(before);
+  const now = lines(change.content);
+  const left = new Map<string, number>();
+  for (const l of old) left.set(l, (left.get(l) ?? 0) + 1);
+  let added = 0;
+  for (const l of now) {
+    const k = left.get(l) ?? 0;
+    if (k > 0) left.set(l, k - 1);
+    else added++;
+  }
+  const removed = [...left.values()].reduce((a, b) => a + b, 0);
+  return added + removed;
+}
+
+const lines = (text: string | null) => (text ? text.replace(/\n$/, '').split('\n') : []);

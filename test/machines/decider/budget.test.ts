@@ -1,0 +1,131 @@
+import { describe, it } from 'vitest';
+import type { DomainEvent, Step } from '../../../src/events/catalogue.js';
+import { cancelled, check, command, effect, failed, ok, type Row, requested, retryAt } from './decider.js';
+
+// Stage: the token budget (#15 item 7). A job stamped with a budget step (machine 5) that reaches
+// its budget waits in budgetExhausted; a writer's `@booty continue` raises the budget once by the
+// step and resumes exactly where it stopped. A job stamped before budgets parked still fails.
+
+const AT = 1_700_000_000_000;
+
+const budgeted = (maxTokens: number, budgetStep: number | null = 500) => requested({ maxTokens, budgetStep });
+
+/** A model step that could not afford its request (what the Claude effect throws). */
+const cannotAfford = (step: Step, attempt: number): DomainEvent => ({
+  type: 'StepFailed',
+  step,
+  attempt,
+  error: {
+    code: 'BOOTY_E_BUDGET_EXCEEDED',
+    message: "the job's token budget of 150 would be exceeded (spent 100, next request needs ~900)",
+    retryable: false,
+    at: AT,
+  },
+});
+
+const started = (maxTokens: number, budgetStep: number | null = 500) => [
+  budgeted(maxTokens, budgetStep),
+  ok.prepared(),
+  ok.baseline(),
+];
+
+const rows: Row[] = [
+  {
+    name: 'a proposal over the budget parks the job with the proposal kept, nothing applied',
+    given: [...started(150), ok.analyzed(100)],
+    when: ok.generated(1, 100),
+    expect: {
+      state: 'budgetExhausted',
+      effect: null,
+      context: {
+        outcome: null,
+        changes: [],
+        attempts: [{ n: 1, applied: false }],
+        usage: { inputTokens: 200 },
+      },
+    },
+  },
+  {
+    name: 'continue applies the proposal already paid for, with the budget raised once by the step',
+    given: [...started(150), ok.analyzed(100), ok.generated(1, 100)],
+    when: command('continue'),
+    expect: {
+      state: 'applying',
+      effect: effect('applyChanges', 1),
+      context: { settings: { maxTokens: 650, budgetStep: 500 } },
+    },
+  },
+  {
+    name: 'a step that cannot afford its request parks, and continue runs the same step again',
+    given: [...started(150), ok.analyzed(100), cannotAfford('generate', 1)],
+    when: command('continue'),
+    expect: { state: 'generating', effect: effect('generate', 1), context: { error: null } },
+  },
+  {
+    name: 'a refine stopped at the budget resumes the same attempt',
+    given: [
+      ...started(1000),
+      ok.analyzed(),
+      ok.generated(1),
+      ok.applied(1),
+      ok.tests(false, 1),
+      cannotAfford('refine', 2),
+    ],
+    when: command('continue'),
+    expect: {
+      state: 'refining',
+      effect: effect('refine', 2),
+      context: { attempt: 2, settings: { maxTokens: 1500 } },
+    },
+  },
+  {
+    name: 'with no step configured, continue raises the budget by the budget again',
+    given: [...started(1000, null), ok.analyzed(), cannotAfford('generate', 1)],
+    when: command('continue'),
+    expect: {
+      state: 'generating',
+      effect: effect('generate', 1),
+      context: { settings: { maxTokens: 2000 } },
+    },
+  },
+  {
+    name: 'an analysis over the budget parks; continue goes on to the first attempt',
+    given: [...started(50), ok.analyzed(100)],
+    when: command('continue'),
+    expect: { state: 'generating', effect: effect('generate', 1), context: { attempt: 1 } },
+  },
+  {
+    name: 'the analysis stopped before its request runs again on continue',
+    given: [...started(50), cannotAfford('analyze', 0)],
+    when: command('continue'),
+    expect: { state: 'analyzing', effect: effect('analyze', 0) },
+  },
+  {
+    name: 'a parked job takes no other command: approve leaves it waiting',
+    given: [...started(150), ok.analyzed(100), ok.generated(1, 100)],
+    when: command('approve'),
+    expect: { state: 'budgetExhausted', effect: null },
+  },
+  {
+    name: 'a cancel ends a parked job',
+    given: [...started(150), ok.analyzed(100), ok.generated(1, 100)],
+    when: cancelled(),
+    expect: { state: 'cancelled', effect: null },
+  },
+  {
+    name: 'a transient failure is still retried, not parked',
+    given: [...started(150), ok.analyzed(100)],
+    when: failed('generate', true, 1),
+    expect: { state: 'generating', effect: effect('generate', 1, retryAt(0)) },
+  },
+  {
+    name: 'a job stamped before budgets parked (no budget step) fails at the budget, as then',
+    given: [requested({ maxTokens: 150 }), ok.prepared(), ok.baseline(), ok.analyzed(100)],
+    when: ok.generated(1, 100),
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' } } },
+  },
+];
+
+describe('decider: the budget', () => {
+  it.each(rows.map((r) => [r.name, r] as const))('%s', (_name, row) => check(row));
+});
