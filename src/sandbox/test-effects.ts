@@ -254,9 +254,10 @@ export function createTestEffects(options: TestEffectsOptions) {
     }
     const { facts, output } = await testRun(cfg, dir, home, signal);
     const broken = baselineProblem({ ...facts, output });
-    const quality = qualityStep(job, cfg, home, signal);
+    // What the quality commands show before any change, for the comparison after each one.
+    const step = broken ? null : qualityStep(job, cfg, home, signal);
+    const quality = step ? await baselineQuality(step) : null;
     return {
-      ...(quality && !broken && { quality: await baselineQuality(quality) }),
       ...facts,
       broken,
       verdict: broken ? 'unknown' : 'pass',
@@ -267,6 +268,7 @@ export function createTestEffects(options: TestEffectsOptions) {
       baselineFailures: failingIds(facts),
       changedTests: [],
       addedTestsFailing: [],
+      ...(quality && { quality }),
     };
   };
 
