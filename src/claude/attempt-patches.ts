@@ -24,8 +24,15 @@ export const touchedPaths = (attempts: AttemptRecord[]) => [
   ...new Set(attempts.flatMap((a) => a.proposed.map((c) => c.path))),
 ];
 
-/** One patch text per attempt, in order; empty when the attempt applied nothing. */
-export function attemptPatches(attempts: AttemptRecord[], base: Map<string, string | null>): string[] {
+export interface AttemptPatch {
+  /** Empty when the attempt applied nothing. */
+  text: string;
+  /** Cut at the size cap: the patch does not show every line it changed. */
+  cut: boolean;
+}
+
+/** One patch per attempt, in order. */
+export function attemptPatches(attempts: AttemptRecord[], base: Map<string, string | null>): AttemptPatch[] {
   const tree = new Map(base);
   return attempts.map((a) => {
     const parts: string[] = [];
@@ -36,8 +43,11 @@ export function attemptPatches(attempts: AttemptRecord[], base: Map<string, stri
     }
     const text = parts.join('');
     return text.length > PATCH_CHARS
-      ? `${text.slice(0, PATCH_CHARS)}\n[… ${text.length - PATCH_CHARS} more characters cut]\n`
-      : text;
+      ? {
+          text: `${text.slice(0, PATCH_CHARS)}\n[… ${text.length - PATCH_CHARS} more characters cut]\n`,
+          cut: true,
+        }
+      : { text, cut: false };
   });
 }
 

@@ -25,7 +25,7 @@ import { repeatedAttempt } from './repeated-patch.js';
 import type { RepoReader } from './repo-reader.js';
 import { planRequest } from './request-plan.js';
 import { type Resolved, resolveAnswer } from './resolve-answer.js';
-import { askForAnswer } from './structured-call.js';
+import { askForAnswer, type Review } from './structured-call.js';
 import { testViolations } from './test-guard.js';
 import { tokenCounter } from './token-counter.js';
 
@@ -68,9 +68,9 @@ interface StepParts<T> {
   /** The earlier attempts, oldest first: cached after the stable block, breakpoints at the last two. */
   history?: string[];
   head: string;
-  sections: string[];
+  currentFiles?: { path: string; text: string; unlessShown: boolean }[];
   check?: (value: T) => Promise<string[]>;
-  review?: (value: T) => Promise<string[]>;
+  review?: (value: T) => Promise<Review>;
 }
 
 export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffects {
@@ -93,7 +93,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       stable: parts.stable,
       history: parts.history ?? [],
       head: parts.head,
-      sections: parts.sections,
+      currentFiles: parts.currentFiles,
       maxInputTokens: options.maxInputTokens,
     });
     return askForAnswer({
@@ -125,7 +125,6 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       issue,
       stable: issue,
       head: ANALYZE_TASK,
-      sections: [],
     });
     return { analysis: value, usage };
   };
@@ -145,8 +144,14 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     const patches = attemptPatches(scope, base);
     const history = scope.map(
       (a, i) =>
-        `${i === 0 ? `${HISTORY_INTRO}\n` : ''}${attemptBlock(a, patches[i]!, job.baseline?.failingTests ?? null)}`,
+        `${i === 0 ? `${HISTORY_INTRO}\n` : ''}${attemptBlock(a, patches[i]!.text, job.baseline?.failingTests ?? null)}`,
     );
+    // A file the job changed is rebuilt from the cached prefix (the base, then the patches): its
+    // text is sent again only where that cannot work, so the uncached part stays small.
+    const complete = patches.every((p) => !p.cut);
+    const currentFiles = touched
+      .filter((c) => !complete || (base.get(c.path) ?? null) !== null)
+      .map((c) => ({ path: c.path, text: touchedFileText(c.path, c.content), unlessShown: complete }));
     const head = [
       step === 'generate' ? GENERATE_TASK : refineTask(scope.at(-1)?.n ?? job.attempt - 1),
       ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : []),
@@ -173,8 +178,8 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       });
     };
     const review = async (answer: ChangesAnswer) => {
-      const { changes, problems } = await resolve(answer);
-      if (problems.length) return problems;
+      const { changes, problems, current: shown } = await resolve(answer);
+      if (problems.length) return { problems, context: shown };
       const proposal = await reader.readFiles(changes.map((c) => c.path).filter((p) => !base.has(p)));
       const repeats = repeatedAttempt({
         attempts: scope,
@@ -182,7 +187,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
         proposal: changes,
         base: new Map([...base, ...proposal]),
       });
-      return repeats === null ? [] : [repeatProblem(repeats)];
+      return { problems: repeats === null ? [] : [repeatProblem(repeats)] };
     };
     const { value, usage, unresolved } = await ask(step, input, signal, {
       tool: changesTool,
@@ -192,7 +197,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       stable: [issue, analysisText(job.analysis), followUpText(job), prDiff].filter(Boolean).join('\n\n'),
       history,
       head: head.join('\n\n'),
-      sections: touched.map((c) => touchedFileText(c.path, c.content)),
+      currentFiles,
       check,
       review,
     });

@@ -116,14 +116,14 @@ export const HISTORY_INTRO =
 
 export function refineTask(latest: number): string {
   return `Task: attempt ${latest} above did not pass. Fix it.
-Find the cause from its failure and from the attempts before it; do not repeat a patch that already failed. First say why attempt ${latest} failed and what you will change now, and why; then change the code or the tests so that every test passes. You may not delete tests, skip them or weaken their assertions. Edit the files as they are now (their current contents follow; files you do not change keep them). Call submit_changes.`;
+Find the cause from its failure and from the attempts before it; do not repeat a patch that already failed. First say why attempt ${latest} failed and what you will change now, and why; then change the code or the tests so that every test passes. You may not delete tests, skip them or weaken their assertions. Edit the files as they are now: as the repository context shows them, with your attempts' patches above applied in order (files you do not change keep their content). Call submit_changes.`;
 }
 
 /** Sent back when an answer would leave the code as an earlier attempt left it. */
 export const repeatProblem = (n: number) =>
   `this answer leaves the code exactly as attempt ${n} left it, and attempt ${n} did not pass: running the same tests again cannot help. Make a different change`;
 
-/** The current content of one file the job has changed, for the step's own (uncached) part: edits match it. */
+/** The current content of one file: where the prompt cannot show it otherwise, and with an edit that did not match. */
 export function touchedFileText(path: string, content: string | null): string {
   return content === null
     ? `<current_file path="${path}" deleted="true"/>`
@@ -131,5 +131,5 @@ export function touchedFileText(path: string, content: string | null): string {
 }
 
 export function touchedFilesIntro(paths: string[]): string {
-  return `Files this job has changed so far (${paths.length}): ${paths.join(', ')}. Their current contents follow (the repository context above shows them before the job).`;
+  return `Files this job has changed so far (${paths.length}): ${paths.join(', ')}. The repository context shows those that existed before the job as they were then, and your attempts' patches above show every change since (a new file's first patch shows it whole). Where the repository context does not show a file that existed, its current content follows.`;
 }

@@ -11,7 +11,7 @@ import { type CountableRequest, estimateRequestTokens, estimateTokens } from './
 //   system:   [rules] [repository context ◀ cache_control]              │ the same bytes on every
 //   messages: user [issue, analysis, the round's request ◀ cache_control]│ attempt of the job
 //                  [attempt 1] … [attempt n-1 ◀] [attempt n ◀]          ┘ grows by one block an attempt
-//                  [the step's task, the touched files' current text]     varies, after the breakpoints
+//                  [the step's task (and a changed file's text the prefix lacks)] varies, uncached
 //
 // The API takes at most four breakpoints: the last two move forward with the attempts, so each
 // request reads the prefix the one before it wrote (up to its last attempt) and writes one block
@@ -33,8 +33,12 @@ export interface PlanInput {
   history: string[];
   /** The step's own text, always sent. */
   head: string;
-  /** The step's trimmable texts, most relevant first. */
-  sections: string[];
+  /**
+   * The current text of files the job changed, where the cached prefix may not show it. With
+   * `unlessShown`, it is left out when the repository context holds the file: the model reads it
+   * there, at the base commit, with its attempts' patches on top.
+   */
+  currentFiles?: { path: string; text: string; unlessShown: boolean }[];
   maxInputTokens: number;
 }
 
@@ -91,7 +95,11 @@ export async function planRequest(input: PlanInput): Promise<Plan> {
     repositoryContext(repoName, baseSha, { ...repo, files: repo.files.slice(0, files) });
   const sectionBudget =
     input.maxInputTokens - base - estimateTokens(repoText(repo.files.length)) + estimateTokens(empty);
-  const sections = selectSections(input.sections, sectionBudget);
+  const shown = new Set(repo.files.map((f) => f.path));
+  const unseen = (input.currentFiles ?? [])
+    .filter((f) => !(f.unlessShown && shown.has(f.path)))
+    .map((f) => f.text);
+  const sections = selectSections(unseen, sectionBudget);
 
   return {
     render: (keep) => build(repoText(keep.repoFiles), sections.slice(0, keep.sections)),

@@ -1,5 +1,6 @@
 import type { FileChange } from '../events/effect-results.js';
 import type { ChangesAnswer } from './answer-schemas.js';
+import { touchedFileText } from './prompts.js';
 import { applyFileEdits, editsByFile } from './search-replace.js';
 
 // A changes answer as whole files: edits are applied to each file's current content (the job's
@@ -10,6 +11,8 @@ export interface Resolved {
   changes: FileChange[];
   /** Edits that did not apply, each named by its place in the answer. */
   problems: string[];
+  /** The current text of each file whose edits did not apply, to copy the search text from. */
+  current: string[];
 }
 
 export async function resolveAnswer(
@@ -20,15 +23,20 @@ export async function resolveAnswer(
   const contents = await current([...byFile.keys()]);
   const changes: FileChange[] = [];
   const problems: string[] = [];
+  const shown: string[] = [];
   for (const [path, edits] of byFile) {
-    const result = applyFileEdits(path, contents.get(path) ?? null, edits);
+    const content = contents.get(path) ?? null;
+    const result = applyFileEdits(path, content, edits);
     if (result.ok) changes.push({ path, content: result.content });
-    else problems.push(result.problem);
+    else {
+      problems.push(result.problem);
+      if (content !== null) shown.push(`The current content of ${path}:\n${touchedFileText(path, content)}`);
+    }
   }
   changes.push(
     ...answer.changes.map((c) => ({ path: c.path, content: c.content })),
     ...answer.deletePaths.map((path) => ({ path, content: null })),
   );
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { changes, problems };
+  return { changes, problems, current: shown };
 }

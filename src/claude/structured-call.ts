@@ -48,13 +48,19 @@ export interface AskInput<T> {
    * Softer rules for a valid answer: their problems go back in the one repair turn too, but an
    * answer that still breaks them is returned with them (`unresolved`) instead of failing the step.
    */
-  review?: (value: T) => Promise<string[]>;
+  review?: (value: T) => Promise<Review>;
   signal: AbortSignal;
   log?: Logger;
 }
 
 /** Below this many output tokens no answer is worth asking for. */
 export const MIN_OUTPUT_TOKENS = 1024;
+
+export interface Review {
+  problems: string[];
+  /** Shown with the problems in the repair turn only (the text to copy from), not kept with the answer. */
+  context?: string[];
+}
 
 export interface Answered<T> {
   value: T;
@@ -84,7 +90,7 @@ export async function askForAnswer<T>(input: AskInput<T>): Promise<Answered<T>> 
     if (problems.ok) return { value: problems.value, usage, unresolved: [] };
 
     // The repair turn keeps the same prefix (same files, same sections) so it reads from the cache.
-    const tail = repairTurns(one.message, input.tool.name, problems.problems);
+    const tail = repairTurns(one.message, input.tool.name, problems.problems, problems.context);
     const second = await fitRequest({
       ...fitInput,
       render: (keep) => withTail(input.render(keep), tail),
@@ -169,7 +175,9 @@ export function outputAllowance(max: number | null, spent: number, inputTokens: 
 }
 
 /** `reviewed`: the answer is valid and only the review found problems. */
-type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[]; reviewed?: T };
+type Checked<T> =
+  | { ok: true; value: T }
+  | { ok: false; problems: string[]; context?: string[]; reviewed?: T };
 
 async function validate<T>(input: AskInput<T>, message: Message, maxTokens: number): Promise<Checked<T>> {
   const call = message.content.find(
@@ -191,17 +199,26 @@ async function validate<T>(input: AskInput<T>, message: Message, maxTokens: numb
   if (!parsed.success) return { ok: false, problems: [describeIssues(parsed.error)] };
   const problems = (await input.check?.(parsed.data)) ?? [];
   if (problems.length) return { ok: false, problems };
-  const review = (await input.review?.(parsed.data)) ?? [];
-  return review.length
-    ? { ok: false, problems: review, reviewed: parsed.data }
+  const review = (await input.review?.(parsed.data)) ?? { problems: [] };
+  return review.problems.length
+    ? { ok: false, problems: review.problems, context: review.context, reviewed: parsed.data }
     : { ok: true, value: parsed.data };
 }
 
 /** The invalid answer as the assistant's turn, and the problems as the tool's error result. */
-export function repairTurns(message: Message, toolName: string, problems: string[]): MessageParam[] {
+export function repairTurns(
+  message: Message,
+  toolName: string,
+  problems: string[],
+  context: string[] = [],
+): MessageParam[] {
   const said: ContentBlockParam[] = [];
   const results: ToolResultBlockParam[] = [];
-  const text = `Your ${toolName} answer was rejected:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall ${toolName} again with a complete, corrected answer. This is the only retry.`;
+  const text = [
+    `Your ${toolName} answer was rejected:\n${problems.map((p) => `- ${p}`).join('\n')}`,
+    ...context,
+    `Call ${toolName} again with a complete, corrected answer. This is the only retry.`,
+  ].join('\n');
   for (const block of message.content) {
     if (block.type === 'text' && block.text) said.push({ type: 'text', text: block.text });
     if (block.type === 'tool_use') {

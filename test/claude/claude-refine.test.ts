@@ -131,6 +131,10 @@ describe('refine with history', () => {
     expect(sentBack(sim, 1)).toContain(
       '- edits[1] (edit 2 of 2 for src/calculator.js): its search text occurs nowhere in src/calculator.js after the edits before it; copy the exact current lines',
     );
+    // With the file as it is now, to copy from: the repair turn's own text, not kept with the answer.
+    expect(sentBack(sim, 1)).toContain(
+      'The current content of src/calculator.js:\n<current_file path="src/calculator.js">\n// A tiny calculator',
+    );
     // The repaired answer's second block matches many places too: still not applied, the attempt gets nothing.
     expect(out.changes).toEqual([]);
     expect(out.explanation).toContain(
@@ -138,7 +142,7 @@ describe('refine with history', () => {
     );
   });
 
-  it("an edit applies to the job's current version of a file, and the result is the whole file", async () => {
+  it("an edit applies to the job's current version of a file, which the request shows as the base plus the attempts' patches", async () => {
     const { dir, baseSha } = makeRepo();
     const started = await claudeOverSimulator(
       {
@@ -148,15 +152,11 @@ describe('refine with history', () => {
             [],
             [
               {
-                path: 'src/subtract.js',
-                search: '// attempt 1\n',
-                replace: 'export const subtract = (a, b) => a - b;\n',
-              },
-              {
                 path: 'src/calculator.js',
-                search: '  return a * 7 + b; // operation 7\n',
-                replace: '  return a * 7 - b; // operation 7\n',
+                search: '// attempt 1\n',
+                replace: 'export const op1 = (a, b) => a - b;\n',
               },
+              { path: 'README.md', search: '# widgets\n', replace: '# widgets, with subtract\n' },
             ],
           ),
         ],
@@ -164,16 +164,20 @@ describe('refine with history', () => {
       { repoDir: dir },
     );
     sim = started.simulator;
-    const j = refineJob(baseSha, [attempt(1, 'Add subtract.', ['src/subtract.js'])]);
+    const j = refineJob(baseSha, [attempt(1, 'Rewrite the calculator.', ['src/calculator.js'])]);
 
     const out = await started.effects.refine(effectInput(j, 'refine'), { signal: signal() });
 
     expect(sim.messages()).toHaveLength(1);
-    const base = (await import('node:fs')).readFileSync(`${dir}/src/calculator.js`, 'utf8');
     expect(out.changes).toEqual([
-      { path: 'src/calculator.js', content: base.replace('return a * 7 + b;', 'return a * 7 - b;') },
-      { path: 'src/subtract.js', content: 'export const subtract = (a, b) => a - b;\n' },
+      { path: 'README.md', content: '# widgets, with subtract\n\nA calculator library.\n' },
+      { path: 'src/calculator.js', content: 'export const op1 = (a, b) => a - b;\n' },
     ]);
+    // The calculator is in the repository context at the base, and attempt 1's patch rewrote it: not sent again.
+    const request = sim.messages()[0]!.body;
+    expect(request.system[1].text).toContain('<file path="src/calculator.js">');
+    expect(request.messages[0].content[1].text).toContain('--- a/src/calculator.js\n+++ b/src/calculator.js');
+    expect(request.messages[0].content.at(-1).text).not.toContain('<current_file');
   });
 
   it('a refine that stays invalid after its repair turn fails carrying the tokens both calls spent', async () => {

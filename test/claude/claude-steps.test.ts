@@ -206,10 +206,14 @@ describe('claude steps against the simulator', () => {
     );
     const task1 = blocks(ref1)[2]!.text;
     expect(task1).toMatch(/^Task: attempt 1 above did not pass\. Fix it\./);
+    // A changed file is sent whole only where the cached prefix cannot show it: the guide existed
+    // but the repository context left it out; the new subtract.js is whole in its first patch.
     expect(task1).toContain(
-      '<current_file path="src/subtract.js">\nexport const subtract = (a, b) => a + b;\n\n</current_file>',
+      'Files this job has changed so far (3): docs/guide.md, src/subtract.js, test/subtract.test.js.',
     );
+    expect(ref1!.body.system[1].text).not.toContain('<file path="docs/guide.md">');
     expect(task1).toContain('<current_file path="docs/guide.md" deleted="true"/>');
+    expect(task1).not.toContain('<current_file path="src/subtract.js"');
 
     const attempt2 = blocks(ref2)[2]!.text;
     expect(
@@ -224,11 +228,8 @@ describe('claude steps against the simulator', () => {
     expect(attempt2).toContain('Cannot find module');
     const task2 = blocks(ref2)[3]!.text;
     expect(task2).toMatch(/^Task: attempt 2 above did not pass/);
-    // The latest attempt's files come first among the current contents.
-    expect(task2.indexOf('<current_file path="src/subtract.js">')).toBeLessThan(
-      task2.indexOf('<current_file path="docs/guide.md"'),
-    );
-    expect(task2).toContain(`<current_file path="src/subtract.js">\n${subtract}\n</current_file>`);
+    expect(task2).toContain('<current_file path="docs/guide.md" deleted="true"/>');
+    expect(task2).not.toContain('<current_file path="src/subtract.js"');
   });
 
   it('an issue hiding instructions in an HTML comment, hidden markup and zero-width characters reaches the model stripped and delimited', async () => {
