@@ -1,3 +1,4 @@
+import type { QualityRun } from '../events/effect-results.js';
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
 import { selfConfigChanges } from '../workspace/self-modification.js';
@@ -99,9 +100,16 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
 }
 
 /** Why a draft whose tests pass is held back by its quality commands. */
-function qualityWhy(blocking: { command: string }[], job: JobContext): string {
-  const commands = blocking.map((q) => code(q.command)).join(', ');
-  return `The tests pass, but ${commands} still ${blocking.length === 1 ? 'fails' : 'fail'} after ${job.attempt} of ${job.maxAttempts} attempts where the base commit did not, or booty cannot tell.`;
+function qualityWhy(blocking: QualityRun[], job: JobContext): string {
+  const named = (runs: QualityRun[]) =>
+    `${runs.map((q) => code(q.command)).join(', ')} ${runs.length === 1 ? 'fails' : 'fail'}`;
+  const failing = blocking.filter((q) => q.verdict === 'fail');
+  const unknown = blocking.filter((q) => q.verdict === 'unknown');
+  const parts = [
+    ...(failing.length ? [`${named(failing)} with failures the base commit did not have`] : []),
+    ...(unknown.length ? [`booty cannot tell whether ${named(unknown)} because of the change`] : []),
+  ];
+  return `The tests pass, but ${parts.join(', and ')} after ${job.attempt} of ${job.maxAttempts} attempts.`;
 }
 
 /** A self-modification that touches booty's workflows or config: the reviewer must see it first. */

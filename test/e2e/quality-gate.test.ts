@@ -5,6 +5,7 @@ import { examplesDir } from '../../src/demo/demo-script.js';
 import { stateName } from '../../src/machines/fold.js';
 import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
+import { tempDir } from '../fixtures/git-fixtures.js';
 import { e2eWorld } from './e2e-world.js';
 
 // Quality commands end to end: real HTTP to the local GitHub and Anthropic, real git, and the
@@ -49,7 +50,8 @@ const formatTest = [
 ].join('\n');
 
 async function runJob(repo: string, attempts: Record<string, string>[], maxAttempts = 3) {
-  world = await e2eWorld('pass', { repoDir: path.join(REPOS_DIR, repo), responder: scripted(attempts) });
+  const repoDir = path.isAbsolute(repo) ? repo : path.join(REPOS_DIR, repo);
+  world = await e2eWorld('pass', { repoDir, responder: scripted(attempts) });
   const booty = await world.startInProcess({ BOOTY_MAX_ATTEMPTS: String(maxAttempts) });
   await world.label();
   const [job] = await booty.store.listJobs();
@@ -113,7 +115,7 @@ describe('quality commands end to end', () => {
     const [pr] = world!.pulls();
     expect(pr).toMatchObject({ draft: true });
     expect(pr!.body).toContain(
-      '> [!CAUTION]\n> The tests pass, but `node scripts/lint.mjs` still fails after 2 of 2 attempts where the base commit did not, or booty cannot tell.',
+      '> [!CAUTION]\n> The tests pass, but `node scripts/lint.mjs` fails with failures the base commit did not have after 2 of 2 attempts.',
     );
     expect(pr!.body).toContain('| Result | ❌ failing (a quality command) |');
     expect(pr!.body).toContain(
@@ -135,5 +137,32 @@ describe('quality commands end to end', () => {
     expect(world!.pulls()[0]!.body).toContain(
       '| `node scripts/lint.mjs` | ❌ exited 1 on the base commit | ✅ already failed on the base commit; the change adds no finding |',
     );
+  });
+
+  it('given a quality command that fails before and after the change and names no finding, then booty says it cannot tell and does not promote', async () => {
+    const repoDir = tempDir('booty-quality-');
+    fs.cpSync(path.join(REPOS_DIR, 'node-test-lint-known'), repoDir, { recursive: true });
+    // Fails on the base commit and after the change alike, printing nothing booty could compare.
+    fs.writeFileSync(
+      path.join(repoDir, '.github/booty.yml'),
+      'test:\n  command: node --test\ninstall: null\nquality:\n  commands: [test ! -e src/banner.js]\n',
+    );
+    const snapshot = await runJob(
+      repoDir,
+      [{ 'src/format.js': format(), 'test/format.test.js': formatTest }],
+      1,
+    );
+    fs.rmSync(repoDir, { recursive: true, force: true });
+    expect(stateName(snapshot)).toBe('prOpened');
+    expect(snapshot.context.attempts[0]!.test).toMatchObject({ verdict: 'unknown', passed: false });
+    const [pr] = world!.pulls();
+    expect(pr).toMatchObject({ draft: true });
+    expect(pr!.body).toContain(
+      '> [!CAUTION]\n> The tests pass, but booty cannot tell whether `test ! -e src/banner.js` fails because of the change after 1 of 1 attempts.',
+    );
+    expect(pr!.body).toContain(
+      '| `test ! -e src/banner.js` | ❌ exited 1 on the base commit | ❔ exited 1, as it did on the base commit, and its output names no finding at a file and line that booty can compare: booty cannot tell whether the change added a failure |',
+    );
+    expect(pr!.body).toContain('| Result | ❔ not proven (a quality command) |');
   });
 });
