@@ -3,6 +3,7 @@ import {
   type labelJson,
   reactionRollup,
   repoJson,
+  teamJson,
   type Urls,
   userJson,
 } from './github-sim-json.js';
@@ -57,8 +58,8 @@ export function pullJson(u: Urls, repo: SimRepo, pr: SimPull) {
     merge_commit_sha: pr.mergeCommitSha,
     assignee: null,
     assignees: [],
-    requested_reviewers: [],
-    requested_teams: [],
+    requested_reviewers: pr.requestedReviewers.map((login) => userJson(u, login)),
+    requested_teams: pr.requestedTeams.map((slug) => teamJson(u, repo.owner, slug)),
     head: ref(pr.head, pr.headSha),
     base: ref(pr.base, pr.baseSha),
     _links: {

@@ -44,6 +44,27 @@ export function userJson(u: Urls, login: string) {
   };
 }
 
+/** A team of an organization, as a PR's requested teams list it. */
+export function teamJson(u: Urls, org: string, slug: string) {
+  const id = [...`${org}/${slug}`].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+  return {
+    id,
+    node_id: `T_${id}`,
+    url: `${u.base}/orgs/${org}/teams/${slug}`,
+    html_url: `${u.base}/orgs/${org}/teams/${slug}`,
+    name: slug,
+    slug,
+    description: null,
+    privacy: 'closed',
+    notification_setting: 'notifications_enabled',
+    permission: 'push',
+    members_url: `${u.base}/orgs/${org}/teams/${slug}/members{/member}`,
+    repositories_url: `${u.base}/orgs/${org}/teams/${slug}/repos`,
+    parent: null,
+    type: 'organization',
+  };
+}
+
 /** How GitHub relates a user to a repository, as `author_association` says it. */
 export function association(repo: SimRepo, login: string): string {
   if (login.toLowerCase() === repo.owner.toLowerCase()) return 'OWNER';
@@ -201,8 +222,8 @@ export function issueJson(u: Urls, repo: SimRepo, issue: SimIssue) {
     state: issue.state,
     state_reason: issue.state === 'closed' ? 'completed' : null,
     locked: false,
-    assignee: null,
-    assignees: [],
+    assignee: issue.assignees[0] ? userJson(u, issue.assignees[0]) : null,
+    assignees: issue.assignees.map((login) => userJson(u, login)),
     milestone: null,
     comments: repo.comments.filter((c) => c.issueNumber === issue.number).length,
     created_at: issue.createdAt,

@@ -46,6 +46,10 @@ export const servedOperations = [
   'actions/get-job-for-workflow-run',
   'actions/download-job-logs-for-workflow-run',
   'actions/re-run-workflow-failed-jobs',
+  // Escalation: reviewers requested on a draft, or the issue assigned.
+  'pulls/request-reviewers',
+  'pulls/list-requested-reviewers',
+  'issues/add-assignees',
 ] as const;
 
 export type OperationId = (typeof servedOperations)[number];

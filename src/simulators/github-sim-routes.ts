@@ -7,6 +7,7 @@ import { type Handler, notFound, repoOf } from './github-sim-route-kit.js';
 import { actionsHandlers } from './github-sim-routes-actions.js';
 import { checksHandlers } from './github-sim-routes-checks.js';
 import { commentHandlers } from './github-sim-routes-comments.js';
+import { escalationHandlers } from './github-sim-routes-escalation.js';
 import { pullHandlers } from './github-sim-routes-pulls.js';
 import { reviewHandlers } from './github-sim-routes-reviews.js';
 import { nodeId } from './github-sim-state.js';
@@ -181,6 +182,7 @@ export const handlers: Record<OperationId, Handler> = {
   ...coreHandlers,
   ...commentHandlers,
   ...pullHandlers,
+  ...escalationHandlers,
   ...reviewHandlers,
   ...checksHandlers,
   ...actionsHandlers,

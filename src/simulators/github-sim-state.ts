@@ -29,6 +29,7 @@ export const SimIssue = z.object({
   createdAt: Iso,
   updatedAt: Iso,
   closedAt: Iso.nullable(),
+  assignees: z.array(z.string()).default([]),
 });
 export type SimIssue = z.infer<typeof SimIssue>;
 
@@ -79,6 +80,9 @@ export const SimPull = z.object({
   stats: z
     .object({ commits: z.number(), additions: z.number(), deletions: z.number(), changedFiles: z.number() })
     .default({ commits: 0, additions: 0, deletions: 0, changedFiles: 0 }),
+  /** Reviews requested and not yet given: users' logins and teams' slugs. */
+  requestedReviewers: z.array(z.string()).default([]),
+  requestedTeams: z.array(z.string()).default([]),
 });
 export type SimPull = z.infer<typeof SimPull>;
 

@@ -241,6 +241,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
         body: input.body ?? '',
         state: 'open',
         labels: input.labels ?? [],
+        assignees: [],
         author: input.author ?? 'octocat',
         createdAt: now(),
         updatedAt: now(),
