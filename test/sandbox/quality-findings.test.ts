@@ -42,6 +42,36 @@ describe('parseFindings', () => {
     ]);
   });
 
+  it('reads what biome lint and tsc --noEmit really print (captured from biome 2 and TypeScript 5 on one file)', () => {
+    const output = [
+      'src/x.ts:1:1 lint/suspicious/noDebugger  FIXABLE  ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━',
+      '',
+      '  × This is an unexpected use of the debugger statement.',
+      '  ',
+      '  > 1 │ debugger;',
+      '      │ ^^^^^^^^^',
+      '    2 │ const a: number = "x";',
+      '    3 │ export { a };',
+      '  ',
+      '  i Unsafe fix: Remove debugger statement',
+      '  ',
+      '    1 │ debugger;',
+      '      │ ---------',
+      '',
+      'Checked 1 file in 3ms. No fixes applied.',
+      'Found 1 error.',
+      'lint ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━',
+      '',
+      '  × Some errors were emitted while running checks.',
+      '  ',
+      "src/x.ts(2,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ].join('\n');
+    expect(parseFindings(output)).toEqual([
+      'src/x.ts: lint/suspicious/noDebugger FIXABLE',
+      "src/x.ts: error TS2322: Type 'string' is not assignable to type 'number'.",
+    ]);
+  });
+
   it('drops the line number, so a finding moved by the change is the same finding', () => {
     expect(parseFindings('src/a.js:3:1: no-console')).toEqual(parseFindings('src/a.js:40:9: no-console'));
   });
