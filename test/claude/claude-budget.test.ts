@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { toFailure } from '../../src/actors/effect.js';
 import { Supervisor } from '../../src/actors/supervisor.js';
 import { BootyError } from '../../src/errors.js';
 import { effectInput } from '../../src/machines/job-context.js';
@@ -59,6 +60,29 @@ describe('token budgets', () => {
 
     const counted = sim.requests[0]!.response.input_tokens;
     expect(sim.messages()[0]!.body.max_tokens).toBe(5_000 - counted);
+  });
+
+  it('an answer cut off at the max_tokens the budget left fails as over budget, carrying the tokens it spent', async () => {
+    const { dir, baseSha } = makeRepo();
+    const started = await claudeOverSimulator(
+      { script: [{ answer: analysis, outputTokens: 100_000 }] },
+      { repoDir: dir },
+    );
+    sim = started.simulator;
+    const j = { ...job({ baseSha, maxTokens: 50_000 }), usage: { ...job().usage, outputTokens: 45_000 } };
+
+    const err = await rejection(started.effects.analyze(effectInput(j, 'analyze'), { signal: signal() }));
+
+    expect(err.code).toBe('BOOTY_E_BUDGET_EXCEEDED');
+    const u = sim.messages()[0]!.response.usage;
+    expect(u.output_tokens).toBe(sim.messages()[0]!.body.max_tokens);
+    // The failure the log records keeps them, so the job's budget counts the call.
+    expect(toFailure('analyze', err, 1).usage).toMatchObject({
+      inputTokens: u.input_tokens,
+      outputTokens: u.output_tokens,
+      cacheReadTokens: u.cache_read_input_tokens,
+      cacheWriteTokens: u.cache_creation_input_tokens,
+    });
   });
 
   it('ends the job failed with reason budget when generation would overrun it', async () => {
