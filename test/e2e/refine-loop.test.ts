@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
+import type { Responder } from '../../src/simulators/anthropic-simulator.js';
+import { personOn } from '../support/github-person.js';
+import { tempDir } from '../support/job-harness.js';
+import { expectReplayVerified } from './conversation-world.js';
+import { e2eWorld, OWNER, REPO } from './e2e-world.js';
+
+// The refine loop's controls end to end in the simulators: real HTTP, real git, real test runs.
+// A loop that stops improving stops early and asks the people `escalate` names for review; a plan
+// waits for a writer's `@booty approve` (after a `@booty revise`); a job at its token budget waits
+// for `@booty continue` and then finishes. Each job's log replays verified.
+
+type World = Awaited<ReturnType<typeof e2eWorld>>;
+let world: World | null = null;
+afterEach(async () => {
+  await world?.close();
+  world = null;
+});
+
+/** The sample repository with these booty.yml lines in place of its maxAttempts. */
+function sampleRepoWith(yml: string): string {
+  const dir = path.join(tempDir('booty-refine-repo-'), 'repo');
+  fs.cpSync(path.join(examplesDir, 'sample-repo'), dir, { recursive: true });
+  const file = path.join(dir, '.github', 'booty.yml');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^maxAttempts: \d+$/m, yml));
+  return dir;
+}
+
+/** The demo's buggy change every time, each attempt's a little different (a comment naming it). */
+function neverBetter(): Responder {
+  const demo = demoResponder('exhausted');
+  return async (request) => {
+    const turn = await demo(request);
+    if (request.toolName !== 'submit_changes' || !turn || !('answer' in turn)) return turn;
+    const attempt = new Set(request.raw.match(/Attempt \d+:/g) ?? []).size + 1;
+    const answer = turn.answer as { changes: { path: string; content: string }[] };
+    return {
+      answer: {
+        ...answer,
+        changes: answer.changes.map((c) =>
+          c.path.startsWith('src/') ? { ...c, content: `// attempt ${attempt}\n${c.content}` } : c,
+        ),
+      },
+    };
+  };
+}
+
+async function start(env: Record<string, string> = {}, options: Parameters<typeof e2eWorld>[1] = {}) {
+  world = await e2eWorld('pass', options);
+  const booty = await world.startInProcess(env);
+  const w = world;
+  const { supervisor } = booty.server;
+  const logLength = async (jobId: string) => (await booty.store.readStream(jobId)).length;
+  return {
+    booty,
+    /** Until nothing moves: every webhook tried, every job run, every comment written. */
+    async quiet(jobId: string) {
+      for (;;) {
+        const before = [w.github.requests().length, await logLength(jobId)];
+        await w.github.settled();
+        await supervisor.onIdle();
+        await booty.runtime!.idle();
+        const after = [w.github.requests().length, await logLength(jobId)];
+        if (after[0] === before[0] && after[1] === before[1]) return;
+      }
+    },
+    async jobId() {
+      const [job] = await booty.store.listJobs();
+      return job!.jobId;
+    },
+    job: (jobId: string) => supervisor.whenFinished(jobId),
+    /** A comment on the issue by someone with write access. */
+    async writerSays(login: string, body: string) {
+      w.github.setRole(OWNER, REPO, login, 'write');
+      await personOn(w.github, login).rest.issues.createComment({
+        owner: OWNER,
+        repo: REPO,
+        issue_number: w.issue,
+        body,
+      });
+    },
+  };
+}
+
+describe('the refine loop end to end', () => {
+  it('a loop that stops improving stops at attempt stallAfter + 1 and asks the listed user to review the draft', async () => {
+    const repoDir = sampleRepoWith('maxAttempts: 5\nstallAfter: 2\nescalate: ["@alice", "demo/reviewers"]');
+    const b = await start({}, { repoDir, responder: neverBetter() });
+    world!.github.setRole(OWNER, REPO, 'alice', 'write');
+    await world!.label();
+    const jobId = await b.jobId();
+    await b.quiet(jobId);
+
+    const job = await b.job(jobId);
+    expect(job.value).toBe('prOpened');
+    expect(job.context.outcome?.reason).toBe('stalled');
+    expect(job.context.attempt).toBe(3);
+    expect(world!.modelCalls('submit_changes')).toBe(3);
+    const [pr] = world!.pulls();
+    expect(pr).toMatchObject({ draft: true, requestedReviewers: ['alice'], requestedTeams: ['reviewers'] });
+    expect(job.context.checkpoints.escalation).toMatchObject({
+      on: 'pr',
+      number: pr!.number,
+      users: ['alice'],
+      teams: ['demo/reviewers'],
+      refused: [],
+    });
+    const bodies = world!.comments().map((c) => c.body);
+    expect(bodies.filter((t) => t.includes('booty gave up on this issue'))).toHaveLength(1);
+    const progress = bodies.find((t) => t.includes('<!-- booty:progress'))!;
+    expect(progress).toContain('| 3 |');
+    expect(progress).toContain('→ no better');
+    expect(progress).toContain('**Escalated:** @alice, @demo/reviewers asked to review the draft.');
+    await expectReplayVerified(world!.dir, jobId, 'prOpened');
+  });
+
+  it('a plan waits for a writer: revise analyses again with the text, approve writes the change', async () => {
+    const repoDir = sampleRepoWith('maxAttempts: 3\napproval: plan');
+    const b = await start({}, { repoDir });
+    await world!.label();
+    const jobId = await b.jobId();
+    await b.quiet(jobId);
+    expect((await b.job(jobId)).value).toBe('awaitingApproval');
+    expect(world!.modelCalls('submit_changes')).toBe(0);
+    const plans = () => world!.comments().filter((c) => c.body.includes('<!-- booty:plan '));
+    expect(plans()).toHaveLength(1);
+    expect(plans()[0]!.body).toContain('`@booty approve`');
+
+    await b.writerSays('maintainer', '@booty revise Also accept fractional hours like "1.5h".');
+    await b.quiet(jobId);
+    expect((await b.job(jobId)).value).toBe('awaitingApproval');
+    expect(world!.modelCalls('submit_analysis')).toBe(2);
+    const second = world!.anthropic.messages().filter((r) => r.toolName === 'submit_analysis')[1]!;
+    expect(second.raw).toContain('Also accept fractional hours');
+    expect(plans()).toHaveLength(2);
+
+    await b.writerSays('maintainer', '@booty approve');
+    await b.quiet(jobId);
+    const job = await b.job(jobId);
+    expect(job.value).toBe('promoted');
+    expect(job.context.checkpoints.approvedBy).toBe('maintainer');
+    await expectReplayVerified(world!.dir, jobId, 'promoted');
+  });
+
+  it('a job at its token budget waits, says what it spent, and finishes after @booty continue', async () => {
+    const b = await start({ BOOTY_MAX_TOKENS_PER_JOB: '1', BOOTY_BUDGET_STEP: '10000000' });
+    await world!.label();
+    const jobId = await b.jobId();
+    await b.quiet(jobId);
+    const parked = await b.job(jobId);
+    expect(parked.value).toBe('budgetExhausted');
+    const progress = () => world!.comments().find((c) => c.body.includes('<!-- booty:progress'))!.body;
+    expect(progress()).toContain("of this job's 1, and stopped before analyzing the issue again");
+    expect(progress()).toContain('raises the budget by 10,000,000 tokens');
+
+    await b.writerSays('maintainer', '@booty continue');
+    await b.quiet(jobId);
+    const job = await b.job(jobId);
+    expect(job.value).toBe('promoted');
+    expect(job.context.settings.maxTokens).toBe(10_000_001);
+    await expectReplayVerified(world!.dir, jobId, 'promoted');
+  });
+});
