@@ -3,13 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 
 // A real process runs a job and dies by SIGKILL after event k, for every k; a new process on the
 // same database finishes it. The log must make the crash invisible in the outcome and in the
-// effects: completed ones never run again, the one in flight runs at most once more.
+// effects: completed ones never run again, the one in flight runs at most once more; and the log it
+// leaves replays verified.
 
 const worker = () => compiled('test/actors/fixtures/crash-worker.ts');
 const run = promisify(execFile);
@@ -65,7 +67,8 @@ async function cleanRun(scenario: string) {
   const store = new SqliteEventStore(path.join(dir, 'booty.db'));
   const types = (await store.readStream(clean.jobId)).map((e) => e.type);
   await store.close();
-  const news = types.findIndex((t) => t === 'FeedbackReceived' || t === 'CiCompleted') + 1;
+  const news =
+    types.findIndex((t) => t === 'FeedbackReceived' || t === 'CiCompleted' || t === 'CommandReceived') + 1;
   return { clean, calls: countCalls(dir), news };
 }
 
@@ -93,6 +96,9 @@ async function crashEvery(
       failures.push(`${label}: ended ${JSON.stringify(second)}`);
       return;
     }
+    // Every recorded state, the hash chain and the versions check out against the fold.
+    const verify = await replayVerify(dir, second.jobId);
+    if (verify.code !== 0 || !verify.verified) failures.push(`${label}: replay --verify: ${verify.out}`);
     // A kill inside an effect may swallow a scripted transient failure, so only the boundary
     // case must log exactly the same number of events.
     if (mode === 'boundary' && second.events !== clean.events)
@@ -109,6 +115,18 @@ async function crashEvery(
       failures.push(`${label}: re-ran ${extra.join(', ')}`);
   });
   expect(failures).toEqual([]);
+}
+
+/** `booty replay <job> --verify --json` on the case's database, the command line's own code. */
+async function replayVerify(dir: string, jobId: string) {
+  const out: string[] = [];
+  const code = await main(['replay', jobId, '--verify', '--json', '--db', path.join(dir, 'booty.db')], {
+    out: (t) => out.push(t),
+    err: (t) => out.push(t),
+    env: {},
+  });
+  const text = out.join('\n');
+  return { code, out: text, verified: code === 0 && JSON.parse(text).verified === true };
 }
 
 /** Calls of one effect, by the step named in their keys. */
@@ -144,5 +162,34 @@ describe('crash safety', () => {
     expect(callsTo(run.calls, 'rerunCi')).toBe(1);
     expect(callsTo(run.calls, 'answerRound')).toBe(1);
     await crashEvery('ci', run, run.news);
+  }, 300_000);
+
+  it('a plan that waits: a SIGKILL at each event from the analysis on ends as the uninterrupted run, revised once, approved, promoted', async () => {
+    const run = await cleanRun('plan');
+    expect(run.clean).toMatchObject({ value: 'promoted', attempt: 1 });
+    expect(run.news).toBeGreaterThan(0);
+    expect(callsTo(run.calls, 'analyze')).toBe(3); // a transient failure, the analysis, the revised one
+    expect(callsTo(run.calls, 'postPlan')).toBe(2);
+    // From the first analysis's event: the plan posted, the wait, the revision, the approval.
+    await crashEvery('plan', run, run.news - 3);
+  }, 300_000);
+
+  it('a job parked at its budget: a SIGKILL at each event from the park on ends as the uninterrupted run, continued and promoted', async () => {
+    const run = await cleanRun('budget');
+    expect(run.clean).toMatchObject({ value: 'promoted', attempt: 2 });
+    expect(run.news).toBeGreaterThan(0);
+    expect(callsTo(run.calls, 'refine')).toBe(1);
+    await crashEvery('budget', run, run.news - 1);
+  }, 300_000);
+
+  it('a stalled loop that escalates: a SIGKILL at each event from the stall on ends as the uninterrupted run', async () => {
+    const run = await cleanRun('escalate');
+    expect(run.clean).toMatchObject({
+      value: 'prOpened',
+      attempt: 3,
+      outcome: { reason: 'stalled' },
+    });
+    expect(callsTo(run.calls, 'escalate')).toBe(1);
+    await crashEvery('escalate', run, run.clean.events - 4);
   }, 300_000);
 });
