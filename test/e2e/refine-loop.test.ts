@@ -137,6 +137,17 @@ describe('the refine loop end to end', () => {
     expect(second.raw).toContain('Also accept fractional hours');
     expect(plans()).toHaveLength(2);
 
+    // A reader's approval is answered once and changes nothing.
+    await personOn(world!.github, 'passerby').rest.issues.createComment({
+      owner: OWNER,
+      repo: REPO,
+      issue_number: world!.issue,
+      body: '@booty approve',
+    });
+    await b.quiet(jobId);
+    expect((await b.job(jobId)).value).toBe('awaitingApproval');
+    expect(world!.comments().filter((c) => c.body.includes('only people with write access'))).toHaveLength(1);
+
     await b.writerSays('maintainer', '@booty approve');
     await b.quiet(jobId);
     const job = await b.job(jobId);
