@@ -1,7 +1,7 @@
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages/messages';
 import { z } from 'zod';
-import type { Analysis } from '../events/effect-results.js';
+import { type Analysis, FailureClass } from '../events/effect-results.js';
 
 // What the model must answer, as zod schemas. Each becomes the input schema of a single strict tool
 // the request forces, so the answer arrives as JSON the schema can check; the same schema validates it.
@@ -118,6 +118,16 @@ export const changesTool = answerTool(
   'submit_changes',
   'Submit your change, code and tests: first what you will change and why, then search/replace edits to existing files and the complete content of new files.',
   ChangesAnswer,
+);
+
+export const FailureClassAnswer = z.object({
+  failureClass: FailureClass.describe('The one class that best names the first cause of the failure.'),
+});
+
+export const failureClassTool = answerTool(
+  'submit_failure_class',
+  'Submit the class of the test failure. Call it exactly once.',
+  FailureClassAnswer,
 );
 
 /** The validation error in a form the model (and a person) can act on. */

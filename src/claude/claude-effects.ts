@@ -1,37 +1,38 @@
 import { BootyError } from '../errors.js';
-import type { FileChange } from '../events/effect-results.js';
+import type { FileChange, Usage } from '../events/effect-results.js';
 import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
-import { type EffectInput, type JobContext, tokensSpent } from '../machines/job-context.js';
-import { type AnswerTool, analysisTool, type ChangesAnswer, changesTool } from './answer-schemas.js';
+import { addUsage, type EffectInput, type JobContext, tokensSpent } from '../machines/job-context.js';
+import { answerRules } from './answer-rules.js';
+import { type AnswerTool, analysisTool, changesTool } from './answer-schemas.js';
 import { createAnthropicClient, DEFAULT_TIMEOUT_MS } from './anthropic-client.js';
 import { attemptPatches, attemptsInScope, touchedPaths } from './attempt-patches.js';
+import { classifyFailure } from './classify-failure.js';
 import { attemptBlock } from './failure-report.js';
 import { rankFiles } from './file-relevance.js';
+import { sumUsage } from './price-table.js';
 import {
   ANALYZE_TASK,
   analysisText,
+  classifiedText,
   followUpText,
   GENERATE_TASK,
   HISTORY_INTRO,
   issueText,
   prDiffText,
   refineTask,
-  repeatProblem,
   touchedFilesIntro,
   touchedFileText,
 } from './prompts.js';
-import { repeatedAttempt } from './repeated-patch.js';
 import type { RepoReader } from './repo-reader.js';
 import { planRequest } from './request-plan.js';
-import { type Resolved, resolveAnswer } from './resolve-answer.js';
-import { askForAnswer, type Review } from './structured-call.js';
-import { testViolations } from './test-guard.js';
+import { askForAnswer, type Review, withSpent } from './structured-call.js';
 import { tokenCounter } from './token-counter.js';
 
 // The three steps that think, as effects for the job machine: analyze → Analysis, generate and
-// refine → complete file contents (the model's edits resolved against the current code). Each reads the job from its input, builds its request from the
-// repository and the log, and returns its answer with the tokens and dollars it cost.
+// refine → complete file contents (the model's edits resolved against the current code). Each
+// reads the job from its input, builds its request from the repository and the log, and returns
+// its answer with the tokens and dollars it cost.
 
 export interface ClaudeEffectsOptions {
   apiKey: string;
@@ -71,6 +72,8 @@ interface StepParts<T> {
   currentFiles?: { path: string; text: string; unlessShown: boolean }[];
   check?: (value: T) => Promise<string[]>;
   review?: (value: T) => Promise<Review>;
+  /** Tokens this step already spent (a classification call), for the job's budget. */
+  spent?: Usage;
 }
 
 export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffects {
@@ -106,7 +109,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       maxInputTokens: options.maxInputTokens,
       maxOutputTokens: step === 'analyze' ? outputCap.analyze : outputCap.changes,
       timeoutMs,
-      budget: { max: job.settings.maxTokens, spent: tokensSpent(job.usage) },
+      budget: budgetOf(job, parts.spent),
       ...plan,
       check: parts.check,
       review: parts.review,
@@ -152,44 +155,32 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     const currentFiles = touched
       .filter((c) => !complete || (base.get(c.path) ?? null) !== null)
       .map((c) => ({ path: c.path, text: touchedFileText(c.path, c.content), unlessShown: complete }));
+    // An `unknown` failure gets one cheap reading by the model, for the guidance of its class.
+    const previous = scope.at(-1);
+    const reading =
+      step === 'refine' && previous?.failureClass === 'unknown' && previous.test
+        ? await classifyFailure({
+            client,
+            counter,
+            model: options.model,
+            key: input.key,
+            failure: attemptBlock(previous, '', job.baseline?.failingTests ?? null),
+            budget: budgetOf(job),
+            maxInputTokens: options.maxInputTokens,
+            timeoutMs,
+            signal,
+            log: options.log?.child({ jobId: job.jobId }),
+          })
+        : null;
+    const classified = reading?.failureClass !== 'unknown' ? (reading?.failureClass ?? null) : null;
     const head = [
-      step === 'generate' ? GENERATE_TASK : refineTask(scope.at(-1)?.n ?? job.attempt - 1),
+      step === 'generate' ? GENERATE_TASK : refineTask(previous?.n ?? job.attempt - 1),
+      ...(classified && previous ? [classifiedText(previous.n, classified)] : []),
       ...(touched.length ? [touchedFilesIntro(touched.map((c) => c.path))] : []),
     ];
-    const latest = new Map(job.changes.map((c) => [c.path, c.content]));
-    const current = async (paths: string[]) => {
-      const found = await reader.readFiles(paths.filter((p) => !latest.has(p)));
-      for (const p of paths) if (latest.has(p)) found.set(p, latest.get(p)!);
-      return found;
-    };
-    // Checked twice per answer (rules, then review): resolved once.
-    const resolved = new WeakMap<ChangesAnswer, Promise<Resolved>>();
-    const resolve = (answer: ChangesAnswer) => {
-      if (!resolved.has(answer)) resolved.set(answer, resolveAnswer(answer, current));
-      return resolved.get(answer)!;
-    };
-    const check = async (answer: ChangesAnswer) => {
-      const { changes } = await resolve(answer);
-      return testViolations({
-        changes: changes.filter((c): c is { path: string; content: string } => c.content !== null),
-        deletePaths: answer.deletePaths,
-        addedTests: job.addedTests,
-        previous: async (path) => (await current([path])).get(path) ?? null,
-      });
-    };
-    const review = async (answer: ChangesAnswer) => {
-      const { changes, problems, current: shown } = await resolve(answer);
-      if (problems.length) return { problems, context: shown };
-      const proposal = await reader.readFiles(changes.map((c) => c.path).filter((p) => !base.has(p)));
-      const repeats = repeatedAttempt({
-        attempts: scope,
-        current: job.changes,
-        proposal: changes,
-        base: new Map([...base, ...proposal]),
-      });
-      return { problems: repeats === null ? [] : [repeatProblem(repeats)] };
-    };
-    const { value, usage, unresolved } = await ask(step, input, signal, {
+    const rules = answerRules({ job, reader, attempts: scope, base });
+    const spent = reading?.usage;
+    const asked = await ask(step, input, signal, {
       tool: changesTool,
       reader,
       tree: await reader.listFiles(),
@@ -198,9 +189,15 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       history,
       head: head.join('\n\n'),
       currentFiles,
-      check,
-      review,
+      check: rules.check,
+      review: rules.review,
+      spent,
+    }).catch((err: unknown) => {
+      throw spent ? withSpent(err, spent) : err;
     });
+    const { value, unresolved } = asked;
+    const usage = spent ? sumUsage(spent, asked.usage) : asked.usage;
+    const noted = classified ? { classifiedAs: classified } : {};
     // Still unusable after the one repair turn: nothing is applied, so the attempt is spent
     // without a test run, and the next attempt reads why.
     if (unresolved.length)
@@ -208,8 +205,9 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
         changes: [],
         explanation: `${value.explanation}\n\nbooty did not apply this answer: ${unresolved.join('; ')}`,
         usage,
+        ...noted,
       };
-    return { changes: (await resolve(value)).changes, explanation: value.explanation, usage };
+    return { changes: await rules.changesOf(value), explanation: value.explanation, usage, ...noted };
   }
 
   return {
@@ -218,6 +216,12 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     refine: (input, { signal }) => changes('refine', input, signal),
   };
 }
+
+/** The job's token bound and what it has spent, with what this step spent so far. */
+const budgetOf = (job: JobContext, before?: Usage) => ({
+  max: job.settings.maxTokens,
+  spent: tokensSpent(before ? addUsage(job.usage, before) : job.usage),
+});
 
 /** The job's changed files, those of the latest attempt first. */
 function touchedOrder(job: JobContext): FileChange[] {

@@ -112,7 +112,7 @@ export async function askForAnswer<T>(input: AskInput<T>): Promise<Answered<T>> 
 }
 
 /** The error, carrying the tokens spent before it (and by the call that raised it, if one answered). */
-function withSpent(err: unknown, before: Usage): unknown {
+export function withSpent(err: unknown, before: Usage): unknown {
   if (!(err instanceof Error)) return err;
   const own = (err as { usage?: Usage }).usage;
   const spent = own ? sumUsage(before, own) : before;

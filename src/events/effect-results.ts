@@ -256,6 +256,11 @@ export const Generated = z.object({
   changes: z.array(FileChange),
   explanation: z.string(),
   usage: Usage,
+  /**
+   * The class a quick model call gave the previous attempt's `unknown` failure, which the request
+   * used for its guidance; its tokens are in `usage` (absent otherwise, and in older logs).
+   */
+  classifiedAs: FailureClass.optional(),
 });
 export type Generated = z.infer<typeof Generated>;
 

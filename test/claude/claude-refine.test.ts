@@ -2,8 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toFailure } from '../../src/actors/effect.js';
 import { changesTool } from '../../src/claude/answer-schemas.js';
 import { BootyError } from '../../src/errors.js';
+import { Generated } from '../../src/events/effect-results.js';
 import { effectInput, type JobContext } from '../../src/machines/job-context.js';
-import type { AnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
+import { CLASS_GUIDANCE } from '../../src/refine/class-guidance.js';
+import { type AnthropicSimulator, scriptByTool } from '../../src/simulators/anthropic-simulator.js';
 import { analysis, attempt, claudeOverSimulator, job, makeRepo, signal } from './claude-fixtures.js';
 
 // Refining with the history: the answer states its plan first, edits existing files strictly, and
@@ -178,6 +180,86 @@ describe('refine with history', () => {
     expect(request.system[1].text).toContain('<file path="src/calculator.js">');
     expect(request.messages[0].content[1].text).toContain('--- a/src/calculator.js\n+++ b/src/calculator.js');
     expect(request.messages[0].content.at(-1).text).not.toContain('<current_file');
+  });
+
+  it('an unknown failure gets one cheap classification call: its guidance goes into the refine request, its tokens into the usage', async () => {
+    const { dir, baseSha } = makeRepo();
+    const started = await claudeOverSimulator(
+      {
+        responder: scriptByTool({
+          submit_failure_class: [{ answer: { failureClass: 'type-or-value' } }],
+          submit_changes: [
+            answer('Guard the missing value.', [
+              { path: 'src/subtract.js', content: 'export const subtract = (a = 0, b = 0) => a - b;\n' },
+            ]),
+          ],
+        }),
+      },
+      { repoDir: dir },
+    );
+    sim = started.simulator;
+    const unknown = {
+      ...attempt(1, 'Add subtract.', ['src/subtract.js'], 'it broke somehow'),
+      failureClass: 'unknown' as const,
+    };
+    const j = refineJob(baseSha, [unknown]);
+
+    const out = await started.effects.refine(effectInput(j, 'refine'), { signal: signal() });
+
+    const [classify, refine] = sim.messages();
+    expect(classify!.toolName).toBe('submit_failure_class');
+    // Cheap: the failure alone, no repository, a short answer.
+    expect(classify!.body.system).toHaveLength(1);
+    expect(classify!.raw).not.toContain('<repository');
+    expect(classify!.body.max_tokens).toBe(256);
+    expect(classify!.body.messages[0].content[0].text).toContain('it broke somehow');
+    expect(refine!.body.messages[0].content.at(-1).text).toContain(
+      `A quick reading of attempt 1's failure names it: type-or-value. ${CLASS_GUIDANCE['type-or-value']}`,
+    );
+    expect(out.classifiedAs).toBe('type-or-value');
+    // The log keeps it: the Generated schema the effect wrapper validates with does not strip it.
+    expect(Generated.parse({ ...out, at: 1 }).classifiedAs).toBe('type-or-value');
+    expect(out.usage.outputTokens).toBe(
+      classify!.response.usage.output_tokens + refine!.response.usage.output_tokens,
+    );
+    expect(out.usage.inputTokens).toBe(
+      classify!.response.usage.input_tokens + refine!.response.usage.input_tokens,
+    );
+  });
+
+  it('a classification that fails leaves the refine to go on without it, and its tokens still count', async () => {
+    const { dir, baseSha } = makeRepo();
+    const nonsense = { answer: { failureClass: 'cosmic-rays' } };
+    const started = await claudeOverSimulator(
+      {
+        responder: scriptByTool({
+          submit_failure_class: [nonsense, nonsense],
+          submit_changes: [
+            answer('Try again.', [
+              { path: 'src/subtract.js', content: 'export const subtract = (a, b) => a - b;\n' },
+            ]),
+          ],
+        }),
+      },
+      { repoDir: dir },
+    );
+    sim = started.simulator;
+    const j = refineJob(baseSha, [
+      { ...attempt(1, 'Add subtract.', ['src/subtract.js']), failureClass: 'unknown' as const },
+    ]);
+
+    const out = await started.effects.refine(effectInput(j, 'refine'), { signal: signal() });
+
+    expect(sim.messages().map((r) => r.toolName)).toEqual([
+      'submit_failure_class',
+      'submit_failure_class',
+      'submit_changes',
+    ]);
+    expect(out.classifiedAs).toBeUndefined();
+    expect(sim.messages()[2]!.raw).not.toContain('A quick reading');
+    expect(out.usage.outputTokens).toBe(
+      sim.messages().reduce((n, r) => n + r.response.usage.output_tokens, 0),
+    );
   });
 
   it('a refine that stays invalid after its repair turn fails carrying the tokens both calls spent', async () => {
