@@ -47,6 +47,7 @@ function ciLine(ci: JobContext['conversation']['ci']): string {
 const WAITING: Partial<Record<JobStateName, string>> = {
   prOpened: 'waits with its draft for a review, a writer’s `@booty`, or CI',
   promoted: 'waits with its pull request for a review, a writer’s `@booty`, or CI',
+  budgetExhausted: 'waits at its token budget for a writer’s `@booty continue`',
 };
 
 export function conversationSection(ctx: JobContext, state: JobStateName): string | null {
@@ -67,7 +68,7 @@ export function conversationSection(ctx: JobContext, state: JobStateName): strin
   const parts = [lines.join('  \n')];
   if (c.rounds.length) parts.push(c.rounds.map(roundLine).join('\n'));
   parts.push(
-    '<details><summary>Commands</summary>\n\nFrom people with write access, on the issue or the pull request: `@booty <what to change>` starts a round, `@booty retry` runs another, `@booty stop` stops the round under way, `@booty cancel` ends the job.\n</details>',
+    '<details><summary>Commands</summary>\n\nFrom people with write access, on the issue or the pull request: `@booty <what to change>` starts a round, `@booty retry` runs another, `@booty stop` stops the round under way, `@booty continue` resumes a job waiting at its token budget, `@booty cancel` ends the job.\n</details>',
   );
   return parts.join('\n\n');
 }

@@ -92,6 +92,40 @@ const rows: Row[] = [
     when: failing(1, 3),
     expect: { state: 'refining', effect: effect('refine', 4) },
   },
+  {
+    name: 'a round that stops improving ends with the stall noted, nothing pushed',
+    given: [
+      requested(),
+      ok.prepared(5, stall2),
+      ok.baseline(),
+      ok.analyzed(),
+      ok.generated(1),
+      ok.applied(1),
+      ok.tests(true, 1),
+      ok.pr(1),
+      ok.promoted(1),
+      command('retry'),
+      ok.synced(2),
+      ok.generated(2),
+      ok.applied(2),
+      failing(1, 2),
+      ok.refined(3),
+      ok.applied(3),
+      failing(1, 3),
+      ok.refined(4),
+      ok.applied(4),
+    ],
+    when: failing(1, 4),
+    expect: {
+      state: 'answering',
+      effect: { src: 'answerRound', attempt: 4, notBefore: null },
+      context: {
+        conversation: {
+          rounds: [{ n: 1, note: expect.stringContaining('did not improve for 2 attempts in a row') }],
+        },
+      },
+    },
+  },
   // Escalation.
   {
     name: 'a stalled job with `escalate` asks for help once its draft is open',
