@@ -20,7 +20,7 @@ const tried = (
   rejected: rejected.map((path) => ({ path, rule: 'path-protected', reason: 'protected' })),
   addedTests: [],
   applied: true,
-  test: testRun(false, ['a test']),
+  test: { ...testRun(false, ['a test']), at: 1 },
 });
 
 const base = new Map<string, string | null>([
