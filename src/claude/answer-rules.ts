@@ -49,6 +49,8 @@ export function answerRules({ job, reader, attempts, base }: AnswerRulesInput) {
   const review = async (answer: ChangesAnswer): Promise<Review> => {
     const { changes, problems, current: shown } = await resolve(answer);
     if (problems.length) return { problems, context: shown };
+    // Nothing tested yet (a first generation): nothing to repeat, and no file to read for it.
+    if (!attempts.some((a) => a.test !== null)) return { problems: [] };
     const more = await reader.readFiles(changes.map((c) => c.path).filter((p) => !base.has(p)));
     const repeats = repeatedAttempt({
       attempts,
