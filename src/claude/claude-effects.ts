@@ -203,7 +203,8 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     if (unresolved.length)
       return {
         changes: [],
-        explanation: `${value.explanation}\n\nbooty did not apply this answer: ${unresolved.join('; ')}`,
+        // The note first: the history shows an explanation only up to its cap.
+        explanation: `booty did not apply this answer: ${unresolved.join('; ')}\n\n${value.explanation}`,
         usage,
         ...noted,
       };

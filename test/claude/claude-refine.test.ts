@@ -97,7 +97,7 @@ describe('refine with history', () => {
     expect(sentBack(sim, 1)).toContain('this answer leaves the code exactly as attempt 1 left it');
     expect(out.changes).toEqual([]);
     expect(out.explanation).toBe(
-      'Go back anyway.\n\nbooty did not apply this answer: this answer leaves the code exactly as attempt 1 left it, and attempt 1 did not pass: running the same tests again cannot help. Make a different change',
+      'booty did not apply this answer: this answer leaves the code exactly as attempt 1 left it, and attempt 1 did not pass: running the same tests again cannot help. Make a different change\n\nGo back anyway.',
     );
     expect(out.usage.outputTokens).toBe(
       sim.messages().reduce((n, r) => n + r.response.usage.output_tokens, 0),
@@ -139,8 +139,8 @@ describe('refine with history', () => {
     );
     // The repaired answer's second block matches many places too: still not applied, the attempt gets nothing.
     expect(out.changes).toEqual([]);
-    expect(out.explanation).toContain(
-      'booty did not apply this answer: edits[1] (edit 2 of 2 for src/calculator.js)',
+    expect(out.explanation).toBe(
+      'booty did not apply this answer: edits[1] (edit 2 of 2 for src/calculator.js): its search text occurs more than once in src/calculator.js after the edits before it; copy the exact current lines and include enough of them to match exactly once\n\nFix op5.',
     );
   });
 
