@@ -21,7 +21,7 @@ export interface AttemptProgress {
   improved: boolean | null;
 }
 
-const ran = (run: TestRun | null): run is TestRun => run !== null && run.ran;
+const ran = (run: TestRun | null): run is TestRun => run?.ran === true;
 
 /** True when `run` is better than `best` by the rule above. */
 export function improves(run: TestRun, best: TestRun): boolean {

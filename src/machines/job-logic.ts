@@ -168,13 +168,15 @@ const planNeedsApproval = (context: JobState) =>
 
 /**
  * The round's attempts stopped improving: `stallAfter` in a row brought none (attempt-progress.ts).
- * The test run at hand is the current attempt's. Jobs from before machine 5 have no stallAfter in
- * their logged config and never stall, so their logs fold as they did.
+ * The result at hand is the current attempt's: its test run, or an apply that wrote nothing (no
+ * run, so no improvement). Jobs from before machine 5 have no stallAfter in their logged config
+ * and never stall, so their logs fold as they did.
  */
 function stalled(context: JobState, event: unknown): boolean {
   const after = context.config?.stallAfter;
   if (after === undefined) return false;
-  const attempts = withCurrent(context, { test: output<TestRun>(event) });
+  const out = output<TestRun | Applied>(event);
+  const attempts = withCurrent(context, { test: 'verdict' in out ? out : null });
   const from = currentRound(context)?.firstAttempt ?? 1;
   return attemptsWithoutImprovement(attemptTrend(attempts, from)) >= after;
 }
@@ -210,7 +212,7 @@ function stallOutcome(context: JobState) {
   const after = context.config?.stallAfter ?? 0;
   return {
     reason: 'stalled' as const,
-    message: `The tests did not improve for ${after} attempt${after === 1 ? '' : 's'} in a row (attempt ${roundAttempt(context)} of ${maxAttemptsOf(context)}), so booty stopped early.${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,
+    message: `${after} attempt${after === 1 ? '' : 's'} in a row brought no improvement (fewer new failures against the baseline, or as many and fewer failing tests), so booty stopped early, at attempt ${roundAttempt(context)} of ${maxAttemptsOf(context)}.${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,
   };
 }
 
@@ -234,6 +236,8 @@ export const guards = {
   // The loop's progress, and who is asked when it gives up.
   stalled: ({ context, event }: Args) => stalled(context, event),
   stalledInRound: ({ context, event }: Args) => currentRound(context) !== null && stalled(context, event),
+  stalledWithChanges: ({ context, event }: Args) => context.changes.length > 0 && stalled(context, event),
+  stalledEscalating: ({ context, event }: Args) => escalates(context) && stalled(context, event),
   escalatesDecided: ({ context }: Args) =>
     escalates(context) && context.outcome !== null && GAVE_UP.has(context.outcome.reason),
   escalatesFailing: ({ context }: Args) =>

@@ -226,6 +226,11 @@ export const jobMachine = setup({
           { guard: 'failsFastWithChanges', target: 'openingPr', actions: ['recordApplied', 'failFast'] },
           { guard: 'escalatesFailFast', target: 'escalating', actions: ['recordApplied', 'failFast'] },
           { guard: 'failsFast', target: 'failed', actions: ['recordApplied', 'failFast'] },
+          // An attempt that wrote nothing brings no improvement either.
+          { guard: 'stalledInRound', target: 'answering', actions: ['recordApplied', 'noteStall'] },
+          { guard: 'stalledWithChanges', target: 'openingPr', actions: ['recordApplied', 'failStall'] },
+          { guard: 'stalledEscalating', target: 'escalating', actions: ['recordApplied', 'failStall'] },
+          { guard: 'stalled', target: 'failed', actions: ['recordApplied', 'failStall'] },
           {
             guard: 'attemptsLeft',
             target: 'refining',

@@ -60,7 +60,10 @@ const config = (escalate: string[]): RepoConfig => ({
   escalate,
 });
 
-const outcome = { reason: 'stalled' as const, message: 'The tests did not improve for 2 attempts in a row.' };
+const outcome = {
+  reason: 'stalled' as const,
+  message: '2 attempts in a row brought no improvement, so booty stopped early.',
+};
 
 describe('escalation on the simulated GitHub', () => {
   it('requests the collaborators’ and teams’ review on the draft; a non-collaborator is refused, not fatal', async () => {

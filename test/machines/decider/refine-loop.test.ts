@@ -121,9 +121,51 @@ const rows: Row[] = [
       effect: { src: 'answerRound', attempt: 4, notBefore: null },
       context: {
         conversation: {
-          rounds: [{ n: 1, note: expect.stringContaining('did not improve for 2 attempts in a row') }],
+          rounds: [{ n: 1, note: expect.stringContaining('2 attempts in a row brought no improvement') }],
         },
       },
+    },
+  },
+  {
+    name: 'attempts that write nothing bring no improvement: the loop stops with the work it has',
+    given: [...attempts(stall2, 1), ok.refined(2), ok.rejected(2), ok.refined(3)],
+    when: ok.rejected(3),
+    expect: { state: 'openingPr', effect: effect('openPr', 3), context: { outcome: { reason: 'stalled' } } },
+  },
+  {
+    name: 'nothing written by any attempt: the stall fails the job, or escalates it first',
+    given: [
+      requested(),
+      ok.prepared(5, stall2),
+      ok.baseline(),
+      ok.analyzed(),
+      ok.generated(1),
+      ok.rejected(1),
+      ok.refined(2),
+      ok.rejected(2),
+      ok.refined(3),
+    ],
+    when: ok.rejected(3),
+    expect: { state: 'failed', effect: null, context: { outcome: { reason: 'stalled' }, pr: null } },
+  },
+  {
+    name: 'nothing written, with `escalate`: the issue is escalated before the job fails',
+    given: [
+      requested(),
+      ok.prepared(5, escalating),
+      ok.baseline(),
+      ok.analyzed(),
+      ok.generated(1),
+      ok.rejected(1),
+      ok.refined(2),
+      ok.rejected(2),
+      ok.refined(3),
+    ],
+    when: ok.rejected(3),
+    expect: {
+      state: 'escalating',
+      effect: effect('escalate', 3),
+      context: { outcome: { reason: 'stalled' } },
     },
   },
   // Escalation.
