@@ -29,6 +29,12 @@ export const catalogue = {
     (p) =>
       `issue ${p.repo}#${p.issue} has an unfinished job already (another worker started it at the same moment); that job answers the issue`,
   ),
+  BOOTY_E_LEASE_LAPSED: spec(
+    503,
+    true,
+    (p) =>
+      `the lease of job ${p.jobId} lapsed (not renewed within ${p.seconds} s: this worker was stalled or cut off from the database); another worker resumes the job from its log, and this one stops it. If it happens often, raise BOOTY_LEASE_SECONDS`,
+  ),
   BOOTY_E_STREAM_NOT_FOUND: spec(
     404,
     false,

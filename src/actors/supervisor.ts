@@ -147,6 +147,11 @@ export class Supervisor {
           slots,
           run: (jobId, lost) => this.runLeased(jobId, lost),
           released: (jobId) => this.released(jobId),
+          lapsed: (jobId) =>
+            this.options.onError?.(
+              new BootyError('BOOTY_E_LEASE_LAPSED', { jobId, seconds: leases.settings.seconds }),
+              jobId,
+            ),
           onError: (err, jobId) => this.options.onError?.(err, jobId ?? 'leases'),
         })
       : null;

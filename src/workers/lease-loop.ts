@@ -12,6 +12,8 @@ export interface LeaseLoopOptions {
   run(jobId: string, lost: AbortSignal): Promise<void>;
   /** Called once the lease is let go: the job may need another turn (offer it again). */
   released(jobId: string): Promise<void>;
+  /** A lease found lapsed: its run is being stopped. */
+  lapsed(jobId: string): void;
   onError(err: unknown, jobId?: string): void;
 }
 
@@ -115,7 +117,11 @@ export class LeaseLoop {
     const held = [...this.held.values()];
     try {
       const lapsed = new Set((await this.options.leases.renew(held.map((h) => h.lease))).map((l) => l.jobId));
-      for (const h of held) if (lapsed.has(h.lease.jobId)) h.lost.abort();
+      for (const h of held) {
+        if (!lapsed.has(h.lease.jobId) || h.lost.signal.aborted) continue;
+        this.options.lapsed(h.lease.jobId);
+        h.lost.abort();
+      }
     } catch (err) {
       // A renewal that could not reach the database is tried again next time; the lease lives on.
       this.options.onError(err);

@@ -107,9 +107,20 @@ async function start(url: string, settings: LeaseSettings): Promise<PgBoss> {
   // Maintenance errors (a lost connection) are retried on its next run; unheard, they would throw.
   boss.on('error', () => undefined);
   await boss.start();
-  await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard' });
+  // Workers starting together create the queue (a table per queue) at once, and PostgreSQL may
+  // break their deadlock by failing one: it looks again, and finds the queue made.
+  for (let tries = 1; !(await boss.getQueue(QUEUE)); tries++) {
+    try {
+      await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard' });
+    } catch (err) {
+      if ((err as { code?: string }).code !== DEADLOCK || tries >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * tries));
+    }
+  }
   return boss;
 }
+
+const DEADLOCK = '40P01';
 
 /** The queue row's id for a job: a UUID from the job id, so one job has one row at a time. */
 export function rowId(jobId: string): string {
