@@ -16,7 +16,8 @@ import { type CountableRequest, estimateRequestTokens, estimateTokens } from './
 // The API takes at most four breakpoints: the last two move forward with the attempts, so each
 // request reads the prefix the one before it wrote (up to its last attempt) and writes one block
 // more. The repository context takes a fixed share of the input budget, so it does not shift as
-// the history grows.
+// the history grows; the history takes at most its own share, so a long loop drops its oldest
+// attempts before it could crowd out the repository.
 
 export interface PlanInput {
   step: 'analyze' | 'generate' | 'refine';
@@ -51,10 +52,13 @@ export interface Plan {
 const ephemeral = { type: 'ephemeral' } as const;
 /** Breakpoints left for the history once the repository context and the stable block have theirs. */
 const MOVING_BREAKPOINTS = 2;
+/** The share of the input budget the attempts may take: past it, the oldest are left out. */
+export const HISTORY_SHARE = 0.3;
 const MAX_CANDIDATES = 400;
 const READ_CHUNK = 50;
 
 export async function planRequest(input: PlanInput): Promise<Plan> {
+  const history = fitHistory(input.history, Math.floor(input.maxInputTokens * HISTORY_SHARE));
   const repoName = `${input.job.repo.owner}/${input.job.repo.name}`;
   const baseSha = input.job.workspace?.baseSha ?? null;
   const build = (repoText: string, sections: string[]): CountableRequest => ({
@@ -70,8 +74,8 @@ export async function planRequest(input: PlanInput): Promise<Plan> {
         role: 'user',
         content: [
           { type: 'text', text: input.stable, cache_control: ephemeral },
-          ...input.history.map((text, i) =>
-            i >= input.history.length - MOVING_BREAKPOINTS
+          ...history.map((text, i) =>
+            i >= history.length - MOVING_BREAKPOINTS
               ? { type: 'text' as const, text, cache_control: ephemeral }
               : { type: 'text' as const, text },
           ),
@@ -106,6 +110,22 @@ export async function planRequest(input: PlanInput): Promise<Plan> {
     repoFiles: repo.files,
     sections,
   };
+}
+
+/**
+ * The attempts within `budget` estimated tokens: the latest always, then as many before it as fit.
+ * Left-out attempts are named, so the model knows the story starts later. Cutting changes the
+ * cached prefix, so it happens only when a long loop would otherwise crowd out the repository.
+ */
+export function fitHistory(history: string[], budget: number): string[] {
+  let from = 0;
+  let used = history.reduce((n, h) => n + estimateTokens(h), 0);
+  while (from < history.length - 1 && used > budget) used -= estimateTokens(history[from++]!);
+  if (from === 0) return history;
+  return [
+    `(The ${from} oldest attempt${from === 1 ? ' is' : 's are'} left out here, to keep the request within its size.)\n${history[from]}`,
+    ...history.slice(from + 1),
+  ];
 }
 
 /** Reads files in relevance order until more text is in hand than the budget could hold. */

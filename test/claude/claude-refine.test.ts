@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toFailure } from '../../src/actors/effect.js';
 import { changesTool } from '../../src/claude/answer-schemas.js';
+import { HISTORY_SHARE } from '../../src/claude/request-plan.js';
+import { estimateTokens } from '../../src/claude/token-counter.js';
 import { BootyError } from '../../src/errors.js';
 import { Generated } from '../../src/events/effect-results.js';
 import { effectInput, type JobContext } from '../../src/machines/job-context.js';
@@ -11,6 +13,7 @@ import { analysis, attempt, claudeOverSimulator, job, makeRepo, signal } from '.
 // Refining with the history: the answer states its plan first, edits existing files strictly, and
 // a patch that recreates what an earlier attempt already tested is sent back, then dropped.
 
+const ephemeral = { type: 'ephemeral' };
 let sim: AnthropicSimulator | undefined;
 afterEach(async () => {
   await sim?.close();
@@ -259,6 +262,35 @@ describe('refine with history', () => {
     expect(sim.messages()[2]!.raw).not.toContain('A quick reading');
     expect(out.usage.outputTokens).toBe(
       sim.messages().reduce((n, r) => n + r.response.usage.output_tokens, 0),
+    );
+  });
+
+  it("a long loop's oldest attempts are left out past the history's share of the input budget; the latest stay, with the breakpoints", async () => {
+    const { dir, baseSha } = makeRepo();
+    const started = await claudeOverSimulator(
+      { script: [answer('Seventh try.', [{ path: 'src/subtract.js', content: '// seven\n' }])] },
+      { repoDir: dir, maxInputTokens: 20_000 },
+    );
+    sim = started.simulator;
+    // Six attempts, each failing with 6,000 characters of output: about 2,300 estimated tokens each.
+    const loud = (n: number) => `not ok ${n}\n${'the same long failure line, again and again\n'.repeat(140)}`;
+    const attempts = [1, 2, 3, 4, 5, 6].map((n) => attempt(n, `Try ${n}.`, ['src/subtract.js'], loud(n)));
+    const j = refineJob(baseSha, attempts);
+
+    await started.effects.refine(effectInput(j, 'refine'), { signal: signal() });
+
+    const content = sim.messages()[0]!.body.messages[0].content as { text: string; cache_control?: object }[];
+    // The issue, attempts 5 and 6 (the first saying what is left out), the task.
+    expect(content).toHaveLength(4);
+    expect(
+      content[1]!.text.startsWith(
+        '(The 4 oldest attempts are left out here, to keep the request within its size.)\n<attempt n="5">',
+      ),
+    ).toBe(true);
+    expect(content[2]!.text.startsWith('<attempt n="6">')).toBe(true);
+    expect(content.map((b) => b.cache_control ?? null)).toEqual([ephemeral, ephemeral, ephemeral, null]);
+    expect(content.slice(1, 3).reduce((n, b) => n + estimateTokens(b.text), 0)).toBeLessThanOrEqual(
+      20_000 * HISTORY_SHARE,
     );
   });
 
