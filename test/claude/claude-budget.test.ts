@@ -85,7 +85,7 @@ describe('token budgets', () => {
     });
   });
 
-  it('ends the job failed with reason budget when generation would overrun it', async () => {
+  it('parks the job in budgetExhausted, before any generation request, when generation would overrun the budget', async () => {
     const { dir, baseSha } = makeRepo({ 'src/table.js': bigTable });
     const started = await claudeOverSimulator(
       { script: [{ answer: readsBigTable }] },
@@ -108,11 +108,11 @@ describe('token budgets', () => {
     const snap = await supervisor.whenFinished(submitted.jobId);
     await supervisor.shutdown();
 
-    expect(snap.value).toBe('failed');
+    // It waits for a writer's `@booty continue` (the machine's budget state), with why on record.
+    expect(snap.value).toBe('budgetExhausted');
     expect(snap.context.analysis).toEqual(readsBigTable);
-    expect(snap.context.outcome?.reason).toBe('budget');
     expect(snap.context.error).toMatchObject({ step: 'generate', code: 'BOOTY_E_BUDGET_EXCEEDED' });
-    expect(snap.context.outcome?.message).toContain("the job's token budget of 8000 would be exceeded");
+    expect(snap.context.error?.message).toContain("the job's token budget of 8000 would be exceeded");
     // Only the analysis was sent; generation was refused after counting its ~9k-token request.
     expect(sim.messages()).toHaveLength(1);
     const counts = sim.requests
