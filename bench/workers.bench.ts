@@ -1,0 +1,165 @@
+// workers: trivial jobs per minute with 1, 2 and 4 `booty serve` workers on one PostgreSQL
+// database, each ratio against 1 worker in the same run. Every worker is the built CLI (dist/, so
+// `npm run bench` builds first) in its own process with one job slot (BOOTY_CONCURRENCY=1) and
+// its own workdir; the deliveries go to the workers' gateways in turn. The job is the demo's pass
+// job on its sample repository with one more test that waits one second, as a real suite waits
+// on its machine: the model answers at once (the Anthropic simulator), so a job is its two test
+// runs' waits plus booty's own work, and what more workers add is overlapped waiting. This machine
+// has two cores shared by the workers, PostgreSQL and the simulators (in this process, standing in
+// for GitHub and Anthropic), so four workers are bounded by CPU, not by coordination.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { demoResponder, examplesDir, sampleIssue } from '../src/demo/demo-script.js';
+import { startAnthropicSimulator } from '../src/simulators/anthropic-simulator.js';
+import { startGitHubSimulator } from '../src/simulators/github-simulator.js';
+import { PostgresEventStore } from '../src/store/postgres/postgres-event-store.js';
+import { startPostgresServer } from '../test/support/postgres-server.js';
+import { startFanout } from '../test/workers/webhook-fanout.js';
+import { type BenchResult, ratio, round } from './bench-result.js';
+
+const JOBS = 12;
+const WAIT_MS = 1_000;
+const TOKEN = `ghp_${'bench'.repeat(8)}`;
+const SECRET = 'bench-webhook-secret';
+const bin = path.join(import.meta.dirname, '..', 'dist', 'cli', 'bin.js');
+
+/** The sample repository with a test that waits, as a suite waits on a database or a browser. */
+function waitingRepo(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-workers-repo-'));
+  fs.cpSync(path.join(examplesDir, 'sample-repo'), dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'test', 'wait.test.js'),
+    `import { test } from 'node:test';\n\ntest('waits as a real suite does', () => new Promise((resolve) => setTimeout(resolve, ${WAIT_MS})));\n`,
+  );
+  return dir;
+}
+
+function serve(env: Record<string, string>): { proc: ChildProcess; url: Promise<string> } {
+  const proc = spawn(process.execPath, [bin, 'serve'], {
+    cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'booty-workers-cwd-')),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const url = new Promise<string>((resolve, reject) => {
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /booty is listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    proc.on('exit', (code) => reject(new Error(`a worker exited (${code}) before listening:\n${out}`)));
+  });
+  return { proc, url };
+}
+
+const closing: (() => Promise<void>)[] = [];
+
+/** Jobs per minute from the storm of labels to the last job waiting with its PR. */
+async function jobsPerMinute(admin: string, workers: number): Promise<number> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-workers-'));
+  const database = await createDatabase(admin, `workers_${workers}_${process.pid}`);
+  const github = await startGitHubSimulator({
+    dir: path.join(dir, 'github'),
+    tokens: [{ token: TOKEN, login: 'booty-bot' }],
+  });
+  const anthropic = await startAnthropicSimulator({ responder: demoResponder('pass') });
+  const store = new PostgresEventStore(database);
+  const workersStarted: { proc: ChildProcess; url: Promise<string> }[] = [];
+  try {
+    const repo = waitingRepo();
+    await github.createRepo('bench', 'waits', { fromDir: repo });
+    fs.rmSync(repo, { recursive: true, force: true });
+    const issues = Array.from(
+      { length: JOBS },
+      () => (github.createIssue('bench', 'waits', sampleIssue()) as { number: number }).number,
+    );
+    for (let i = 0; i < workers; i++) {
+      workersStarted.push(
+        serve({
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'error',
+          BOOTY_DATABASE_URL: database,
+          BOOTY_WORKDIR: path.join(dir, `worker-${i}`),
+          BOOTY_SANDBOX: 'off',
+          BOOTY_CONCURRENCY: '1',
+          BOOTY_LEASE_POLL_MS: '200',
+          GITHUB_API_URL: github.url,
+          GITHUB_TOKEN: TOKEN,
+          GITHUB_WEBHOOK_SECRET: SECRET,
+          ANTHROPIC_API_KEY: 'bench-key',
+          ANTHROPIC_BASE_URL: anthropic.url,
+        }),
+      );
+    }
+    const urls = await Promise.all(workersStarted.map((w) => w.url));
+    // Each delivery to the next worker's gateway in turn: any gateway takes any delivery.
+    const fanout = await startFanout(() => urls, {});
+    closing.push(() => fanout.close());
+    github.setWebhook({ url: fanout.url, secret: SECRET });
+    const started = performance.now();
+    await Promise.all(issues.map((n) => github.labelIssue('bench', 'waits', n, 'booty')));
+    for (;;) {
+      const jobs = await store.listJobs();
+      if (jobs.length === JOBS && jobs.every((j) => j.state === 'promoted' || j.final)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const minutes = (performance.now() - started) / 60_000;
+    const failed = (await store.listJobs()).filter((j) => j.state !== 'promoted');
+    if (failed.length > 0)
+      throw new Error(`jobs did not reach promoted: ${failed.map((j) => j.state).join(', ')}`);
+    return JOBS / minutes;
+  } finally {
+    for (const { proc } of workersStarted) proc.kill('SIGTERM');
+    await Promise.all(
+      workersStarted.map(
+        ({ proc }) =>
+          new Promise((resolve) => (proc.exitCode === null ? proc.once('exit', resolve) : resolve(null))),
+      ),
+    );
+    for (const close of closing.splice(0)) await close();
+    await store.close();
+    await anthropic.close();
+    await github.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function createDatabase(admin: string, name: string): Promise<string> {
+  const client = new pg.Client(admin);
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+export default async function run(): Promise<BenchResult[]> {
+  if (!fs.existsSync(bin)) throw new Error('workers.bench.ts runs the built CLI: npm run build first');
+  const server = await startPostgresServer({ durable: true });
+  const perMinute: Record<number, number> = {};
+  try {
+    for (const workers of [1, 2, 4]) perMinute[workers] = round(await jobsPerMinute(server.url, workers));
+  } finally {
+    await server.stop();
+  }
+  const one = perMinute[1]!;
+  const row = (workers: number, goal: string): BenchResult => ({
+    name: `workers-${workers}`,
+    metric: 'jobs-per-minute',
+    value: perMinute[workers]!,
+    baseline: one,
+    ratio: ratio(perMinute[workers]!, one),
+    unit: `trivial jobs per minute with ${workers} serve worker(s) on one PostgreSQL database, ${JOBS} jobs, each test run waiting ${WAIT_MS} ms, one slot per worker, zero-latency model (baseline: 1 worker, same run)`,
+    goal,
+  });
+  return [
+    row(1, 'reported: the baseline'),
+    row(2, 'ratio >= 1.8 (the tests wait, so 2 workers overlap their waits on 2 cores)'),
+    row(4, 'reported: 4 workers on 2 shared cores are bound by CPU, not by coordination'),
+  ];
+}
