@@ -97,7 +97,7 @@ export const EnvSchema = z.object({
   BOOTY_LEASE_SECONDS: int(2, 3_600).default(30),
   /** Workers on PostgreSQL: how often a worker with a free slot looks for queued jobs. */
   BOOTY_LEASE_POLL_MS: int(50, 60_000).default(1_000),
-  /** How long a second `serve` on the same database waits for the first to exit (a rolling deploy). */
+  /** How long a second `serve` on the same SQLite file waits for the first to exit (a rolling deploy); PostgreSQL takes many. */
   BOOTY_LOCK_WAIT_MS: int(0, 600_000).default(30_000),
   /** The job view at `/` and `/jobs/:id/view`: on, off, or (unset) on only when serving on loopback. */
   BOOTY_DASHBOARD: z.enum(['on', 'off']).optional(),
