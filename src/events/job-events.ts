@@ -27,10 +27,7 @@ export const JobSettings = z.object({
   retryCapMs: z.number().int().min(0).default(60_000),
   /** Model tokens (input + output) one job may spend; null means no bound. */
   maxTokens: z.number().int().positive().nullable().default(null),
-  /**
-   * Tokens a writer's `@booty continue` adds to a job parked at its budget (null: the budget again).
-   * Absent in jobs requested before budgets parked (machine 5): those fail at the budget, as then.
-   */
+  /** Tokens a writer's `@booty continue` adds to a job parked at its budget (absent or null: the budget again). */
   budgetStep: z.number().int().positive().nullable().optional(),
   /** The target is booty's own repository: the PR stays draft for a human. */
   selfModification: z.boolean().default(false),
@@ -53,6 +50,12 @@ export const JobRequested = z.object({
   /** The issue's previous job and its pull request, which the new one links and never pushes onto. */
   /** The issue had the `booty:plan` label: the plan waits for a writer's approval (absent: no). */
   planApproval: z.boolean().optional(),
+  /**
+   * Whether the refine loop's controls apply (machine 5: a stall stops the job early, the budget
+   * parks it); absent means they do. Requests logged before them (v3 and older) are lifted with
+   * false, so their jobs fold as they ran.
+   */
+  loopControls: z.boolean().optional(),
   previous: z
     .object({
       jobId: z.string(),

@@ -11,9 +11,10 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
  * Machine 4 stops refining on a failure class no attempt can fix; its transitions read the class
  * the event recorded, so a log from before (no class) folds exactly as it did.
  * Machine 5 adds the loop's controls: a stall stops early, a job that gives up escalates, a plan
- * may wait for approval (`awaitingApproval`), and the budget parks (`budgetExhausted`). Each is
- * switched on by a field older logs do not hold (the config's stallAfter, escalate and approval,
- * the settings' budgetStep, the request's planApproval), so they fold as they did.
+ * may wait for approval (`awaitingApproval`), and the budget parks (`budgetExhausted`). A job
+ * requested before them (JobRequested v3, lifted with `loopControls: false`) neither stalls nor
+ * parks; escalation and approval need booty.yml keys its config did not ask for. So old logs fold
+ * as they were written (test/fixtures/legacy-logs/m4-*).
  */
 export const MACHINE_VERSION = 5;
 
@@ -136,6 +137,8 @@ const upcasters: Record<string, Record<number, Upcaster>> = {
         },
       };
     },
+    // v4 says whether the refine loop's controls apply: a job requested before them ran without.
+    3: ({ data }) => ({ type: 'JobRequested', version: 4, data: { ...data, loopControls: false } }),
   },
 };
 

@@ -166,6 +166,8 @@ export interface JobState {
     previous: JobRequested['previous'];
     /** The issue carried the `booty:plan` label. */
     planApproval: boolean;
+    /** The refine loop's controls apply (machine 5); false for jobs requested before them. */
+    loopControls: boolean;
   };
   settings: JobSettings;
   branch: string;
@@ -292,6 +294,7 @@ export function initialContext(input: JobRequested): JobState {
       run: input.run ?? 1,
       previous: input.previous ?? null,
       planApproval: input.planApproval ?? false,
+      loopControls: input.loopControls ?? true,
     },
     settings: input.settings,
     branch: branchName(input.issue, input.run ?? 1),

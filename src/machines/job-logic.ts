@@ -153,8 +153,8 @@ function overBudget(context: JobState, event: unknown): boolean {
   return max !== null && tokensSpent(addUsage(context.usage, usage)) > max;
 }
 
-/** Jobs stamped with a budget step (machine 5) wait at their budget for `@booty continue`. */
-const parksOnBudget = (context: JobState) => context.settings.budgetStep !== undefined;
+/** Jobs requested under the loop's controls (machine 5) wait at their budget for `@booty continue`. */
+const parksOnBudget = (context: JobState) => context.request.loopControls;
 const budgetError = (event: any) => asFailure(event.error).code === 'BOOTY_E_BUDGET_EXCEEDED';
 /** The job parked on a step that could not afford its request: that step runs again. */
 const stoppedIn = (context: JobState, src: string) =>
@@ -167,14 +167,13 @@ const planNeedsApproval = (context: JobState) =>
   context.checkpoints.approvedBy === null;
 
 /**
- * The round's attempts stopped improving: `stallAfter` in a row brought none (attempt-progress.ts).
- * The result at hand is the current attempt's: its test run, or an apply that wrote nothing (no
- * run, so no improvement). Jobs from before machine 5 have no stallAfter in their logged config
- * and never stall, so their logs fold as they did.
+ * The round's attempts stopped improving: `stallAfter` in a row (default 2) brought none
+ * (attempt-progress.ts), and attempts are left, so this stop is early. The result at hand is the
+ * current attempt's: its test run, or an apply that wrote nothing (no run, so no improvement).
  */
 function stalled(context: JobState, event: unknown): boolean {
-  const after = context.config?.stallAfter;
-  if (after === undefined) return false;
+  if (!context.request.loopControls || roundAttempt(context) >= maxAttemptsOf(context)) return false;
+  const after = stallAfterOf(context);
   const out = output<TestRun | Applied>(event);
   const attempts = withCurrent(context, { test: 'verdict' in out ? out : null });
   const from = currentRound(context)?.firstAttempt ?? 1;
@@ -190,6 +189,7 @@ const GAVE_UP = new Set<OutcomeReason>([
   'environment',
   'no-changes',
 ]);
+const stallAfterOf = (context: JobState) => context.config?.stallAfter ?? 2;
 const escalates = (context: JobState) => (context.config?.escalate?.length ?? 0) > 0;
 
 /** The current attempt's proposal is recorded and not yet applied. */
@@ -209,7 +209,7 @@ function failFastOutcome(context: JobState) {
 }
 
 function stallOutcome(context: JobState) {
-  const after = context.config?.stallAfter ?? 0;
+  const after = stallAfterOf(context);
   return {
     reason: 'stalled' as const,
     message: `${after} attempt${after === 1 ? '' : 's'} in a row brought no improvement (fewer new failures against the baseline, or as many and fewer failing tests), so booty stopped early, at attempt ${roundAttempt(context)} of ${maxAttemptsOf(context)}.${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,

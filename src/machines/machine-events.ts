@@ -21,6 +21,8 @@ export const invokeOf: Record<Step, EffectName> = {
   demote: 'demotePr',
   sync: 'syncBranch',
   answer: 'answerRound',
+  plan: 'postPlan',
+  escalate: 'escalate',
 };
 
 const stepOf = Object.fromEntries(Object.entries(invokeOf).map(([step, id]) => [id, step])) as Record<

@@ -51,3 +51,32 @@ describe('logs written by M1', () => {
     expect(renderPrBody(jobView(snapshot.context))).toContain('## Test evidence');
   });
 });
+
+// Logs of machine 4, written by the release before the loop's controls, with the demo and its
+// sample repository (maxAttempts raised to 5 for the first; BOOTY_MAX_TOKENS_PER_JOB=6000 for the
+// second). Machine 5 would stall the first at attempt 3 and park the second at its budget; their
+// logs hold no stallAfter and no budget step, so they fold as they were written.
+describe('logs written by machine 4', () => {
+  it.each([
+    ['exhausted-5-attempts', 'prOpened', 5, 'tests-failing'],
+    ['budget', 'prOpened', 2, 'budget'],
+  ])(
+    'the %s log replays verified to %s after %i attempts, ending %s',
+    async (name, finalState, attempts, reason) => {
+      const db = path.join(tempDir('booty-legacy-'), 'booty.db');
+      fs.copyFileSync(path.join(fixtures, `m4-${name}.db`), db);
+      const store = new SqliteEventStore(db);
+      const [job] = await store.listJobs();
+      const events = await readJobLog(store, job!.jobId);
+      await store.close();
+
+      const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
+      expect(code, out).toBe(0);
+      expect(JSON.parse(out)).toMatchObject({ verified: true, finalState });
+      const snapshot = foldJob(events);
+      expect(snapshot.context.attempt).toBe(attempts);
+      expect(snapshot.context.outcome?.reason).toBe(reason);
+      expect(renderProgress(snapshot)).toContain(`booty job \`${job!.jobId}\``);
+    },
+  );
+});

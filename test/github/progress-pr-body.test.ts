@@ -62,14 +62,6 @@ describe('the PR body links the issue by what the tests showed', () => {
       'error',
       'Refs #1',
     ],
-    [
-      'the budget ran out with failing work',
-      { tests: [false, true] },
-      { settings: { maxTokens: 250 } },
-      'prOpened',
-      'budget',
-      'Refs #1',
-    ],
   ])('%s: %s', async (_, script, options, state, reason, link) => {
     const { body, state: ended, outcome } = await bodyOf(script, options);
     expect(ended).toBe(state);

@@ -55,13 +55,13 @@ describe('the gate in the job machine', () => {
     expect(snapshot.context.pr).toBeNull();
   });
 
-  it('given the budget runs out on a refinement, then the earlier work goes up as a draft PR', async () => {
+  it('given the budget runs out on a refinement, then the job parks with the refinement kept, unapplied', async () => {
     // Each call costs 100 tokens: analyze, generate, then the refine that crosses 250.
     const { snapshot, srcs } = await runJob({ tests: [false, true] }, { maxTokens: 250 });
-    expect(stateName(snapshot)).toBe('prOpened');
-    expect(snapshot.context.outcome?.reason).toBe('budget');
-    expect(srcs.at(-1)).toBe('openPr');
-    expect(snapshot.context.pr?.draft).toBe(true);
+    expect(stateName(snapshot)).toBe('budgetExhausted');
+    expect(srcs.at(-1)).toBe('refine');
+    expect(snapshot.context.attempts.at(-1)).toMatchObject({ n: 2, applied: false });
+    expect(snapshot.context.pr).toBeNull();
   });
 
   it('given an unknown verdict on the last attempt, then the PR stays draft and the reason is tests-unknown', async () => {

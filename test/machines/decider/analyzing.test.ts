@@ -1,5 +1,16 @@
 import { describe, it } from 'vitest';
-import { cancelled, check, effect, failed, happy, ok, type Row, requested, retryAt } from './decider.js';
+import {
+  cancelled,
+  check,
+  effect,
+  failed,
+  happy,
+  ok,
+  type Row,
+  requested,
+  requestedBeforeControls,
+  retryAt,
+} from './decider.js';
 
 // Stage: analyzing (the model reads the issue and the repository).
 const rows: Row[] = [
@@ -14,8 +25,8 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'an analysis that spends the whole budget fails the job: there is no work to keep',
-    given: [requested({ maxTokens: 150 }), ok.prepared(), ok.baseline()],
+    name: 'requested before budgets parked, an analysis that spends the whole budget fails the job',
+    given: [requestedBeforeControls({ maxTokens: 150 }), ok.prepared(), ok.baseline()],
     when: ok.analyzed(200),
     expect: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' }, pr: null } },
   },

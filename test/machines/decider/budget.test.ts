@@ -1,6 +1,17 @@
 import { describe, it } from 'vitest';
 import type { DomainEvent, Step } from '../../../src/events/catalogue.js';
-import { cancelled, check, command, effect, failed, ok, type Row, requested, retryAt } from './decider.js';
+import {
+  cancelled,
+  check,
+  command,
+  effect,
+  failed,
+  ok,
+  type Row,
+  requested,
+  requestedBeforeControls,
+  retryAt,
+} from './decider.js';
 
 // Stage: the token budget (#15 item 7). A job stamped with a budget step (machine 5) that reaches
 // its budget waits in budgetExhausted; a writer's `@booty continue` raises the budget once by the
@@ -119,8 +130,8 @@ const rows: Row[] = [
     expect: { state: 'generating', effect: effect('generate', 1, retryAt(0)) },
   },
   {
-    name: 'a job stamped before budgets parked (no budget step) fails at the budget, as then',
-    given: [requested({ maxTokens: 150 }), ok.prepared(), ok.baseline(), ok.analyzed(100)],
+    name: 'a job requested before budgets parked fails at the budget, as then',
+    given: [requestedBeforeControls({ maxTokens: 150 }), ok.prepared(), ok.baseline(), ok.analyzed(100)],
     when: ok.generated(1, 100),
     expect: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' } } },
   },

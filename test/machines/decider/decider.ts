@@ -46,6 +46,13 @@ export const succeeded = (step: Step, result: object, attempt = 0): StepSucceede
   result: { at: AT, ...result },
 });
 
+/** A job requested before the refine loop's controls (JobRequested v3, lifted): it neither stalls nor parks. */
+export const requestedBeforeControls = (settings: Record<string, unknown> = {}): DomainEvent =>
+  ({
+    ...requested(settings),
+    loopControls: false,
+  }) as DomainEvent;
+
 /** A step's failure; `tokens`, when given, is what it spent before failing. */
 export const failed = (step: Step, retryable: boolean, attempt = 0, tokens?: number): DomainEvent => ({
   type: 'StepFailed',

@@ -1,5 +1,16 @@
 import { describe, it } from 'vitest';
-import { cancelled, check, effect, failed, happy, ok, type Row, requested, retryAt } from './decider.js';
+import {
+  cancelled,
+  check,
+  effect,
+  failed,
+  happy,
+  ok,
+  type Row,
+  requested,
+  requestedBeforeControls,
+  retryAt,
+} from './decider.js';
 
 // Stage: generating (the model writes the change and its tests for attempt 1).
 const rows: Row[] = [
@@ -14,8 +25,8 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'a proposal over the budget fails the job before anything is written',
-    given: [requested({ maxTokens: 150 }), ok.prepared(), ok.baseline(), ok.analyzed(100)],
+    name: 'requested before budgets parked, a proposal over the budget fails the job before anything is written',
+    given: [requestedBeforeControls({ maxTokens: 150 }), ok.prepared(), ok.baseline(), ok.analyzed(100)],
     when: ok.generated(1, 100),
     expect: { state: 'failed', effect: null, context: { outcome: { reason: 'budget' }, changes: [] } },
   },

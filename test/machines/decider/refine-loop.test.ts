@@ -14,6 +14,7 @@ import {
   ok,
   type Row,
   requested,
+  requestedBeforeControls,
   succeeded,
 } from './decider.js';
 
@@ -87,8 +88,34 @@ const rows: Row[] = [
     expect: { state: 'refining', effect: effect('refine', 4) },
   },
   {
-    name: 'a log whose config has no stallAfter (before machine 5) never stalls',
+    name: 'no stallAfter in the config: two attempts in a row without improvement, as by default',
     given: attempts({}, 1, 1).concat(ok.refined(3), ok.applied(3)),
+    when: failing(1, 3),
+    expect: { state: 'openingPr', effect: effect('openPr', 3), context: { outcome: { reason: 'stalled' } } },
+  },
+  {
+    name: 'the last attempt is exhaustion, not a stall: the reason stays tests-failing',
+    given: [
+      requested(),
+      ok.prepared(3, stall2),
+      ok.baseline(),
+      ok.analyzed(),
+      ok.generated(1),
+      ok.applied(1),
+      failing(1, 1),
+      ok.refined(2),
+      ok.applied(2),
+      failing(1, 2),
+      ok.refined(3),
+      ok.applied(3),
+      failing(1, 3),
+    ],
+    when: ok.pr(3),
+    expect: { state: 'prOpened', effect: null, context: { outcome: { reason: 'tests-failing' } } },
+  },
+  {
+    name: 'a job requested before the loop’s controls never stalls, so its log folds as it ran',
+    given: [requestedBeforeControls(), ...attempts(stall2, 1, 1).slice(1), ok.refined(3), ok.applied(3)],
     when: failing(1, 3),
     expect: { state: 'refining', effect: effect('refine', 4) },
   },

@@ -1,5 +1,16 @@
 import { describe, it } from 'vitest';
-import { cancelled, check, effect, failed, later, ok, type Row, requested, retryAt } from './decider.js';
+import {
+  cancelled,
+  check,
+  effect,
+  failed,
+  later,
+  ok,
+  type Row,
+  requested,
+  requestedBeforeControls,
+  retryAt,
+} from './decider.js';
 
 // Stage: refining (the model fixes its change from what the tests said).
 const refining = later.refining();
@@ -12,8 +23,8 @@ const rows: Row[] = [
     expect: { state: 'applying', effect: effect('applyChanges', 2), context: { attempt: 2 } },
   },
   {
-    name: 'a refinement over the budget: the earlier work goes up as a draft PR',
-    given: [requested({ maxTokens: 250 }), ...refining.slice(1)],
+    name: 'requested before budgets parked, a refinement over the budget: the earlier work goes up as a draft PR',
+    given: [requestedBeforeControls({ maxTokens: 250 }), ...refining.slice(1)],
     when: ok.refined(2, 100),
     expect: { state: 'openingPr', effect: effect('openPr', 2), context: { outcome: { reason: 'budget' } } },
   },
