@@ -7,7 +7,6 @@ import {
   happy,
   ok,
   type Row,
-  requested,
   requestedBeforeControls,
   retryAt,
 } from './decider.js';

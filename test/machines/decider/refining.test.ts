@@ -7,7 +7,6 @@ import {
   later,
   ok,
   type Row,
-  requested,
   requestedBeforeControls,
   retryAt,
 } from './decider.js';
