@@ -12,7 +12,8 @@ import { type Script, scriptedEffects } from '../support/scripted-effects.js';
 // whose lease lapsed can neither renew nor release it. Workers here are stores and supervisors in
 // one process; test/e2e/many-workers.test.ts runs them as `booty serve` processes.
 
-const SETTINGS: LeaseSettings = { seconds: 2, pollMs: 100 };
+// Long enough that a worker on a loaded machine (two cores, test files in parallel) keeps renewing.
+const SETTINGS: LeaseSettings = { seconds: 4, pollMs: 100 };
 const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
@@ -74,9 +75,9 @@ describe('pg-boss leases', () => {
     expect(first).toMatchObject({ jobId: 'job-1' });
     expect(await b.take(5)).toEqual([]);
 
-    // Renewed for twice its period: nobody else gets it.
-    for (let i = 0; i < 6; i++) {
-      await sleep(SETTINGS.seconds * 333);
+    // Renewed for half again its period: nobody else gets it.
+    for (let i = 0; i < 5; i++) {
+      await sleep(SETTINGS.seconds * 300);
       expect(await a.renew([first!])).toEqual([]);
       expect(await b.take(5)).toEqual([]);
     }
