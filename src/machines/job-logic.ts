@@ -1,4 +1,3 @@
-import { assign } from 'xstate';
 import type {
   CommandReceived,
   FeedbackReceived,
@@ -11,8 +10,6 @@ import type {
   Applied,
   CiRead,
   CiRerun,
-  EffectFailure,
-  Escalated,
   Generated,
   Prepared,
   Promoted,
@@ -22,8 +19,6 @@ import type {
 } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
 import { failFastMessage } from '../refine/class-guidance.js';
-import { failsFast } from '../refine/failure-class.js';
-import { attemptsWithoutImprovement, attemptTrend } from './attempt-progress.js';
 import {
   type AttemptRecord,
   addUsage,
@@ -34,64 +29,30 @@ import {
   lastTestOf,
   maxAttemptsOf,
   mergeChanges,
-  type OutcomeReason,
   type Round,
   type RoundTrigger,
   retryDeadline,
   roundAttempt,
-  type StepError,
   tokensSpent,
-  type UsageTotals,
 } from './job-context.js';
+import {
+  type Args,
+  done,
+  failedStep,
+  failingFast,
+  output,
+  overBudget,
+  retriesUsed,
+  talk,
+  update,
+  withCurrent,
+  withRound,
+} from './logic-kit.js';
+import { loopActions, loopGuards } from './loop-logic.js';
 
 // The job machine's guards and context updates. Pure functions of (context, event): no clock,
-// no randomness, no I/O, so folding the log always lands on the same snapshot.
-
-interface Args {
-  context: JobState;
-  // Done, error and outside events all arrive here; each function reads the one it is wired to.
-  event: any;
-}
-
-const output = <T>(event: any): T => event.output as T;
-const update = (fn: (args: Args) => Partial<JobState>) =>
-  assign<JobState, any, undefined, any, any>(fn as any);
-/** Records a finished step: its retry count and last error go with it. */
-const done = (fn: (args: Args) => Partial<JobState>) => update((args) => ({ error: null, ...fn(args) }));
-
-const retriesUsed = (context: JobState, src: string) =>
-  context.error?.step === src ? context.error.retries : 0;
-
-/** A step failure as the context keeps it; the tokens it spent count in the budget all the same. */
-const failedStep = (
-  context: JobState,
-  failure: EffectFailure,
-  notBefore: number | null = null,
-): { error: StepError; usage: UsageTotals } => ({
-  error: {
-    step: failure.src,
-    code: failure.code,
-    message: failure.message,
-    retries: retriesUsed(context, failure.src) + (notBefore === null ? 0 : 1),
-    notBefore,
-  },
-  usage: failure.usage ? addUsage(context.usage, failure.usage) : context.usage,
-});
-
-/** The attempt under way, changed. */
-const withCurrent = (context: JobState, change: Partial<AttemptRecord>) =>
-  context.attempts.map((a, i) => (i === context.attempts.length - 1 ? { ...a, ...change } : a));
-
-/** The conversation, changed. */
-const talk = (context: JobState, change: Partial<Conversation>) => ({
-  conversation: { ...context.conversation, ...change },
-});
-
-/** The round under way, changed. */
-const withRound = (context: JobState, change: Partial<Round>) =>
-  talk(context, {
-    rounds: context.conversation.rounds.map((r) => (r.result === null ? { ...r, ...change } : r)),
-  });
+// no randomness, no I/O, so folding the log always lands on the same snapshot. The refine loop's
+// controls (budget, plan, stall, escalation) are in loop-logic.ts.
 
 /** CI as the event at hand carries it: read now, read by the promotion, or as last read. */
 function ciOf(context: JobState, event: any): Omit<CiRead, 'at'> | null {
@@ -147,60 +108,6 @@ function newRound(context: JobState, triggers: RoundTrigger[]): Round {
   };
 }
 
-function overBudget(context: JobState, event: unknown): boolean {
-  const max = context.settings.maxTokens;
-  const { usage } = output<Generated>(event);
-  return max !== null && tokensSpent(addUsage(context.usage, usage)) > max;
-}
-
-/** Jobs requested under the loop's controls (machine 5) wait at their budget for `@booty continue`. */
-const parksOnBudget = (context: JobState) => context.request.loopControls;
-const budgetError = (event: any) => asFailure(event.error).code === 'BOOTY_E_BUDGET_EXCEEDED';
-/** The job parked on a step that could not afford its request: that step runs again. */
-const stoppedIn = (context: JobState, src: string) =>
-  context.error?.step === src && context.error.code === 'BOOTY_E_BUDGET_EXCEEDED';
-const command = (event: any, word: CommandReceived['command']) => (event as CommandReceived).command === word;
-
-/** The plan waits for a writer: `approval: plan` in booty.yml, or the issue's `booty:plan` label. */
-const planNeedsApproval = (context: JobState) =>
-  (context.config?.approval === 'plan' || context.request.planApproval) &&
-  context.checkpoints.approvedBy === null;
-
-/**
- * The round's attempts stopped improving: `stallAfter` in a row (default 2) brought none
- * (attempt-progress.ts), and attempts are left, so this stop is early. The result at hand is the
- * current attempt's: its test run, or an apply that wrote nothing (no run, so no improvement).
- */
-function stalled(context: JobState, event: unknown): boolean {
-  if (!context.request.loopControls || roundAttempt(context) >= maxAttemptsOf(context)) return false;
-  const after = stallAfterOf(context);
-  const out = output<TestRun | Applied>(event);
-  const attempts = withCurrent(context, { test: 'verdict' in out ? out : null });
-  const from = currentRound(context)?.firstAttempt ?? 1;
-  return attemptsWithoutImprovement(attemptTrend(attempts, from)) >= after;
-}
-
-/** Outcomes of a job that gave up: who `escalate` lists is asked for help. */
-const GAVE_UP = new Set<OutcomeReason>([
-  'tests-failing',
-  'tests-unknown',
-  'stalled',
-  'policy',
-  'environment',
-  'no-changes',
-]);
-const stallAfterOf = (context: JobState) => context.config?.stallAfter ?? 2;
-const escalates = (context: JobState) => (context.config?.escalate?.length ?? 0) > 0;
-
-/** The current attempt's proposal is recorded and not yet applied. */
-const proposalWaiting = (context: JobState) => {
-  const current = context.attempts.at(-1);
-  return current !== undefined && current.n === context.attempt && !current.applied;
-};
-
-/** The apply or test result at hand names a failure no attempt can fix (see failure-class.ts). */
-const failingFast = (event: unknown) => failsFast(output<Applied | TestRun>(event).failureClass);
-
 /** The attempt under way, for the fail-fast message; its class is what the event recorded. */
 function failFastOutcome(context: JobState) {
   const attempt = context.attempts.at(-1)!;
@@ -208,43 +115,8 @@ function failFastOutcome(context: JobState) {
   return { reason, message: failFastMessage(reason, attempt) };
 }
 
-function stallOutcome(context: JobState) {
-  const after = stallAfterOf(context);
-  return {
-    reason: 'stalled' as const,
-    message: `${after} attempt${after === 1 ? '' : 's'} in a row brought no improvement (fewer new failures against the baseline, or as many and fewer failing tests), so booty stopped early, at attempt ${roundAttempt(context)} of ${maxAttemptsOf(context)}.${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,
-  };
-}
-
 export const guards = {
-  // The budget: a job stamped with a budget step parks instead of failing.
-  overBudgetParks: ({ context, event }: Args) => parksOnBudget(context) && overBudget(context, event),
-  budgetParks: ({ context, event }: Args) => parksOnBudget(context) && budgetError(event),
-  continueAnalysis: ({ context, event }: Args) => command(event, 'continue') && stoppedIn(context, 'analyze'),
-  continueGenerating: ({ context, event }: Args) =>
-    command(event, 'continue') && stoppedIn(context, 'generate'),
-  continueRefining: ({ context, event }: Args) => command(event, 'continue') && stoppedIn(context, 'refine'),
-  /** The proposal that went over the budget was paid for: it is applied. */
-  continueApplying: ({ context, event }: Args) => command(event, 'continue') && proposalWaiting(context),
-  continueToPlan: ({ context, event }: Args) => command(event, 'continue') && planNeedsApproval(context),
-  commandContinue: ({ event }: Args) => command(event, 'continue'),
-  // The plan.
-  planNeedsApproval: ({ context }: Args) => planNeedsApproval(context),
-  commandApprove: ({ event }: Args) => command(event, 'approve'),
-  /** A revision says what to change: a bare `@booty revise` changes nothing. */
-  commandRevise: ({ event }: Args) => command(event, 'revise') && !!(event as CommandReceived).text,
-  // The loop's progress, and who is asked when it gives up.
-  stalled: ({ context, event }: Args) => stalled(context, event),
-  stalledInRound: ({ context, event }: Args) => currentRound(context) !== null && stalled(context, event),
-  stalledWithChanges: ({ context, event }: Args) => context.changes.length > 0 && stalled(context, event),
-  stalledEscalating: ({ context, event }: Args) => escalates(context) && stalled(context, event),
-  escalatesDecided: ({ context }: Args) =>
-    escalates(context) && context.outcome !== null && GAVE_UP.has(context.outcome.reason),
-  escalatesFailing: ({ context }: Args) =>
-    escalates(context) && context.outcome === null && lastTestOf(context)?.passed !== true,
-  escalatesFailFast: ({ context, event }: Args) => escalates(context) && failingFast(event),
-  escalatesNoChanges: ({ context }: Args) => escalates(context) && context.changes.length === 0,
-  hasPr: ({ context }: Args) => context.pr !== null,
+  ...loopGuards,
   failsFast: ({ event }: Args) => failingFast(event),
   failsFastInRound: ({ context, event }: Args) => currentRound(context) !== null && failingFast(event),
   failsFastWithChanges: ({ context, event }: Args) => failingFast(event) && context.changes.length > 0,
@@ -313,31 +185,7 @@ export const guards = {
 };
 
 export const actions = {
-  /** A writer's `@booty continue`: the budget is raised once by the step, and the stop forgotten. */
-  raiseBudget: update(({ context }) => {
-    const { maxTokens, budgetStep } = context.settings;
-    const step = budgetStep ?? maxTokens ?? 0;
-    return { error: null, settings: { ...context.settings, maxTokens: (maxTokens ?? 0) + step } };
-  }),
-  /** A step that could not afford its request: the job waits where it stopped. */
-  parkOnBudget: update(({ context, event }) => failedStep(context, asFailure(event.error))),
-  recordPlanPosted: done(({ context }) => ({
-    checkpoints: { ...context.checkpoints, plans: context.checkpoints.plans + 1 },
-  })),
-  approvePlan: update(({ context, event }) => ({
-    checkpoints: { ...context.checkpoints, approvedBy: (event as CommandReceived).author },
-  })),
-  /** The revision joins the issue's comments, which the analysis reads: no prompt changes for it. */
-  revisePlan: update(({ context, event }) => {
-    const e = event as CommandReceived;
-    const body = `Revise the plan: ${e.text ?? ''}`.trim();
-    return { issue: { ...context.issue, comments: [...context.issue.comments, { author: e.author, body }] } };
-  }),
-  failStall: update(({ context }) => ({ outcome: stallOutcome(context) })),
-  noteStall: update(({ context }) => withRound(context, { note: stallOutcome(context).message })),
-  recordEscalation: done(({ context, event }) => ({
-    checkpoints: { ...context.checkpoints, escalation: output<Escalated>(event) },
-  })),
+  ...loopActions,
   scheduleRetry: update(({ context, event }) => {
     const failure = asFailure(event.error);
     const notBefore = retryDeadline(context.settings, failure, retriesUsed(context, failure.src));

@@ -1,0 +1,141 @@
+import type { CommandReceived } from '../events/conversation-events.js';
+import type { Applied, Escalated, TestRun } from '../events/effect-results.js';
+import { attemptsWithoutImprovement, attemptTrend } from './attempt-progress.js';
+import {
+  asFailure,
+  currentRound,
+  type JobState,
+  lastTestOf,
+  maxAttemptsOf,
+  type OutcomeReason,
+  roundAttempt,
+} from './job-context.js';
+import {
+  type Args,
+  done,
+  failedStep,
+  failingFast,
+  output,
+  overBudget,
+  update,
+  withCurrent,
+  withRound,
+} from './logic-kit.js';
+
+// The refine loop's controls (#15, machine 5), as guards and context updates of the job machine:
+// the budget that parks a job until `@booty continue`, the plan that waits for a writer, the stall
+// that stops a loop going nowhere, and escalation when a job gives up. Pure, like job-logic.ts.
+
+/** Jobs requested under the loop's controls (machine 5) wait at their budget for `@booty continue`. */
+const parksOnBudget = (context: JobState) => context.request.loopControls;
+const budgetError = (event: any) => asFailure(event.error).code === 'BOOTY_E_BUDGET_EXCEEDED';
+/** The job parked on a step that could not afford its request: that step runs again. */
+const stoppedIn = (context: JobState, src: string) =>
+  context.error?.step === src && context.error.code === 'BOOTY_E_BUDGET_EXCEEDED';
+const command = (event: any, word: CommandReceived['command']) => (event as CommandReceived).command === word;
+
+/** The plan waits for a writer: `approval: plan` in booty.yml, or the issue's `booty:plan` label. */
+const planNeedsApproval = (context: JobState) =>
+  (context.config?.approval === 'plan' || context.request.planApproval) &&
+  context.checkpoints.approvedBy === null;
+
+/** booty.yml's stallAfter: attempts in a row without improvement that stop the loop. */
+const stallAfterOf = (context: JobState) => context.config?.stallAfter ?? 2;
+
+/**
+ * The round's attempts stopped improving: `stallAfter` in a row (default 2) brought none
+ * (attempt-progress.ts), and attempts are left, so this stop is early. The result at hand is the
+ * current attempt's: its test run, or an apply that wrote nothing (no run, so no improvement).
+ */
+function stalled(context: JobState, event: unknown): boolean {
+  if (!context.request.loopControls || roundAttempt(context) >= maxAttemptsOf(context)) return false;
+  const after = stallAfterOf(context);
+  const out = output<TestRun | Applied>(event);
+  const attempts = withCurrent(context, { test: 'verdict' in out ? out : null });
+  const from = currentRound(context)?.firstAttempt ?? 1;
+  return attemptsWithoutImprovement(attemptTrend(attempts, from)) >= after;
+}
+
+/** Outcomes of a job that gave up: who `escalate` lists is asked for help. */
+const GAVE_UP = new Set<OutcomeReason>([
+  'tests-failing',
+  'tests-unknown',
+  'stalled',
+  'policy',
+  'environment',
+  'no-changes',
+]);
+const escalates = (context: JobState) => (context.config?.escalate?.length ?? 0) > 0;
+
+/** The current attempt's proposal is recorded and not yet applied. */
+const proposalWaiting = (context: JobState) => {
+  const current = context.attempts.at(-1);
+  return current !== undefined && current.n === context.attempt && !current.applied;
+};
+
+function stallOutcome(context: JobState) {
+  const after = stallAfterOf(context);
+  return {
+    reason: 'stalled' as const,
+    message: `${after} attempt${after === 1 ? '' : 's'} in a row brought no improvement (fewer new failures against the baseline, or as many and fewer failing tests), so booty stopped early, at attempt ${roundAttempt(context)} of ${maxAttemptsOf(context)}.${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,
+  };
+}
+
+export const loopGuards = {
+  // The budget: a job under the loop's controls parks at its budget instead of failing.
+  overBudgetParks: ({ context, event }: Args) => parksOnBudget(context) && overBudget(context, event),
+  budgetParks: ({ context, event }: Args) => parksOnBudget(context) && budgetError(event),
+  continueAnalysis: ({ context, event }: Args) => command(event, 'continue') && stoppedIn(context, 'analyze'),
+  continueGenerating: ({ context, event }: Args) =>
+    command(event, 'continue') && stoppedIn(context, 'generate'),
+  continueRefining: ({ context, event }: Args) => command(event, 'continue') && stoppedIn(context, 'refine'),
+  /** The proposal that went over the budget was paid for: it is applied. */
+  continueApplying: ({ context, event }: Args) => command(event, 'continue') && proposalWaiting(context),
+  continueToPlan: ({ context, event }: Args) => command(event, 'continue') && planNeedsApproval(context),
+  commandContinue: ({ event }: Args) => command(event, 'continue'),
+  // The plan.
+  planNeedsApproval: ({ context }: Args) => planNeedsApproval(context),
+  commandApprove: ({ event }: Args) => command(event, 'approve'),
+  /** A revision says what to change: a bare `@booty revise` changes nothing. */
+  commandRevise: ({ event }: Args) => command(event, 'revise') && !!(event as CommandReceived).text,
+  // The loop's progress, and who is asked when it gives up.
+  stalled: ({ context, event }: Args) => stalled(context, event),
+  stalledInRound: ({ context, event }: Args) => currentRound(context) !== null && stalled(context, event),
+  stalledWithChanges: ({ context, event }: Args) => context.changes.length > 0 && stalled(context, event),
+  stalledEscalating: ({ context, event }: Args) => escalates(context) && stalled(context, event),
+  escalatesDecided: ({ context }: Args) =>
+    escalates(context) && context.outcome !== null && GAVE_UP.has(context.outcome.reason),
+  escalatesFailing: ({ context }: Args) =>
+    escalates(context) && context.outcome === null && lastTestOf(context)?.passed !== true,
+  escalatesFailFast: ({ context, event }: Args) => escalates(context) && failingFast(event),
+  escalatesNoChanges: ({ context }: Args) => escalates(context) && context.changes.length === 0,
+  hasPr: ({ context }: Args) => context.pr !== null,
+};
+
+export const loopActions = {
+  /** A writer's `@booty continue`: the budget is raised once by the step, and the stop forgotten. */
+  raiseBudget: update(({ context }) => {
+    const { maxTokens, budgetStep } = context.settings;
+    const step = budgetStep ?? maxTokens ?? 0;
+    return { error: null, settings: { ...context.settings, maxTokens: (maxTokens ?? 0) + step } };
+  }),
+  /** A step that could not afford its request: the job waits where it stopped. */
+  parkOnBudget: update(({ context, event }) => failedStep(context, asFailure(event.error))),
+  recordPlanPosted: done(({ context }) => ({
+    checkpoints: { ...context.checkpoints, plans: context.checkpoints.plans + 1 },
+  })),
+  approvePlan: update(({ context, event }) => ({
+    checkpoints: { ...context.checkpoints, approvedBy: (event as CommandReceived).author },
+  })),
+  /** The revision joins the issue's comments, which the analysis reads: no prompt changes for it. */
+  revisePlan: update(({ context, event }) => {
+    const e = event as CommandReceived;
+    const body = `Revise the plan: ${e.text ?? ''}`.trim();
+    return { issue: { ...context.issue, comments: [...context.issue.comments, { author: e.author, body }] } };
+  }),
+  failStall: update(({ context }) => ({ outcome: stallOutcome(context) })),
+  noteStall: update(({ context }) => withRound(context, { note: stallOutcome(context).message })),
+  recordEscalation: done(({ context, event }) => ({
+    checkpoints: { ...context.checkpoints, escalation: output<Escalated>(event) },
+  })),
+};
