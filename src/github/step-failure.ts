@@ -16,6 +16,8 @@ const stepWords: Record<string, string> = {
   runTests: 'Running the tests',
   openPr: 'Opening the pull request',
   promotePr: 'Marking the pull request ready for review',
+  postPlan: 'Posting the plan',
+  escalate: 'Asking for help',
 };
 export const inWords = (step: string) => stepWords[step] ?? `The step ${code(step)}`;
 
