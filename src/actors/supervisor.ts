@@ -130,6 +130,8 @@ export class Supervisor {
   private readonly leaseLoop: LeaseLoop | null;
   /** Leased jobs whose run here stopped on an error other than a conflict: not offered again. */
   private readonly halted = new Set<string>();
+  /** Leased jobs running here whose log was found ahead of their runner at the last look. */
+  private readonly behind = new Set<string>();
   private readonly ignored: {
     delivery: DeliveryRecord;
     done: (fresh: boolean) => void;
@@ -152,6 +154,7 @@ export class Supervisor {
               new BootyError('BOOTY_E_LEASE_LAPSED', { jobId, seconds: leases.settings.seconds }),
               jobId,
             ),
+          renewed: (jobIds) => this.lookForNews(jobIds),
           onError: (err, jobId) => this.options.onError?.(err, jobId ?? 'leases'),
         })
       : null;
@@ -554,6 +557,26 @@ export class Supervisor {
       await run;
     } finally {
       lost.removeEventListener('abort', stop);
+    }
+  }
+
+  /**
+   * A job running here whose log another worker's gateway wrote to (a cancel, a review) stops, so
+   * that it is folded anew with the news (released offers it again), rather than meeting it only
+   * at its next append, after the effect under way. Behind at two looks in a row: not the
+   * runner's own append, whose count catches up within the turn.
+   */
+  private async lookForNews(jobIds: string[]): Promise<void> {
+    for (const jobId of jobIds) {
+      const runner = this.runners.get(jobId);
+      const version = runner && (await this.options.store.getJob(jobId))?.version;
+      if (!runner || version === undefined || version <= runner.version) {
+        this.behind.delete(jobId);
+      } else if (this.behind.delete(jobId)) {
+        runner.stop();
+      } else {
+        this.behind.add(jobId);
+      }
     }
   }
 

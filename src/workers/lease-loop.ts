@@ -14,6 +14,8 @@ export interface LeaseLoopOptions {
   released(jobId: string): Promise<void>;
   /** A lease found lapsed: its run is being stopped. */
   lapsed(jobId: string): void;
+  /** After each renewal, with the jobs still held: a run may look for news others wrote. */
+  renewed(jobIds: string[]): Promise<void>;
   onError(err: unknown, jobId?: string): void;
 }
 
@@ -122,6 +124,7 @@ export class LeaseLoop {
         this.options.lapsed(h.lease.jobId);
         h.lost.abort();
       }
+      await this.options.renewed(held.filter((h) => !h.lost.signal.aborted).map((h) => h.lease.jobId));
     } catch (err) {
       // A renewal that could not reach the database is tried again next time; the lease lives on.
       this.options.onError(err);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Supervisor } from '../../src/actors/supervisor.js';
+import { BootyError } from '../../src/errors.js';
 import type { LeaseSettings } from '../../src/store/job-leases.js';
 import { PgBossLeases } from '../../src/store/postgres/pg-boss-leases.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
@@ -184,6 +185,50 @@ describe('workers on one database', () => {
         (k) => `${created.jobId}:${k}`,
       ),
     );
+  });
+
+  it('given a job running on one worker, when another takes a cancel for it, then the running worker stops the effect under way rather than finishing it', async () => {
+    const url = await freshDatabase();
+    const [a, b] = [worker(url), worker(url)];
+    // The first effect waits long, unless its run is stopped: then it hears the abort.
+    let aborted: boolean | null = null;
+    const prepare = a.effects.impls.prepare;
+    a.effects.impls.prepare = ((input, ctx) =>
+      new Promise((resolve, reject) => {
+        const done = setTimeout(() => {
+          aborted = false;
+          resolve(prepare(input, ctx));
+        }, 30_000);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(done);
+          aborted = true;
+          reject(new BootyError('BOOTY_E_EFFECT_TRANSIENT', { src: 'prepare', reason: 'aborted' }));
+        });
+      })) as typeof prepare;
+    await a.supervisor.boot();
+    const created = await a.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await until(
+      'the first effect to start',
+      async () => (await a.store.getJob(created.jobId)) && a.supervisor.running.length > 0,
+    );
+
+    const cancel = await b.supervisor.submit(
+      { id: 'd-closed', event: 'issues', action: 'closed' },
+      {
+        kind: 'cancel',
+        repo: { owner: 'acme', name: 'widgets' },
+        issue: 1,
+        reason: 'closed',
+        sender: 'octocat',
+      },
+    );
+    expect(cancel).toEqual({ outcome: 'cancelled', jobIds: [created.jobId] });
+    await until('the running worker to stop the effect', async () => aborted !== null);
+    expect(aborted).toBe(true);
+    const events = await a.store.readStream(created.jobId);
+    expect(events.map((e) => e.type)).toEqual(['JobRequested', 'JobCancelled']);
+    expect((await a.store.getJob(created.jobId))?.state).toBe('cancelled');
   });
 
   it('given a worker whose lease lapsed while its effect ran (a long pause), then another worker finishes the job and the first acts no further', async () => {
