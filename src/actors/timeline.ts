@@ -103,7 +103,7 @@ function label({ event }: LogEntry): string {
     case 'FeedbackReceived':
       return `${event.place.replace('-', ' ')} from ${event.author}`;
     case 'CommandReceived':
-      return `@booty ${event.command} from ${event.author}`;
+      return `@booty ${event.command}${event.text ? ` "${event.text}"` : ''} from ${event.author}`;
     case 'CiCompleted':
       return `CI ${event.source.replace('_', ' ')} ${event.conclusion ?? 'completed'} on ${event.headSha.slice(0, 7)}`;
     case 'PrClosed':

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
 import type { Responder } from '../../src/simulators/anthropic-simulator.js';
+import { cli } from '../support/cli.js';
 import { personOn } from '../support/github-person.js';
 import { tempDir } from '../support/job-harness.js';
 import { expectReplayVerified } from './conversation-world.js';
@@ -154,6 +155,10 @@ describe('the refine loop end to end', () => {
     expect(job.value).toBe('promoted');
     expect(job.context.checkpoints.approvedBy).toBe('maintainer');
     await expectReplayVerified(world!.dir, jobId, 'promoted');
+    // `booty replay` tells the revision in the writer's words (cut at 60 characters).
+    const replay = await cli(['replay', jobId, '--db', path.join(world!.dir, 'booty.db')]);
+    expect(replay.out).toContain('@booty revise "Also accept fractional hours like "1.5h"."...');
+    expect(replay.out).toContain('@booty approve from maintainer');
   });
 
   it('a job at its token budget waits, says what it spent, and finishes after @booty continue', async () => {
