@@ -161,6 +161,24 @@ describe('the refine loop end to end', () => {
     expect(replay.out).toContain('@booty approve from maintainer');
   });
 
+  it('the booty:plan label asks for approval without booty.yml; @booty cancel ends the waiting job', async () => {
+    const b = await start();
+    await world!.github.labelIssue(OWNER, REPO, world!.issue, 'booty:plan');
+    await world!.label();
+    const jobId = await b.jobId();
+    await b.quiet(jobId);
+    expect((await b.job(jobId)).value).toBe('awaitingApproval');
+
+    await b.writerSays('maintainer', '@booty cancel');
+    await b.quiet(jobId);
+    const job = await b.job(jobId);
+    expect(job.value).toBe('cancelled');
+    expect(job.context.outcome?.reason).toBe('command');
+    expect(world!.modelCalls('submit_changes')).toBe(0);
+    expect(world!.pulls()).toEqual([]);
+    await expectReplayVerified(world!.dir, jobId, 'cancelled');
+  });
+
   it('a job at its token budget waits, says what it spent, and finishes after @booty continue', async () => {
     const b = await start({ BOOTY_MAX_TOKENS_PER_JOB: '1', BOOTY_BUDGET_STEP: '10000000' });
     await world!.label();
