@@ -231,6 +231,30 @@ describe('workers on one database', () => {
     expect((await a.store.getJob(created.jobId))?.state).toBe('cancelled');
   });
 
+  it('given a worker shut down with a job under way (a rolling deploy), then it hands the job back to the queue at once and another worker finishes it', async () => {
+    const url = await freshDatabase();
+    const leaving = worker(url, { delayMs: 300 });
+    await leaving.supervisor.boot();
+    const created = await leaving.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await until('the first effect to start', async () => leaving.effects.log.length > 0);
+    await leaving.supervisor.shutdown();
+    // Queued again for anyone, not left leased until its lease lapses.
+    const { rows } = await onDatabase(url, (c) => c.query<{ state: string }>('SELECT state FROM pgboss.job'));
+    expect(rows).toEqual([{ state: 'created' }]);
+
+    const staying = worker(url);
+    await staying.supervisor.boot();
+    await until(
+      'the job to park',
+      async () => (await staying.store.getJob(created.jobId))?.state === 'promoted',
+    );
+    const steps = (await staying.store.readStream(created.jobId)).map(
+      (e) => `${e.type}:${e.data.step ?? ''}`,
+    );
+    expect(new Set(steps).size).toBe(steps.length);
+  });
+
   it('given a worker whose lease lapsed while its effect ran (a long pause), then another worker finishes the job and the first acts no further', async () => {
     const url = await freshDatabase();
     // One slot: the slow worker cannot lease the job again while its own run of it is under way.
