@@ -19,6 +19,7 @@ import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machin
 import { waitingStates } from '../machines/job.js';
 import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
+import type { JobLeases } from '../store/job-leases.js';
 import { readJobLog, toLogEntry } from '../store/job-log.js';
 import type { StoreHealth } from '../store/store-health.js';
 import { LeaseLoop } from '../workers/lease-loop.js';
@@ -155,6 +156,7 @@ export class Supervisor {
               jobId,
             ),
           renewed: (jobIds) => this.lookForNews(jobIds),
+          sweep: () => this.offerUnstarted(leases),
           onError: (err, jobId) => this.options.onError?.(err, jobId ?? 'leases'),
         })
       : null;
@@ -558,6 +560,18 @@ export class Supervisor {
     } finally {
       lost.removeEventListener('abort', stop);
     }
+  }
+
+  /**
+   * Jobs requested a while ago (two lease periods) that never ran: the gateway that appended their
+   * JobRequested died before it offered them. Offering a queued or leased job changes nothing.
+   */
+  private async offerUnstarted(leases: JobLeases): Promise<void> {
+    const before = this.now() - leases.settings.seconds * 2000;
+    const unstarted = (await this.options.store.listJobs({ unfinished: true })).filter(
+      (j) => j.version === 1 && j.createdAt < before,
+    );
+    if (unstarted.length > 0) await leases.offer(unstarted.map((j) => j.jobId));
   }
 
   /**

@@ -16,6 +16,8 @@ export interface LeaseLoopOptions {
   lapsed(jobId: string): void;
   /** After each renewal, with the jobs still held: a run may look for news others wrote. */
   renewed(jobIds: string[]): Promise<void>;
+  /** Every two lease periods: offers jobs whose offer was lost (their gateway died before it). */
+  sweep(): Promise<void>;
   onError(err: unknown, jobId?: string): void;
 }
 
@@ -32,6 +34,8 @@ export class LeaseLoop {
   private timers: NodeJS.Timeout[] = [];
   private taking = false;
   private again = false;
+  /** Jobs are taken only once started (the supervisor has booted), and until stopped. */
+  private started = false;
   private stopped = false;
 
   constructor(options: LeaseLoopOptions) {
@@ -39,10 +43,15 @@ export class LeaseLoop {
   }
 
   start() {
+    this.started = true;
     const { pollMs, seconds } = this.options.leases.settings;
     this.timers = [
       setInterval(() => this.kick(), pollMs),
       setInterval(() => void this.renew(), (seconds * 1000) / 3),
+      setInterval(
+        () => void this.options.sweep().catch((err: unknown) => this.options.onError(err)),
+        seconds * 2000,
+      ),
     ];
     for (const t of this.timers) t.unref();
     this.kick();
@@ -50,7 +59,7 @@ export class LeaseLoop {
 
   /** Looks for offered jobs now (a job was offered here, or a slot freed). */
   kick() {
-    if (this.stopped) return;
+    if (!this.started || this.stopped) return;
     if (this.taking) {
       this.again = true;
       return;

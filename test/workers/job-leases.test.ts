@@ -255,6 +255,27 @@ describe('workers on one database', () => {
     expect(new Set(steps).size).toBe(steps.length);
   });
 
+  it('given a job whose gateway died between appending its request and offering it, then a worker offers and runs it after two lease periods', async () => {
+    const url = await freshDatabase();
+    // A worker that takes webhooks and leases nothing (never booted): the gateway's half, the
+    // JobRequested in the log, then its offer lost.
+    const gateway = worker(url);
+    const created = await gateway.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await onDatabase(url, (c) => c.query('DELETE FROM pgboss.job'));
+    await gateway.supervisor.shutdown();
+
+    const survivor = worker(url);
+    // Not through boot, which offers every unfinished job: the sweep a running worker makes.
+    (survivor.supervisor as unknown as { leaseLoop: { start(): void } }).leaseLoop.start();
+    await until(
+      'the job to park',
+      async () => (await survivor.store.getJob(created.jobId))?.state === 'promoted',
+    );
+    expect(gateway.effects.log).toEqual([]);
+    expect(survivor.effects.log[0]).toBe(`${created.jobId}:prepare:0`);
+  });
+
   it('given a worker whose lease lapsed while its effect ran (a long pause), then another worker finishes the job and the first acts no further', async () => {
     const url = await freshDatabase();
     // One slot: the slow worker cannot lease the job again while its own run of it is under way.
