@@ -98,7 +98,12 @@ export const serveCommand: Command = {
     // first request, or now when jobs resumed from their logs. Until then serve only waits.
     if (server.resumed.length > 0) endLeanStart();
     else server.app.server.once('request', endLeanStart);
-    log.info({ url: server.url, db: redactUrl(storeLocation(env)) }, 'booty is listening');
+    log.info(
+      { url: server.url, db: redactUrl(location), leases: store?.leases?.settings },
+      store?.leases
+        ? 'booty is listening, and leasing jobs from the database with its other workers'
+        : 'booty is listening',
+    );
     io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
     if (proxy) io.out(`webhooks also arrive through ${proxy.source} (WEBHOOK_PROXY_URL)`);
     if (inspector) {
