@@ -2,7 +2,7 @@ import type { TestRun } from '../events/effect-results.js';
 import type { AttemptRecord } from '../machines/job-context.js';
 import { plural } from '../text.js';
 import { code, fenced, formatDuration, tail } from './markdown-format.js';
-import { counts, verdictReasons } from './test-evidence.js';
+import { counts, qualityBlocks, qualityFound, qualityWords, verdictReasons } from './test-evidence.js';
 import { type Failures, failuresOf, isTap, ownStack } from './test-failures.js';
 
 // Each attempt told for a maintainer: one line of what it changed and how its tests ended, and for
@@ -30,6 +30,8 @@ export function failingCount(run: TestRun): number {
 
 /** "1 failing test", "2 failing tests and 1 file that did not load", for a summary line. */
 function failureSummary(run: TestRun): string {
+  const blocking = qualityBlocks(run);
+  if (blocking.length) return qualityWords(blocking);
   const f = failuresOf(run);
   const parts: string[] = [];
   if (f.tests.length) parts.push(plural(f.tests.length, 'failing test'));
@@ -66,6 +68,9 @@ function listFailures(f: Failures): string[] {
 
 /** What a run that did not pass showed: the failures, why it is not a pass, and its output when nothing else tells. */
 export function runFailure(run: TestRun, options: { reasons?: boolean } = {}): string {
+  // The tests passed: what holds the run back is its quality commands' findings.
+  const blocking = qualityBlocks(run);
+  if (blocking.length) return blocking.map(qualityFound).join('\n\n');
   const f = failuresOf(run);
   const parts = listFailures(f);
   if (options.reasons !== false) {
@@ -94,6 +99,11 @@ export function failureDetails(
 export function attemptResult(run: TestRun): string {
   const took = `in ${formatDuration(run.durationMs)}`;
   if (run.passed) return `✅ passed (${counts(run)}) ${took}`;
+  const blocking = qualityBlocks(run);
+  if (blocking.length) {
+    const mark = blocking.some((q) => q.verdict === 'fail') ? '❌' : '❔';
+    return `${mark} held back by quality: ${qualityWords(blocking)}; the tests passed (${counts(run)}) ${took}`;
+  }
   if (run.verdict === 'unknown') {
     return `❔ not proven: ${run.reasons[0]?.message ?? 'no result booty could read'} (${counts(run)})`;
   }

@@ -1,11 +1,10 @@
-import type { QualityRun } from '../events/effect-results.js';
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
 import { selfConfigChanges } from '../workspace/self-modification.js';
 import { failingCount, failureDetails } from './attempt-report.js';
 import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
 import { prMarker } from './markers.js';
-import { qualityBlocks, sandboxWarning, testEvidence } from './test-evidence.js';
+import { qualityBlocks, qualityHold, sandboxWarning, testEvidence } from './test-evidence.js';
 
 // The draft pull request's title and body: a pure function of the job, so a resumed job writes
 // exactly the body the first run would have written.
@@ -46,12 +45,8 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
   const selfConfig = job.settings.selfModification ? selfConfigChanges(job.changes.map((c) => c.path)) : [];
   if (selfConfig.length) sections.push(selfConfigWarning(selfConfig));
   if (!passed) {
-    // The outcome's words for a draft whose tests fail say nothing of quality: name the command instead.
-    const byQuality =
-      qualityBlocks(test).length > 0 &&
-      (!job.outcome || job.outcome.reason === 'tests-failing' || job.outcome.reason === 'tests-unknown');
     const why =
-      (byQuality ? qualityWhy(qualityBlocks(test), job) : null) ??
+      qualityHold(job) ??
       job.outcome?.message ??
       (test?.verdict === 'unknown'
         ? `booty could not see the tests pass after ${job.attempt} of ${job.maxAttempts} attempts.`
@@ -97,19 +92,6 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
     `---\nOpened by booty for job ${code(job.jobId)} from #${job.issue.number}, branch ${code(job.branch)}.`,
   );
   return capBody(sections.join('\n\n'));
-}
-
-/** Why a draft whose tests pass is held back by its quality commands. */
-function qualityWhy(blocking: QualityRun[], job: JobContext): string {
-  const named = (runs: QualityRun[]) =>
-    `${runs.map((q) => code(q.command)).join(', ')} ${runs.length === 1 ? 'fails' : 'fail'}`;
-  const failing = blocking.filter((q) => q.verdict === 'fail');
-  const unknown = blocking.filter((q) => q.verdict === 'unknown');
-  const parts = [
-    ...(failing.length ? [`${named(failing)} with failures the base commit did not have`] : []),
-    ...(unknown.length ? [`booty cannot tell whether ${named(unknown)} because of the change`] : []),
-  ];
-  return `The tests pass, but ${parts.join(', and ')} after ${job.attempt} of ${job.maxAttempts} attempts.`;
 }
 
 /** A self-modification that touches booty's workflows or config: the reviewer must see it first. */

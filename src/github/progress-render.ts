@@ -10,7 +10,7 @@ import { capBody, code, formatDuration } from './markdown-format.js';
 import { progressMarker } from './markers.js';
 import { usageLine } from './pr-body.js';
 import { errorWords, failureSection, inWords, outcomeMessage } from './step-failure.js';
-import { counts, sandboxWarning } from './test-evidence.js';
+import { counts, qualityBlocks, qualityHold, qualityWords, sandboxWarning } from './test-evidence.js';
 import { failuresOf } from './test-failures.js';
 
 // The progress comment's text: a pure function of the job's snapshot, so every replica of the
@@ -165,9 +165,11 @@ export function progressStages(snapshot: Snapshot): Stage[] {
       detail: test
         ? test.passed
           ? `passed in ${formatDuration(test.durationMs)} (${counts(test)})`
-          : test.verdict === 'unknown'
-            ? `not proven: ${test.reasons?.[0]?.message ?? 'no result booty could read'}`
-            : `${failing} failing${test.timedOut ? ', timed out' : ''} (${counts(test)})`
+          : qualityBlocks(test).length
+            ? `passed (${counts(test)}); held back by quality: ${qualityWords(qualityBlocks(test))}`
+            : test.verdict === 'unknown'
+              ? `not proven: ${test.reasons?.[0]?.message ?? 'no result booty could read'}`
+              : `${failing} failing${test.timedOut ? ', timed out' : ''} (${counts(test)})`
         : '',
     },
     {
@@ -219,9 +221,11 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
           ? '⏳ booty opened a draft pull request and waits for CI'
           : ctx.outcome?.reason === 'stalled'
             ? '⏸️ booty opened a draft pull request; its attempts stopped improving'
-            : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
-              ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
-              : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
+            : qualityHold(ctx)
+              ? '⏸️ booty opened a draft pull request; a quality command holds it back'
+              : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
+                ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
+                : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
   promoted: () => '✅ booty opened a pull request, ready for review',
   checkingCi: () => '⏳ booty is reading CI on its pull request',
   demoting: () => '⏳ CI failed: booty is turning its pull request back to draft',

@@ -1,6 +1,6 @@
 import type { JobContext } from '../machines/job-context.js';
 import { code } from './markdown-format.js';
-import { brokenBaseline } from './test-evidence.js';
+import { brokenBaseline, qualityHold } from './test-evidence.js';
 
 // A step that failed, told as a maintainer would tell it: "Analyzing the issue failed", not the
 // machine's name for the step, with the error's code kept for a search.
@@ -30,6 +30,8 @@ export const errorWords = (step: string, message: string) =>
 /** The outcome in words: a failed step is named as a person would, with its error code to search. */
 export function outcomeMessage(ctx: JobContext): string {
   const { outcome, error } = ctx;
+  const held = outcome && qualityHold(ctx);
+  if (held) return `${held} The work is up as a draft pull request.`;
   const prefix = error ? `${error.step} failed: ` : '';
   if (!outcome || !error || outcome.reason !== 'error' || !outcome.message.startsWith(prefix)) {
     return outcome?.message ?? '';

@@ -115,14 +115,49 @@ export function qualityEvidence(job: Pick<JobContext, 'lastTest' | 'baseline'>):
   const parts = [
     ['| Quality command | Before the change | After the change |', '|---|---|---|', ...rows].join('\n'),
   ];
-  for (const q of qualityBlocks(job.lastTest)) {
-    parts.push(
-      q.newFindings.length
-        ? `${code(q.command)} found what the base commit did not have:\n${bullets(q.newFindings)}`
-        : `${code(q.command)} ${q.reason}. The end of its output:\n\n${fenced(tail(q.outputTail, 30, 3000) || '(no output)')}`,
-    );
-  }
+  for (const q of qualityBlocks(job.lastTest)) parts.push(qualityFound(q));
   return parts.join('\n\n');
+}
+
+/** What one blocking quality command found: its new findings, or why it blocks and the end of its output. */
+export function qualityFound(q: QualityRun): string {
+  return q.newFindings.length
+    ? `${code(q.command)} found what the base commit did not have:\n${bullets(q.newFindings)}`
+    : `${code(q.command)} ${q.reason}. The end of its output:\n\n${fenced(tail(q.outputTail, 30, 3000) || '(no output)')}`;
+}
+
+/** The blocking quality commands in a few words: "`npm run lint` found 2 new findings". */
+export function qualityWords(blocking: QualityRun[]): string {
+  return blocking
+    .map((q) =>
+      q.newFindings.length
+        ? `${code(q.command)} found ${plural(q.newFindings.length, 'new finding')}`
+        : `${code(q.command)} ${q.verdict === 'unknown' ? 'could not be judged' : 'failed'}`,
+    )
+    .join('; ');
+}
+
+/**
+ * Why a draft whose tests pass is held back by its quality commands, or null when it is not: the
+ * outcome's words ("the tests still fail") say nothing of quality, so the PR body and the comment
+ * name the commands instead.
+ */
+export function qualityHold(
+  job: Pick<JobContext, 'lastTest' | 'outcome' | 'attempt' | 'maxAttempts'>,
+): string | null {
+  const blocking = qualityBlocks(job.lastTest);
+  const reason = job.outcome?.reason;
+  if (blocking.length === 0 || (reason && reason !== 'tests-failing' && reason !== 'tests-unknown'))
+    return null;
+  const named = (runs: QualityRun[]) =>
+    `${runs.map((q) => code(q.command)).join(', ')} ${runs.length === 1 ? 'fails' : 'fail'}`;
+  const failing = blocking.filter((q) => q.verdict === 'fail');
+  const unknown = blocking.filter((q) => q.verdict === 'unknown');
+  const parts = [
+    ...(failing.length ? [`${named(failing)} with failures the base commit did not have`] : []),
+    ...(unknown.length ? [`booty cannot tell whether ${named(unknown)} because of the change`] : []),
+  ];
+  return `The tests pass, but ${parts.join(', and ')} after ${job.attempt} of ${job.maxAttempts} attempts.`;
 }
 
 /** The test evidence table and lists for the PR body and the comment. */
