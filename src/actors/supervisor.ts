@@ -494,7 +494,7 @@ export class Supervisor {
         // A job whose append failed for lack of disk waits for the store, not for a restart.
         if (this.options.health?.failed(err)) this.paused.add(jobId);
         const conflict = isBootyError(err, 'BOOTY_E_VERSION_CONFLICT');
-        if (!conflict) this.halted.add(jobId);
+        if (!conflict && this.options.store.leases) this.halted.add(jobId);
         if (!(quiet && conflict)) this.options.onError?.(err, jobId);
       },
     });
