@@ -1,4 +1,5 @@
 import type { TestRun } from '../events/effect-results.js';
+import { qualityBlocks } from '../machines/attempt-progress.js';
 import type { AttemptRecord } from '../machines/job-context.js';
 import { CLASS_GUIDANCE } from '../refine/class-guidance.js';
 import { failureBlocks } from '../refine/failure-class.js';
@@ -50,23 +51,31 @@ export function attemptBlock(a: AttemptRecord, patch: string, baselineFailing: s
     );
   } else {
     lines.push(
-      `Tests: ${run.passed ? 'passed' : run.verdict === 'unknown' ? 'not proven' : 'failed'}. Command: ${run.command}; exit code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}${run.timedOut ? '; it timed out' : ''}.`,
+      `Tests: ${testsWord(run)}. Command: ${run.command}; exit code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}${run.timedOut ? '; it timed out' : ''}.`,
       ...(run.reasons ?? []).map((r) => `Why it did not pass: ${r.message}`),
       `New failures compared to the baseline (these must pass): ${names(run.newFailures)}`,
       `Tests this job added or modified that did not pass: ${names(run.addedTestsFailing)}`,
       `All failing tests: ${names(run.failingTests)}`,
       `Already failing before booty changed anything (baseline): ${names(baselineFailing ?? run.baselineFailures)}`,
     );
+    const quality = qualityFailure(run);
     const details = failureDetails(run);
     // The runner's own failure messages, when it gave them, say more than the output's last lines
-    // and, unlike them, hold no timings: the same failure makes the same request.
+    // and, unlike them, hold no timings: the same failure makes the same request. Tests that passed
+    // have no failure to show: their quality commands' output is what tells.
     if (details) lines.push('Failure details, as the test runner reported them:', details);
-    else lines.push('End of the test output:', fenceTestOutput(run.outputTail, OUTPUT_CHARS));
-    const quality = qualityFailure(run);
+    else if (!quality) lines.push('End of the test output:', fenceTestOutput(run.outputTail, OUTPUT_CHARS));
     if (quality) lines.push(quality);
   }
   lines.push('</attempt>');
   return lines.join('\n');
+}
+
+/** How the tests ended: a run held back only by its quality commands passed its tests. */
+function testsWord(run: TestRun): string {
+  if (run.passed) return 'passed';
+  if (qualityBlocks(run).length) return 'passed, but a quality command blocks the change (below)';
+  return run.verdict === 'unknown' ? 'not proven' : 'failed';
 }
 
 /**
@@ -93,7 +102,7 @@ function failureDetails(run: TestRun): string | null {
  * reason, the findings the base commit did not have, and the end of its output. Null when none did.
  */
 export function qualityFailure(run: Pick<TestRun, 'quality'>): string | null {
-  const blocking = (run.quality ?? []).filter((q) => q.verdict !== 'pass');
+  const blocking = qualityBlocks(run);
   if (blocking.length === 0) return null;
   const lines = [
     '<quality_failure>',

@@ -1,8 +1,9 @@
 import type { TestRun } from '../events/effect-results.js';
+import { qualityBlocks } from '../machines/attempt-progress.js';
 import type { AttemptRecord } from '../machines/job-context.js';
 import { plural } from '../text.js';
 import { code, fenced, formatDuration, tail } from './markdown-format.js';
-import { counts, qualityBlocks, qualityFound, qualityWords, verdictReasons } from './test-evidence.js';
+import { counts, qualityFound, qualityWords, verdictReasons } from './test-evidence.js';
 import { type Failures, failuresOf, isTap, ownStack } from './test-failures.js';
 
 // Each attempt told for a maintainer: one line of what it changed and how its tests ended, and for

@@ -1,10 +1,11 @@
+import { qualityBlocks } from '../machines/attempt-progress.js';
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
 import { selfConfigChanges } from '../workspace/self-modification.js';
 import { failingCount, failureDetails } from './attempt-report.js';
 import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
 import { prMarker } from './markers.js';
-import { qualityBlocks, qualityHold, sandboxWarning, testEvidence } from './test-evidence.js';
+import { qualityHold, sandboxWarning, testEvidence } from './test-evidence.js';
 
 // The draft pull request's title and body: a pure function of the job, so a resumed job writes
 // exactly the body the first run would have written.

@@ -1,4 +1,5 @@
 import type { TestRun } from '../events/effect-results.js';
+import { qualityBlocks } from '../machines/attempt-progress.js';
 import type { JobSnapshot } from '../machines/fold.js';
 import { stateName } from '../machines/fold.js';
 import { finalStates, type JobStateName } from '../machines/job.js';
@@ -10,7 +11,7 @@ import { capBody, code, formatDuration } from './markdown-format.js';
 import { progressMarker } from './markers.js';
 import { usageLine } from './pr-body.js';
 import { errorWords, failureSection, inWords, outcomeMessage } from './step-failure.js';
-import { counts, qualityBlocks, qualityHold, qualityWords, sandboxWarning } from './test-evidence.js';
+import { counts, qualityHold, qualityWords, sandboxWarning } from './test-evidence.js';
 import { failuresOf } from './test-failures.js';
 
 // The progress comment's text: a pure function of the job's snapshot, so every replica of the

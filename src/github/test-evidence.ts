@@ -1,4 +1,5 @@
 import type { QualityRun, TestRun, VerdictReason } from '../events/effect-results.js';
+import { qualityBlocks } from '../machines/attempt-progress.js';
 import type { JobContext } from '../machines/job-context.js';
 import { plural } from '../text.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
@@ -87,10 +88,6 @@ export function sandboxWarning(runs: (Pick<TestRun, 'sandbox'> | null | undefine
   const notice = sandboxNotice(runs);
   return notice ? `> [!WARNING]\n> ${notice}` : null;
 }
-
-/** A quality command blocks the run: the tests passed, and it failed anew or booty could not tell. */
-export const qualityBlocks = (run: Pick<TestRun, 'quality'> | null | undefined): QualityRun[] =>
-  (run?.quality ?? []).filter((q) => q.verdict !== 'pass');
 
 function qualityCell(q: QualityRun | undefined): string {
   if (!q) return 'not run';

@@ -1,4 +1,4 @@
-import type { FileChange, TestRun } from '../events/effect-results.js';
+import type { FileChange, QualityRun, TestRun } from '../events/effect-results.js';
 import type { AttemptRecord } from './job-context.js';
 
 // Whether the refine loop is getting anywhere. Each attempt is measured from what its events
@@ -22,6 +22,10 @@ export interface AttemptProgress {
 }
 
 const ran = (run: TestRun | null): run is TestRun => run?.ran === true;
+
+/** A quality command blocks the run: the tests passed, and it failed anew or booty could not tell. */
+export const qualityBlocks = (run: Pick<TestRun, 'quality'> | null | undefined): QualityRun[] =>
+  (run?.quality ?? []).filter((q) => q.verdict !== 'pass');
 
 /** True when `run` is better than `best` by the rule above. */
 export function improves(run: TestRun, best: TestRun): boolean {

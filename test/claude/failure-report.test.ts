@@ -69,6 +69,40 @@ describe('refine request: an attempt and its failure', () => {
     expect(text).toContain('test/index.test.js > adds:');
   });
 
+  it('an attempt whose tests passed and a quality command held back says the tests passed', () => {
+    const text = request({
+      ...testRun(true),
+      outputTail: '# pass 1',
+      verdict: 'fail',
+      passed: false,
+      failureClass: 'unknown',
+      quality: [
+        {
+          command: 'npm run lint',
+          exitCode: 1,
+          timedOut: false,
+          durationMs: 3,
+          findings: ['src/index.js: no-var'],
+          outputTail: 'src/index.js:1:1 no-var',
+          verdict: 'fail',
+          reason: 'passed on the base commit and exited 1 after the change',
+          newFindings: ['src/index.js: no-var'],
+        },
+      ],
+    });
+    const lines = text.split('\n');
+    expect(lines).toContain(
+      'Tests: passed, but a quality command blocks the change (below). Command: npm test; exit code 0.',
+    );
+    expect(text).not.toContain('Tests: failed');
+    // The passing tests' output tells nothing: the quality command's findings and output do.
+    expect(text).not.toContain('End of the test output');
+    expect(lines).toContain(
+      'Command: npm run lint: passed on the base commit and exited 1 after the change.',
+    );
+    expect(text).toContain('Findings the base commit did not have (fix each one):');
+  });
+
   it('every class has one or two sentences of guidance', () => {
     for (const words of Object.values(CLASS_GUIDANCE)) {
       expect(words.split(/(?<=\.) /).length).toBeLessThanOrEqual(2);
