@@ -56,6 +56,11 @@ export const JobRequested = z.object({
    * false, so their jobs fold as they ran.
    */
   loopControls: z.boolean().optional(),
+  /**
+   * Whether the stall rule counts new quality findings as improvement (machine 6); absent means it
+   * does. Requests logged before (v4 and older) are lifted with false, so their jobs fold as they ran.
+   */
+  qualityProgress: z.boolean().optional(),
   previous: z
     .object({
       jobId: z.string(),

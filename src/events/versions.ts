@@ -15,8 +15,11 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
  * requested before them (JobRequested v3, lifted with `loopControls: false`) neither stalls nor
  * parks; escalation and approval need booty.yml keys its config did not ask for. So old logs fold
  * as they were written (test/fixtures/legacy-logs/m4-*).
+ * Machine 6 counts new quality findings in the stall's measure: an attempt that fixes lint findings
+ * one by one improves. A job requested before (JobRequested v4, lifted with `qualityProgress:
+ * false`) is measured as machine 5 measured it (test/fixtures/legacy-logs/m5-quality-stall.db).
  */
-export const MACHINE_VERSION = 5;
+export const MACHINE_VERSION = 6;
 
 /**
  * A state a row recorded, in the words of today's machine. Machine 3 (the PR conversation) keeps a
@@ -139,6 +142,8 @@ const upcasters: Record<string, Record<number, Upcaster>> = {
     },
     // v4 says whether the refine loop's controls apply: a job requested before them ran without.
     3: ({ data }) => ({ type: 'JobRequested', version: 4, data: { ...data, loopControls: false } }),
+    // v5 says whether new quality findings count as improvement: a job requested before did not.
+    4: ({ data }) => ({ type: 'JobRequested', version: 5, data: { ...data, qualityProgress: false } }),
   },
 };
 

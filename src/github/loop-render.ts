@@ -1,5 +1,5 @@
 import type { Analysis } from '../events/effect-results.js';
-import { attemptTrend } from '../machines/attempt-progress.js';
+import { attemptTrend, improvementRule } from '../machines/attempt-progress.js';
 import type { JobStateName } from '../machines/job.js';
 import { currentRound, type JobContext, tokensSpent } from '../machines/job-context.js';
 import { code } from './markdown-format.js';
@@ -50,23 +50,27 @@ export function budgetSection(ctx: JobContext): string {
 export function trendSection(ctx: JobContext): string | null {
   if (ctx.attempts.length < 2) return null;
   const from = currentRound(ctx)?.firstAttempt ?? 1;
-  const rows = attemptTrend(ctx.attempts, from).map((p) => {
+  const quality = ctx.request.qualityProgress;
+  // The quality column only where a quality command ran after an attempt's tests.
+  const linted = quality && ctx.attempts.some((a) => a.test?.quality);
+  const rows = attemptTrend(ctx.attempts, from, { quality }).map((p) => {
     const cell = (x: number | null) => (x === null ? '–' : String(x));
     const mark = p.improved === null ? '' : p.improved ? '↗ better' : '→ no better';
-    return `| ${p.n} | ${cell(p.passed)} | ${cell(p.failed)} | ${cell(p.newFailures)} | ${p.diffLines} | ${mark} |`;
+    const findings = linted ? ` ${cell(p.qualityFindings)} |` : '';
+    return `| ${p.n} | ${cell(p.passed)} | ${cell(p.failed)} | ${cell(p.newFailures)} |${findings} ${p.diffLines} | ${mark} |`;
   });
   const after = ctx.config?.stallAfter;
   return [
     '**Trend:**',
     '',
-    '| attempt | passed | failing | new failures | lines changed | |',
-    '|---|---|---|---|---|---|',
+    `| attempt | passed | failing | new failures |${linted ? ' new quality findings |' : ''} lines changed | |`,
+    `|---|---|---|---|${linted ? '---|' : ''}---|---|`,
     ...rows,
     ...(after === undefined
       ? []
       : [
           '',
-          `<sub>An attempt is better when it has fewer new failures against the baseline, or as many and fewer failing tests; booty stops after ${after} in a row that are not.</sub>`,
+          `<sub>An attempt is better when it has ${improvementRule(quality)}; booty stops after ${after} in a row that are not.</sub>`,
         ]),
   ].join('\n');
 }

@@ -6,8 +6,14 @@ import type { AttemptRecord } from './job-context.js';
 //
 // Improvement, precisely: an attempt improves when its test command ran and, against the best
 // attempt before it in the same round, it has fewer new failures against the baseline, or as many
-// and fewer failing tests in all. The round's first attempt is the reference and is never judged.
-// An attempt that applied nothing, or whose tests did not run, brings no improvement.
+// and fewer failing tests in all, or as many of both and fewer new quality findings (below). The
+// round's first attempt is the reference and is never judged. An attempt that applied nothing, or
+// whose tests did not run, brings no improvement.
+//
+// New quality findings: over the quality commands that block the run, the findings each one has
+// that the base commit did not; a blocking command that names none counts as one. A run whose
+// tests failed ran no quality command and has none. Jobs requested before this rule (machine 5,
+// JobRequested v4) are measured without it, so their logs fold as they ran.
 
 export interface AttemptProgress {
   n: number;
@@ -15,6 +21,8 @@ export interface AttemptProgress {
   passed: number | null;
   failed: number | null;
   newFailures: number | null;
+  /** New findings of the quality commands that blocked the run (rule above); null when untested. */
+  qualityFindings: number | null;
   /** Lines the attempt added or removed against the job's work before it (every line, at first). */
   diffLines: number;
   /** Judged against the best attempt before it; null for the round's first. */
@@ -27,15 +35,36 @@ const ran = (run: TestRun | null): run is TestRun => run?.ran === true;
 export const qualityBlocks = (run: Pick<TestRun, 'quality'> | null | undefined): QualityRun[] =>
   (run?.quality ?? []).filter((q) => q.verdict !== 'pass');
 
+/** The new quality findings of a run, by the rule above. */
+export const qualityFindings = (run: Pick<TestRun, 'quality'>): number =>
+  qualityBlocks(run).reduce((sum, q) => sum + Math.max(q.newFindings.length, 1), 0);
+
+/** The rule above in words, as a job is measured: for the stall's message and the trend. */
+export const improvementRule = (quality: boolean) =>
+  quality
+    ? 'fewer new failures against the baseline, or as many and fewer failing tests, or as many of both and fewer new quality findings'
+    : 'fewer new failures against the baseline, or as many and fewer failing tests';
+
+export interface TrendOptions {
+  /** Whether new quality findings count (false for jobs requested before the rule). */
+  quality?: boolean;
+}
+
 /** True when `run` is better than `best` by the rule above. */
-export function improves(run: TestRun, best: TestRun): boolean {
+export function improves(run: TestRun, best: TestRun, options: TrendOptions = {}): boolean {
   if (run.newFailures.length !== best.newFailures.length)
     return run.newFailures.length < best.newFailures.length;
-  return run.failingTests.length < best.failingTests.length;
+  if (run.failingTests.length !== best.failingTests.length || !options.quality)
+    return run.failingTests.length < best.failingTests.length;
+  return qualityFindings(run) < qualityFindings(best);
 }
 
 /** Each attempt's measure, in order; `from` is the round's first attempt (the reference). */
-export function attemptTrend(attempts: readonly AttemptRecord[], from = 1): AttemptProgress[] {
+export function attemptTrend(
+  attempts: readonly AttemptRecord[],
+  from = 1,
+  options: TrendOptions = { quality: true },
+): AttemptProgress[] {
   const files = new Map<string, string | null>();
   let best: TestRun | null = null;
   return attempts.map((a) => {
@@ -44,13 +73,14 @@ export function attemptTrend(attempts: readonly AttemptRecord[], from = 1): Atte
     for (const c of written) files.set(c.path, c.content);
     const run = ran(a.test) ? a.test : null;
     let improved: boolean | null = null;
-    if (a.n > from) improved = run !== null && (best === null || improves(run, best));
-    if (run && a.n >= from && (best === null || improves(run, best))) best = run;
+    if (a.n > from) improved = run !== null && (best === null || improves(run, best, options));
+    if (run && a.n >= from && (best === null || improves(run, best, options))) best = run;
     return {
       n: a.n,
       passed: run ? run.totals.passed : null,
       failed: run ? run.failingTests.length : null,
       newFailures: run ? run.newFailures.length : null,
+      qualityFindings: run ? qualityFindings(run) : null,
       diffLines,
       improved,
     };

@@ -168,6 +168,8 @@ export interface JobState {
     planApproval: boolean;
     /** The refine loop's controls apply (machine 5); false for jobs requested before them. */
     loopControls: boolean;
+    /** New quality findings count as improvement (machine 6); false for jobs requested before. */
+    qualityProgress: boolean;
   };
   settings: JobSettings;
   branch: string;
@@ -295,6 +297,7 @@ export function initialContext(input: JobRequested): JobState {
       previous: input.previous ?? null,
       planApproval: input.planApproval ?? false,
       loopControls: input.loopControls ?? true,
+      qualityProgress: input.qualityProgress ?? true,
     },
     settings: input.settings,
     branch: branchName(input.issue, input.run ?? 1),

@@ -1,6 +1,6 @@
 import type { CommandReceived } from '../events/conversation-events.js';
 import type { Applied, Escalated, TestRun } from '../events/effect-results.js';
-import { attemptsWithoutImprovement, attemptTrend } from './attempt-progress.js';
+import { attemptsWithoutImprovement, attemptTrend, improvementRule } from './attempt-progress.js';
 import {
   asFailure,
   currentRound,
@@ -53,7 +53,8 @@ function stalled(context: JobState, event: unknown): boolean {
   const out = output<TestRun | Applied>(event);
   const attempts = withCurrent(context, { test: 'verdict' in out ? out : null });
   const from = currentRound(context)?.firstAttempt ?? 1;
-  return attemptsWithoutImprovement(attemptTrend(attempts, from)) >= after;
+  const trend = attemptTrend(attempts, from, { quality: context.request.qualityProgress });
+  return attemptsWithoutImprovement(trend) >= after;
 }
 
 /** Outcomes of a job that gave up: who `escalate` lists is asked for help. */
@@ -77,7 +78,7 @@ function stallOutcome(context: JobState) {
   const after = stallAfterOf(context);
   return {
     reason: 'stalled' as const,
-    message: `${after} attempt${after === 1 ? '' : 's'} in a row brought no improvement (fewer new failures against the baseline, or as many and fewer failing tests), so booty stopped early, at attempt ${roundAttempt(context)} of ${maxAttemptsOf(context)}.${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,
+    message: `${after} attempt${after === 1 ? '' : 's'} in a row brought no improvement (${improvementRule(context.request.qualityProgress)}), so booty stopped early, at attempt ${roundAttempt(context)} of ${maxAttemptsOf(context)}.${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,
   };
 }
 

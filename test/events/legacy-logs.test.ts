@@ -80,3 +80,26 @@ describe('logs written by machine 4', () => {
     },
   );
 });
+
+// A log of machine 5, before new quality findings counted as improvement (scripted effects: each
+// attempt's tests pass and `npm run lint` blocks it with 3, 2, 1, 1 and 1 new findings; stallAfter
+// 2, five attempts). Machine 5 stalled it at attempt 3; today attempts 2 and 3 improve, but its
+// request (JobRequested v4) is lifted with qualityProgress: false, so it folds as it ran.
+describe('logs written by machine 5', () => {
+  it('a loop held back by lint replays verified to its stall at attempt 3', async () => {
+    const db = path.join(tempDir('booty-legacy-'), 'booty.db');
+    fs.copyFileSync(path.join(fixtures, 'm5-quality-stall.db'), db);
+    const store = new SqliteEventStore(db);
+    const [job] = await store.listJobs();
+    const events = await readJobLog(store, job!.jobId);
+    await store.close();
+
+    const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
+    expect(code, out).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ verified: true, finalState: 'prOpened' });
+    const snapshot = foldJob(events);
+    expect(snapshot.context.attempt).toBe(3);
+    expect(snapshot.context.outcome?.reason).toBe('stalled');
+    expect(jobView(snapshot.context).lastTest?.quality?.[0]?.newFindings).toHaveLength(1);
+  });
+});

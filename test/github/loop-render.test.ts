@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/events/catalogue.js';
 import { progressStages, renderProgress } from '../../src/github/progress-render.js';
 import { foldJob } from '../../src/machines/fold.js';
-import { ok, requested, succeeded } from '../machines/decider/decider.js';
-import { testRun } from '../support/scripted-effects.js';
+import { ok, requested, requestedBeforeQualityProgress, succeeded } from '../machines/decider/decider.js';
+import { lintRun, testRun } from '../support/scripted-effects.js';
 
 // What a maintainer reads while the loop waits on them: the plan and its commands, the budget with
 // what was spent and what `@booty continue` does, the trend across attempts, and who was asked.
@@ -96,6 +96,43 @@ describe('the progress comment of the refine loop', () => {
     expect(text).toContain('| 4 | 1 | 2 | 2 | 2 | → no better |');
     expect(text).toContain('booty stops after 2 in a row that are not');
     expect(text).toContain('**Escalated:** @alice, @acme/reviewers asked to review the draft.');
+  });
+
+  it('shows each attempt’s new quality findings in the trend, and the rule that counts them', () => {
+    const linted = (first: DomainEvent) =>
+      renderProgress(
+        fold([
+          first,
+          ok.prepared(5, { stallAfter: 2 }),
+          ok.baseline(),
+          ok.analyzed(),
+          ok.generated(1),
+          ok.applied(1),
+          ok.tests(false, 1),
+          ok.refined(2),
+          ok.applied(2),
+          succeeded('test', lintRun(3), 2),
+          ok.refined(3),
+          ok.applied(3),
+          succeeded('test', lintRun(1), 3),
+        ]),
+      );
+    const text = linted(requested());
+    expect(text).toContain(
+      [
+        '| attempt | passed | failing | new failures | new quality findings | lines changed | |',
+        '|---|---|---|---|---|---|---|',
+        '| 1 | 1 | 1 | 1 | 0 | 2 |  |',
+        '| 2 | 1 | 0 | 0 | 3 | 2 | ↗ better |',
+        '| 3 | 1 | 0 | 0 | 1 | 2 | ↗ better |',
+        '',
+        '<sub>An attempt is better when it has fewer new failures against the baseline, or as many and fewer failing tests, or as many of both and fewer new quality findings; booty stops after 2 in a row that are not.</sub>',
+      ].join('\n'),
+    );
+    // A job requested before quality counted is shown as it was measured.
+    const before = linted(requestedBeforeQualityProgress());
+    expect(before).toContain('| attempt | passed | failing | new failures | lines changed | |');
+    expect(before).toContain('| 3 | 1 | 0 | 0 | 2 | → no better |');
   });
 
   it('a parked job in a round says so in its PR section, with continue among the commands', () => {

@@ -35,6 +35,11 @@ export interface Script {
    * restarts, where an answer must not hang on how many reads came before.
    */
   ciOf?: (src: 'promotePr' | 'readCi', job: EffectInput['job']) => CiState;
+  /**
+   * New lint findings per attempt (1-based index): the attempt's tests pass and `npm run lint`
+   * blocks it with that many findings the base commit did not have (0: it passes).
+   */
+  quality?: number[];
   /** The refine controls of booty.yml (stallAfter, escalate, approval), merged into the config. */
   config?: Partial<RepoConfig>;
 }
@@ -96,6 +101,31 @@ export const testRun = (passed: boolean, failing: string[] = []): Omit<TestRun, 
     changedTests: failing,
     addedTestsFailing: failing,
     sandbox: 'bwrap',
+  };
+};
+
+/** Tests that pass, and `npm run lint` after them with this many new findings (0: it passes too). */
+export const lintRun = (findings: number): Omit<TestRun, 'at'> => {
+  const found = Array.from({ length: findings }, (_, i) => `src/index.js: finding ${i + 1}`);
+  const verdict = findings ? 'fail' : 'pass';
+  return {
+    ...testRun(true),
+    verdict,
+    passed: !findings,
+    ...(findings && { failureClass: 'unknown' as const }),
+    quality: [
+      {
+        command: 'npm run lint',
+        exitCode: findings ? 1 : 0,
+        timedOut: false,
+        durationMs: 2,
+        findings: found,
+        outputTail: found.join('\n'),
+        verdict,
+        reason: findings ? 'passed on the base commit and exited 1 after the change' : null,
+        newFindings: found,
+      },
+    ],
   };
 };
 
@@ -208,6 +238,8 @@ export function scriptedEffects(script: Script = {}) {
     },
     runTests: async (input, { signal }) => {
       await step('runTests', input, signal);
+      const findings = script.quality?.[input.attempt - 1];
+      if (findings !== undefined) return lintRun(findings);
       const passed = script.tests?.[input.attempt - 1] ?? true;
       if (!passed && script.unknown) {
         const message = 'the command exited 1 and named no failing test';

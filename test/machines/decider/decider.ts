@@ -53,6 +53,13 @@ export const requestedBeforeControls = (settings: Record<string, unknown> = {}):
     loopControls: false,
   }) as DomainEvent;
 
+/** A job requested before new quality findings counted as improvement (JobRequested v4, lifted). */
+export const requestedBeforeQualityProgress = (settings: Record<string, unknown> = {}): DomainEvent =>
+  ({
+    ...requested(settings),
+    qualityProgress: false,
+  }) as DomainEvent;
+
 /** A step's failure; `tokens`, when given, is what it spent before failing. */
 export const failed = (step: Step, retryable: boolean, attempt = 0, tokens?: number): DomainEvent => ({
   type: 'StepFailed',

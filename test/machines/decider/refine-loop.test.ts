@@ -3,7 +3,7 @@ import type { DomainEvent } from '../../../src/events/catalogue.js';
 import { attemptTrend } from '../../../src/machines/attempt-progress.js';
 import { foldJob } from '../../../src/machines/fold.js';
 import { effectInput } from '../../../src/machines/job-context.js';
-import { testRun } from '../../support/scripted-effects.js';
+import { lintRun, testRun } from '../../support/scripted-effects.js';
 import {
   cancelled,
   check,
@@ -15,6 +15,7 @@ import {
   type Row,
   requested,
   requestedBeforeControls,
+  requestedBeforeQualityProgress,
   succeeded,
 } from './decider.js';
 
@@ -41,6 +42,17 @@ function attempts(config: object, ...counts: number[]): DomainEvent[] {
   return log;
 }
 const stall2 = { stallAfter: 2 };
+
+/** Attempts whose tests pass and whose lint blocks them with these many new findings. */
+function linted(first: DomainEvent, ...findings: number[]): DomainEvent[] {
+  const log: DomainEvent[] = [first, ok.prepared(5, stall2), ok.baseline(), ok.analyzed()];
+  findings.forEach((n, i) => {
+    const a = i + 1;
+    log.push(a === 1 ? ok.generated(1) : ok.refined(a), ok.applied(a), succeeded('test', lintRun(n), a));
+  });
+  return log;
+}
+const lintNext = (attempt: number) => [ok.refined(attempt), ok.applied(attempt)];
 const escalating = { stallAfter: 2, escalate: ['alice', 'acme/reviewers'] };
 
 const escalated = succeeded(
@@ -118,6 +130,57 @@ const rows: Row[] = [
     given: [requestedBeforeControls(), ...attempts(stall2, 1, 1).slice(1), ok.refined(3), ok.applied(3)],
     when: failing(1, 3),
     expect: { state: 'refining', effect: effect('refine', 4) },
+  },
+  // Quality: fewer new findings is improvement, as fewer failing tests is (attempt-progress.ts).
+  {
+    name: 'tests passing and lint findings fixed one by one: each attempt improves, so no stall',
+    given: [...linted(requested(), 3, 2), ...lintNext(3)],
+    when: succeeded('test', lintRun(1), 3),
+    expect: { state: 'refining', effect: effect('refine', 4) },
+  },
+  {
+    name: 'as many new lint findings twice in a row: the loop stalls, saying the rule with quality',
+    given: [...linted(requested(), 2, 2), ...lintNext(3)],
+    when: succeeded('test', lintRun(2), 3),
+    expect: {
+      state: 'openingPr',
+      effect: effect('openPr', 3),
+      context: {
+        outcome: {
+          reason: 'stalled',
+          message:
+            '2 attempts in a row brought no improvement (fewer new failures against the baseline, or as many and fewer failing tests, or as many of both and fewer new quality findings), so booty stopped early, at attempt 3 of 5. The work so far is up as a draft pull request.',
+        },
+      },
+    },
+  },
+  {
+    name: 'failing tests fixed into a lint finding: fewer new failures improves, whatever lint finds',
+    given: [
+      ...attempts(stall2, 1),
+      ok.refined(2),
+      ok.applied(2),
+      succeeded('test', lintRun(4), 2),
+      ...lintNext(3),
+    ],
+    when: succeeded('test', lintRun(4), 3),
+    expect: { state: 'refining', effect: effect('refine', 4) },
+  },
+  {
+    name: 'a job requested before quality counted (JobRequested v4) stalls as machine 5 did, so its log folds as it ran',
+    given: [...linted(requestedBeforeQualityProgress(), 3, 2), ...lintNext(3)],
+    when: succeeded('test', lintRun(1), 3),
+    expect: {
+      state: 'openingPr',
+      effect: effect('openPr', 3),
+      context: {
+        outcome: {
+          reason: 'stalled',
+          message:
+            '2 attempts in a row brought no improvement (fewer new failures against the baseline, or as many and fewer failing tests), so booty stopped early, at attempt 3 of 5. The work so far is up as a draft pull request.',
+        },
+      },
+    },
   },
   {
     name: 'a round that stops improving ends with the stall noted, nothing pushed',
@@ -381,9 +444,30 @@ describe('decider: the refine loop’s controls', () => {
   it('measures each attempt: tests, new failures, lines changed, and whether it improved', () => {
     const job = foldJob(attempts(stall2, 3, 2, 2).map(({ type, ...data }) => ({ type, data })));
     expect(attemptTrend(job.context.attempts)).toEqual([
-      { n: 1, passed: 1, failed: 3, newFailures: 3, diffLines: 2, improved: null },
-      { n: 2, passed: 1, failed: 2, newFailures: 2, diffLines: 2, improved: true },
-      { n: 3, passed: 1, failed: 2, newFailures: 2, diffLines: 2, improved: false },
+      { n: 1, passed: 1, failed: 3, newFailures: 3, qualityFindings: 0, diffLines: 2, improved: null },
+      { n: 2, passed: 1, failed: 2, newFailures: 2, qualityFindings: 0, diffLines: 2, improved: true },
+      { n: 3, passed: 1, failed: 2, newFailures: 2, qualityFindings: 0, diffLines: 2, improved: false },
+    ]);
+  });
+
+  it('counts new quality findings, a blocking command that names none as one, and only as the job asks', () => {
+    const job = foldJob(linted(requested(), 3, 2, 2).map(({ type, ...data }) => ({ type, data })));
+    const [a1, a2, a3] = job.context.attempts;
+    const nameless = {
+      ...a3!,
+      test: { ...a3!.test!, quality: [{ ...a3!.test!.quality![0]!, newFindings: [] }] },
+    };
+    const measure = (options?: { quality?: boolean }) =>
+      attemptTrend([a1!, a2!, nameless], 1, options).map((p) => [p.qualityFindings, p.improved]);
+    expect(measure()).toEqual([
+      [3, null],
+      [2, true],
+      [1, true],
+    ]);
+    expect(measure({ quality: false })).toEqual([
+      [3, null],
+      [2, false],
+      [1, false],
     ]);
   });
 });
