@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
+import type { JobSettings } from '../events/job-events.js';
 import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
@@ -16,7 +17,12 @@ export const runCommand: Command = {
     '',
     'Reads the issue through the GitHub API and runs one job for it in this process, printing each',
     'state; helpful behind NAT and when debugging. Needs GitHub credentials and ANTHROPIC_API_KEY',
-    '(see README); no webhook secret. Exits 0 when the PR is ready for review (or held as a draft).',
+    '(see README); no webhook secret.',
+    '',
+    'Exits 0 when the PR is ready for review, or is a draft whose tests passed that waits for CI or a',
+    "human. Exits 1 when the job failed or was cancelled, and when it waits for a writer's word: its",
+    "plan's approval, `@booty continue` at its token budget, or a draft whose tests do not pass. It",
+    'prints what it waits for; `booty serve` takes the answer from there.',
     '',
     dbHelp,
   ].join('\n'),
@@ -86,13 +92,13 @@ export const runCommand: Command = {
       const snapshot = await supervisor.whenFinished(jobId);
       await runtime.reporter.idle(jobId);
       const { outcome, pr, baseline, attempts } = snapshot.context;
-      io.out(`${stateName(snapshot)}: ${outcome?.message ?? ''}${pr ? `\n  ${pr.url}` : ''}`);
+      io.out(`${stateName(snapshot)}${outcome ? `: ${outcome.message}` : ''}${pr ? `\n  ${pr.url}` : ''}`);
       const notice = sandboxNotice([baseline, ...attempts.map((a) => a.test)]);
       if (notice) io.out(`  ⚠ ${notice} Install bubblewrap to contain them.`);
       // Done well: a PR made ready, or a draft whose tests passed that waits for CI or a human.
       const state = stateName(snapshot);
-      if (state === 'prOpened')
-        io.out('  The job waits with its pull request: `booty serve` takes its reviews and CI from here.');
+      const waits = waitingLine(state, snapshot.context.settings);
+      if (waits) io.out(`  ${waits}`);
       return state === 'promoted' || (state === 'prOpened' && snapshot.context.conversation.headTested)
         ? 0
         : 1;
@@ -101,3 +107,16 @@ export const runCommand: Command = {
     }
   },
 };
+
+/** What a job that stopped here waits for, and who answers how; null for a job that ended. */
+function waitingLine(state: string, settings: JobSettings): string | null {
+  if (state === 'prOpened')
+    return 'The job waits with its pull request: `booty serve` takes its reviews and CI from here.';
+  if (state === 'awaitingApproval')
+    return "The job waits in awaitingApproval for a writer's answer to its plan on the issue: `@booty approve`, `@booty revise <what to change>` or `@booty cancel`; `booty serve` takes it from there.";
+  if (state === 'budgetExhausted') {
+    const step = settings.budgetStep ?? settings.maxTokens ?? 0;
+    return `The job waits in budgetExhausted at its token budget: a writer's \`@booty continue\` on the issue raises it by ${step} tokens and resumes where it stopped (\`@booty cancel\` ends it); \`booty serve\` takes it from there.`;
+  }
+  return null;
+}

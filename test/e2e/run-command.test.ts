@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { examplesDir } from '../../src/demo/demo-script.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { tempDir } from '../support/job-harness.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
 
 // `booty run owner/repo#N`: one job with no webhook, the issue read through the API.
@@ -40,6 +44,38 @@ describe('booty run', () => {
       sender: 'booty run',
       issue: { number: world.issue, title: expect.stringContaining('parseDuration') },
     });
+  });
+
+  it('a job that parks for its plan’s approval exits 1, saying what a writer answers', async () => {
+    const repoDir = path.join(tempDir('booty-run-repo-'), 'repo');
+    fs.cpSync(path.join(examplesDir, 'sample-repo'), repoDir, { recursive: true });
+    const yml = path.join(repoDir, '.github', 'booty.yml');
+    fs.appendFileSync(yml, 'approval: plan\n');
+    world = await e2eWorld('pass', { repoDir });
+    const r = await run(['run', `${OWNER}/${REPO}#${world.issue}`], world.env({ GITHUB_WEBHOOK_SECRET: '' }));
+    expect(r.err).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.out.split('\n').slice(-2)).toEqual([
+      'awaitingApproval',
+      "  The job waits in awaitingApproval for a writer's answer to its plan on the issue: `@booty approve`, `@booty revise <what to change>` or `@booty cancel`; `booty serve` takes it from there.",
+    ]);
+    expect(world.pulls()).toEqual([]);
+  });
+
+  it('a job that parks at its token budget exits 1, saying what @booty continue adds', async () => {
+    world = await e2eWorld('pass');
+    const env = world.env({
+      GITHUB_WEBHOOK_SECRET: '',
+      BOOTY_MAX_TOKENS_PER_JOB: '1',
+      BOOTY_BUDGET_STEP: '5000',
+    });
+    const r = await run(['run', `${OWNER}/${REPO}#${world.issue}`], env);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.out.split('\n').at(-1)).toBe(
+      "  The job waits in budgetExhausted at its token budget: a writer's `@booty continue` on the issue raises it by 5000 tokens and resumes where it stopped (`@booty cancel` ends it); `booty serve` takes it from there.",
+    );
+    expect(r.out).toContain('\nbudgetExhausted\n');
   });
 
   it('names a malformed target and a missing API key in one line', async () => {
