@@ -1,12 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
+import { demoResponder } from '../../src/demo/demo-script.js';
 import { stateName } from '../../src/machines/fold.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { corpusCases } from '../corpus/cases.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
 import { e2eWorld, type WorldOptions } from './e2e-world.js';
+import { filesModel } from './scripted-model.js';
 
 // The gate end to end: real HTTP to the local GitHub and Anthropic, real git, real test runs under
 // bubblewrap. Each test is one promise the README makes about when a change passes.
@@ -17,20 +16,6 @@ afterEach(async () => {
   await world?.close();
   world = null;
 });
-
-const analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
-
-/** A model that analyses, then answers each attempt with the next of these changes. */
-function scripted(attempts: (Record<string, string> | { error: number })[]): Responder {
-  let n = 0;
-  return (request) => {
-    if (request.toolName === 'submit_analysis') return { answer: analysis };
-    const next = attempts[Math.min(n++, attempts.length - 1)]!;
-    if ('error' in next) return { error: next.error as number, message: 'the request was refused' };
-    const changes = Object.entries(next).map(([p, content]) => ({ path: p, content }));
-    return { answer: { explanation: `attempt ${n}`, changes, deletePaths: [] } };
-  };
-}
 
 async function runJob(
   options: WorldOptions & { scenario?: 'pass' | 'refine'; env?: Record<string, string> },
@@ -60,7 +45,7 @@ describe('the gate end to end', () => {
   it('given a change whose test needs a program the sandbox lacks, then it fails fast as environment after one attempt', async () => {
     const { snapshot } = await runJob({
       repoDir: path.join(REPOS_DIR, 'node-test-basic'),
-      responder: scripted([
+      responder: filesModel([
         {
           'test/pretty.test.js': [
             "import { execSync } from 'node:child_process';",
@@ -89,7 +74,7 @@ describe('the gate end to end', () => {
     const breaking = corpusCases.find((c) => c.framework === 'pytest' && c.name === 'breaking-change')!;
     const { snapshot } = await runJob({
       repoDir: path.join(REPOS_DIR, 'pytest-basic'),
-      responder: scripted([breaking.change as Record<string, string>]),
+      responder: filesModel([breaking.change as Record<string, string>]),
       env: { BOOTY_MAX_ATTEMPTS: '2' },
     });
     // The job waits with its draft PR; it is never promoted.
@@ -155,7 +140,7 @@ test('loud', () => {
 });
 `;
     const { snapshot } = await runJob({
-      responder: scripted([
+      responder: filesModel([
         { 'test/loud.test.js': coloured },
         { 'test/loud.test.js': "import { test } from 'node:test';\ntest('loud', () => {});\n" },
       ]),

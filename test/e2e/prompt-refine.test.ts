@@ -3,10 +3,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { examplesDir } from '../../src/demo/demo-script.js';
 import { stateName } from '../../src/machines/fold.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { tokensOf } from '../../src/simulators/anthropic-wire.js';
 import { tempDir } from '../support/job-harness.js';
 import { e2eWorld, type WorldOptions } from './e2e-world.js';
+import { scriptedModel } from './scripted-model.js';
 
 // Refining end to end, through the local GitHub and Anthropic, real git and real test runs: a
 // patch that repeats an earlier attempt is never tested again, and a small fix to a big file is
@@ -18,17 +18,6 @@ afterEach(async () => {
   await world?.close();
   world = null;
 });
-
-const analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
-
-/** A model that analyses, then gives each request for changes the next of these answers. */
-function scripted(answers: object[]): Responder {
-  let n = 0;
-  return (request) => {
-    if (request.toolName === 'submit_analysis') return { answer: analysis };
-    return { answer: answers[Math.min(n++, answers.length - 1)] };
-  };
-}
 
 async function runJob(options: WorldOptions & { env?: Record<string, string> }) {
   world = await e2eWorld('pass', options);
@@ -48,7 +37,7 @@ describe('refining end to end', () => {
     const failing = { path: 'test/new-case.test.js', content: testFile('assert.equal(1, 2)') };
     const passing = { path: 'test/new-case.test.js', content: testFile('assert.equal(2, 2)') };
     const { snapshot, log } = await runJob({
-      responder: scripted([
+      responder: scriptedModel([
         { explanation: 'First try.', changes: [failing], deletePaths: [] },
         { explanation: 'Same again.', changes: [failing], deletePaths: [] },
         { explanation: 'Same again, really.', changes: [failing], deletePaths: [] },
@@ -99,7 +88,7 @@ describe('refining end to end', () => {
     };
     const { snapshot } = await runJob({
       repoDir,
-      responder: scripted([
+      responder: scriptedModel([
         { explanation: 'Test the offset first.', changes: [newTest], deletePaths: [] },
         {
           explanation: 'step123 lacks the offset: add it.',

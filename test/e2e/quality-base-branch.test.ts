@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { examplesDir } from '../../src/demo/demo-script.js';
 import { stateName } from '../../src/machines/fold.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { sh, tempDir } from '../fixtures/git-fixtures.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
+import { scriptedModel } from './scripted-model.js';
 
 // booty.yml's baseBranch end to end: the config is read from the default branch, and the job
 // builds on the base branch (its clone, its baseline) and opens its PR against it. Real git on
@@ -18,7 +18,7 @@ afterEach(async () => {
   world = null;
 });
 
-const analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
+const _analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
 const addedTest = [
   "import { it } from 'node:test';",
   "import { parseDuration } from '../src/duration.js';",
@@ -36,16 +36,13 @@ const developDuration = [
   '',
 ].join('\n');
 
-const model: Responder = (request) =>
-  request.toolName === 'submit_analysis'
-    ? { answer: analysis }
-    : {
-        answer: {
-          explanation: 'a test for days',
-          changes: [{ path: 'test/day.test.js', content: addedTest }],
-          deletePaths: [],
-        },
-      };
+const model = scriptedModel([
+  {
+    explanation: 'a test for days',
+    changes: [{ path: 'test/day.test.js', content: addedTest }],
+    deletePaths: [],
+  },
+]);
 
 /** A repository whose main names `baseBranch`, with a develop branch where days parse. */
 async function worldWithDevelop(baseBranch: string) {

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { examplesDir } from '../../src/demo/demo-script.js';
 import { stateName } from '../../src/machines/fold.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
 import { tempDir } from '../fixtures/git-fixtures.js';
 import { e2eWorld } from './e2e-world.js';
+import { filesModel } from './scripted-model.js';
 
 // Quality commands end to end: real HTTP to the local GitHub and Anthropic, real git, and the
 // repository's own lint script run under bubblewrap after its tests, on the base commit and after
@@ -18,19 +17,6 @@ afterEach(async () => {
   await world?.close();
   world = null;
 });
-
-const analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
-
-/** A model that analyses, then answers each attempt with the next of these files. */
-function scripted(attempts: Record<string, string>[]): Responder {
-  let n = 0;
-  return (request) => {
-    if (request.toolName === 'submit_analysis') return { answer: analysis };
-    const next = attempts[Math.min(n++, attempts.length - 1)]!;
-    const changes = Object.entries(next).map(([p, content]) => ({ path: p, content }));
-    return { answer: { explanation: `attempt ${n}`, changes, deletePaths: [] } };
-  };
-}
 
 /** A new module, with a debugging line left in when `debug` names one. */
 const format = (debug?: string) =>
@@ -51,7 +37,7 @@ const formatTest = [
 
 async function runJob(repo: string, attempts: Record<string, string>[], maxAttempts = 3) {
   const repoDir = path.isAbsolute(repo) ? repo : path.join(REPOS_DIR, repo);
-  world = await e2eWorld('pass', { repoDir, responder: scripted(attempts) });
+  world = await e2eWorld('pass', { repoDir, responder: filesModel(attempts) });
   const booty = await world.startInProcess({ BOOTY_MAX_ATTEMPTS: String(maxAttempts) });
   await world.label();
   const [job] = await booty.store.listJobs();

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { examplesDir } from '../../src/demo/demo-script.js';
 import { SELF_MODIFICATION_NOTE } from '../../src/github/pr-body.js';
 import { stateName } from '../../src/machines/fold.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
 import { tempDir } from '../fixtures/git-fixtures.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
+import { scriptedModel } from './scripted-model.js';
 
 // A job on booty's own repository (BOOTY_SELF_REPO) end to end: its booty.yml names no quality
 // commands, so booty's own `npm run lint` and `npm run typecheck` run, for real, under bubblewrap;
@@ -19,8 +18,6 @@ afterEach(async () => {
   await world?.close();
   world = null;
 });
-
-const analysis = JSON.parse(fs.readFileSync(path.join(examplesDir, 'demo-turns', 'analysis.json'), 'utf8'));
 
 /** The lint corpus repository with booty's scripts in its package.json and no quality commands in booty.yml. */
 function selfRepo(): string {
@@ -54,22 +51,16 @@ const packageJson = (more: Record<string, string>) =>
 describe('a self-modification end to end', () => {
   it("runs booty's own lint and typecheck, flags a change to its config, and stays a draft", async () => {
     const repoDir = selfRepo();
-    const model: Responder = (request) =>
-      request.toolName === 'submit_analysis'
-        ? { answer: analysis }
-        : {
-            answer: {
-              explanation: 'a script',
-              changes: [
-                {
-                  path: 'package.json',
-                  content: packageJson({ check: 'npm run lint && npm run typecheck' }),
-                },
-                { path: 'src/debug.js', content: 'export const debug = (x) => console.log(x);\n' },
-              ],
-              deletePaths: [],
-            },
-          };
+    const model = scriptedModel([
+      {
+        explanation: 'a script',
+        changes: [
+          { path: 'package.json', content: packageJson({ check: 'npm run lint && npm run typecheck' }) },
+          { path: 'src/debug.js', content: 'export const debug = (x) => console.log(x);\n' },
+        ],
+        deletePaths: [],
+      },
+    ]);
     world = await e2eWorld('pass', { repoDir, responder: model });
     fs.rmSync(repoDir, { recursive: true, force: true });
     const booty = await world.startInProcess({
