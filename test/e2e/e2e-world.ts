@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { demoResponder, examplesDir, type Scenario, sampleIssue } from '../../src/demo/demo-script.js';
 import { loadEnv } from '../../src/env.js';
@@ -22,6 +23,15 @@ export interface WorldOptions {
   issue?: { title: string; body: string };
   /** The model's turns (default: the scenario's scripted ones). */
   responder?: Responder;
+}
+
+/** The sample repository with these booty.yml lines in place of its maxAttempts. */
+export function sampleRepoWith(yml: string): string {
+  const dir = path.join(tempDir('booty-refine-repo-'), 'repo');
+  fs.cpSync(path.join(examplesDir, 'sample-repo'), dir, { recursive: true });
+  const file = path.join(dir, '.github', 'booty.yml');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^maxAttempts: \d+$/m, yml));
+  return dir;
 }
 
 export async function e2eWorld(scenario: Scenario = 'pass', options: WorldOptions = {}) {

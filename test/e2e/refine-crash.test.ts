@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
+import { demoResponder } from '../../src/demo/demo-script.js';
 import { startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
 import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { tempDir } from '../support/job-harness.js';
 import { expectReplayVerified } from './conversation-world.js';
-import { e2eWorld, OWNER, REPO, SECRET, TOKEN } from './e2e-world.js';
+import { e2eWorld, OWNER, REPO, SECRET, sampleRepoWith, TOKEN } from './e2e-world.js';
 import { type Serve, serve } from './fixtures/crash-serve.js';
 
 // A job parked in one of the refine loop's waiting states (a plan waiting for approval, a job at
@@ -24,15 +24,6 @@ interface Parked {
   jobId: string;
   issue: number;
   version: number;
-}
-
-/** The sample repository with these booty.yml lines in place of its maxAttempts. */
-function sampleRepoWith(yml: string): string {
-  const dir = path.join(tempDir('booty-refine-repo-'), 'repo');
-  fs.cpSync(path.join(examplesDir, 'sample-repo'), dir, { recursive: true });
-  const file = path.join(dir, '.github', 'booty.yml');
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^maxAttempts: \d+$/m, yml));
-  return dir;
 }
 
 /** One job run by `booty serve` until it parks in `state`; every process has exited. */

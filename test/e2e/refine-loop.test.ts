@@ -1,13 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
+import { demoResponder } from '../../src/demo/demo-script.js';
 import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { cli } from '../support/cli.js';
 import { personOn } from '../support/github-person.js';
-import { tempDir } from '../support/job-harness.js';
 import { expectReplayVerified } from './conversation-world.js';
-import { e2eWorld, OWNER, REPO } from './e2e-world.js';
+import { e2eWorld, OWNER, REPO, sampleRepoWith } from './e2e-world.js';
 
 // The refine loop's controls end to end in the simulators: real HTTP, real git, real test runs.
 // A loop that stops improving stops early and asks the people `escalate` names for review; a plan
@@ -20,15 +18,6 @@ afterEach(async () => {
   await world?.close();
   world = null;
 });
-
-/** The sample repository with these booty.yml lines in place of its maxAttempts. */
-function sampleRepoWith(yml: string): string {
-  const dir = path.join(tempDir('booty-refine-repo-'), 'repo');
-  fs.cpSync(path.join(examplesDir, 'sample-repo'), dir, { recursive: true });
-  const file = path.join(dir, '.github', 'booty.yml');
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^maxAttempts: \d+$/m, yml));
-  return dir;
-}
 
 /** The demo's buggy change every time, each attempt's a little different (a comment naming it). */
 function neverBetter(): Responder {

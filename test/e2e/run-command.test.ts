@@ -1,11 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { examplesDir } from '../../src/demo/demo-script.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
-import { tempDir } from '../support/job-harness.js';
-import { e2eWorld, OWNER, REPO } from './e2e-world.js';
+import { e2eWorld, OWNER, REPO, sampleRepoWith } from './e2e-world.js';
 
 // `booty run owner/repo#N`: one job with no webhook, the issue read through the API.
 
@@ -47,11 +43,7 @@ describe('booty run', () => {
   });
 
   it('a job that parks for its plan’s approval exits 1, saying what a writer answers', async () => {
-    const repoDir = path.join(tempDir('booty-run-repo-'), 'repo');
-    fs.cpSync(path.join(examplesDir, 'sample-repo'), repoDir, { recursive: true });
-    const yml = path.join(repoDir, '.github', 'booty.yml');
-    fs.appendFileSync(yml, 'approval: plan\n');
-    world = await e2eWorld('pass', { repoDir });
+    world = await e2eWorld('pass', { repoDir: sampleRepoWith('maxAttempts: 3\napproval: plan') });
     const r = await run(['run', `${OWNER}/${REPO}#${world.issue}`], world.env({ GITHUB_WEBHOOK_SECRET: '' }));
     expect(r.err).toBe('');
     expect(r.code).toBe(1);

@@ -22,6 +22,19 @@ async function cli(args: string[]) {
   return { code, out: out.join('\n') };
 }
 
+/** A copy of a fixture's one job: its log as read today, and what `booty replay --verify --json` says. */
+async function replayFixture(file: string) {
+  const db = path.join(tempDir('booty-legacy-'), 'booty.db');
+  fs.copyFileSync(path.join(fixtures, file), db);
+  const store = new SqliteEventStore(db);
+  const [job] = await store.listJobs();
+  const events = await readJobLog(store, job!.jobId);
+  await store.close();
+  const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
+  expect(code, out).toBe(0);
+  return { jobId: job!.jobId, events, replay: JSON.parse(out) };
+}
+
 describe('logs written by M1', () => {
   it.each([
     ['pass', 'promoted', 1],
@@ -29,16 +42,8 @@ describe('logs written by M1', () => {
     // Today a draft left with failing tests waits with its PR for a human's word.
     ['exhausted', 'prOpened', 3],
   ])('the %s demo replays verified to %s after %i attempt(s)', async (scenario, finalState, attempts) => {
-    const db = path.join(tempDir('booty-legacy-'), 'booty.db');
-    fs.copyFileSync(path.join(fixtures, `m1-demo-${scenario}.db`), db);
-    const store = new SqliteEventStore(db);
-    const [job] = await store.listJobs();
-    const events = await readJobLog(store, job!.jobId);
-    await store.close();
-
-    const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
-    expect(code, out).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ verified: true, finalState });
+    const { jobId, events, replay } = await replayFixture(`m1-demo-${scenario}.db`);
+    expect(replay).toMatchObject({ verified: true, finalState });
 
     const snapshot = foldJob(events);
     expect(snapshot.context.attempt).toBe(attempts);
@@ -47,7 +52,7 @@ describe('logs written by M1', () => {
     expect(last).toMatchObject({ source: 'text', verdict: scenario === 'exhausted' ? 'fail' : 'pass' });
     expect(last.totals.failed).toBe(last.failingTests.length);
     expect(snapshot.context.branch).toBe('booty/issue-1-add-parseduration-turn-1h-30m-into-milli');
-    expect(renderProgress(snapshot)).toContain(`booty job \`${job!.jobId}\``);
+    expect(renderProgress(snapshot)).toContain(`booty job \`${jobId}\``);
     expect(renderPrBody(jobView(snapshot.context))).toContain('## Test evidence');
   });
 });
@@ -63,20 +68,12 @@ describe('logs written by machine 4', () => {
   ])(
     'the %s log replays verified to %s after %i attempts, ending %s',
     async (name, finalState, attempts, reason) => {
-      const db = path.join(tempDir('booty-legacy-'), 'booty.db');
-      fs.copyFileSync(path.join(fixtures, `m4-${name}.db`), db);
-      const store = new SqliteEventStore(db);
-      const [job] = await store.listJobs();
-      const events = await readJobLog(store, job!.jobId);
-      await store.close();
-
-      const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
-      expect(code, out).toBe(0);
-      expect(JSON.parse(out)).toMatchObject({ verified: true, finalState });
+      const { jobId, events, replay } = await replayFixture(`m4-${name}.db`);
+      expect(replay).toMatchObject({ verified: true, finalState });
       const snapshot = foldJob(events);
       expect(snapshot.context.attempt).toBe(attempts);
       expect(snapshot.context.outcome?.reason).toBe(reason);
-      expect(renderProgress(snapshot)).toContain(`booty job \`${job!.jobId}\``);
+      expect(renderProgress(snapshot)).toContain(`booty job \`${jobId}\``);
     },
   );
 });
@@ -87,16 +84,8 @@ describe('logs written by machine 4', () => {
 // request (JobRequested v4) is lifted with qualityProgress: false, so it folds as it ran.
 describe('logs written by machine 5', () => {
   it('a loop held back by lint replays verified to its stall at attempt 3', async () => {
-    const db = path.join(tempDir('booty-legacy-'), 'booty.db');
-    fs.copyFileSync(path.join(fixtures, 'm5-quality-stall.db'), db);
-    const store = new SqliteEventStore(db);
-    const [job] = await store.listJobs();
-    const events = await readJobLog(store, job!.jobId);
-    await store.close();
-
-    const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
-    expect(code, out).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ verified: true, finalState: 'prOpened' });
+    const { events, replay } = await replayFixture('m5-quality-stall.db');
+    expect(replay).toMatchObject({ verified: true, finalState: 'prOpened' });
     const snapshot = foldJob(events);
     expect(snapshot.context.attempt).toBe(3);
     expect(snapshot.context.outcome?.reason).toBe('stalled');
