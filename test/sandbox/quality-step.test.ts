@@ -1,16 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestRun } from '../../src/events/effect-results.js';
 import { type JobContext, mergeChanges } from '../../src/machines/job-context.js';
-import { createTestEffects } from '../../src/sandbox/test-effects.js';
-import { createWorkspace } from '../../src/workspace/workspace.js';
-import { makeRemote, nodeSample, sampleJob, tempDir } from '../fixtures/git-fixtures.js';
+import { nodeSample } from '../fixtures/git-fixtures.js';
+import { preparedJob, useScratch } from './prepared-job.js';
 
 // The quality commands through the real test effects: a real clone, real `node --test`, and a real
 // lint script run under bubblewrap after the tests, on the base commit and after each change.
 
-const signal = new AbortController().signal;
+const _signal = new AbortController().signal;
 
 /** A linter in the repository: every console.log under src/ is a finding at its file and line. */
 const LINT = `const fs = require('node:fs');
@@ -25,38 +22,15 @@ process.exit(found ? 1 : 0);
 `;
 const MATH = nodeSample['src/math.js']!;
 
-let base: string;
-const open: { idle: () => Promise<void> }[] = [];
-beforeEach(() => {
-  base = tempDir();
-});
-afterEach(async () => {
-  for (const ws of open.splice(0)) await ws.idle();
-  fs.rmSync(base, { recursive: true, force: true });
-});
+useScratch();
 
-async function preparedJob(files: Record<string, string>, commands: string[]) {
-  const remote = makeRemote(base, { ...nodeSample, 'scripts/lint.js': LINT, ...files });
-  const root = path.join(base, 'workdir');
-  const ws = createWorkspace({
-    root,
-    remoteUrl: () => remote.url,
-    author: { name: 'b', email: 'b@example.test' },
-  });
-  open.push(ws);
-  const job0 = sampleJob();
-  const out = await ws.prepare(
-    { key: 'k', step: 'prepare', attempt: 0, notBefore: null, job: job0 },
-    { signal },
+async function lintedJob(files: Record<string, string>, commands: string[]) {
+  const { job, effects, input, signal } = await preparedJob(
+    { 'scripts/lint.js': LINT, ...files },
+    { quality: { commands } },
   );
-  const job: JobContext = {
-    ...job0,
-    workspace: { baseSha: out.baseSha, defaultBranch: out.defaultBranch },
-    config: { ...out.config, sandbox: 'required', timeoutSeconds: 60, quality: { commands } },
-  };
-  const effects = createTestEffects({ workspace: ws });
   const run = <S extends 'runBaseline' | 'runTests'>(j: JobContext, step: S) =>
-    effects[step]({ key: 'k', step, attempt: 1, notBefore: null, job: j }, { signal });
+    effects[step](input(j, step), { signal });
   const baseline = await run(job, 'runBaseline');
   /** The change's run: written into the tree as applyChanges would, then tested. */
   const testChange = async (changed: Record<string, string>) => {
@@ -84,7 +58,7 @@ const quality = (run: Omit<TestRun, 'at'>) =>
 
 describe('quality commands in the test step', () => {
   it('given a lint clean on the base, when the change adds a finding, then the run fails with it, though its tests pass', async () => {
-    const { baseline, testChange } = await preparedJob({}, ['node scripts/lint.js']);
+    const { baseline, testChange } = await lintedJob({}, ['node scripts/lint.js']);
     expect(quality(baseline)).toEqual([
       { command: 'node scripts/lint.js', verdict: 'pass', reason: null, findings: [], newFindings: [] },
     ]);
@@ -105,7 +79,7 @@ describe('quality commands in the test step', () => {
   });
 
   it('given a lint finding already on the base, when the change moves it and adds none, then the run passes', async () => {
-    const { baseline, testChange } = await preparedJob({ 'src/old.js': "console.log('old');\n" }, [
+    const { baseline, testChange } = await lintedJob({ 'src/old.js': "console.log('old');\n" }, [
       'node scripts/lint.js',
     ]);
     expect(quality(baseline)).toEqual([
@@ -132,7 +106,7 @@ describe('quality commands in the test step', () => {
   });
 
   it('given tests that fail after the change, then no quality command runs: the failing test comes first', async () => {
-    const { testChange } = await preparedJob({}, ['node scripts/lint.js']);
+    const { testChange } = await lintedJob({}, ['node scripts/lint.js']);
     const run = await testChange({
       'src/math.js': 'exports.add = () => 0;\nexports.sub = () => 0;\nconsole.log(1);\n',
     });
@@ -142,14 +116,14 @@ describe('quality commands in the test step', () => {
 
   it('runs each command on exactly the change: what one command rewrote, the next does not see', async () => {
     const vandal = `node -e "require('fs').writeFileSync('src/math.js', 'console.log(1)')"`;
-    const { testChange } = await preparedJob({}, [vandal, 'node scripts/lint.js']);
+    const { testChange } = await lintedJob({}, [vandal, 'node scripts/lint.js']);
     const run = await testChange({ 'src/math.js': `${MATH}// booty\n` });
     expect(quality(run)?.map((q) => q.verdict)).toEqual(['pass', 'pass']);
     expect(run.passed).toBe(true);
   });
 
   it('given a quality command the sandbox cannot find, then the attempt is classed environment', async () => {
-    const { baseline, testChange } = await preparedJob({}, ['lint-nowhere --check']);
+    const { baseline, testChange } = await lintedJob({}, ['lint-nowhere --check']);
     expect(baseline.quality![0]).toMatchObject({ verdict: 'fail', exitCode: 127 });
     const run = await testChange({ 'src/math.js': `${MATH}// booty\n` });
     expect(run).toMatchObject({ verdict: 'unknown', passed: false, failureClass: 'environment' });
@@ -157,7 +131,7 @@ describe('quality commands in the test step', () => {
   });
 
   it('given no quality commands, then nothing more runs and the runs carry no quality field', async () => {
-    const { baseline, testChange } = await preparedJob({}, []);
+    const { baseline, testChange } = await lintedJob({}, []);
     expect(baseline.quality).toBeUndefined();
     const run = await testChange({ 'src/math.js': `${MATH}console.log('debug');\n` });
     expect(run).toMatchObject({ verdict: 'pass', passed: true });

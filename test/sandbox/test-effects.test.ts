@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestRun } from '../../src/events/effect-results.js';
 import { type JobContext, mergeChanges } from '../../src/machines/job-context.js';
 import { createTestEffects } from '../../src/sandbox/test-effects.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
-import { makeRemote, nodeSample, sampleJob, tempDir } from '../fixtures/git-fixtures.js';
+import { letGoAfter, preparedJob, useScratch } from './prepared-job.js';
 
 // The baseline and test effects end to end: a real clone of a Node sample repository, its real
 // `npm ci` and `node --test`, under bubblewrap.
@@ -13,45 +13,7 @@ import { makeRemote, nodeSample, sampleJob, tempDir } from '../fixtures/git-fixt
 const signal = new AbortController().signal;
 const legacy = 'test/legacy.test.js > already broken';
 
-let base: string;
-const open: { idle: () => Promise<void> }[] = [];
-beforeEach(() => {
-  base = tempDir();
-});
-afterEach(async () => {
-  for (const ws of open.splice(0)) await ws.idle();
-  fs.rmSync(base, { recursive: true, force: true });
-});
-
-async function preparedJob() {
-  const remote = makeRemote(base, nodeSample);
-  const root = path.join(base, 'workdir');
-  const ws = createWorkspace({
-    root,
-    remoteUrl: () => remote.url,
-    author: { name: 'b', email: 'b@example.test' },
-  });
-  open.push(ws);
-  const job0 = sampleJob();
-  const out = await ws.prepare(
-    { key: 'k', step: 'prepare', attempt: 0, notBefore: null, job: job0 },
-    { signal },
-  );
-  const job: JobContext = {
-    ...job0,
-    workspace: { baseSha: out.baseSha, defaultBranch: out.defaultBranch },
-    config: { ...out.config, sandbox: 'required', timeoutSeconds: 60 },
-  };
-  const effects = createTestEffects({ workspace: ws });
-  const input = (j: JobContext, step: 'runBaseline' | 'runTests') => ({
-    key: 'k',
-    step,
-    attempt: 1,
-    notBefore: null,
-    job: j,
-  });
-  return { ws, root, job, effects, input, dir: path.join(root, 'jobs/job-1') };
-}
+useScratch();
 
 function withChanges(
   job: JobContext,
@@ -205,7 +167,7 @@ describe('test effects', () => {
       remoteUrl: () => '',
       author: { name: 'b', email: 'b@example.test' },
     });
-    open.push(restarted);
+    letGoAfter(restarted);
     const resumed = await createTestEffects({ workspace: restarted }).runTests(input(check, 'runTests'), {
       signal,
     });
