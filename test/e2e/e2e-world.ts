@@ -34,6 +34,41 @@ export function sampleRepoWith(yml: string): string {
   return dir;
 }
 
+/**
+ * A parked world's files copied, with a GitHub and a model of their own: not the spare clones, a
+ * cache whose origin is the first GitHub's URL (its port is gone).
+ */
+export async function copyOfWorld(
+  parked: { dir: string; env: Record<string, string> },
+  responder: Responder,
+) {
+  const dir = tempDir('booty-world-copy-');
+  const spares = path.join(parked.dir, 'work', 'spares');
+  fs.cpSync(parked.dir, dir, { recursive: true, filter: (src) => src !== spares });
+  const github = await startGitHubSimulator({
+    dir: path.join(dir, 'github'),
+    tokens: [{ token: TOKEN, login: 'booty-bot' }],
+  });
+  const anthropic = await startAnthropicSimulator({ responder });
+  const env = {
+    ...parked.env,
+    BOOTY_DB: path.join(dir, 'booty.db'),
+    BOOTY_WORKDIR: path.join(dir, 'work'),
+    GITHUB_API_URL: github.url,
+    ANTHROPIC_BASE_URL: anthropic.url,
+  };
+  return {
+    dir,
+    github,
+    anthropic,
+    env,
+    async close() {
+      await anthropic.close();
+      await github.close();
+    },
+  };
+}
+
 export async function e2eWorld(scenario: Scenario = 'pass', options: WorldOptions = {}) {
   const dir = tempDir('booty-e2e-');
   const github = await startGitHubSimulator({

@@ -1,13 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoResponder } from '../../src/demo/demo-script.js';
-import { startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
-import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
-import { tempDir } from '../support/job-harness.js';
 import { expectReplayVerified } from './conversation-world.js';
-import { e2eWorld, OWNER, REPO, SECRET, sampleRepoWith, TOKEN } from './e2e-world.js';
+import { copyOfWorld, e2eWorld, OWNER, REPO, SECRET, sampleRepoWith } from './e2e-world.js';
 import { type Serve, serve } from './fixtures/crash-serve.js';
 
 // A job parked in one of the refine loop's waiting states (a plan waiting for approval, a job at
@@ -49,33 +44,7 @@ async function parkedWorld(state: string, yml: string, env: Record<string, strin
 }
 
 /** The parked world's files copied, with a GitHub and a model of their own. */
-async function copyOf(parked: Parked) {
-  const dir = tempDir('booty-refine-crash-');
-  const spares = path.join(parked.dir, 'work', 'spares');
-  fs.cpSync(parked.dir, dir, { recursive: true, filter: (src) => src !== spares });
-  const github = await startGitHubSimulator({
-    dir: path.join(dir, 'github'),
-    tokens: [{ token: TOKEN, login: 'booty-bot' }],
-  });
-  const anthropic = await startAnthropicSimulator({ responder: demoResponder('pass') });
-  const env = {
-    ...parked.env,
-    BOOTY_DB: path.join(dir, 'booty.db'),
-    BOOTY_WORKDIR: path.join(dir, 'work'),
-    GITHUB_API_URL: github.url,
-    ANTHROPIC_BASE_URL: anthropic.url,
-  };
-  return {
-    dir,
-    github,
-    anthropic,
-    env,
-    async close() {
-      await anthropic.close();
-      await github.close();
-    },
-  };
-}
+const copyOf = (parked: Parked) => copyOfWorld(parked, demoResponder('pass'));
 type Copy = Awaited<ReturnType<typeof copyOf>>;
 
 /**

@@ -5,14 +5,12 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
 import { foldJob, stateName } from '../../src/machines/fold.js';
-import { type Responder, startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
+import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { ciGreen, ciRed } from '../../src/simulators/github-sim-ci-script.js';
 import { bareDir } from '../../src/simulators/github-sim-git.js';
-import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { readJobLog } from '../../src/store/job-log.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
-import { tempDir } from '../support/job-harness.js';
-import { e2eWorld, OWNER, REPO, SECRET, TOKEN } from './e2e-world.js';
+import { copyOfWorld, e2eWorld, OWNER, REPO, SECRET } from './e2e-world.js';
 import { type Serve, serve } from './fixtures/crash-serve.js';
 
 // A job that waits with its promoted PR is woken for a follow-up round, by a writer's review or by
@@ -89,34 +87,7 @@ async function parkedWorld(): Promise<Parked> {
 type Copy = Awaited<ReturnType<typeof copyOf>>;
 
 /** The parked world's files copied, with a GitHub and a model of their own. */
-async function copyOf(parked: Parked) {
-  const dir = tempDir('booty-crash-round-');
-  // Not the spare clone: a cache, whose origin is the first GitHub's URL (its port is gone).
-  const spares = path.join(parked.dir, 'work', 'spares');
-  fs.cpSync(parked.dir, dir, { recursive: true, filter: (src) => src !== spares });
-  const github = await startGitHubSimulator({
-    dir: path.join(dir, 'github'),
-    tokens: [{ token: TOKEN, login: 'booty-bot' }],
-  });
-  const anthropic = await startAnthropicSimulator({ responder: withFollowUp() });
-  const env = {
-    ...parked.env,
-    BOOTY_DB: path.join(dir, 'booty.db'),
-    BOOTY_WORKDIR: path.join(dir, 'work'),
-    GITHUB_API_URL: github.url,
-    ANTHROPIC_BASE_URL: anthropic.url,
-  };
-  return {
-    dir,
-    github,
-    anthropic,
-    env,
-    async close() {
-      await anthropic.close();
-      await github.close();
-    },
-  };
-}
+const copyOf = (parked: Parked) => copyOfWorld(parked, withFollowUp());
 
 /**
  * `booty serve` on a copy, killed after event `killAt` (if it comes) and then started once more on
