@@ -45,6 +45,32 @@ describe('event upcasting', () => {
   });
 
   it.each([
+    [3, { loopControls: false, qualityProgress: false }],
+    [4, { loopControls: true, qualityProgress: false }],
+    [5, { loopControls: true, qualityProgress: true }],
+  ] as const)(
+    'given a JobRequested v%i, when read, then the rule switches are as its release ran',
+    async (version, request) => {
+      const store = new SqliteEventStore(path.join(tempDir(), 'rules.db'));
+      const data = {
+        jobId: 'j',
+        repo: { owner: 'o', name: 'r' },
+        issue: { number: 1, title: 't', body: '', url: '' },
+        triggerLabel: 'booty',
+        sender: 's',
+        deliveryId: 'd',
+        installationId: null,
+        requestedAt: 0,
+        settings: {},
+      };
+      await store.append('j', 0, [{ type: 'JobRequested', version, data }]);
+      const snapshot = foldJob(await readJobLog(store, 'j'));
+      await store.close();
+      expect(snapshot.context.request).toMatchObject(request);
+    },
+  );
+
+  it.each([
     [
       'a type booty does not know',
       'TestsWereFine',
