@@ -97,7 +97,7 @@ export const runCommand: Command = {
       if (notice) io.out(`  ⚠ ${notice} Install bubblewrap to contain them.`);
       // Done well: a PR made ready, or a draft whose tests passed that waits for CI or a human.
       const state = stateName(snapshot);
-      const waits = waitingLine(state, snapshot.context.settings);
+      const waits = waitingLine(state, snapshot.context.settings, snapshot.context.conversation.headTested);
       if (waits) io.out(`  ${waits}`);
       return state === 'promoted' || (state === 'prOpened' && snapshot.context.conversation.headTested)
         ? 0
@@ -109,9 +109,13 @@ export const runCommand: Command = {
 };
 
 /** What a job that stopped here waits for, and who answers how; null for a job that ended. */
-function waitingLine(state: string, settings: JobSettings): string | null {
+function waitingLine(state: string, settings: JobSettings, headTested: boolean): string | null {
+  if (state === 'promoted')
+    return 'The job waits with its pull request for a review and the merge; `booty serve` takes its reviews and CI from here.';
+  if (state === 'prOpened' && headTested)
+    return "The job waits with its draft pull request for CI or a human's review; `booty serve` takes its reviews and CI from here.";
   if (state === 'prOpened')
-    return 'The job waits with its pull request: `booty serve` takes its reviews and CI from here.';
+    return "The job waits with its draft pull request: a writer's review, `@booty <what to change>` or `@booty retry` starts another round (`@booty cancel` ends the job); `booty serve` takes it from there.";
   if (state === 'awaitingApproval')
     return "The job waits in awaitingApproval for a writer's answer to its plan on the issue: `@booty approve`, `@booty revise <what to change>` or `@booty cancel`; `booty serve` takes it from there.";
   if (state === 'budgetExhausted') {

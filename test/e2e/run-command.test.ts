@@ -28,7 +28,12 @@ describe('booty run', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/job \S+ for demo\/tiny-durations#1/);
     expect(r.out).toContain('refining');
-    expect(r.out).toContain('promoted: The tests pass; the pull request is ready for review.');
+    expect(r.out).toContain(
+      'promoted: The tests pass; the pull request is ready for review.\n  http://127.0.0.1:',
+    );
+    expect(r.out.split('\n').at(-1)).toBe(
+      '  The job waits with its pull request for a review and the merge; `booty serve` takes its reviews and CI from here.',
+    );
     expect(world.pulls()).toEqual([expect.objectContaining({ draft: false })]);
 
     const store = new SqliteEventStore(env.BOOTY_DB!);
@@ -52,6 +57,17 @@ describe('booty run', () => {
       "  The job waits in awaitingApproval for a writer's answer to its plan on the issue: `@booty approve`, `@booty revise <what to change>` or `@booty cancel`; `booty serve` takes it from there.",
     ]);
     expect(world.pulls()).toEqual([]);
+  });
+
+  it('a draft whose tests still fail exits 1, saying what starts another round', async () => {
+    world = await e2eWorld('exhausted');
+    const r = await run(['run', `${OWNER}/${REPO}#${world.issue}`], world.env({ GITHUB_WEBHOOK_SECRET: '' }));
+    expect(r.err).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('\nprOpened: The tests still fail after 3 of 3 attempts');
+    expect(r.out.split('\n').at(-1)).toBe(
+      "  The job waits with its draft pull request: a writer's review, `@booty <what to change>` or `@booty retry` starts another round (`@booty cancel` ends the job); `booty serve` takes it from there.",
+    );
   });
 
   it('a job that parks at its token budget exits 1, saying what @booty continue adds', async () => {
