@@ -1,6 +1,6 @@
 import type { InspectionEvent } from 'xstate';
 import { type JobObserver, Supervisor } from '../actors/supervisor.js';
-import { type Env, isSelfRepo, jobSettingsFrom, storeLocation } from '../env.js';
+import { type Env, isSelfRepo, jobSettingsFrom, leaseSettings, storeLocation } from '../env.js';
 import { type GatewayConfig, gatewayConfig } from '../gateway/gateway-config.js';
 import { jobLogObserver } from '../gateway/job-logging.js';
 import { createMetrics, type GatewayMetrics } from '../gateway/metrics.js';
@@ -57,7 +57,10 @@ export interface Booty {
 
 export function composeBooty(config: BootyConfig): Booty {
   const { env, log } = config;
-  const store = config.store ?? openStore(storeLocation(env), { server: config.server === true });
+  const store = config.store ?? openStore(storeLocation(env), {
+      server: config.server === true,
+      leases: leaseSettings(env),
+    });
   try {
     const metrics = config.metrics ?? createMetrics();
     const runtime = config.effects
