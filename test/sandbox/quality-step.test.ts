@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TestRun } from '../../src/events/effect-results.js';
 import { type JobContext, mergeChanges } from '../../src/machines/job-context.js';
 import { nodeSample } from '../fixtures/git-fixtures.js';
-import { preparedJob, useScratch } from './prepared-job.js';
+import { useScratch } from '../fixtures/workspace-scratch.js';
+import { preparedJob } from './prepared-job.js';
 
 // The quality commands through the real test effects: a real clone, real `node --test`, and a real
 // lint script run under bubblewrap after the tests, on the base commit and after each change.

@@ -5,7 +5,8 @@ import type { TestRun } from '../../src/events/effect-results.js';
 import { type JobContext, mergeChanges } from '../../src/machines/job-context.js';
 import { createTestEffects } from '../../src/sandbox/test-effects.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
-import { letGoAfter, preparedJob, useScratch } from './prepared-job.js';
+import { letGoAfter, useScratch } from '../fixtures/workspace-scratch.js';
+import { preparedJob } from './prepared-job.js';
 
 // The baseline and test effects end to end: a real clone of a Node sample repository, its real
 // `npm ci` and `node --test`, under bubblewrap.

@@ -1,34 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BootyError } from '../../src/errors.js';
-import type { JobContext } from '../../src/machines/job-context.js';
 import { SELF_QUALITY_COMMANDS } from '../../src/workspace/self-modification.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
-import { makeRemote, nodeSample, sampleJob, sh, tempDir } from '../fixtures/git-fixtures.js';
+import { makeRemote, nodeSample, sampleJob, sh } from '../fixtures/git-fixtures.js';
+import { author, base, letGoAfter, prepareInput, signal, useScratch } from '../fixtures/workspace-scratch.js';
 
 // booty.yml's baseBranch: the config is read from the default branch only, and the job's clone,
 // baseline and PR base are the base branch's. A real bare remote with a `develop` branch.
 
-const author = { name: 'booty[bot]', email: 'booty[bot]@users.noreply.github.com' };
-const signal = new AbortController().signal;
-const input = (job: JobContext) => ({
-  key: `${job.jobId}:prepare:0`,
-  step: 'prepare' as const,
-  attempt: 0,
-  notBefore: null,
-  job,
-});
-
-let base: string;
-const open: ReturnType<typeof createWorkspace>[] = [];
-beforeEach(() => {
-  base = tempDir();
-});
-afterEach(async () => {
-  for (const ws of open.splice(0)) await ws.idle();
-  fs.rmSync(base, { recursive: true, force: true });
-});
+useScratch();
 
 /** A remote whose main names `baseBranch` in its booty.yml, and a develop branch that differs from main. */
 function setup(baseBranch: string) {
@@ -46,14 +28,14 @@ function setup(baseBranch: string) {
   sh(seed, 'push', '--quiet', remote.bare, 'HEAD:refs/heads/develop');
   const root = path.join(base, 'workdir');
   const ws = createWorkspace({ root, remoteUrl: () => remote.url, author });
-  open.push(ws);
+  letGoAfter(ws);
   return { remote, root, ws };
 }
 
 describe('prepare with baseBranch', () => {
   it('builds on the base branch: its head is the base commit and the clone, with the config read from the default branch', async () => {
     const { remote, root, ws } = setup('develop');
-    const out = await ws.prepare(input(sampleJob()), { signal });
+    const out = await ws.prepare(prepareInput(sampleJob()), { signal });
     expect(out).toMatchObject({ baseSha: remote.branchSha('develop'), defaultBranch: 'develop' });
     expect(out.config).toMatchObject({ baseBranch: 'develop', test: { command: 'node --test' } });
     const dir = path.join(root, 'jobs/job-1');
@@ -61,14 +43,14 @@ describe('prepare with baseBranch', () => {
     expect(sh(dir, 'rev-parse', 'HEAD')).toBe(remote.branchSha('develop'));
 
     // Prepared again over the same clone (a resumed step): the same answer, the config still main's.
-    expect(await ws.prepare(input(sampleJob()), { signal })).toEqual(out);
+    expect(await ws.prepare(prepareInput(sampleJob()), { signal })).toEqual(out);
   });
 
   it('builds on the base branch from a spare clone too', async () => {
     const { remote, ws } = setup('develop');
-    await ws.prepare(input(sampleJob()), { signal });
+    await ws.prepare(prepareInput(sampleJob()), { signal });
     await ws.idle(); // the spare is made
-    const second = await ws.prepare(input(sampleJob({ jobId: 'job-2', branch: 'booty/issue-7-2' })), {
+    const second = await ws.prepare(prepareInput(sampleJob({ jobId: 'job-2', branch: 'booty/issue-7-2' })), {
       signal,
     });
     expect(second).toMatchObject({ baseSha: remote.branchSha('develop'), defaultBranch: 'develop' });
@@ -77,7 +59,7 @@ describe('prepare with baseBranch', () => {
 
   it('given a baseBranch the remote does not have, then prepare fails naming the branch and what to do', async () => {
     const { ws } = setup('release/9.x');
-    const err = await ws.prepare(input(sampleJob()), { signal }).catch((e: unknown) => e);
+    const err = await ws.prepare(prepareInput(sampleJob()), { signal }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BootyError);
     expect((err as BootyError).code).toBe('BOOTY_E_BASE_BRANCH_MISSING');
     expect((err as BootyError).message).toBe(
@@ -87,7 +69,7 @@ describe('prepare with baseBranch', () => {
 
   it('given baseBranch naming the default branch, then nothing moves', async () => {
     const { remote, ws } = setup('main');
-    const out = await ws.prepare(input(sampleJob()), { signal });
+    const out = await ws.prepare(prepareInput(sampleJob()), { signal });
     expect(out).toMatchObject({ baseSha: remote.head, defaultBranch: 'main' });
   });
 });
@@ -96,17 +78,17 @@ describe('prepare on booty itself', () => {
   it("given a self-modification whose booty.yml names no quality commands, then booty's own lint and typecheck are its quality commands", async () => {
     const remote = makeRemote(base, nodeSample);
     const ws = createWorkspace({ root: path.join(base, 'workdir'), remoteUrl: () => remote.url, author });
-    open.push(ws);
+    letGoAfter(ws);
     const job0 = sampleJob();
     const self = await ws.prepare(
-      input({ ...job0, settings: { ...job0.settings, selfModification: true } }),
+      prepareInput({ ...job0, settings: { ...job0.settings, selfModification: true } }),
       {
         signal,
       },
     );
     expect(self.config.quality).toEqual({ commands: ['npm run lint', 'npm run typecheck'] });
     expect(SELF_QUALITY_COMMANDS).toEqual(['npm run lint', 'npm run typecheck']);
-    const other = await ws.prepare(input(sampleJob({ jobId: 'job-2', branch: 'booty/issue-7-2' })), {
+    const other = await ws.prepare(prepareInput(sampleJob({ jobId: 'job-2', branch: 'booty/issue-7-2' })), {
       signal,
     });
     expect(other.config.quality).toEqual({ commands: [] });
@@ -118,10 +100,10 @@ describe('prepare on booty itself', () => {
       '.github/booty.yml': 'test:\n  command: node --test\nquality:\n  commands: [npm run check]\n',
     });
     const ws = createWorkspace({ root: path.join(base, 'workdir'), remoteUrl: () => remote.url, author });
-    open.push(ws);
+    letGoAfter(ws);
     const job0 = sampleJob();
     const self = await ws.prepare(
-      input({ ...job0, settings: { ...job0.settings, selfModification: true } }),
+      prepareInput({ ...job0, settings: { ...job0.settings, selfModification: true } }),
       {
         signal,
       },

