@@ -8,6 +8,19 @@ import { readJobLog } from '../../src/store/job-log.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 
+/** The fields every JobRequested version has in this shape (v2 and later), for job `j`. */
+const requestOfJ = {
+  jobId: 'j',
+  repo: { owner: 'o', name: 'r' },
+  issue: { number: 1, title: 't', body: '', url: '' },
+  triggerLabel: 'booty',
+  sender: 's',
+  deliveryId: 'd',
+  installationId: null,
+  requestedAt: 0,
+  settings: {},
+};
+
 describe('event upcasting', () => {
   it('given a JobRequested stored in the version 1 shape, when read, then it folds as the current shape', async () => {
     const file = path.join(tempDir(), 'old.db');
@@ -52,18 +65,7 @@ describe('event upcasting', () => {
     'given a JobRequested v%i, when read, then the rule switches are as its release ran',
     async (version, request) => {
       const store = new SqliteEventStore(path.join(tempDir(), 'rules.db'));
-      const data = {
-        jobId: 'j',
-        repo: { owner: 'o', name: 'r' },
-        issue: { number: 1, title: 't', body: '', url: '' },
-        triggerLabel: 'booty',
-        sender: 's',
-        deliveryId: 'd',
-        installationId: null,
-        requestedAt: 0,
-        settings: {},
-      };
-      await store.append('j', 0, [{ type: 'JobRequested', version, data }]);
+      await store.append('j', 0, [{ type: 'JobRequested', version, data: requestOfJ }]);
       const snapshot = foldJob(await readJobLog(store, 'j'));
       await store.close();
       expect(snapshot.context.request).toMatchObject(request);
@@ -106,18 +108,7 @@ describe('event upcasting', () => {
   ] as const)('refuses %s, naming the job and the row', async (_, type, version, data, code, message) => {
     const file = path.join(tempDir(), 'bad.db');
     const store = new SqliteEventStore(file);
-    const requested = {
-      jobId: 'j',
-      repo: { owner: 'o', name: 'r' },
-      issue: { number: 1, title: 't', body: '', url: '' },
-      triggerLabel: 'booty',
-      sender: 's',
-      deliveryId: 'd',
-      installationId: null,
-      requestedAt: 0,
-      settings: {},
-    };
-    await store.append('j', 0, [{ type: 'JobRequested', version: 3, data: requested }]);
+    await store.append('j', 0, [{ type: 'JobRequested', version: 3, data: requestOfJ }]);
     await store.append('j', 1, [{ type, version, data: JSON.parse(data) }]);
     let caught: unknown;
     try {
