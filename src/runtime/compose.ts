@@ -57,7 +57,9 @@ export interface Booty {
 
 export function composeBooty(config: BootyConfig): Booty {
   const { env, log } = config;
-  const store = config.store ?? openStore(storeLocation(env), {
+  const store =
+    config.store ??
+    openStore(storeLocation(env), {
       server: config.server === true,
       leases: leaseSettings(env),
     });
