@@ -12,9 +12,10 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
  * the event recorded, so a log from before (no class) folds exactly as it did.
  * Machine 5 adds the loop's controls: a stall stops early, a job that gives up escalates, a plan
  * may wait for approval (`awaitingApproval`), and the budget parks (`budgetExhausted`). A job
- * requested before them (JobRequested v3, lifted with `loopControls: false`) neither stalls nor
- * parks; escalation and approval need booty.yml keys its config did not ask for. So old logs fold
- * as they were written (test/fixtures/legacy-logs/m4-*).
+ * requested before them (JobRequested v3, lifted with `loopControls: false`) neither stalls, parks,
+ * escalates nor waits for a plan, even where its logged config holds `escalate` or `approval`
+ * (machine 4 logged those keys before they meant anything). So old logs fold as they were written
+ * (test/fixtures/legacy-logs/m4-*).
  * Machine 6 counts new quality findings in the stall's measure: an attempt that fixes lint findings
  * one by one improves. A job requested before (JobRequested v4, lifted with `qualityProgress:
  * false`) is measured as machine 5 measured it (test/fixtures/legacy-logs/m5-quality-stall.db).

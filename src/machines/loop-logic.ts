@@ -36,6 +36,8 @@ const command = (event: any, word: CommandReceived['command']) => (event as Comm
 
 /** The plan waits for a writer: `approval: plan` in booty.yml, or the issue's `booty:plan` label. */
 const planNeedsApproval = (context: JobState) =>
+  // Machine 4 logged booty.yml's `approval` before it meant anything: only later requests heed it.
+  context.request.loopControls &&
   (context.config?.approval === 'plan' || context.request.planApproval) &&
   context.checkpoints.approvedBy === null;
 
@@ -66,7 +68,9 @@ const GAVE_UP = new Set<OutcomeReason>([
   'environment',
   'no-changes',
 ]);
-const escalates = (context: JobState) => (context.config?.escalate?.length ?? 0) > 0;
+/** Machine 4 logged `escalate` too, before it meant anything: only later requests heed it. */
+const escalates = (context: JobState) =>
+  context.request.loopControls && (context.config?.escalate?.length ?? 0) > 0;
 
 /** The current attempt's proposal is recorded and not yet applied. */
 const proposalWaiting = (context: JobState) => {
@@ -117,8 +121,12 @@ export const loopActions = {
   /** A writer's `@booty continue`: the budget is raised once by the step, and the stop forgotten. */
   raiseBudget: update(({ context }) => {
     const { maxTokens, budgetStep } = context.settings;
+    // Unset, the step is the budget the job started with, kept so each continue adds the same.
     const step = budgetStep ?? maxTokens ?? 0;
-    return { error: null, settings: { ...context.settings, maxTokens: (maxTokens ?? 0) + step } };
+    return {
+      error: null,
+      settings: { ...context.settings, budgetStep: step, maxTokens: (maxTokens ?? 0) + step },
+    };
   }),
   /** A step that could not afford its request: the job waits where it stopped. */
   parkOnBudget: update(({ context, event }) => failedStep(context, asFailure(event.error))),

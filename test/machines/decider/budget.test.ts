@@ -100,6 +100,22 @@ const rows: Row[] = [
     },
   },
   {
+    name: 'with no step configured, every continue adds the budget the job started with, not double',
+    given: [
+      ...started(1000, null),
+      ok.analyzed(),
+      cannotAfford('generate', 1),
+      command('continue'),
+      cannotAfford('generate', 1),
+    ],
+    when: command('continue'),
+    expect: {
+      state: 'generating',
+      effect: effect('generate', 1),
+      context: { settings: { maxTokens: 3000, budgetStep: 1000 } },
+    },
+  },
+  {
     name: 'an analysis over the budget parks; continue goes on to the first attempt',
     given: [...started(50), ok.analyzed(100)],
     when: command('continue'),

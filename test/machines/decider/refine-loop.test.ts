@@ -306,6 +306,29 @@ const rows: Row[] = [
     },
   },
   {
+    name: 'a job requested before the controls (machine 4 logged `escalate` already) does not escalate',
+    given: [
+      requestedBeforeControls(),
+      ok.prepared(2, { escalate: ['alice'] }),
+      ok.baseline(),
+      ok.analyzed(),
+      ok.generated(1),
+      ok.applied(1),
+      ok.tests(false, 1),
+      ok.refined(2),
+      ok.applied(2),
+      ok.tests(false, 2),
+    ],
+    when: ok.pr(2),
+    expect: { state: 'prOpened', effect: null, context: { outcome: { reason: 'tests-failing' } } },
+  },
+  {
+    name: 'a job requested before the controls (machine 4 logged `approval` already) writes without a plan',
+    given: [requestedBeforeControls(), ok.prepared(3, { approval: 'plan' }), ok.baseline()],
+    when: ok.analyzed(),
+    expect: { state: 'generating', effect: effect('generate', 1) },
+  },
+  {
     name: 'failing fast with nothing applied escalates on the issue, then the job fails',
     given: [
       requested(),
