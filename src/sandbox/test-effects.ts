@@ -294,8 +294,11 @@ export function createTestEffects(options: TestEffectsOptions) {
       ),
     );
     const judgement = judge({ baseline: job.baseline, run: facts, touched });
-    // Quality commands run once the tests pass: a failing test is the root cause to fix first.
-    const step = judgement.verdict === 'pass' ? qualityStep(job, cfg, home, signal) : null;
+    // Quality commands run once the tests pass: a failing test is the root cause to fix first. A
+    // baseline with no quality record ran before booty had quality commands: the job keeps the gate
+    // it started with, as nothing on the base commit could be compared with.
+    const gated = judgement.verdict === 'pass' && job.baseline?.quality !== undefined;
+    const step = gated ? qualityStep(job, cfg, home, signal) : null;
     if (!step)
       return classified({ ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' });
     const quality = await changeQuality(step, job.baseline?.quality);

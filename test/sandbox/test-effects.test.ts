@@ -225,6 +225,31 @@ describe('test effects', () => {
     expect(after.reasons.map((r) => r.code)).toEqual(['no-test-passed']);
   });
 
+  it('keeps the gate a job started with: a baseline from before quality commands skips them, one with a record runs them', async () => {
+    const { job, effects, input } = await preparedJob(
+      {},
+      { quality: { commands: ['echo "src/a.js:1: no-var"; exit 1'] } },
+    );
+    const baseline = await effects.runBaseline(input(job, 'runBaseline'), { signal });
+    expect(baseline.quality?.map((q) => q.verdict)).toEqual(['fail']);
+    const change = { 'test/sum.test.js': "require('node:test')('sums', () => {});\n" };
+    const { quality: _, ...older } = baseline;
+    const legacyJob = withChanges(job, older, change, ['test/sum.test.js']);
+    const old = await effects.runTests(input(legacyJob, 'runTests'), { signal });
+    expect(old).toMatchObject({ verdict: 'pass', passed: true });
+    expect(old.quality).toBeUndefined();
+
+    // The same run against the baseline's quality record is compared, and the finding is an old one.
+    const gated = await effects.runTests(
+      input(withChanges(job, baseline, change, ['test/sum.test.js']), 'runTests'),
+      { signal },
+    );
+    expect(gated).toMatchObject({ verdict: 'pass', passed: true });
+    expect(gated.quality?.map((q) => [q.verdict, q.reason])).toEqual([
+      ['pass', 'already failed on the base commit; the change adds no finding'],
+    ]);
+  });
+
   it("keeps the clone's .git read-only for the tests, so nothing they write there runs later outside the sandbox", async () => {
     const { job, effects, input, dir } = await preparedJob();
     const sneaky = {
