@@ -114,7 +114,8 @@ export function parseMention(
   const m = new RegExp(`(?:^|\\s)@${name}\\b[ \\t]*([^\\n]*)`, 'i').exec(body);
   if (!m) return null;
   const rest = m[1]!.trim();
-  const word = /^(retry|stop|cancel|continue|approve)\b\s*$/i.exec(rest)?.[1]?.toLowerCase();
+  // A command may end a sentence (`@booty approve.`, `@booty continue!`): punctuation is not a request.
+  const word = /^(retry|stop|cancel|continue|approve)\b[\s.!,;:)]*$/i.exec(rest)?.[1]?.toLowerCase();
   if (word) return { command: word as CommandWord };
   const revise = /^revise\b/i.test(rest) && /\brevise\b\s*([\s\S]*)$/i.exec(body.slice(m.index));
   if (revise) {

@@ -10,7 +10,10 @@ describe('parseMention', () => {
     ['Looks good. @Booty Approve  ', { command: 'approve' }],
     ['@booty cancel', { command: 'cancel' }],
     ['@booty retry', { command: 'retry' }],
-  ])('%s is a command', (body, expected) => expect(parseMention(body)).toEqual(expected));
+    ['@booty approve.', { command: 'approve' }],
+    ['Thanks! @booty continue!', { command: 'continue' }],
+    ['@booty stop, please', { request: '@booty stop, please' }],
+  ])('%s is read as %o', (body, expected) => expect(parseMention(body)).toEqual(expected));
 
   it('takes the revision text, over the following lines too', () => {
     expect(parseMention('@booty revise use a Map, not an object\nand keep the old export')).toEqual({
