@@ -177,6 +177,8 @@ export const QualityRun = z.object({
   durationMs: z.number().min(0),
   /** What it reported at a file and line, as `file: message`: line numbers dropped, as a change shifts them. */
   findings: z.array(z.string()),
+  /** Its findings may not be all of them: the output was cut to its head and tail, or the findings cap was hit. */
+  incomplete: z.boolean().optional(),
   /** The end of what it printed: ANSI-free, secrets scrubbed, the workspace shown as `.`. */
   outputTail: z.string(),
   /** On the baseline: whether it passed there. After a change: against the baseline's run. */

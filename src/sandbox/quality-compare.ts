@@ -1,20 +1,25 @@
 import type { QualityRun } from '../events/effect-results.js';
 import { plural } from '../text.js';
-import { newFindings } from './quality-findings.js';
+import { findingsCapped, newFindings } from './quality-findings.js';
 
 // Whether a quality command's failure after a change is the change's doing. A command that passed
 // on the base commit and fails now is a new failure. One that failed on the base too is compared by
 // its findings: a finding the base did not have is new. When neither run names a finding booty can
-// compare, booty cannot tell, says so, and does not promote: proof, not absence of evidence.
+// compare, booty cannot tell, says so, and does not promote: proof, not absence of evidence. So too
+// when either run's findings may be cut short (output capped, or the findings cap hit): a new
+// finding may be among those never read.
 
 /** What one run of a quality command showed, before any comparison. */
 export type QualityFacts = Pick<
   QualityRun,
-  'command' | 'exitCode' | 'timedOut' | 'durationMs' | 'findings' | 'outputTail'
+  'command' | 'exitCode' | 'timedOut' | 'durationMs' | 'findings' | 'incomplete' | 'outputTail'
 >;
 
 const exited = (r: Pick<QualityFacts, 'exitCode' | 'timedOut'>) =>
   r.timedOut ? 'timed out' : `exited ${r.exitCode ?? 'without a status'}`;
+
+const incomplete = (r: Pick<QualityFacts, 'findings' | 'incomplete'>) =>
+  r.incomplete === true || findingsCapped(r.findings);
 
 const passes = (r: Pick<QualityFacts, 'exitCode' | 'timedOut'>) => r.exitCode === 0 && !r.timedOut;
 
@@ -52,6 +57,13 @@ export function compareQuality(base: QualityRun | undefined, after: QualityFacts
   }
   if (passes(base)) {
     return result('fail', `passed on the base commit and ${exited(after)} after the change`, after.findings);
+  }
+  if (incomplete(base) || incomplete(after)) {
+    const which = incomplete(base) ? 'on the base commit' : 'after the change';
+    return result(
+      'unknown',
+      `${exited(after)}, as it did on the base commit, and its run ${which} printed more than booty reads in full: booty cannot tell whether the change added a finding`,
+    );
   }
   const added = newFindings(base.findings, after.findings);
   if (added.length) {

@@ -9,6 +9,9 @@
 const MESSAGE_CHARS = 300;
 const MAX_FINDINGS = 1_000;
 
+/** A list as long as the cap may have lost findings past it (also read from runs logged before `incomplete`). */
+export const findingsCapped = (findings: readonly string[]) => findings.length >= MAX_FINDINGS;
+
 // A path: no spaces, and a folder or an extension, so "Error: 3" or "npm error code" are not files.
 const PATH = String.raw`(?:\.\/)?(?:[^\s:()]+\/)*[^\s:()/]*[^\s:()]\.[A-Za-z0-9]{1,8}|(?:\.\/)?[^\s:()]+\/[^\s:()]+`;
 const COLON = new RegExp(String.raw`^\s*(${PATH}):(\d+)(?::\d+)?:?\s+(\S.*)$`);

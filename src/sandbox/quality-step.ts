@@ -1,7 +1,7 @@
 import type { QualityRun } from '../events/effect-results.js';
 import { tailOf } from './output-cap.js';
 import { compareQuality, onBaseline, type QualityFacts } from './quality-compare.js';
-import { parseFindings } from './quality-findings.js';
+import { findingsCapped, parseFindings } from './quality-findings.js';
 import type { CommandResult } from './run-command.js';
 
 // The quality commands (booty.yml `quality.commands`: lint, typecheck), one after another in the
@@ -27,12 +27,14 @@ async function runAll(input: QualityStepInput): Promise<QualityFacts[]> {
     const dir = await input.tree();
     const result = await input.exec(dir, command);
     const output = input.clean(result.output, dir);
+    const findings = parseFindings(output);
     facts.push({
       command,
       exitCode: result.exitCode,
       timedOut: result.timedOut,
       durationMs: result.durationMs,
-      findings: parseFindings(output),
+      findings,
+      incomplete: result.truncated || findingsCapped(findings),
       outputTail: tailOf(output, TAIL_CHARS),
     });
   }

@@ -19,6 +19,8 @@ const run = (exitCode: number | null, findings: string[] = [], timedOut = false)
   outputTail: findings.join('\n'),
 });
 const base = (facts: QualityFacts) => onBaseline(facts);
+/** As many findings as parseFindings keeps: any past them were never read. */
+const capped = Array.from({ length: 1_000 }, (_, i) => `src/f${i}.js: no-var`);
 
 describe('compareQuality', () => {
   it.each<[string, QualityRun | undefined, QualityFacts, QualityRun['verdict'], string | null, string[]]>([
@@ -86,6 +88,38 @@ describe('compareQuality', () => {
       'unknown',
       'exited 1, and there is no run of it on the base commit to compare with',
       [],
+    ],
+    [
+      'failing with only the base findings where the base output was cut: a new finding may be in what was dropped',
+      base({ ...run(1, ['old.js: no-var']), incomplete: true }),
+      run(1, ['old.js: no-var']),
+      'unknown',
+      'exited 1, as it did on the base commit, and its run on the base commit printed more than booty reads in full: booty cannot tell whether the change added a finding',
+      [],
+    ],
+    [
+      'failing with only the base findings where the output after the change was cut',
+      base(run(1, ['old.js: no-var'])),
+      { ...run(1, ['old.js: no-var']), incomplete: true },
+      'unknown',
+      'exited 1, as it did on the base commit, and its run after the change printed more than booty reads in full: booty cannot tell whether the change added a finding',
+      [],
+    ],
+    [
+      'failing with the findings cap hit on both (a run logged before the incomplete flag)',
+      base(run(1, capped)),
+      run(1, capped),
+      'unknown',
+      'exited 1, as it did on the base commit, and its run on the base commit printed more than booty reads in full: booty cannot tell whether the change added a finding',
+      [],
+    ],
+    [
+      'failing after passing on the base, its output cut: still a new failure',
+      base(run(0)),
+      { ...run(1, ['src/a.js: no-console']), incomplete: true },
+      'fail',
+      'passed on the base commit and exited 1 after the change',
+      ['src/a.js: no-console'],
     ],
   ])('given %s', (_, before, after, verdict, reason, added) => {
     expect(compareQuality(before, after)).toEqual({ ...after, verdict, reason, newFindings: added });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TestRun } from '../../src/events/effect-results.js';
 import { type JobContext, mergeChanges } from '../../src/machines/job-context.js';
+import { baselineQuality } from '../../src/sandbox/quality-step.js';
+import { runCommand } from '../../src/sandbox/run-command.js';
 import { nodeSample } from '../fixtures/git-fixtures.js';
-import { useScratch } from '../fixtures/workspace-scratch.js';
+import { base, useScratch } from '../fixtures/workspace-scratch.js';
 import { preparedJob } from './prepared-job.js';
 
 // The quality commands through the real test effects: a real clone, real `node --test`, and a real
@@ -137,5 +139,24 @@ describe('quality commands in the test step', () => {
     const run = await testChange({ 'src/math.js': `${MATH}console.log('debug');\n` });
     expect(run).toMatchObject({ verdict: 'pass', passed: true });
     expect('quality' in run).toBe(false);
+  });
+
+  it('marks a run incomplete when its output was cut or its findings reached the cap, so no comparison passes on it', async () => {
+    const printing = (n: number) =>
+      `node -e "for (let i = 1; i <= ${n}; i++) console.log('src/f' + i + '.js:1: no-var')"`;
+    const step = (outputCapBytes: number, commands: string[]) =>
+      baselineQuality({
+        commands,
+        tree: async () => base,
+        exec: (cwd, command) =>
+          runCommand({ cwd, command, timeoutMs: 30_000, sandbox: 'off', network: false, outputCapBytes }),
+        clean: (output) => output,
+      });
+    const [few, many] = await step(1024 * 1024, [printing(3), printing(1_200)]);
+    expect([few!.incomplete, few!.findings.length]).toEqual([false, 3]);
+    expect([many!.incomplete, many!.findings.length]).toEqual([true, 1_000]);
+    const [cut] = await step(200, [printing(50)]);
+    expect(cut!.incomplete).toBe(true);
+    expect(cut!.findings.length).toBeLessThan(50);
   });
 });
