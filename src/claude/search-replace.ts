@@ -1,6 +1,8 @@
 // The model's targeted edits, applied strictly: each edit's `search` text must occur exactly once
 // in the file as the edits before it left it, and is replaced by `replace`. Nothing is guessed
-// (no whitespace folding, no fuzzy match): an edit that does not fit is named and sent back.
+// (no whitespace folding, no fuzzy match): an edit that does not fit is named and sent back. The
+// one translation is line endings: the model writes \n, so in a file that uses \r\n an edit whose
+// search text has no \r is matched, and written, with \r\n.
 
 export interface Edit {
   path: string;
@@ -15,6 +17,13 @@ function occurrences(text: string, needle: string): { count: number; at: number 
   const at = text.indexOf(needle);
   if (at < 0) return { count: 0, at };
   return { count: text.indexOf(needle, at + 1) < 0 ? 1 : 2, at };
+}
+
+/** The edit in the file's line endings: CRLF where the file uses them and the search text does not. */
+function inEndings(content: string, edit: Edit): { search: string; replace: string } {
+  if (!content.includes('\r\n') || edit.search.includes('\r')) return edit;
+  const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
+  return { search: crlf(edit.search), replace: crlf(edit.replace) };
 }
 
 /**
@@ -34,7 +43,7 @@ export function applyFileEdits(
     };
   let content = current;
   for (let k = 0; k < edits.length; k++) {
-    const { search, replace } = edits[k]!.edit;
+    const { search, replace } = inEndings(content, edits[k]!.edit);
     const found = occurrences(content, search);
     if (found.count !== 1)
       return {

@@ -120,4 +120,33 @@ describe('strict edits', () => {
         "edits[0] (edit 1 of 1 for src/a.js): src/a.js does not exist (or is not a text file); give a new file's complete content in changes instead",
     });
   });
+
+  it('match a file with CRLF line endings, writing the replacement in them, and an edit finds the text an earlier one wrote', () => {
+    const crlf = 'one\r\ntwo\r\nthree\r\n';
+    expect(
+      applyFileEdits('src/a.js', crlf, [
+        edit('one\ntwo\n', 'one\ndeux\n', 0),
+        edit('deux\nthree', 'deux\ntrois', 1),
+      ]),
+    ).toEqual({ ok: true, content: 'one\r\ndeux\r\ntrois\r\n' });
+    // A search text that carries its own \r is taken exactly as given.
+    expect(applyFileEdits('src/a.js', crlf, [edit('two\r\n', 'deux\r\n')])).toEqual({
+      ok: true,
+      content: 'one\r\ndeux\r\nthree\r\n',
+    });
+    // Still exactly once: the CRLF form of a text twice in the file is refused.
+    expect(applyFileEdits('src/a.js', 'x\r\ny\r\nx\r\ny\r\n', [edit('x\ny', 'z')])).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('occurs more than once in src/a.js'),
+    });
+  });
+
+  it('refuse any search text in an empty file, and keep LF files exact', () => {
+    expect(applyFileEdits('src/a.js', '', [edit('one', '1')])).toEqual({
+      ok: false,
+      problem:
+        'edits[0] (edit 1 of 1 for src/a.js): its search text occurs nowhere in src/a.js; copy the exact current lines',
+    });
+    expect(applyFileEdits('src/a.js', 'one\ntwo\n', [edit('one\r\ntwo', '1')])).toMatchObject({ ok: false });
+  });
 });
