@@ -4,6 +4,8 @@ import type { JobLeases, Lease } from '../store/job-leases.js';
 // pollMs, and at once when a job is offered here or a slot frees), runs each, renews every lease
 // it holds three times a period, and lets go when the run ends. A lease found lapsed aborts its
 // run: the job may be another worker's now, and this one must act no further, nor let go of it.
+// So does a lease this worker cannot vouch for: one whose last successful take or renewal is
+// older than two thirds of a period, whether the renewals since failed, hung or never ran.
 
 export interface LeaseLoopOptions {
   leases: JobLeases;
@@ -24,6 +26,8 @@ export interface LeaseLoopOptions {
 interface Held {
   lease: Lease;
   lost: AbortController;
+  /** Local time when the take or renewal that last kept the lease was asked (it lives a period from then, at least). */
+  keptAt: number;
   /** The run and its release. */
   done: Promise<void>;
 }
@@ -34,6 +38,8 @@ export class LeaseLoop {
   private timers: NodeJS.Timeout[] = [];
   private taking = false;
   private again = false;
+  /** A renewal under way: the next tick does not stack another on the database. */
+  private renewing = false;
   /** Jobs are taken only once started (the supervisor has booted), and until stopped. */
   private started = false;
   private stopped = false;
@@ -47,7 +53,9 @@ export class LeaseLoop {
     const { pollMs, seconds } = this.options.leases.settings;
     this.timers = [
       setInterval(() => this.kick(), pollMs),
-      setInterval(() => void this.renew(), (seconds * 1000) / 3),
+      setInterval(() => this.tick(), (seconds * 1000) / 3),
+      // Checked more often than renewed, so a lease unvouched for is let go well before it lapses.
+      setInterval(() => this.abortUnvouched(), (seconds * 1000) / 6),
       setInterval(
         () => void this.options.sweep().catch((err: unknown) => this.options.onError(err)),
         seconds * 2000,
@@ -73,11 +81,15 @@ export class LeaseLoop {
     for (const t of this.timers) clearInterval(t);
     while (this.taking) await new Promise((resolve) => setTimeout(resolve, 10));
     // Renewal goes on until the runs end: a lease must not lapse while its run is being stopped.
-    const renewing = setInterval(() => void this.renew(), (this.options.leases.settings.seconds * 1000) / 3);
+    const { seconds } = this.options.leases.settings;
+    const renewing = [
+      setInterval(() => this.tick(), (seconds * 1000) / 3),
+      setInterval(() => this.abortUnvouched(), (seconds * 1000) / 6),
+    ];
     try {
       await Promise.all([...this.held.values()].map((h) => h.done));
     } finally {
-      clearInterval(renewing);
+      for (const t of renewing) clearInterval(t);
     }
   }
 
@@ -88,7 +100,8 @@ export class LeaseLoop {
         this.again = false;
         const free = this.options.slots - this.held.size;
         if (free <= 0 || this.stopped) break;
-        for (const lease of await this.options.leases.take(free)) this.runLeased(lease);
+        const askedAt = Date.now();
+        for (const lease of await this.options.leases.take(free)) this.runLeased(lease, askedAt);
       } while (this.again);
     } catch (err) {
       this.options.onError(err);
@@ -97,13 +110,13 @@ export class LeaseLoop {
     }
   }
 
-  private runLeased(lease: Lease) {
+  private runLeased(lease: Lease, keptAt: number) {
     // Leased here again: the earlier lease lapsed (this worker paused past it), so its run stops
     // first, and the job runs anew from its log.
     const earlier = this.held.get(lease.jobId);
     earlier?.lost.abort();
     const lost = new AbortController();
-    const entry: Held = { lease, lost, done: Promise.resolve() };
+    const entry: Held = { lease, lost, keptAt, done: Promise.resolve() };
     entry.done = (async () => {
       await earlier?.done;
       try {
@@ -124,19 +137,40 @@ export class LeaseLoop {
     this.held.set(lease.jobId, entry);
   }
 
+  private tick() {
+    this.abortUnvouched();
+    if (!this.renewing) void this.renew();
+  }
+
+  /** Stops every run whose lease may have lapsed unseen: no renewal has kept it for 2/3 of a period. */
+  private abortUnvouched() {
+    const oldest = Date.now() - (this.options.leases.settings.seconds * 1000 * 2) / 3;
+    for (const h of this.held.values()) {
+      if (h.keptAt >= oldest || h.lost.signal.aborted) continue;
+      this.options.lapsed(h.lease.jobId);
+      h.lost.abort();
+    }
+  }
+
   private async renew() {
+    this.renewing = true;
     const held = [...this.held.values()];
+    const askedAt = Date.now();
     try {
       const lapsed = new Set((await this.options.leases.renew(held.map((h) => h.lease))).map((l) => l.jobId));
       for (const h of held) {
-        if (!lapsed.has(h.lease.jobId) || h.lost.signal.aborted) continue;
-        this.options.lapsed(h.lease.jobId);
-        h.lost.abort();
+        if (!lapsed.has(h.lease.jobId)) h.keptAt = askedAt;
+        else if (!h.lost.signal.aborted) {
+          this.options.lapsed(h.lease.jobId);
+          h.lost.abort();
+        }
       }
       await this.options.renewed(held.filter((h) => !h.lost.signal.aborted).map((h) => h.lease.jobId));
     } catch (err) {
-      // A renewal that could not reach the database is tried again next time; the lease lives on.
+      // Tried again next tick; a lease that is not renewed in time is let go (abortUnvouched).
       this.options.onError(err);
+    } finally {
+      this.renewing = false;
     }
   }
 }

@@ -303,3 +303,54 @@ describe('workers on one database', () => {
     expect(fast.effects.log.at(-1)).toMatch(/:promotePr:1:/);
   });
 });
+
+describe('a worker that cannot renew', () => {
+  it('given renewals that hang (the queue row locked), then the worker stops its run within the lease, before another worker could take the job', async () => {
+    const url = await freshDatabase();
+    const a = worker(url);
+    // The effect waits long, unless its run is stopped: then it hears the abort.
+    let started = false;
+    let aborted: boolean | null = null;
+    const prepare = a.effects.impls.prepare;
+    a.effects.impls.prepare = ((input, ctx) =>
+      new Promise((resolve, reject) => {
+        started = true;
+        const done = setTimeout(() => {
+          aborted = false;
+          resolve(prepare(input, ctx));
+        }, 30_000);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(done);
+          aborted ??= true;
+          reject(new BootyError('BOOTY_E_EFFECT_TRANSIENT', { src: 'prepare', reason: 'aborted' }));
+        });
+      })) as typeof prepare;
+    await a.supervisor.boot();
+    const created = await a.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await until('the first effect to start', async () => started);
+
+    // Another session holds the leased row: every renewal waits on it and never answers in time.
+    const { default: pg } = await import('pg');
+    const locker = new pg.Client(url);
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      const { rowCount } = await locker.query(`SELECT id FROM pgboss.job WHERE state = 'active' FOR UPDATE`);
+      expect(rowCount).toBe(1);
+      const errorsWhenStopped = await until(
+        'the run to stop',
+        async () => aborted !== null && [...a.errors],
+        SETTINGS.seconds * 3000,
+      );
+      expect(aborted).toBe(true);
+      // Stopped while the renewal still hung: no renewal had failed (nor timed out) yet.
+      expect(errorsWhenStopped.map((e) => (e as BootyError).code ?? String(e))).toEqual([
+        'BOOTY_E_LEASE_LAPSED',
+      ]);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+  });
+});

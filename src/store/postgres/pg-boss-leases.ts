@@ -93,11 +93,22 @@ export class PgBossLeases implements JobLeases {
 async function start(url: string, settings: LeaseSettings): Promise<PgBoss> {
   // pg-boss loads with the first leasing store only: SQLite and the read-only commands never load it.
   const { default: PgBossClass } = await import('pg-boss');
+  // A statement that hangs (a lock, a stalled server) fails instead of holding one of the four
+  // connections for good; the lease loop stops runs it cannot renew in time either way. Not less
+  // than 5 s: pg-boss creates its schema through this pool on a worker's first start.
+  const timeoutMs = Math.max(5_000, (settings.seconds * 1000) / 3);
+  const timeouts = {
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs + 1_000,
+    connectionTimeoutMillis: timeoutMs,
+  };
   const boss = new PgBossClass({
     connectionString: url,
     schema: SCHEMA,
     application_name: 'booty leases',
     max: 4,
+    // pg's pool options, which pg-boss passes on (its types do not name them).
+    ...timeouts,
     // The cron scheduler and its clock checks are not used.
     schedule: false,
     // Maintenance finds lapsed leases; one worker runs it per interval, whichever comes first.
