@@ -1,5 +1,6 @@
 import type { FileChange } from '../events/effect-results.js';
 import type { AttemptRecord, JobContext } from '../machines/job-context.js';
+import { protectedPath } from '../workspace/path-policy.js';
 import type { ChangesAnswer } from './answer-schemas.js';
 import { repeatProblem } from './prompts.js';
 import { repeatedAttempt } from './repeated-patch.js';
@@ -29,10 +30,11 @@ export function answerRules({ job, reader, attempts, base }: AnswerRulesInput) {
     for (const p of paths) if (latest.has(p)) found.set(p, latest.get(p)!);
     return found;
   };
+  const isProtected = (path: string) => protectedPath(path, job.config?.protectedPaths ?? []) !== null;
   // Checked twice per answer (rules, then review): resolved once.
   const resolved = new WeakMap<ChangesAnswer, Promise<Resolved>>();
   const resolve = (answer: ChangesAnswer) => {
-    if (!resolved.has(answer)) resolved.set(answer, resolveAnswer(answer, current));
+    if (!resolved.has(answer)) resolved.set(answer, resolveAnswer(answer, current, isProtected));
     return resolved.get(answer)!;
   };
 

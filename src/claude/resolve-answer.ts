@@ -6,6 +6,10 @@ import { applyFileEdits, editsByFile } from './search-replace.js';
 // A changes answer as whole files: edits are applied to each file's current content (the job's
 // latest version, else the base), so the log keeps recording complete contents and an old log's
 // Generated event reads as before.
+//
+// An edit to a protected path (a tracked .env, a key) is never resolved: its file is not read, so
+// its content cannot reach the model in a repair turn. It is proposed as the path alone (no
+// content), and the apply step's path policy rejects it as it rejects any change there.
 
 export interface Resolved {
   changes: FileChange[];
@@ -18,10 +22,15 @@ export interface Resolved {
 export async function resolveAnswer(
   answer: ChangesAnswer,
   current: (paths: string[]) => Promise<Map<string, string | null>>,
+  isProtected: (path: string) => boolean,
 ): Promise<Resolved> {
   const byFile = editsByFile(answer.edits);
-  const contents = await current([...byFile.keys()]);
   const changes: FileChange[] = [];
+  for (const path of [...byFile.keys()].filter(isProtected)) {
+    byFile.delete(path);
+    changes.push({ path, content: null });
+  }
+  const contents = await current([...byFile.keys()]);
   const problems: string[] = [];
   const shown: string[] = [];
   for (const [path, edits] of byFile) {

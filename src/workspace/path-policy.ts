@@ -68,6 +68,12 @@ export function protectedBy(p: string, globs: readonly string[]): string | null 
   return null;
 }
 
+/** The glob (booty's defaults, then the repository's own) that protects a path as given, or null. */
+export function protectedPath(raw: string, protectedPaths: readonly string[]): string | null {
+  const syntax = checkPathSyntax(raw);
+  return 'rule' in syntax ? null : protectedBy(syntax.path, [...DEFAULT_PROTECTED_PATHS, ...protectedPaths]);
+}
+
 /**
  * No symbolic link on the way. A link a test left in the work tree could lead outside it, or into
  * .git, and booty writes the logged changes again after every run: a change goes to the real path.

@@ -8,6 +8,7 @@ import { Generated } from '../../src/events/effect-results.js';
 import { effectInput, type JobContext } from '../../src/machines/job-context.js';
 import { CLASS_GUIDANCE } from '../../src/refine/class-guidance.js';
 import { type AnthropicSimulator, scriptByTool } from '../../src/simulators/anthropic-simulator.js';
+import { checkChanges } from '../../src/workspace/path-policy.js';
 import { analysis, attempt, claudeOverSimulator, job, makeRepo, signal } from './claude-fixtures.js';
 
 // Refining with the history: the answer states its plan first, edits existing files strictly, and
@@ -145,6 +146,57 @@ describe('refine with history', () => {
     expect(out.explanation).toBe(
       'booty did not apply this answer: edits[1] (edit 2 of 2 for src/calculator.js): its search text occurs more than once in src/calculator.js after the edits before it; copy the exact current lines and include enough of them to match exactly once\n\nFix op5.',
     );
+  });
+
+  it('an edit to a protected path is never resolved: its file is not read into a repair turn, and the path policy rejects it', async () => {
+    const secret = 'API_TOKEN=s3cret-token-value';
+    const { dir, baseSha } = makeRepo({ '.env': `${secret}\n`, 'certs/server.pem': `${secret}-pem\n` });
+    const fix = {
+      path: 'src/calculator.js',
+      search: '  return a * 5 + b; // operation 5',
+      replace: '  return a * 5 - b; // operation 5',
+    };
+    const started = await claudeOverSimulator(
+      {
+        script: [
+          answer(
+            'Fix op5, and the token.',
+            [],
+            [
+              fix,
+              { path: '.env', search: 'API_TOKEN=wrong', replace: 'API_TOKEN=x' },
+              { path: 'certs/server.pem', search: 'nowhere', replace: 'x' },
+            ],
+          ),
+        ],
+      },
+      { repoDir: dir },
+    );
+    sim = started.simulator;
+    const j = job({ baseSha, analysis, attempt: 1 });
+
+    const out = await started.effects.generate(effectInput(j, 'generate'), { signal: signal() });
+
+    // No repair turn: the edits that did not match were to protected files, never read.
+    expect(sim.messages()).toHaveLength(1);
+    expect(JSON.stringify(sim.messages()[0]!.body.messages)).not.toContain('s3cret');
+    expect(out.changes.map((c) => [c.path, c.content === null ? null : 'content'])).toEqual([
+      ['.env', null],
+      ['certs/server.pem', null],
+      ['src/calculator.js', 'content'],
+    ]);
+    // The apply step's policy rejects them, and the attempt lists them as rejected.
+    const { accepted, rejected } = await checkChanges({
+      dir,
+      changes: out.changes,
+      protectedPaths: [],
+      readBase: async () => null,
+    });
+    expect(accepted.map((c) => c.path)).toEqual(['src/calculator.js']);
+    expect(rejected.map((r) => [r.path, r.rule])).toEqual([
+      ['.env', 'path-protected'],
+      ['certs/server.pem', 'path-protected'],
+    ]);
   });
 
   it("an edit applies to the job's current version of a file, which the request shows as the base plus the attempts' patches", async () => {
