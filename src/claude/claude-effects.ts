@@ -25,7 +25,7 @@ import {
   touchedFileText,
 } from './prompts.js';
 import type { RepoReader } from './repo-reader.js';
-import { planRequest } from './request-plan.js';
+import { type CurrentFile, planRequest } from './request-plan.js';
 import { askForAnswer, type Review, withSpent } from './structured-call.js';
 import { tokenCounter } from './token-counter.js';
 
@@ -69,7 +69,7 @@ interface StepParts<T> {
   /** The earlier attempts, oldest first: cached after the stable block, breakpoints at the last two. */
   history?: string[];
   head: string;
-  currentFiles?: { path: string; text: string; unlessShown: boolean }[];
+  currentFiles?: CurrentFile[];
   check?: (value: T) => Promise<string[]>;
   review?: (value: T) => Promise<Review>;
   /** Tokens this step already spent (a classification call), for the job's budget. */
@@ -152,9 +152,13 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     // A file the job changed is rebuilt from the cached prefix (the base, then the patches): its
     // text is sent again only where that cannot work, so the uncached part stays small.
     const complete = patches.every((p) => !p.cut);
-    const currentFiles = touched
-      .filter((c) => !complete || (base.get(c.path) ?? null) !== null)
-      .map((c) => ({ path: c.path, text: touchedFileText(c.path, c.content), unlessShown: complete }));
+    const currentFiles = touched.map(
+      (c): CurrentFile => ({
+        path: c.path,
+        text: touchedFileText(c.path, c.content),
+        rebuiltFrom: !complete ? null : (base.get(c.path) ?? null) === null ? 'patches' : 'base',
+      }),
+    );
     // An `unknown` failure gets one cheap reading by the model, for the guidance of its class.
     const previous = scope.at(-1);
     const reading =

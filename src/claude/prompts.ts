@@ -150,5 +150,5 @@ export function touchedFileText(path: string, content: string | null): string {
 }
 
 export function touchedFilesIntro(paths: string[]): string {
-  return `Files this job has changed so far (${paths.length}): ${paths.join(', ')}. The repository context shows those that existed before the job as they were then, and your attempts' patches above show every change since (a new file's first patch shows it whole). Where the repository context does not show a file that existed, its current content follows.`;
+  return `Files this job has changed so far (${paths.length}): ${paths.join(', ')}. The repository context shows those that existed before the job as they were then, and your attempts' patches above show every change since (a new file's first patch shows it whole). Where those cannot show a file as it is now (the repository context leaves it out, or attempts are left out), its current content follows.`;
 }

@@ -34,13 +34,21 @@ export interface PlanInput {
   history: string[];
   /** The step's own text, always sent. */
   head: string;
-  /**
-   * The current text of files the job changed, where the cached prefix may not show it. With
-   * `unlessShown`, it is left out when the repository context holds the file: the model reads it
-   * there, at the base commit, with its attempts' patches on top.
-   */
-  currentFiles?: { path: string; text: string; unlessShown: boolean }[];
+  /** The current text of each file the job changed, sent where the request cannot show it otherwise. */
+  currentFiles?: CurrentFile[];
   maxInputTokens: number;
+}
+
+/**
+ * How the model could rebuild a changed file from the cached prefix instead: from its attempts'
+ * patches alone (a new file: its first patch shows it whole), from the repository context's copy at
+ * the base commit with the patches on top, or not at all (a patch was cut). Either way only while
+ * every attempt is in the request, and, from the base, while that copy is.
+ */
+export interface CurrentFile {
+  path: string;
+  text: string;
+  rebuiltFrom: 'patches' | 'base' | null;
 }
 
 export interface Plan {
@@ -99,14 +107,25 @@ export async function planRequest(input: PlanInput): Promise<Plan> {
     repositoryContext(repoName, baseSha, { ...repo, files: repo.files.slice(0, files) });
   const sectionBudget =
     input.maxInputTokens - base - estimateTokens(repoText(repo.files.length)) + estimateTokens(empty);
-  const shown = new Set(repo.files.map((f) => f.path));
-  const unseen = (input.currentFiles ?? [])
-    .filter((f) => !(f.unlessShown && shown.has(f.path)))
-    .map((f) => f.text);
-  const sections = selectSections(unseen, sectionBudget);
+  // Left-out attempts take their patches with them: no changed file can be rebuilt then.
+  const wholeHistory = history.length === input.history.length;
+  const rebuilt = (f: CurrentFile, shown: RepoFile[]) =>
+    wholeHistory &&
+    (f.rebuiltFrom === 'patches' || (f.rebuiltFrom === 'base' && shown.some((s) => s.path === f.path)));
+  const current = input.currentFiles ?? [];
+  const sections = selectSections(
+    current.filter((f) => !rebuilt(f, repo.files)).map((f) => f.text),
+    sectionBudget,
+  );
+  /** Files whose base copy the fitting trimmed from the repository context: their text is sent instead. */
+  const trimmed = (keep: Keep) =>
+    current
+      .filter((f) => rebuilt(f, repo.files) && !rebuilt(f, repo.files.slice(0, keep.repoFiles)))
+      .map((f) => f.text);
 
   return {
-    render: (keep) => build(repoText(keep.repoFiles), sections.slice(0, keep.sections)),
+    render: (keep) =>
+      build(repoText(keep.repoFiles), [...sections.slice(0, keep.sections), ...trimmed(keep)]),
     repoFiles: repo.files,
     sections,
   };

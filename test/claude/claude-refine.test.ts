@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toFailure } from '../../src/actors/effect.js';
 import { changesTool } from '../../src/claude/answer-schemas.js';
-import { HISTORY_SHARE } from '../../src/claude/request-plan.js';
+import type { Keep } from '../../src/claude/context-budget.js';
+import { repoReaderFor } from '../../src/claude/repo-reader.js';
+import { HISTORY_SHARE, planRequest } from '../../src/claude/request-plan.js';
 import { estimateTokens } from '../../src/claude/token-counter.js';
 import { BootyError } from '../../src/errors.js';
 import { Generated } from '../../src/events/effect-results.js';
@@ -9,7 +11,7 @@ import { effectInput, type JobContext } from '../../src/machines/job-context.js'
 import { CLASS_GUIDANCE } from '../../src/refine/class-guidance.js';
 import { type AnthropicSimulator, scriptByTool } from '../../src/simulators/anthropic-simulator.js';
 import { checkChanges } from '../../src/workspace/path-policy.js';
-import { analysis, attempt, claudeOverSimulator, job, makeRepo, signal } from './claude-fixtures.js';
+import { analysis, attempt, claudeOverSimulator, job, MODEL, makeRepo, signal } from './claude-fixtures.js';
 
 // Refining with the history: the answer states its plan first, edits existing files strictly, and
 // a patch that recreates what an earlier attempt already tested is sent back, then dropped.
@@ -343,6 +345,63 @@ describe('refine with history', () => {
     expect(content.map((b) => b.cache_control ?? null)).toEqual([ephemeral, ephemeral, ephemeral, null]);
     expect(content.slice(1, 3).reduce((n, b) => n + estimateTokens(b.text), 0)).toBeLessThanOrEqual(
       20_000 * HISTORY_SHARE,
+    );
+  });
+
+  it("when the oldest attempts are left out, every changed file's current text is sent: the patches left cannot rebuild it", async () => {
+    const { dir, baseSha } = makeRepo();
+    const started = await claudeOverSimulator(
+      { script: [answer('Seventh try.', [{ path: 'src/subtract.js', content: '// seven\n' }])] },
+      { repoDir: dir, maxInputTokens: 20_000 },
+    );
+    sim = started.simulator;
+    const loud = (n: number) => `not ok ${n}\n${'the same long failure line, again and again\n'.repeat(140)}`;
+    // Attempt 1 wrote both files; the later ones only the calculator, so subtract.js's one patch is left out.
+    const attempts = [1, 2, 3, 4, 5, 6].map((n) =>
+      attempt(
+        n,
+        `Try ${n}.`,
+        n === 1 ? ['src/calculator.js', 'src/subtract.js'] : ['src/calculator.js'],
+        loud(n),
+      ),
+    );
+    const j = refineJob(baseSha, attempts);
+
+    await started.effects.refine(effectInput(j, 'refine'), { signal: signal() });
+
+    const content = sim.messages()[0]!.body.messages[0].content as { text: string }[];
+    expect(content[1]!.text).toMatch(/^\(The 4 oldest attempts are left out here/);
+    const task = content.at(-1)!.text;
+    expect(task).toContain('<current_file path="src/calculator.js">\n// attempt 6\n');
+    expect(task).toContain('<current_file path="src/subtract.js">\n// attempt 1\n');
+  });
+
+  it("when the fitting trims a changed file's base copy from the repository context, its current text is sent instead", async () => {
+    const { dir, baseSha } = makeRepo();
+    const j = refineJob(baseSha, [attempt(1, 'Rewrite the calculator.', ['src/calculator.js'])]);
+    const reader = await repoReaderFor(dir, { ref: baseSha });
+    const plan = await planRequest({
+      step: 'refine',
+      model: MODEL,
+      tool: changesTool.tool,
+      job: j,
+      reader,
+      tree: await reader.listFiles(),
+      ranked: ['src/calculator.js', 'README.md'],
+      stable: 'the issue',
+      history: ['<attempt n="1">…</attempt>'],
+      head: 'the task',
+      currentFiles: [
+        { path: 'src/calculator.js', text: '<current_file>// attempt 1</current_file>', rebuiltFrom: 'base' },
+      ],
+      maxInputTokens: 20_000,
+    });
+    const task = (keep: Keep) => JSON.stringify(plan.render(keep).messages.at(-1)!.content.at(-1));
+    expect(plan.repoFiles.map((f) => f.path)).toEqual(['src/calculator.js', 'README.md']);
+    expect(task({ repoFiles: 2, sections: plan.sections.length })).not.toContain('// attempt 1');
+    expect(task({ repoFiles: 1, sections: plan.sections.length })).not.toContain('// attempt 1');
+    expect(task({ repoFiles: 0, sections: plan.sections.length })).toContain(
+      '<current_file>// attempt 1</current_file>',
     );
   });
 
