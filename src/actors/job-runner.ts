@@ -2,10 +2,10 @@ import { type Actor, createActor, type InspectionEvent } from 'xstate';
 import { BootyError } from '../errors.js';
 import { catalogue, type DomainEvent } from '../events/catalogue.js';
 import type { ConversationEvent } from '../events/conversation-events.js';
-import type { Usage } from '../events/effect-results.js';
+import type { EffectName, Usage } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
-import type { EffectImpls } from '../machines/effect-contract.js';
+import type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
 import { foldJob, type JobSnapshot, jobInput, nextSnapshot, stateName } from '../machines/fold.js';
 import { type JobMachine, jobMachine } from '../machines/job.js';
 import { tokensSpent } from '../machines/job-context.js';
@@ -62,6 +62,8 @@ export class JobRunner {
   private inFlight: { type: string; release: () => void } | null = null;
   /** Why the last append failed. */
   private writeError: unknown = null;
+  /** Effects this runner's actor started that have not ended: a stopped one may still be under way. */
+  private readonly effectsUnderWay = new Set<Promise<void>>();
 
   constructor(jobId: string, options: RunnerOptions) {
     this.jobId = jobId;
@@ -88,7 +90,7 @@ export class JobRunner {
         const live = this.first !== undefined ? this.folded.status !== 'done' : await this.load();
         if (!live || this.stopped || isParked(this.folded)) return resolve(this.folded);
         const machine = jobMachine.provide({
-          actors: effectActors(this.options.effects, {
+          actors: effectActors(this.tracked(this.options.effects), {
             ...this.options.effectOptions,
             commit: (outcome, signal) => this.commitOutcome(outcome, signal),
           }) as never,
@@ -152,6 +154,41 @@ export class JobRunner {
     this.actor?.stop();
   }
 
+  /**
+   * Resolves once nothing this runner started is under way: no turn (an append) and no effect. A
+   * stopped runner may still be appending an outcome it took before it stopped, or running an
+   * effect that has not heard the abort: the job is not handed on until both have ended.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const turn = this.turn;
+      await Promise.all([turn, ...this.effectsUnderWay]);
+      // An effect that just ended commits its outcome in a turn it takes next: look once more.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (turn === this.turn && this.effectsUnderWay.size === 0) return;
+    }
+  }
+
+  /** The effects, each call counted under way until it ends. */
+  private tracked(impls: Partial<EffectImpls>): Partial<EffectImpls> {
+    const entries = Object.entries(impls) as [EffectName, EffectImpl<EffectName>][];
+    return Object.fromEntries(
+      entries.map(([src, impl]) => [
+        src,
+        (input: Parameters<EffectImpl<EffectName>>[0], ctx: Parameters<EffectImpl<EffectName>>[1]) => {
+          const call = Promise.resolve().then(() => impl(input, ctx));
+          const ended = call.then(
+            () => undefined,
+            () => undefined,
+          );
+          this.effectsUnderWay.add(ended);
+          void ended.then(() => this.effectsUnderWay.delete(ended));
+          return call;
+        },
+      ]),
+    );
+  }
+
   /** Reads and folds the log; false when the job is finished. */
   private async load(): Promise<boolean> {
     const events = await readJobLog(this.options.store, this.jobId);
@@ -177,6 +214,8 @@ export class JobRunner {
       void this.take(async () => {
         // An effect whose state was left (or whose actor stopped) has nobody waiting for it.
         if (this.stopped || signal.aborted || !(await this.write(event))) return committed(false);
+        // Stopped while it was written: nobody will receive it (the next run folds it from the log).
+        if (this.stopped) return committed(false);
         // The turn lasts until XState hands the effect's outcome to the machine.
         await new Promise<void>((release) => {
           this.inFlight = { type: event.type, release };

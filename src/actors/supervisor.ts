@@ -552,11 +552,15 @@ export class Supervisor {
   private async runLeased(jobId: string, lost: AbortSignal): Promise<void> {
     this.halted.delete(jobId);
     const run = this.runHere(jobId);
-    if (!run) return;
-    const stop = () => this.runners.get(jobId)?.stop();
+    const runner = this.runners.get(jobId);
+    if (!run || !runner) return;
+    const stop = () => runner.stop();
     lost.addEventListener('abort', stop);
     try {
       await run;
+      // Not handed on while the stopped run's last append or effect is still under way: the next
+      // holder would fold the log without it and do the effect again (the lease is renewed meanwhile).
+      await runner.settled();
     } finally {
       lost.removeEventListener('abort', stop);
     }

@@ -354,3 +354,56 @@ describe('a worker that cannot renew', () => {
     }
   });
 });
+
+describe('a stopped run hands its job on', () => {
+  it('given a worker shut down while its effect outcome is being appended, then the lease is held until that append commits, and the effect runs once across workers', async () => {
+    const url = await freshDatabase();
+    const leaving = worker(url, { delayMs: 300 }, 1);
+    await leaving.supervisor.boot();
+    const created = await leaving.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await until('the first effect to start', async () => leaving.effects.log.length > 0);
+
+    // Another session holds the job's row: the effect's outcome, appended, waits on it.
+    const { default: pg } = await import('pg');
+    const locker = new pg.Client(url);
+    await locker.connect();
+    let locked = true;
+    try {
+      await locker.query('BEGIN');
+      await locker.query('SELECT job_id FROM jobs WHERE job_id = $1 FOR UPDATE', [created.jobId]);
+      await until('the outcome to wait on the lock', async () => {
+        const { rows } = await onDatabase(url, (c) =>
+          c.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE wait_event_type = 'Lock' AND query LIKE '%booty_append%'`,
+          ),
+        );
+        return rows[0]!.n === 1;
+      });
+      // A rolling deploy stops the run now; the other worker polls every 100 ms meanwhile.
+      const shutdown = leaving.supervisor.shutdown();
+      const staying = worker(url);
+      await staying.supervisor.boot();
+      await sleep(1_000);
+      expect(staying.effects.log).toEqual([]);
+      await locker.query('ROLLBACK');
+      locked = false;
+      await shutdown;
+
+      await until(
+        'the job to park',
+        async () => (await staying.store.getJob(created.jobId))?.state === 'promoted',
+      );
+      const prepares = [...leaving.effects.log, ...staying.effects.log].filter((k) =>
+        k.includes(':prepare:'),
+      );
+      expect(prepares).toEqual([`${created.jobId}:prepare:0`]);
+      expect(leaving.effects.log).toEqual([`${created.jobId}:prepare:0`]);
+      expect(staying.effects.log[0]).not.toMatch(/:prepare:/);
+    } finally {
+      if (locked) await locker.query('ROLLBACK');
+      await locker.end();
+    }
+  });
+});
