@@ -3,6 +3,7 @@ import type { FileChange, Usage } from '../events/effect-results.js';
 import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import { addUsage, type EffectInput, type JobContext, tokensSpent } from '../machines/job-context.js';
+import { holdsSecrets } from '../workspace/path-policy.js';
 import { answerRules } from './answer-rules.js';
 import { type AnswerTool, analysisTool, changesTool } from './answer-schemas.js';
 import { createAnthropicClient, DEFAULT_TIMEOUT_MS } from './anthropic-client.js';
@@ -92,7 +93,10 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       job,
       reader: parts.reader,
       tree: parts.tree,
-      ranked: rankFiles({ files: parts.tree, analysis: job.analysis, issueText: parts.issue }),
+      // Named in the tree, but never read into a request: what a credential file holds stays here.
+      ranked: rankFiles({ files: parts.tree, analysis: job.analysis, issueText: parts.issue }).filter(
+        (f) => !holdsSecrets(f),
+      ),
       stable: parts.stable,
       history: parts.history ?? [],
       head: parts.head,

@@ -62,6 +62,28 @@ export function checkPathSyntax(raw: string): { path: string } | Rejection {
   return { path: parts.join('/') };
 }
 
+/**
+ * Files that hold credentials by convention. The model may see that they exist, never what they
+ * hold: a token committed by mistake must not travel to the model's provider in a prompt.
+ */
+export const SECRET_PATHS = [
+  '**/.env*',
+  '**/*.pem',
+  '**/*.key',
+  '**/*.p12',
+  '**/*.pfx',
+  '**/id_rsa*',
+  '**/id_ed25519*',
+  '**/.npmrc',
+  '**/.yarnrc',
+  '**/.yarnrc.yml',
+  '**/.pypirc',
+  '**/pip.conf',
+  '**/.netrc',
+  '**/.git-credentials',
+];
+export const holdsSecrets = (p: string) => protectedBy(p, SECRET_PATHS) !== null;
+
 /** The protected-path rule. Pure. */
 export function protectedBy(p: string, globs: readonly string[]): string | null {
   for (const glob of globs) if (picomatch.isMatch(p, glob, { dot: true })) return glob;

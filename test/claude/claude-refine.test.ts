@@ -201,6 +201,37 @@ describe('refine with history', () => {
     ]);
   });
 
+  it('names a credential file in the tree but never sends what it holds, even when the analysis asks for it', async () => {
+    const secret = 's3cret-token-value';
+    const { dir, baseSha } = makeRepo({
+      '.env': `API_TOKEN=${secret}\n`,
+      'config/.npmrc': `//registry.npmjs.org/:_authToken=${secret}-npm\n`,
+      'certs/server.pem': `${secret}-pem\n`,
+    });
+    const edit = {
+      path: 'src/calculator.js',
+      search: '  return a * 5 + b; // operation 5',
+      replace: '  return a * 5 - b; // operation 5',
+    };
+    const started = await claudeOverSimulator({ script: [answer('Fix op5.', [], [edit])] }, { repoDir: dir });
+    sim = started.simulator;
+    const asks = { ...analysis, filesToRead: ['.env', 'config/.npmrc', 'certs/server.pem', 'README.md'] };
+    const j = job({
+      baseSha,
+      analysis: asks,
+      attempt: 1,
+      body: 'The API_TOKEN in .env and .npmrc is wrong.',
+    });
+
+    await started.effects.generate(effectInput(j, 'generate'), { signal: signal() });
+
+    const sent = JSON.stringify(sim.messages()[0]!.body);
+    expect(sent).not.toContain('s3cret');
+    // The tree still names them, so the model knows they exist; README.md, also asked for, is read.
+    for (const name of ['.env', 'config/.npmrc', 'certs/server.pem']) expect(sent).toContain(name);
+    expect(sent).toContain('A calculator library.');
+  });
+
   it("an edit applies to the job's current version of a file, which the request shows as the base plus the attempts' patches", async () => {
     const { dir, baseSha } = makeRepo();
     const started = await claudeOverSimulator(
