@@ -74,6 +74,11 @@ export class JobRunner {
     return this.folded;
   }
 
+  /** Stopped (a conflict, a failed append, a lapse, a shutdown): it writes nothing more. */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
   /** The log version this runner has folded to. */
   get version(): number {
     return this.version_;

@@ -329,22 +329,29 @@ export class Supervisor {
     event: OutsideEvent,
     delivery?: DeliveryRecord,
   ): Promise<ReceiveResult> {
-    for (let tries = 1; ; tries++) {
-      const running = this.runners.get(jobId);
+    const { leases } = this.options.store;
+    for (let tries = 1, fresh = false; ; tries++) {
+      // With leases, a runner here that has stopped (a conflict, a lapse) writes nothing more: the
+      // event goes through a fresh runner, as it does once the log has moved on under this one.
+      const here = fresh ? undefined : this.runners.get(jobId);
+      const running = leases && here?.isStopped ? undefined : here;
       const runner = running ?? this.runner(jobId, { quiet: true });
       try {
         const result = await runner.receive(event, delivery);
-        if (
-          result === 'received' &&
-          !running &&
-          !isParked(runner.snapshot) &&
-          runner.snapshot.status !== 'done'
-        )
-          await this.enqueue(jobId, runner);
+        if (result === 'received' && !isParked(runner.snapshot) && runner.snapshot.status !== 'done') {
+          // With leases, offered even when a runner here took it: that runner may have parked or
+          // stopped before the event, and offering a job leased here already does nothing.
+          if (leases) await this.offer(jobId);
+          else if (!running) await this.enqueue(jobId, runner);
+        }
         return result;
       } catch (err) {
-        // The job ran on another worker, which appended between this read and this write: read again.
-        if (running || tries >= CONFLICT_TRIES || !isBootyError(err, 'BOOTY_E_VERSION_CONFLICT')) throw err;
+        if (tries >= CONFLICT_TRIES || !isBootyError(err, 'BOOTY_E_VERSION_CONFLICT')) throw err;
+        // Without leases a job runs in this process only, and its runner's conflict is not retried.
+        if (running && !leases) throw err;
+        // The job ran on another worker, which appended between this read and this write: read
+        // again. A runner here that met it has stopped, and its job is offered when it lets go.
+        fresh = true;
       }
     }
   }
@@ -544,7 +551,12 @@ export class Supervisor {
     const { leases } = this.options.store;
     if (!leases) return void this.runHere(jobId, folded);
     if (this.runners.has(jobId)) return;
-    await leases.offer([jobId]);
+    await this.offer(jobId);
+  }
+
+  /** Queues a job for whichever worker leases it (a job queued or leased already stays so). */
+  private async offer(jobId: string): Promise<void> {
+    await this.options.store.leases?.offer([jobId]);
     this.leaseLoop?.kick();
   }
 

@@ -407,3 +407,55 @@ describe('a stopped run hands its job on', () => {
     }
   });
 });
+
+const feedback = (commentId: number): Parameters<Supervisor['submit']> => [
+  { id: `d-comment-${commentId}`, event: 'issue_comment', action: 'created' },
+  {
+    kind: 'wake',
+    repo: { owner: 'acme', name: 'widgets' },
+    target: { issue: 1 },
+    event: {
+      type: 'FeedbackReceived',
+      place: 'issue-comment',
+      author: 'reviewer',
+      body: `Note ${commentId}.`,
+      commentId,
+      comments: [],
+      mention: true,
+    },
+  },
+];
+
+describe('events for a job running on a worker', () => {
+  it('given a job running on one worker whose log another worker wrote to, when the first takes an event for it, then the event lands in the log and the delivery is answered woke', async () => {
+    const url = await freshDatabase();
+    const [a, b] = [worker(url), worker(url)];
+    // The first effect waits long, unless its run is stopped.
+    let starts = 0;
+    const prepare = a.effects.impls.prepare;
+    a.effects.impls.prepare = ((input, ctx) =>
+      new Promise((resolve, reject) => {
+        starts += 1;
+        const done = setTimeout(() => resolve(prepare(input, ctx)), 30_000);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(done);
+          reject(new BootyError('BOOTY_E_EFFECT_TRANSIENT', { src: 'prepare', reason: 'aborted' }));
+        });
+      })) as typeof prepare;
+    await a.supervisor.boot();
+    const created = await a.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await until('the first effect to start', async () => starts === 1);
+
+    // The other worker's gateway writes first; the running worker's runner is now behind the log.
+    expect(await b.supervisor.submit(...feedback(501))).toEqual({ outcome: 'woke', jobId: created.jobId });
+    expect(await a.supervisor.submit(...feedback(502))).toEqual({ outcome: 'woke', jobId: created.jobId });
+
+    const events = await a.store.readStream(created.jobId);
+    expect(events.filter((e) => e.type === 'FeedbackReceived').map((e) => e.data.commentId)).toEqual([
+      501, 502,
+    ]);
+    // The runner that met the conflict stopped, and the job was offered again: it runs anew from its log.
+    await until('the job to run again', async () => starts === 2);
+  });
+});
