@@ -156,7 +156,7 @@ export class Supervisor {
               jobId,
             ),
           renewed: (jobIds) => this.lookForNews(jobIds),
-          sweep: () => this.offerUnstarted(leases),
+          sweep: () => this.offerStale(leases),
           onError: (err, jobId) => this.options.onError?.(err, jobId ?? 'leases'),
         })
       : null;
@@ -579,15 +579,17 @@ export class Supervisor {
   }
 
   /**
-   * Jobs requested a while ago (two lease periods) that never ran: the gateway that appended their
-   * JobRequested died before it offered them. Offering a queued or leased job changes nothing.
+   * Jobs with work that nobody may hold: unfinished, not parked, and not updated for two lease
+   * periods. Their offer was lost: the gateway died between an append and its offer, an offer or
+   * a release failed, or the job stopped on an error here. Offering a queued or leased job changes
+   * nothing, so a job running somewhere (its effect long) stays where it is.
    */
-  private async offerUnstarted(leases: JobLeases): Promise<void> {
+  private async offerStale(leases: JobLeases): Promise<void> {
     const before = this.now() - leases.settings.seconds * 2000;
-    const unstarted = (await this.options.store.listJobs({ unfinished: true })).filter(
-      (j) => j.version === 1 && j.createdAt < before,
+    const stale = (await this.options.store.listJobs({ unfinished: true })).filter(
+      (j) => j.updatedAt < before && !waitingStates.includes(j.state as never),
     );
-    if (unstarted.length > 0) await leases.offer(unstarted.map((j) => j.jobId));
+    if (stale.length > 0) await leases.offer(stale.map((j) => j.jobId));
   }
 
   /**

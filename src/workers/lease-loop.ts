@@ -18,7 +18,7 @@ export interface LeaseLoopOptions {
   lapsed(jobId: string): void;
   /** After each renewal, with the jobs still held: a run may look for news others wrote. */
   renewed(jobIds: string[]): Promise<void>;
-  /** Every two lease periods: offers jobs whose offer was lost (their gateway died before it). */
+  /** Every two lease periods: offers jobs with work whose offer was lost (a gateway died, an offer failed). */
   sweep(): Promise<void>;
   onError(err: unknown, jobId?: string): void;
 }

@@ -459,3 +459,42 @@ describe('events for a job running on a worker', () => {
     await until('the job to run again', async () => starts === 2);
   });
 });
+
+describe('the sweep', () => {
+  it('given a job that ran a while and was left with work but no queue row (its offer lost after a later append), then a worker offers and runs it', async () => {
+    const url = await freshDatabase();
+    const leaving = worker(url, { delayMs: 300 });
+    await leaving.supervisor.boot();
+    const created = await leaving.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await until('the first effect to be logged', async () => {
+      const job = await leaving.store.getJob(created.jobId);
+      return job !== null && job.version > 1;
+    });
+    await leaving.supervisor.shutdown();
+    // Its offer lost (as when a release or an offer failed), and last written a while ago.
+    await onDatabase(url, async (c) => {
+      await c.query('DELETE FROM pgboss.job');
+      await c.query('UPDATE jobs SET updated_at = updated_at - $1 WHERE job_id = $2', [
+        SETTINGS.seconds * 3000,
+        created.jobId,
+      ]);
+    });
+    const version = (await leaving.store.getJob(created.jobId))!.version;
+    expect(version).toBeGreaterThan(1);
+
+    const survivor = worker(url);
+    // Not through boot, which offers every unfinished job: the sweep a running worker makes.
+    (survivor.supervisor as unknown as { leaseLoop: { start(): void } }).leaseLoop.start();
+    await until(
+      'the job to park',
+      async () => (await survivor.store.getJob(created.jobId))?.state === 'promoted',
+      30_000,
+    );
+    expect(survivor.effects.log.length).toBeGreaterThan(0);
+    const steps = (await survivor.store.readStream(created.jobId)).map(
+      (e) => `${e.type}:${e.data.step ?? ''}`,
+    );
+    expect(new Set(steps).size).toBe(steps.length);
+  });
+});
