@@ -24,6 +24,9 @@ export const runCommand: Command = {
     "plan's approval, `@booty continue` at its token budget, or a draft whose tests do not pass. It",
     'prints what it waits for; `booty serve` takes the answer from there.',
     '',
+    'Refuses a PostgreSQL store (--db postgres://…, or BOOTY_DATABASE_URL): there the `booty serve`',
+    'workers run the jobs, and one run here, holding no lease, could run beside them. Label the issue.',
+    '',
     dbHelp,
   ].join('\n'),
   options: { ...dbOption },
@@ -38,6 +41,13 @@ export const runCommand: Command = {
     }
     const [, owner, name, number] = match as unknown as [string, string, string, string];
     const env = loadEnv({ ...io.env, ...(values.db ? dbEnv(values.db as string) : {}) });
+    // One job in this process, with no lease: on PostgreSQL a `booty serve` worker could run it too.
+    if (env.BOOTY_DATABASE_URL) {
+      throw new BootyError('BOOTY_E_USAGE', {
+        command: 'run',
+        reason: `booty run takes a SQLite store only: on a PostgreSQL store (${values.db ? '--db' : 'BOOTY_DATABASE_URL'}) the workers run the jobs, so label the issue for them instead`,
+      });
+    }
     if (!env.ANTHROPIC_API_KEY)
       throw new BootyError('BOOTY_E_ENV_INVALID', {
         name: 'ANTHROPIC_API_KEY',

@@ -86,6 +86,21 @@ describe('booty run', () => {
     expect(r.out).toContain('\nbudgetExhausted\n');
   });
 
+  it('refuses a PostgreSQL store, from --db or BOOTY_DATABASE_URL, in one line saying to label the issue', async () => {
+    const env = { ANTHROPIC_API_KEY: 'sk-test', PATH: process.env.PATH ?? '' };
+    const url = 'postgres://booty@127.0.0.1:1/booty';
+    const byFlag = await run(['run', `${OWNER}/${REPO}#1`, '--db', url], env);
+    expect(byFlag.code).toBe(2);
+    expect(byFlag.err).toBe(
+      'booty run: booty run takes a SQLite store only: on a PostgreSQL store (--db) the workers run the jobs, so label the issue for them instead; see `booty run --help` (BOOTY_E_USAGE)',
+    );
+    const byEnv = await run(['run', `${OWNER}/${REPO}#1`], { ...env, BOOTY_DATABASE_URL: url });
+    expect(byEnv.code).toBe(2);
+    expect(byEnv.err).toContain('on a PostgreSQL store (BOOTY_DATABASE_URL) the workers run the jobs');
+    // Refused before anything ran.
+    expect(byFlag.out).toBe('');
+  });
+
   it('names a malformed target and a missing API key in one line', async () => {
     world = await e2eWorld('pass');
     const bad = await run(['run', 'not-a-target'], world.env());
