@@ -433,6 +433,8 @@ export class Supervisor {
    */
   async shutdown(): Promise<void> {
     this.accepting = false;
+    // No job is leased here from now on only to be handed straight back.
+    this.leaseLoop?.stopTaking();
     this.queue.clear();
     for (const runner of this.runners.values()) runner.stop();
     await this.flushIgnored();

@@ -75,6 +75,11 @@ export class LeaseLoop {
     void this.take();
   }
 
+  /** Takes no more jobs (a shutdown begins: its runs are stopped next). */
+  stopTaking() {
+    this.stopped = true;
+  }
+
   /** Takes no more jobs; resolves once every run here has ended and let go of its lease. */
   async stop() {
     this.stopped = true;
