@@ -99,6 +99,24 @@ describe('pg-boss leases', () => {
   });
 });
 
+describe('lease length', () => {
+  it('given a job offered by a worker with a longer lease, when a worker with a shorter one takes it, then the lease runs for the taker’s period', async () => {
+    const url = await freshDatabase();
+    const offerer = new PgBossLeases(url, { seconds: 600, pollMs: 100 });
+    closing.push(() => offerer.close());
+    await offerer.offer(['job-1']);
+    const [lease] = await leasesOn(url).take(5);
+    expect(lease).toMatchObject({ jobId: 'job-1' });
+    // Counted from the row's activation: the taker's period, plus the moment its take took.
+    const { rows } = await onDatabase(url, (c) =>
+      c.query<{ seconds: number }>(`SELECT extract(epoch FROM expire_in)::float AS seconds FROM pgboss.job`),
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.seconds).toBeGreaterThanOrEqual(SETTINGS.seconds);
+    expect(rows[0]!.seconds).toBeLessThan(SETTINGS.seconds + 2);
+  });
+});
+
 describe('workers on one database', () => {
   it('given each delivery sent to two workers at once, then one job starts per delivery, every job runs once and parks', async () => {
     const url = await freshDatabase();

@@ -48,10 +48,12 @@ export class PgBossLeases implements JobLeases {
     const boss = await this.boss;
     const rows = await boss.fetch<{ jobId: string }>(QUEUE, { batchSize: max });
     if (rows.length === 0) return [];
+    // The lease lasts this worker's period, not the one its offerer's settings wrote on the row.
     const { rows: tokens } = await boss.getDb().executeSql(
-      `SELECT id::text AS id, started_on::text AS token FROM ${SCHEMA}.job
-       WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
-      [QUEUE, rows.map((r) => r.id)],
+      `UPDATE ${SCHEMA}.job SET expire_in = (now() - started_on) + $3 * interval '1 second'
+       WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'
+       RETURNING id::text AS id, started_on::text AS token`,
+      [QUEUE, rows.map((r) => r.id), this.settings.seconds],
     );
     const tokenOf = new Map((tokens as { id: string; token: string }[]).map((t) => [t.id, t.token]));
     return rows.flatMap((r) => {
