@@ -577,6 +577,7 @@ export class Supervisor {
       await runner.settled();
     } finally {
       lost.removeEventListener('abort', stop);
+      this.behind.delete(jobId);
     }
   }
 
@@ -620,7 +621,8 @@ export class Supervisor {
    * this worker is shutting down), unless it stopped on an error, which waits for a restart.
    */
   private async released(jobId: string): Promise<void> {
-    if (this.halted.has(jobId)) return;
+    // Read once: the set is about the run that has just ended.
+    if (this.halted.delete(jobId)) return;
     const job = await this.options.store.getJob(jobId);
     if (job && !job.final && !waitingStates.includes(job.state as never)) await this.enqueue(jobId);
   }

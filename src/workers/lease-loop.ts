@@ -30,6 +30,8 @@ interface Held {
   keptAt: number;
   /** The run and its release. */
   done: Promise<void>;
+  /** The run has ended and the lease is being let go: a renewal missing it is no lapse. */
+  releasing: boolean;
 }
 
 export class LeaseLoop {
@@ -121,7 +123,7 @@ export class LeaseLoop {
     const earlier = this.held.get(lease.jobId);
     earlier?.lost.abort();
     const lost = new AbortController();
-    const entry: Held = { lease, lost, keptAt, done: Promise.resolve() };
+    const entry: Held = { lease, lost, keptAt, done: Promise.resolve(), releasing: false };
     entry.done = (async () => {
       await earlier?.done;
       try {
@@ -129,6 +131,7 @@ export class LeaseLoop {
       } catch (err) {
         this.options.onError(err, lease.jobId);
       }
+      entry.releasing = true;
       try {
         if (!lost.signal.aborted && (await this.options.leases.release(lease)))
           await this.options.released(lease.jobId);
@@ -151,7 +154,7 @@ export class LeaseLoop {
   private abortUnvouched() {
     const oldest = Date.now() - (this.options.leases.settings.seconds * 1000 * 2) / 3;
     for (const h of this.held.values()) {
-      if (h.keptAt >= oldest || h.lost.signal.aborted) continue;
+      if (h.keptAt >= oldest || h.lost.signal.aborted || h.releasing) continue;
       this.options.lapsed(h.lease.jobId);
       h.lost.abort();
     }
@@ -165,7 +168,7 @@ export class LeaseLoop {
       const lapsed = new Set((await this.options.leases.renew(held.map((h) => h.lease))).map((l) => l.jobId));
       for (const h of held) {
         if (!lapsed.has(h.lease.jobId)) h.keptAt = askedAt;
-        else if (!h.lost.signal.aborted) {
+        else if (!h.lost.signal.aborted && !h.releasing) {
           this.options.lapsed(h.lease.jobId);
           h.lost.abort();
         }
