@@ -27,5 +27,7 @@ export interface JobLeases {
   renew(leases: Lease[]): Promise<Lease[]>;
   /** Lets go of a lease; false when it was no longer held (it lapsed, maybe to another worker). */
   release(lease: Lease): Promise<boolean>;
+  /** Where faults of the queue's own background work (its maintenance) are reported. */
+  reportErrorsTo(report: (err: unknown) => void): void;
   close(): Promise<void>;
 }

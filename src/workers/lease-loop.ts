@@ -48,6 +48,7 @@ export class LeaseLoop {
 
   constructor(options: LeaseLoopOptions) {
     this.options = options;
+    options.leases.reportErrorsTo((err) => options.onError(err));
   }
 
   start() {

@@ -117,6 +117,26 @@ describe('lease length', () => {
   });
 });
 
+describe('the queue’s own faults', () => {
+  it('given the queue’s connections cut by the database, then the worker reports the fault, not swallows it', async () => {
+    const url = await freshDatabase();
+    const a = worker(url);
+    await a.supervisor.boot();
+    await a.store.leases!.offer(['job-x']);
+    await onDatabase(url, (c) =>
+      c.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'booty leases'`,
+      ),
+    );
+    const reported = await until('the fault to be reported', async () =>
+      a.errors.find((e) => /terminat/i.test(String((e as Error).message))),
+    );
+    expect(String((reported as Error).message)).toMatch(
+      /terminating connection due to administrator command/,
+    );
+  });
+});
+
 describe('workers on one database', () => {
   it('given each delivery sent to two workers at once, then one job starts per delivery, every job runs once and parks', async () => {
     const url = await freshDatabase();

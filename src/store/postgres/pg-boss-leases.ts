@@ -20,10 +20,11 @@ const RETRY_LIMIT = 1_000_000;
 export class PgBossLeases implements JobLeases {
   readonly settings: LeaseSettings;
   private readonly boss: Promise<PgBoss>;
+  private report: (err: unknown) => void = () => undefined;
 
   constructor(url: string, settings: LeaseSettings) {
     this.settings = settings;
-    this.boss = start(url, settings);
+    this.boss = start(url, settings, (err) => this.report(err));
     this.boss.catch(() => undefined);
   }
 
@@ -86,13 +87,17 @@ export class PgBossLeases implements JobLeases {
     return rows.length === 1;
   }
 
+  reportErrorsTo(report: (err: unknown) => void): void {
+    this.report = report;
+  }
+
   async close(): Promise<void> {
     const boss = await this.boss.catch(() => null);
     await boss?.stop({ graceful: false, close: true, wait: true });
   }
 }
 
-async function start(url: string, settings: LeaseSettings): Promise<PgBoss> {
+async function start(url: string, settings: LeaseSettings, report: (err: unknown) => void): Promise<PgBoss> {
   // pg-boss loads with the first leasing store only: SQLite and the read-only commands never load it.
   const { default: PgBossClass } = await import('pg-boss');
   // A statement that hangs (a lock, a stalled server) fails instead of holding one of the four
@@ -117,8 +122,8 @@ async function start(url: string, settings: LeaseSettings): Promise<PgBoss> {
     supervise: true,
     maintenanceIntervalSeconds: Math.max(1, Math.ceil(settings.seconds / 2)),
   });
-  // Maintenance errors (a lost connection) are retried on its next run; unheard, they would throw.
-  boss.on('error', () => undefined);
+  // Maintenance errors (a lost connection) are retried on its next run; reported, not thrown.
+  boss.on('error', report);
   await boss.start();
   // Workers starting together create the queue (a table per queue) at once, and PostgreSQL may
   // break their deadlock by failing one: it looks again, and finds the queue made.
