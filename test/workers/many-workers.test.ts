@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleIssue } from '../../src/demo/demo-script.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { e2eWorld, OWNER, REPO, SECRET } from '../e2e/e2e-world.js';
-import { freshDatabase } from '../support/postgres-database.js';
+import { freshDatabase, onDatabase } from '../support/postgres-database.js';
 import { type ServeProcess, startServe } from './serve-process.js';
 import { startFanout } from './webhook-fanout.js';
 
@@ -36,6 +36,7 @@ describe('many workers on one PostgreSQL database', () => {
     const database = await freshDatabase();
     const workers: ServeProcess[] = [];
     const store = new PostgresEventStore(database);
+    let watching: NodeJS.Timeout | undefined;
     const why = () => workers.map((w, i) => `--- worker ${i}\n${w.output()}`).join('\n');
     try {
       // Each issue names itself in its body, so the model's requests can be counted per issue.
@@ -68,6 +69,22 @@ describe('many workers on one PostgreSQL database', () => {
       await until('a third of the PRs', async () => world.pulls().length >= ISSUES / 3, 120_000, why);
       workers[1]!.proc.kill('SIGKILL');
       expect(await workers[1]!.exited).toBe('SIGKILL');
+      // Proof the killed worker held leases: a lease that lapsed is a row pg-boss's maintenance
+      // moved to retry, or a row fetched again after it had been active (its retry_count counts
+      // that). A released lease deletes its row, and an offer makes a new one, so nothing else does.
+      let lapsed = 0;
+      watching = setInterval(() => {
+        void onDatabase(database, (c) =>
+          c.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pgboss.job WHERE state = 'retry' OR retry_count > 0`,
+          ),
+        ).then(
+          ({ rows }) => {
+            lapsed = Math.max(lapsed, rows[0]!.n);
+          },
+          () => undefined,
+        );
+      }, 200);
       await storm;
 
       const promoted = await until(
@@ -79,7 +96,9 @@ describe('many workers on one PostgreSQL database', () => {
         150_000,
         why,
       );
+      clearInterval(watching);
       expect(promoted.map((j) => j.issue).sort((a, b) => a - b)).toEqual(issues);
+      expect(lapsed, 'leases of the killed worker that lapsed and moved').toBeGreaterThan(0);
 
       // Every issue closed: each parked job wakes on whichever gateway takes the event, and ends.
       await Promise.all(issues.map((n) => world.github.closeIssue(OWNER, REPO, n)));
@@ -148,6 +167,7 @@ describe('many workers on one PostgreSQL database', () => {
       expect(fanout.answered.filter((n) => n > 0)).toHaveLength(3);
       await fanout.close();
     } finally {
+      clearInterval(watching);
       for (const w of workers)
         if (w.proc.exitCode === null && w.proc.signalCode === null) w.proc.kill('SIGKILL');
       await store.close();
