@@ -536,3 +536,46 @@ describe('the sweep', () => {
     expect(new Set(steps).size).toBe(steps.length);
   });
 });
+
+describe('a renewal and a release at once', () => {
+  it('given a renewal that finds the lease just let go (its run parked), then no lapse is reported', async () => {
+    const url = await freshDatabase();
+    const a = worker(url, { delayMs: 300 }, 1);
+    await a.supervisor.boot();
+    const created = await a.supervisor.submit(...labeled(1));
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await until('the last effect to start', async () => a.effects.log.some((k) => k.includes(':promotePr:')));
+
+    // The row held: the release (as the run parks) and then a renewal queue behind the lock, in that order.
+    const { default: pg } = await import('pg');
+    const locker = new pg.Client(url);
+    await locker.connect();
+    let locked = true;
+    const waiting = async () => {
+      const { rows } = await onDatabase(url, (c) =>
+        c.query<{ query: string }>(
+          `SELECT query FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = 'booty leases'`,
+        ),
+      );
+      return rows.map((r) => r.query.trim().split(/\s+/)[0]);
+    };
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`SELECT id FROM pgboss.job WHERE state = 'active' FOR UPDATE`);
+      await until('the release to wait', async () => (await waiting()).includes('DELETE'));
+      await until('a renewal to wait behind it', async () => (await waiting()).includes('UPDATE'));
+      await locker.query('ROLLBACK');
+      locked = false;
+      await until('the lease to be let go', async () => (await waiting()).length === 0);
+    } finally {
+      if (locked) await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    const { rows } = await onDatabase(url, (c) => c.query('SELECT id FROM pgboss.job'));
+    expect(rows).toEqual([]);
+    // The renewal answered after the release committed: the job was let go, not lost.
+    await sleep(SETTINGS.seconds * 400);
+    expect((await a.store.getJob(created.jobId))?.state).toBe('promoted');
+    expect(a.errors).toEqual([]);
+  });
+});
