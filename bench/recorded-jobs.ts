@@ -14,6 +14,8 @@ export async function recordJobs(store: EventStore, jobs: number): Promise<strin
   const effects = scriptedEffects({
     tests: [false, false, false, false, true],
     maxAttempts: 5,
+    // The same failure four times would stall the loop at attempt 3: this job runs all five.
+    config: { stallAfter: 10 },
     outcomes: {
       prepare: ['transient'],
       analyze: ['transient'],
