@@ -11,6 +11,7 @@ import { readJobLog } from '../src/store/job-log.js';
 import { PostgresEventStore } from '../src/store/postgres/postgres-event-store.js';
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
+import { createDatabase } from './postgres-database.js';
 import { EVENTS_PER_JOB, recordJobs } from './recorded-jobs.js';
 
 const APPENDS = 2_000;
@@ -30,16 +31,6 @@ function rawPool(url: string, max: number): pg.Pool {
   // Its connections may still be closing when the server stops at the end of the run.
   pool.on('error', () => undefined);
   return pool;
-}
-
-async function database(admin: string, name: string): Promise<string> {
-  const client = new pg.Client(admin);
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.href;
 }
 
 /**
@@ -138,17 +129,20 @@ async function fold(url: string, ids: string[]): Promise<{ foldMs: number; rawMs
 export default async function run(): Promise<BenchResult[]> {
   const server = await startPostgresServer({ durable: true });
   try {
-    const appends = await database(server.url, 'appends');
-    const raw = await database(server.url, 'raw');
+    const appends = await createDatabase(server.url, 'appends');
+    const raw = await createDatabase(server.url, 'raw');
     // Interleaved and best of three, so neither side gets the cold start or a noisy neighbour alone.
     const best = { ours: 0, raw: 0, oursConcurrent: 0, rawConcurrent: 0 };
     for (let i = 0; i < 3; i++) {
       best.raw = Math.max(best.raw, await rawInserts(raw, 1));
-      best.ours = Math.max(best.ours, await storeAppends(await database(server.url, `appends_${i}`), 1));
+      best.ours = Math.max(
+        best.ours,
+        await storeAppends(await createDatabase(server.url, `appends_${i}`), 1),
+      );
       best.rawConcurrent = Math.max(best.rawConcurrent, await rawInserts(raw, WRITERS));
       best.oursConcurrent = Math.max(
         best.oursConcurrent,
-        await storeAppends(await database(server.url, `appends_w_${i}`), WRITERS),
+        await storeAppends(await createDatabase(server.url, `appends_w_${i}`), WRITERS),
       );
     }
     const recording = await PostgresEventStore.open(appends);

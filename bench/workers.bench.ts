@@ -11,7 +11,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { demoResponder, examplesDir, sampleIssue } from '../src/demo/demo-script.js';
 import { startAnthropicSimulator } from '../src/simulators/anthropic-simulator.js';
 import { startGitHubSimulator } from '../src/simulators/github-simulator.js';
@@ -19,6 +18,7 @@ import { PostgresEventStore } from '../src/store/postgres/postgres-event-store.j
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { startFanout } from '../test/workers/webhook-fanout.js';
 import { type BenchResult, median, ratio, round } from './bench-result.js';
+import { createDatabase } from './postgres-database.js';
 
 const JOBS = 12;
 // The machine is shared: the worker counts take turns, round after round, so a neighbour's burst
@@ -129,16 +129,6 @@ async function jobsPerMinute(admin: string, workers: number, turn: number): Prom
     await github.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function createDatabase(admin: string, name: string): Promise<string> {
-  const client = new pg.Client(admin);
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.href;
 }
 
 export default async function run(): Promise<BenchResult[]> {
