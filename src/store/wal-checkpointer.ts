@@ -6,11 +6,13 @@ import { Worker } from 'node:worker_threads';
 // gateway answers from the same thread, so those stalls became its slowest replies. A checkpointer
 // runs the same PASSIVE checkpoints on a worker thread with its own connection instead; passive
 // checkpoints never block a writer. If the worker dies, the store turns SQLite's own back on.
+// The worker opens its connection a moment after the store does; by then the file may be gone,
+// and opening it must not create an empty database in its place (fileMustExist).
 
 const script = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file);
+const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
 const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
 const timer = setInterval(checkpoint, workerData.intervalMs);
