@@ -176,9 +176,13 @@ export class Supervisor {
     // A parked job waits for an event, not for a slot: it is folded again when one comes.
     const parked = new Set<string>(waitingStates);
     // A job that ended, or parked, before its progress comment caught up is shown as it stands.
-    for (const job of (await store.listUnreported()).filter((j) => j.final || parked.has(j.state))) {
-      const snapshot = foldJob(await readJobLog(store, job.jobId));
-      await this.settle(job.jobId, snapshot, job.version);
+    // With leases it is offered instead: workers booting together would each find no comment and
+    // each create one, while the lease lets one worker at a time fold and settle it.
+    const lagging = (await store.listUnreported()).filter((j) => j.final || parked.has(j.state));
+    if (store.leases) await store.leases.offer(lagging.map((j) => j.jobId));
+    else {
+      for (const job of lagging)
+        await this.settle(job.jobId, foldJob(await readJobLog(store, job.jobId)), job.version);
     }
     const resumed: string[] = [];
     for (const job of (await store.listJobs({ unfinished: true })).filter((j) => !parked.has(j.state))) {
@@ -190,8 +194,8 @@ export class Supervisor {
         resumed.push(job.jobId);
         continue;
       }
-      // Not resumed in silence: marked, logged, and said on the issue.
-      await store.markDamaged(job.jobId);
+      // Not resumed in silence: marked, logged, and said on the issue, by one worker of those booting.
+      if (!(await store.markDamaged(job.jobId))) continue;
       this.options.onError?.(problem, job.jobId);
       for (const o of this.options.observers ?? []) {
         await o.damaged?.(job, problem).catch((err: unknown) => this.options.onError?.(err, job.jobId));

@@ -132,8 +132,11 @@ export interface EventStore {
   /** Jobs whose progress comment lags their stream. */
   listUnreported(): Promise<JobRecord[]>;
   markReported(jobId: string, version: number): Promise<void>;
-  /** Takes a job whose log does not check out out of the running: state `damaged`, final. */
-  markDamaged(jobId: string): Promise<void>;
+  /**
+   * Takes a job whose log does not check out out of the running: state `damaged`, final. True
+   * when this call marked it, false when it was marked already (another worker booting with it).
+   */
+  markDamaged(jobId: string): Promise<boolean>;
 
   /** How many jobs stand in each state, for metrics. */
   countJobsByState(): Promise<Record<string, number>>;

@@ -90,7 +90,7 @@ export class SqliteEventStore implements EventStore {
       forIssue: db.prepare('SELECT * FROM jobs WHERE repo = ? AND issue = ? ORDER BY created_at, job_id'),
       unreported: db.prepare('SELECT * FROM jobs WHERE reported_version < version ORDER BY created_at'),
       markDamaged: db.prepare(
-        "UPDATE jobs SET state = 'damaged', final = 1, outcome = 'damaged', updated_at = ? WHERE job_id = ?",
+        "UPDATE jobs SET state = 'damaged', final = 1, outcome = 'damaged', updated_at = ? WHERE job_id = ? AND state <> 'damaged'",
       ),
       markReported: db.prepare(
         'UPDATE jobs SET reported_version = max(reported_version, ?) WHERE job_id = ?',
@@ -170,8 +170,8 @@ export class SqliteEventStore implements EventStore {
     return walkChain(this.readRows(streamId, { toVersion: version }).map(chainRow)).head;
   }
 
-  async markDamaged(jobId: string): Promise<void> {
-    this.stmt.markDamaged.run(Date.now(), jobId);
+  async markDamaged(jobId: string): Promise<boolean> {
+    return this.stmt.markDamaged.run(Date.now(), jobId).changes === 1;
   }
 
   private conflict(streamId: string, expected: number): never {

@@ -183,7 +183,8 @@ export function eventStoreContract(name: string, target: ContractTarget) {
       expect(await ids(store.listUnreported())).toEqual(['j1', 'j2', 'j3']);
       await store.markReported('j1', 1);
       expect(await ids(store.listUnreported())).toEqual(['j2', 'j3']);
-      await store.markDamaged('j2');
+      expect(await store.markDamaged('j2')).toBe(true);
+      expect(await store.markDamaged('j2')).toBe(false);
       expect(await store.getJob('j2')).toMatchObject({ state: 'damaged', final: true });
       expect(await store.findActiveJob('o/r', 1)).toBeNull();
       expect(await store.countJobsByState()).toEqual({ promoted: 2, damaged: 1 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Supervisor } from '../../src/actors/supervisor.js';
+import { type JobObserver, Supervisor } from '../../src/actors/supervisor.js';
 import { BootyError } from '../../src/errors.js';
 import type { LeaseSettings } from '../../src/store/job-leases.js';
 import { PgBossLeases } from '../../src/store/postgres/pg-boss-leases.js';
@@ -43,7 +43,7 @@ function leasesOn(url: string) {
 }
 
 /** A worker: its own store (with leases), supervisor and scripted effects, on the database. */
-function worker(url: string, script: Script = {}, concurrency = 2) {
+function worker(url: string, script: Script = {}, concurrency = 2, observers: JobObserver[] = []) {
   const store = new PostgresEventStore(url, { leases: SETTINGS });
   const effects = scriptedEffects(script);
   const errors: unknown[] = [];
@@ -51,6 +51,7 @@ function worker(url: string, script: Script = {}, concurrency = 2) {
     store,
     effects: effects.impls,
     concurrency,
+    observers,
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     onError: (err) => errors.push(err),
   });
@@ -223,6 +224,47 @@ describe('workers on one database', () => {
         (k) => `${created.jobId}:${k}`,
       ),
     );
+  });
+
+  it('given jobs parked before their progress comment caught up, when two workers boot together, then one worker at a time settles each, and each is reported', async () => {
+    const url = await freshDatabase();
+    // Run with no reporter: both jobs park with their progress unreported.
+    const first = worker(url);
+    await first.supervisor.boot();
+    const jobIds: string[] = [];
+    for (const issue of [1, 2]) {
+      const created = await first.supervisor.submit(...labeled(issue));
+      if (created.outcome !== 'created') throw new Error(created.outcome);
+      jobIds.push(created.jobId);
+    }
+    await until('both jobs to park', async () => {
+      const jobs = await first.store.listJobs();
+      return jobs.every((j) => j.state === 'promoted') && jobs.length === 2;
+    });
+    await first.supervisor.shutdown();
+    expect((await first.store.listUnreported()).map((j) => j.jobId).sort()).toEqual([...jobIds].sort());
+
+    // A settle takes a while, as a GitHub write does: two at once for one job would each find no
+    // comment and each create one.
+    const active = new Map<string, number>();
+    const overlaps: string[] = [];
+    const settles: string[] = [];
+    const reporter: JobObserver = {
+      async settled(jobId, _snapshot, version) {
+        const now = (active.get(jobId) ?? 0) + 1;
+        active.set(jobId, now);
+        if (now > 1) overlaps.push(jobId);
+        settles.push(jobId);
+        await sleep(300);
+        await first.store.markReported(jobId, version);
+        active.set(jobId, now - 1);
+      },
+    };
+    const observed = [worker(url, {}, 2, [reporter]), worker(url, {}, 2, [reporter])];
+    await Promise.all(observed.map((w) => w.supervisor.boot()));
+    await until('both jobs to be reported', async () => (await first.store.listUnreported()).length === 0);
+    expect(overlaps).toEqual([]);
+    expect(new Set(settles)).toEqual(new Set(jobIds));
   });
 
   it('given a job running on one worker, when another takes a cancel for it, then the running worker stops the effect under way rather than finishing it', async () => {

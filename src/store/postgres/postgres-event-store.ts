@@ -187,8 +187,8 @@ export class PostgresEventStore implements EventStore {
     await (await this.db()).query({ ...q.markReported, values: [jobId, version] });
   }
 
-  async markDamaged(jobId: string): Promise<void> {
-    await (await this.db()).query({ ...q.markDamaged, values: [jobId, Date.now()] });
+  async markDamaged(jobId: string): Promise<boolean> {
+    return (await (await this.db()).query({ ...q.markDamaged, values: [jobId, Date.now()] })).rowCount === 1;
   }
 
   async countJobsByState(): Promise<Record<string, number>> {

@@ -50,7 +50,7 @@ export const q = {
   ),
   markDamaged: statement(
     'mark-damaged',
-    "UPDATE jobs SET state = 'damaged', final = true, outcome = 'damaged', updated_at = $2 WHERE job_id = $1",
+    "UPDATE jobs SET state = 'damaged', final = true, outcome = 'damaged', updated_at = $2 WHERE job_id = $1 AND state <> 'damaged'",
   ),
   countByState: statement('count-by-state', 'SELECT state, count(*) AS n FROM jobs GROUP BY state'),
 };
