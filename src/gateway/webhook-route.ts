@@ -253,6 +253,14 @@ async function acknowledge(intent: ConversationIntent, deps: WebhookDeps, reques
   clearTimeout(timer);
 }
 
+/** What a command the job did not take found missing, in the writer's terms. */
+const NOTHING_TO_DO: Partial<Record<string, string>> = {
+  stop: 'no round is under way to stop',
+  approve: 'no plan is waiting for approval',
+  revise: 'no plan is waiting for approval',
+  continue: 'the job is not waiting on its token budget',
+};
+
 /** Every command from a writer gets an answer: one the job did not take says why. */
 async function answerIgnored(
   intent: ConversationIntent,
@@ -262,7 +270,7 @@ async function answerIgnored(
 ) {
   const { event } = intent;
   if (!deps.conversation || event.type !== 'CommandReceived') return;
-  const why = event.command === 'stop' && reason === NOTHING_NEW ? 'no round is under way to stop' : reason;
+  const why = reason === NOTHING_NEW ? (NOTHING_TO_DO[event.command] ?? reason) : reason;
   await deps.conversation
     .answerIgnored(
       intent.repo,

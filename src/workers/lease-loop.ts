@@ -56,9 +56,7 @@ export class LeaseLoop {
     const { pollMs, seconds } = this.options.leases.settings;
     this.timers = [
       setInterval(() => this.kick(), pollMs),
-      setInterval(() => this.tick(), (seconds * 1000) / 3),
-      // Checked more often than renewed, so a lease unvouched for is let go well before it lapses.
-      setInterval(() => this.abortUnvouched(), (seconds * 1000) / 6),
+      ...this.renewalTimers(),
       setInterval(
         () => void this.options.sweep().catch((err: unknown) => this.options.onError(err)),
         seconds * 2000,
@@ -89,16 +87,18 @@ export class LeaseLoop {
     for (const t of this.timers) clearInterval(t);
     while (this.taking) await new Promise((resolve) => setTimeout(resolve, 10));
     // Renewal goes on until the runs end: a lease must not lapse while its run is being stopped.
-    const { seconds } = this.options.leases.settings;
-    const renewing = [
-      setInterval(() => this.tick(), (seconds * 1000) / 3),
-      setInterval(() => this.abortUnvouched(), (seconds * 1000) / 6),
-    ];
+    const renewing = this.renewalTimers();
     try {
       await Promise.all([...this.held.values()].map((h) => h.done));
     } finally {
       for (const t of renewing) clearInterval(t);
     }
+  }
+
+  /** Renews three times a period; checks more often, so a lease unvouched for is let go well before it lapses. */
+  private renewalTimers(): NodeJS.Timeout[] {
+    const period = this.options.leases.settings.seconds * 1000;
+    return [setInterval(() => this.tick(), period / 3), setInterval(() => this.abortUnvouched(), period / 6)];
   }
 
   private async take() {

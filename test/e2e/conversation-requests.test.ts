@@ -80,19 +80,26 @@ describe('@booty requests on a waiting job', () => {
     await c.expectReplayVerified('promoted');
   });
 
-  it('a writer’s @booty stop with no round under way is answered once, saying it did nothing', async () => {
-    c = await promotedJob();
-    const comment = await maintainerComments(c, '@booty stop');
-    await c.quiet();
-    expect((await c.job()).value).toBe('promoted');
-    const answers = c.world.github
-      .comments(OWNER, REPO, c.pr.number)
-      .filter((x) => x.body.includes(`<!-- booty:ignored comment=${comment.id} -->`));
-    expect(answers.map((a) => a.body.replace(/<!--.*?-->/g, '').trim())).toEqual([
-      '@maintainer `@booty stop` did nothing: no round is under way to stop.',
-    ]);
-    expect(reactionsOn(c, comment.id)).toEqual([]);
-  });
+  it.each([
+    ['stop', 'no round is under way to stop'],
+    ['approve', 'no plan is waiting for approval'],
+    ['continue', 'the job is not waiting on its token budget'],
+  ])(
+    'a writer’s @booty %s with nothing for it to act on is answered once, saying what is missing',
+    async (command, why) => {
+      c = await promotedJob();
+      const comment = await maintainerComments(c, `@booty ${command}`);
+      await c.quiet();
+      expect((await c.job()).value).toBe('promoted');
+      const answers = c.world.github
+        .comments(OWNER, REPO, c.pr.number)
+        .filter((x) => x.body.includes(`<!-- booty:ignored comment=${comment.id} -->`));
+      expect(answers.map((a) => a.body.replace(/<!--.*?-->/g, '').trim())).toEqual([
+        `@maintainer \`@booty ${command}\` did nothing: ${why}.`,
+      ]);
+      expect(reactionsOn(c, comment.id)).toEqual([]);
+    },
+  );
 
   it('a redelivered request whose 👀 was lost gets it then, and starts nothing twice', async () => {
     c = await promotedJob();
