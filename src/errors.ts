@@ -155,6 +155,12 @@ export const catalogue = {
   ),
   BOOTY_E_HTTP_BAD_REQUEST: spec(400, false, (p) => `bad request: ${p.reason}`),
   BOOTY_E_HTTP_NOT_FOUND: spec(404, false, (p) => `no route ${p.method} ${p.url}`),
+  BOOTY_E_JOB_VIEW_OFF: spec(
+    404,
+    false,
+    () =>
+      'the jobs are not shown on this address: serve on loopback behind a proxy that checks who asks, or set BOOTY_DASHBOARD=on',
+  ),
   BOOTY_E_NOT_READY: spec(503, true, (p) => `booty is not ready: ${p.reason}`),
   BOOTY_E_INTERNAL: spec(500, false, (p) => `unexpected error (request ${p.requestId}); see the server log`),
   // workspace and sandbox (add workspace and sandbox codes below this line)

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Supervisor } from '../actors/supervisor.js';
+import { BootyError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';
 import { dashboardRoutes } from './dashboard-routes.js';
@@ -43,7 +44,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorReplies(app, (code) => deps.metrics.countDelivery(code));
   await app.register(webhookRoutes, deps);
   await app.register(opsRoutes, deps);
-  await app.register(jobsRoutes, deps);
-  if (deps.dashboard) await app.register(dashboardRoutes, deps);
+  // Jobs' logs hold the issues, the code and the test output of private repositories: shown where
+  // the job view is, and on a public address only when the operator says so.
+  if (deps.dashboard) {
+    await app.register(jobsRoutes, deps);
+    await app.register(dashboardRoutes, deps);
+  } else {
+    app.get('/jobs', jobViewOff);
+    app.get('/jobs/*', jobViewOff);
+  }
   return app;
+}
+
+async function jobViewOff(): Promise<never> {
+  throw new BootyError('BOOTY_E_JOB_VIEW_OFF', {});
 }

@@ -19,8 +19,18 @@ describe('the dashboard', () => {
     try {
       const local = s.url.replace(/\/\/[^:]+:/, '//127.0.0.1:');
       expect(await status(`${local}/`)).toBe(served ? 200 : 404);
-      // The JSON routes are there either way.
-      expect(await status(`${local}/jobs`)).toBe(200);
+      // The JSON routes follow the view: a job's log holds a private repository's code.
+      for (const route of ['/jobs', '/jobs/some-job', '/jobs/some-job/timeline']) {
+        const res = await fetch(`${local}${route}`);
+        if (served) {
+          expect(res.status).toBe(route === '/jobs' ? 200 : 404);
+          if (route !== '/jobs')
+            expect(((await res.json()) as any).error.code).toBe('BOOTY_E_STREAM_NOT_FOUND');
+        } else {
+          expect(res.status).toBe(404);
+          expect(((await res.json()) as any).error.code).toBe('BOOTY_E_JOB_VIEW_OFF');
+        }
+      }
     } finally {
       await s.close();
     }
