@@ -148,5 +148,16 @@ export interface EventStore {
 
   /** Records deliveries that start nothing, in one commit; for each, false when it was seen before. */
   recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]>;
+  /** Of these delivery ids (GitHub's GUIDs), the ones never recorded, in the order given, once each. */
+  unknownDeliveries(deliveryIds: string[]): Promise<string[]>;
+  /**
+   * The catch-up of missed webhook deliveries (gateway/delivery-catch-up.ts), shared by every
+   * worker on the database: takes the turn to look when nobody took it in the `gapMs` before `now`
+   * (0: take it anyway), answering when the last finished look began (null: never); null when
+   * another took it.
+   */
+  takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null>;
+  /** A look that began at `startedAt` went through: the next one goes back to it, not further. */
+  finishDeliveryLook(startedAt: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -51,4 +51,10 @@ export const migrations: string[] = [
   CREATE INDEX jobs_by_pr ON jobs (repo, pr, final);
   CREATE INDEX jobs_by_branch ON jobs (repo, branch, final);
   `,
+  // The catch-up of missed webhook deliveries: when the last look began, and who looks now.
+  `CREATE TABLE delivery_look (
+    one INTEGER PRIMARY KEY CHECK (one = 1),
+    taken_at INTEGER NOT NULL,
+    last_look INTEGER
+  );`,
 ];

@@ -101,6 +101,14 @@ export class SqliteEventStore implements EventStore {
       recordDelivery: db.prepare(`
         INSERT OR IGNORE INTO deliveries (delivery_id, event, action, outcome, job_id, received_at)
         VALUES (@deliveryId, @event, @action, @outcome, @jobId, @at)`),
+      knownDelivery: db.prepare('SELECT 1 FROM deliveries WHERE delivery_id = ?').pluck(),
+      deliveryLook: db.prepare('SELECT taken_at AS takenAt, last_look AS lastLook FROM delivery_look'),
+      takeDeliveryLook: db.prepare(
+        'INSERT INTO delivery_look (one, taken_at) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET taken_at = excluded.taken_at',
+      ),
+      finishDeliveryLook: db.prepare(`
+        INSERT INTO delivery_look (one, taken_at, last_look) VALUES (1, @at, @at)
+        ON CONFLICT (one) DO UPDATE SET last_look = max(COALESCE(last_look, 0), excluded.last_look)`),
     };
   }
 
@@ -293,6 +301,25 @@ export class SqliteEventStore implements EventStore {
   async recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
     if (deliveries.length === 0) return [];
     return this.db.transaction(() => deliveries.map((d) => this.recordDelivery(d))).immediate();
+  }
+
+  async unknownDeliveries(deliveryIds: string[]): Promise<string[]> {
+    return [...new Set(deliveryIds)].filter((id) => this.stmt.knownDelivery.get(id) === undefined);
+  }
+
+  async takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null> {
+    return this.db
+      .transaction(() => {
+        const row = this.stmt.deliveryLook.get() as { takenAt: number; lastLook: number | null } | undefined;
+        if (row && gapMs > 0 && row.takenAt > now - gapMs) return null;
+        this.stmt.takeDeliveryLook.run(now);
+        return { lastLook: row?.lastLook ?? null };
+      })
+      .immediate();
+  }
+
+  async finishDeliveryLook(startedAt: number): Promise<void> {
+    this.stmt.finishDeliveryLook.run({ at: startedAt });
   }
 
   private recordDelivery(delivery: DeliveryRecord): boolean {

@@ -137,6 +137,38 @@ export function eventStoreContract(name: string, target: ContractTarget) {
       expect(await store.recordDeliveries([])).toEqual([]);
     });
 
+    it('given recorded deliveries, when asked about GUIDs, then only those never recorded come back, once each and in order', async () => {
+      const { store } = await target.make();
+      await store.recordDeliveries([delivery('seen-1')]);
+      await store.append('job-u', 0, [ev('JobRequested', 1, 'preparing')], {
+        job: jobAt('preparing'),
+        delivery: delivery('seen-2', 'job-u'),
+      });
+      expect(await store.unknownDeliveries(['new-b', 'seen-1', 'new-a', 'seen-2', 'new-b'])).toEqual([
+        'new-b',
+        'new-a',
+      ]);
+      expect(await store.unknownDeliveries([])).toEqual([]);
+    });
+
+    it('given looks at missed deliveries, then one is taken once per gap, and the last finished one is remembered across a reopen', async () => {
+      const { store, reopen } = await target.make();
+      expect(await store.takeDeliveryLook(1_000, 600_000)).toEqual({ lastLook: null });
+      // Another worker within the gap finds it taken; at start (gap 0) a worker looks anyway.
+      expect(await store.takeDeliveryLook(2_000, 600_000)).toBeNull();
+      expect(await store.takeDeliveryLook(2_000, 0)).toEqual({ lastLook: null });
+      await store.finishDeliveryLook(1_000);
+      expect(await store.takeDeliveryLook(100_000, 600_000)).toBeNull();
+      expect(await store.takeDeliveryLook(602_000, 600_000)).toEqual({ lastLook: 1_000 });
+      // That look failed, finishing nothing: the next goes back to the last that went through.
+      expect(await store.takeDeliveryLook(1_202_000, 600_000)).toEqual({ lastLook: 1_000 });
+      await store.finishDeliveryLook(1_202_000);
+      // A slow look finishing after a later one never moves the mark back.
+      await store.finishDeliveryLook(602_000);
+      const again = await reopen();
+      expect(await again.takeDeliveryLook(1_900_000, 600_000)).toEqual({ lastLook: 1_202_000 });
+    });
+
     it('given events and a job read model, when the store is reopened, then everything is still there', async () => {
       const { store, reopen } = await target.make();
       await store.append('job-1', 0, [ev('JobRequested', 1, 'preparing')], { job: jobAt('preparing') });

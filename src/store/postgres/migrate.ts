@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import init from './migrations/001-init.js';
 import oneJobPerIssue from './migrations/002-one-job-per-issue.js';
+import deliveryLook from './migrations/003-delivery-look.js';
 import { inTransaction } from './transaction.js';
 
 // Schema migrations for the PostgreSQL store, applied in order, each once, in one transaction
@@ -10,6 +11,7 @@ import { inTransaction } from './transaction.js';
 export const migrations = [
   { version: 1, name: '001-init', sql: init },
   { version: 2, name: '002-one-job-per-issue', sql: oneJobPerIssue },
+  { version: 3, name: '003-delivery-look', sql: deliveryLook },
 ];
 
 // pg_advisory_xact_lock's key for "migrating booty's schema": booty's stores starting at once on

@@ -222,6 +222,28 @@ export class PostgresEventStore implements EventStore {
     return deliveries.map((d) => fresh.delete(d.deliveryId));
   }
 
+  async unknownDeliveries(deliveryIds: string[]): Promise<string[]> {
+    if (deliveryIds.length === 0) return [];
+    const { rows } = await (await this.db()).query<{ id: string }>({
+      ...q.unknownDeliveries,
+      values: [[...new Set(deliveryIds)]],
+    });
+    return rows.map((r) => r.id);
+  }
+
+  async takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null> {
+    const { rows } = await (await this.db()).query<{ last_look: string | null }>({
+      ...q.takeDeliveryLook,
+      values: [now, gapMs],
+    });
+    if (!rows[0]) return null;
+    return { lastLook: rows[0].last_look === null ? null : Number(rows[0].last_look) };
+  }
+
+  async finishDeliveryLook(startedAt: number): Promise<void> {
+    await (await this.db()).query({ ...q.finishDeliveryLook, values: [startedAt] });
+  }
+
   /** Ends the pool once the calls under way have finished; later calls reject. */
   async close(): Promise<void> {
     this.closing ??= Promise.all([

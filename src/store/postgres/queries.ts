@@ -12,6 +12,25 @@ export const q = {
      ORDER BY d.delivery_id
      ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
   ),
+  unknownDeliveries: statement(
+    'unknown-deliveries',
+    `SELECT d.id FROM unnest($1::text[]) WITH ORDINALITY AS d(id, n)
+     WHERE NOT EXISTS (SELECT 1 FROM deliveries WHERE delivery_id = d.id) ORDER BY d.n`,
+  ),
+  // The row's lock makes the take one at a time: a worker that finds it taken within the gap
+  // updates nothing and gets no row back.
+  takeDeliveryLook: statement(
+    'take-delivery-look',
+    `INSERT INTO delivery_look (one, taken_at) VALUES (true, $1)
+     ON CONFLICT (one) DO UPDATE SET taken_at = excluded.taken_at
+     WHERE $2::bigint = 0 OR delivery_look.taken_at <= $1::bigint - $2::bigint
+     RETURNING last_look`,
+  ),
+  finishDeliveryLook: statement(
+    'finish-delivery-look',
+    `INSERT INTO delivery_look (one, taken_at, last_look) VALUES (true, $1, $1)
+     ON CONFLICT (one) DO UPDATE SET last_look = GREATEST(delivery_look.last_look, excluded.last_look)`,
+  ),
   // The whole append runs on the server, in the migration's booty_append (001-init.ts).
   append: statement('append', 'SELECT * FROM booty_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)'),
   version: statement('version', 'SELECT COALESCE(max(version), 0) AS v FROM events WHERE stream_id = $1'),
