@@ -1,10 +1,13 @@
 // What a quality command (a linter, a type checker) reported at a file and line, as `file: message`.
 // The line and column are dropped: a change that adds lines above an old finding moves it, and it
-// must still count as the same finding. Three shapes cover most tools:
-//   path:line[:col][:] message     gcc, go vet, flake8, ruff, biome, eslint's unix/compact format
+// must still count as the same finding. These shapes cover most tools:
+//   path:line[:col][:] message     gcc, go vet, flake8, ruff, mypy, biome, eslint's unix/compact format
 //   path(line,col): message        tsc
 //   path                           eslint's default (stylish): the file on a line of its own,
 //     line:col  severity  message  then one indented line per finding
+//   error[code]: message           rustc and clippy: the message first,
+//    --> path:line:col             then where, on the next line
+//   [warn] path                    prettier --check: a file that is not formatted
 
 const MESSAGE_CHARS = 300;
 const MAX_FINDINGS = 1_000;
@@ -18,6 +21,9 @@ const COLON = new RegExp(String.raw`^\s*(${PATH}):(\d+)(?::\d+)?:?\s+(\S.*)$`);
 const PARENS = new RegExp(String.raw`^\s*(${PATH})\((\d+),\d+\):\s*(\S.*)$`);
 const LONE_PATH = new RegExp(`^(${PATH})$`);
 const STYLISH = /^\s+\d+:\d+\s+((?:error|warning)\s+\S.*)$/;
+const RUST_MESSAGE = /^((?:error|warning)(?:\[\w+\])?: \S.*)$/;
+const RUST_WHERE = new RegExp(String.raw`^\s*--> (${PATH}):\d+:\d+$`);
+const PRETTIER = new RegExp(String.raw`^\[warn\] (${PATH})$`);
 
 /** Spaces collapsed and the decoration some tools draw after a finding (biome's ━━━) dropped. */
 const message = (text: string) =>
@@ -33,11 +39,24 @@ const file = (p: string) => p.replace(/^\.\//, '');
 export function parseFindings(output: string): string[] {
   const findings: string[] = [];
   let current: string | null = null;
+  let rustMessage: string | null = null;
   for (const line of output.split('\n')) {
     if (findings.length >= MAX_FINDINGS) break;
     const stylish = current ? STYLISH.exec(line) : null;
     if (stylish) {
       findings.push(`${current}: ${message(stylish[1]!)}`);
+      continue;
+    }
+    const where = rustMessage ? RUST_WHERE.exec(line) : null;
+    if (where) {
+      findings.push(`${file(where[1]!)}: ${message(rustMessage!)}`);
+      rustMessage = null;
+      continue;
+    }
+    rustMessage = RUST_MESSAGE.exec(line)?.[1] ?? null;
+    const unformatted = PRETTIER.exec(line);
+    if (unformatted) {
+      findings.push(`${file(unformatted[1]!)}: not formatted`);
       continue;
     }
     const located = COLON.exec(line) ?? PARENS.exec(line);

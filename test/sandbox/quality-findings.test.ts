@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { newFindings, parseFindings } from '../../src/sandbox/quality-findings.js';
 
@@ -70,6 +71,25 @@ describe('parseFindings', () => {
       'src/x.ts: lint/suspicious/noDebugger FIXABLE',
       "src/x.ts: error TS2322: Type 'string' is not assignable to type 'number'.",
     ]);
+  });
+
+  // Captured: `cargo clippy -- -D warnings` (clippy 0.1.95) and `prettier --check src` (prettier 3).
+  const captured = (name: string) =>
+    fs.readFileSync(new URL(`./fixtures/quality/${name}`, import.meta.url), 'utf8');
+
+  it('reads rustc and clippy: the message, then where on the next line; the summary is no finding', () => {
+    expect(parseFindings(captured('clippy.txt'))).toEqual([
+      'src/main.rs: error: unused variable: `x`',
+      'src/main.rs: error: length comparison to zero',
+      'src/main.rs: error: useless use of `vec!`',
+    ]);
+    expect(parseFindings('error[E0308]: mismatched types\n --> src/main.rs:3:18\n')).toEqual([
+      'src/main.rs: error[E0308]: mismatched types',
+    ]);
+  });
+
+  it('reads prettier --check: each file it would reformat; its summary line is no file', () => {
+    expect(parseFindings(captured('prettier-check.txt'))).toEqual(['src/a.ts: not formatted']);
   });
 
   it('drops the line number, so a finding moved by the change is the same finding', () => {
