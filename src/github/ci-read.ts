@@ -98,13 +98,19 @@ export async function readCiAt(
     (c) => c.status === 'completed' && FAILED_CONCLUSIONS.has(c.conclusion ?? ''),
   );
   const failedStatuses = statuses.filter((s) => FAILED_STATES.has(s.state));
+  // A red matrix fails the same way many times over, and each log can run to megabytes: the first
+  // few are read, and the rest say where their logs are.
   const failing: CiFailure[] = [
     ...(await Promise.all(
-      failedChecks.map(async (c) => ({
+      failedChecks.map(async (c, i) => ({
         name: c.name,
         kind: 'check' as const,
         url: c.html_url ?? c.details_url ?? null,
-        detail: scrub(await checkDetail(gh, where, c, scrub)),
+        detail: scrub(
+          i < LOGS_READ
+            ? await checkDetail(gh, where, c, scrub)
+            : checkSummary(c, `not read: booty reads the logs of the first ${LOGS_READ} failing jobs; this one is at its link`),
+        ),
       })),
     )),
     ...failedStatuses.map((s) => ({
@@ -190,6 +196,14 @@ function latestByName(runs: CheckRun[]): CheckRun[] {
   return [...latest.values()];
 }
 
+/** Failing Actions jobs whose logs are downloaded for one reading of CI. */
+export const LOGS_READ = 3;
+
+/** The check's own words (its output's title and summary), or `fallback` when it has none. */
+function checkSummary(check: CheckRun, fallback = ''): string {
+  return [check.output.title, check.output.summary].filter(Boolean).join('\n') || fallback;
+}
+
 /** An Actions job's log cut to the failing step (its check run and its job share an id); else the check's own words. */
 async function checkDetail(
   gh: GitHubClient,
@@ -197,7 +211,7 @@ async function checkDetail(
   check: CheckRun,
   scrub: (text: string) => string,
 ): Promise<string> {
-  const summary = [check.output.title, check.output.summary].filter(Boolean).join('\n');
+  const summary = checkSummary(check);
   if (check.app?.slug !== 'github-actions') return summary;
   try {
     // GitHub answers with a 302 to the log's storage; octokit's fetch follows it.

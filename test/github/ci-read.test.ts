@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { LOGS_READ } from '../../src/github/ci-read.js';
 import { createGitHubClients } from '../../src/github/clients.js';
 import { ciGreen, ciRed } from '../../src/simulators/github-sim-ci-script.js';
 import { inputWith, openPrFixture, SECRET } from './pr-fixture.js';
@@ -98,6 +99,30 @@ describe('reading CI on the PR head', () => {
       ],
       rerunnable: [run!.id],
     });
+  });
+
+  it('reads the logs of the first few failing jobs of a red matrix only; the rest say why not', async () => {
+    const names = ['node-18', 'node-20', 'node-22', 'linux', 'windows'];
+    const f = await openPrFixture({
+      ci: {
+        heads: [{ jobs: names.map((job) => ciRed({ job, log: [`${job} broke`] }).jobs[0]!) }],
+        statusContext: null,
+      },
+    });
+    const ci = await read(f);
+    expect(ci.state).toBe('failed');
+    const details = new Map(ci.failing.map((c) => [c.name, c.detail]));
+    expect(new Set(details.keys())).toEqual(new Set(names));
+    const read_ = names.filter(
+      (n) => details.get(n) === `Run npm test\n${n} broke\nError: Process completed with exit code 1.`,
+    );
+    const unread = names.filter((n) => !read_.includes(n));
+    expect(read_).toHaveLength(LOGS_READ);
+    for (const n of unread) {
+      expect(details.get(n)).toBe(`not read: booty reads the logs of the first ${LOGS_READ} failing jobs; this one is at its link`);
+    }
+    const downloads = f.sim.requests().filter((r) => /\/actions\/jobs\/\d+\/logs$/.test(r.path));
+    expect(downloads).toHaveLength(LOGS_READ);
   });
 
   it('reads a failed commit status by its description, and a failed check of another App by its output', async () => {
