@@ -1,5 +1,5 @@
-import type { FailureClass, Rejection, TestRun } from '../events/effect-results.js';
-import { classifyText, failureBlocks } from './failure-class.js';
+import type { FailureClass, QualityRun, Rejection, TestRun } from '../events/effect-results.js';
+import { classifyText, failureBlocks, unjudgedQuality } from './failure-class.js';
 
 // What each class of failure asks for: a hint for the model's next attempt, and for the two that
 // no attempt can fix (policy, environment), what a human must change instead.
@@ -53,9 +53,21 @@ export function failFastMessage(
   if (cls === 'policy') {
     return `The tests did something booty's sandbox forbids${quoted(line)}: they may write only in the workspace and in /tmp; ${stop} Change the tests to write there, or have the operator widen the sandbox (\`BOOTY_SANDBOX_RO_PATHS\` binds more directories, read-only); ${again}`;
   }
+  const unjudged = unjudgedQuality(attempt.test);
+  if (unjudged.length > 0) {
+    const commands = unjudged.map((q) => `\`${q.command}\` ${unjudgedWhy(q)}`).join('; ');
+    return `The tests pass, but booty cannot judge the quality commands: ${commands}. ${stop} Make the command pass on the base branch, have it print its findings as \`path:line: message\`, install what it needs on booty's host, or take it out of booty.yml's \`quality.commands\`; ${again}`;
+  }
   const exit = attempt.test?.exitCode;
   if (line ? /not found/.test(line) : exit === 127 || exit === 126) {
     return `The tests need a program that is not available where booty runs them${quoted(line)}; ${stop} Install it on booty's host, or have the operator bind its directory into the sandbox with \`BOOTY_SANDBOX_RO_PATHS\`, or change \`test.command\` in booty.yml; ${again}`;
   }
   return `The tests need network access, which booty's sandbox does not give them${quoted(line)}; ${stop} Make them run offline (a fake in place of the service), or fetch what they need in booty.yml's \`install.command\`, which runs with network; an operator can also run tests without the sandbox (\`BOOTY_SANDBOX=off\`), at the cost of its isolation; ${again}`;
+}
+
+/** Why booty could not judge a quality command, in a human's words. */
+function unjudgedWhy(q: QualityRun): string {
+  if (q.exitCode === 126 || q.exitCode === 127)
+    return `could not be started (exit ${q.exitCode}: the program is not available where booty runs it)`;
+  return q.reason ?? 'could not be judged';
 }

@@ -106,5 +106,15 @@ export function classifyApplied(
     : 'invalid-model-output';
 }
 
+/**
+ * The quality commands that held a run back, when booty could judge none of them (each failed on
+ * the base commit too and named nothing to compare, or timed out on both): no attempt can change
+ * that, so the run is the environment's doing. Empty when any command failed anew, or none blocked.
+ */
+export function unjudgedQuality(run: Pick<TestRun, 'quality'> | null | undefined) {
+  const blocking = (run?.quality ?? []).filter((q) => q.verdict !== 'pass');
+  return blocking.length > 0 && blocking.every((q) => q.verdict === 'unknown') ? blocking : [];
+}
+
 /** No attempt can get past these: the job stops and says what a human must change. */
 export const failsFast = (cls: FailureClass | undefined) => cls === 'policy' || cls === 'environment';

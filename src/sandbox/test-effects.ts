@@ -4,7 +4,7 @@ import { BootyError } from '../errors.js';
 import type { FileChange, QualityRun, RepoConfig, TestCase, TestRun } from '../events/effect-results.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
-import { classifyRun } from '../refine/failure-class.js';
+import { classifyRun, unjudgedQuality } from '../refine/failure-class.js';
 import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';
 import { touchedTests } from './changed-tests.js';
@@ -316,6 +316,8 @@ const classified = (run: Run): Run => (run.passed ? run : { ...run, failureClass
 /** A run whose tests passed and whose quality did not: classed by what the quality commands printed. */
 function qualityClass(run: Run, quality: QualityRun[]) {
   const blocking = quality.filter((q) => q.verdict !== 'pass');
+  // Nothing another attempt could change: booty cannot judge the commands on this repository.
+  if (unjudgedQuality({ quality }).length > 0) return 'environment' as const;
   // A command the shell could not find or start is the environment's doing, as for the tests.
   const unstarted = blocking.find((q) => q.exitCode === 126 || q.exitCode === 127);
   return classifyRun({

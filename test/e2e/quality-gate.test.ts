@@ -125,7 +125,7 @@ describe('quality commands end to end', () => {
     );
   });
 
-  it('given a quality command that fails before and after the change and names no finding, then booty says it cannot tell and does not promote', async () => {
+  it('given a quality command that fails before and after the change and names no finding, then booty says it cannot tell, spends no second attempt, and does not promote', async () => {
     const repoDir = tempDir('booty-quality-');
     fs.cpSync(path.join(REPOS_DIR, 'node-test-lint-known'), repoDir, { recursive: true });
     // Fails on the base commit and after the change alike, printing nothing booty could compare.
@@ -133,18 +133,25 @@ describe('quality commands end to end', () => {
       path.join(repoDir, '.github/booty.yml'),
       'test:\n  command: node --test\ninstall: null\nquality:\n  commands: [test ! -e src/banner.js]\n',
     );
-    const snapshot = await runJob(
-      repoDir,
-      [{ 'src/format.js': format(), 'test/format.test.js': formatTest }],
-      1,
-    );
+    const change = { 'src/format.js': format(), 'test/format.test.js': formatTest };
+    const snapshot = await runJob(repoDir, [change, change, change]);
     fs.rmSync(repoDir, { recursive: true, force: true });
     expect(stateName(snapshot)).toBe('prOpened');
-    expect(snapshot.context.attempts[0]!.test).toMatchObject({ verdict: 'unknown', passed: false });
+    // No attempt can make booty able to judge the command: the job stops after the first.
+    expect(snapshot.context.attempts).toHaveLength(1);
+    expect(world!.anthropic.messages().filter((r) => r.toolName === 'submit_changes')).toHaveLength(1);
+    expect(snapshot.context.attempts[0]!.test).toMatchObject({
+      verdict: 'unknown',
+      passed: false,
+      failureClass: 'environment',
+    });
+    expect(JSON.stringify(snapshot.context.outcome)).toContain(
+      'booty cannot judge the quality commands: `test ! -e src/banner.js` exited 1, as it did on the base commit',
+    );
     const [pr] = world!.pulls();
     expect(pr).toMatchObject({ draft: true });
     expect(pr!.body).toContain(
-      '> [!CAUTION]\n> The tests pass, but booty cannot tell whether `test ! -e src/banner.js` fails because of the change after 1 of 1 attempts.',
+      "> [!CAUTION]\n> The tests pass, but booty cannot judge the quality commands: `test ! -e src/banner.js` exited 1, as it did on the base commit, and its output names no finding at a file and line that booty can compare: booty cannot tell whether the change added a failure. booty stopped after attempt 1: another attempt cannot fix this. Make the command pass on the base branch, have it print its findings as `path:line: message`, install what it needs on booty's host, or take it out of booty.yml's `quality.commands`;",
     );
     expect(pr!.body).toContain(
       '| `test ! -e src/banner.js` | ❌ exited 1 on the base commit | ❔ exited 1, as it did on the base commit, and its output names no finding at a file and line that booty can compare: booty cannot tell whether the change added a failure |',

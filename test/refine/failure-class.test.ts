@@ -2,7 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FailureClass } from '../../src/events/effect-results.js';
-import { classifyApplied, classifyRun, classifyText, failsFast } from '../../src/refine/failure-class.js';
+import { failFastMessage } from '../../src/refine/class-guidance.js';
+import {
+  classifyApplied,
+  classifyRun,
+  classifyText,
+  failsFast,
+  unjudgedQuality,
+} from '../../src/refine/failure-class.js';
 import { testRun } from '../support/scripted-effects.js';
 
 // Real output: test/fixtures/failure-output/capture.sh ran small failing projects under node --test,
@@ -97,6 +104,35 @@ describe('failure classes', () => {
 
   it('fails fast only on what no attempt can change', () => {
     expect(FailureClass.options.filter(failsFast)).toEqual(['policy', 'environment']);
+  });
+});
+
+describe('quality commands booty cannot judge', () => {
+  const quality = (command: string, verdict: 'pass' | 'fail' | 'unknown', exitCode = 1) => ({
+    command,
+    verdict,
+    exitCode,
+    reason: verdict === 'unknown' ? 'timed out, as it did on the base commit' : null,
+  });
+  const withQuality = (q: ReturnType<typeof quality>[]) => ({ ...testRun(true, []), quality: q }) as never;
+
+  it.each([
+    ['every blocking command unknown', [quality('lint', 'pass'), quality('tsc', 'unknown')], ['tsc']],
+    ['one unknown beside a new failure', [quality('lint', 'fail'), quality('tsc', 'unknown')], []],
+    ['none blocking', [quality('lint', 'pass')], []],
+    ['no quality commands', [], []],
+  ])('%s', (_name, q, commands) => {
+    expect(unjudgedQuality(withQuality(q)).map((r) => r.command)).toEqual(commands);
+  });
+
+  it('says what a human must change, naming each command and why, or that its program is missing', () => {
+    const run = withQuality([
+      quality('npm run typecheck', 'unknown'),
+      quality('lint-nowhere', 'unknown', 127),
+    ]);
+    expect(failFastMessage('environment', { n: 2, rejected: [], test: run })).toBe(
+      "The tests pass, but booty cannot judge the quality commands: `npm run typecheck` timed out, as it did on the base commit; `lint-nowhere` could not be started (exit 127: the program is not available where booty runs it). booty stopped after attempt 2: another attempt cannot fix this. Make the command pass on the base branch, have it print its findings as `path:line: message`, install what it needs on booty's host, or take it out of booty.yml's `quality.commands`; then ask booty again: `@booty retry` on its pull request, or label the issue again.",
+    );
   });
 });
 
