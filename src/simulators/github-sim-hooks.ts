@@ -74,24 +74,29 @@ export class HookBus {
     // and every payload kept made each write, and so each reply, slower.
     if (deliveries.length > RECENT_DELIVERIES) deliveries.splice(0, deliveries.length - RECENT_DELIVERIES);
     this.store.save();
-    return this.send(delivery, { id: input.repo.id, app: installationId !== null });
+    return this.send(delivery, { id: input.repo.id, app: installationId !== null }, false);
   }
 
   /** Sends a stored delivery again, with the same delivery id, as GitHub's redeliver does. */
   redeliver(delivery: SimDelivery): Promise<SimDelivery | null> {
     const sent = JSON.parse(delivery.payload) as { repository?: { id?: number }; installation?: unknown };
-    return this.send(delivery, { id: sent.repository?.id ?? 1, app: sent.installation !== undefined });
+    return this.send(delivery, { id: sent.repository?.id ?? 1, app: sent.installation !== undefined }, true);
   }
 
   close() {
     this.closed = true;
   }
 
-  private send(delivery: SimDelivery, hook: { id: number; app: boolean }): Promise<SimDelivery | null> {
+  private send(
+    delivery: SimDelivery,
+    hook: { id: number; app: boolean },
+    redelivery: boolean,
+  ): Promise<SimDelivery | null> {
     const sent = this.queue.then(async () => {
       const target = this.target;
       if (!target || this.closed) return delivery;
-      await deliver(target, delivery, hook, () => this.closed);
+      const kind = { redelivery, nextId: () => this.store.nextId() };
+      await deliver(target, delivery, hook, kind, () => this.closed);
       if (!this.closed) this.store.save();
       return delivery;
     });

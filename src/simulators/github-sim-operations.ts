@@ -6,6 +6,9 @@ export const servedOperations = [
   'apps/get-repo-installation',
   'apps/create-installation-access-token',
   'apps/create-from-manifest',
+  // The App's webhook deliveries: listed, and one redelivered (booty catching up what it missed).
+  'apps/list-webhook-deliveries',
+  'apps/redeliver-webhook-delivery',
   'repos/get',
   'issues/get',
   'issues/list-comments',

@@ -22,6 +22,8 @@ export const operationNeeds: Record<OperationId, Need | null> = {
   'apps/get-repo-installation': null,
   'apps/create-installation-access-token': null,
   'apps/create-from-manifest': null,
+  'apps/list-webhook-deliveries': null,
+  'apps/redeliver-webhook-delivery': null,
   'repos/get': need('metadata', 'read'),
   'issues/get': need('issues', 'read'),
   'issues/list-comments': need('issues', 'read'),

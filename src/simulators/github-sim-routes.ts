@@ -7,6 +7,7 @@ import { type Handler, notFound, repoOf } from './github-sim-route-kit.js';
 import { actionsHandlers } from './github-sim-routes-actions.js';
 import { checksHandlers } from './github-sim-routes-checks.js';
 import { commentHandlers } from './github-sim-routes-comments.js';
+import { deliveryHandlers } from './github-sim-routes-deliveries.js';
 import { escalationHandlers } from './github-sim-routes-escalation.js';
 import { pullHandlers } from './github-sim-routes-pulls.js';
 import { reviewHandlers } from './github-sim-routes-reviews.js';
@@ -23,6 +24,8 @@ export const appOperations = new Set<OperationId>([
   'apps/get-authenticated',
   'apps/get-repo-installation',
   'apps/create-installation-access-token',
+  'apps/list-webhook-deliveries',
+  'apps/redeliver-webhook-delivery',
 ]);
 
 /** Operations anyone may call without credentials. */
@@ -186,4 +189,5 @@ export const handlers: Record<OperationId, Handler> = {
   ...reviewHandlers,
   ...checksHandlers,
   ...actionsHandlers,
+  ...deliveryHandlers,
 };

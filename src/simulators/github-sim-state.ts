@@ -146,7 +146,22 @@ export const SimApp = z.object({
 });
 export type SimApp = z.infer<typeof SimApp>;
 
+/** One POST of a delivery to the hook, as GitHub's delivery API lists it (hook-delivery-item). */
+export const SimDeliveryTry = z.object({
+  /** The attempt's own id: what `POST /app/hook/deliveries/{id}/attempts` redelivers. */
+  id: z.number(),
+  at: Iso,
+  redelivery: z.boolean(),
+  /** The hook's HTTP status; 0 when it gave none (refused, reset, timed out), as GitHub records it. */
+  statusCode: z.number(),
+  /** GitHub's words for it: `OK`, `Invalid HTTP Response: 503`, `failed to connect to host`. */
+  status: z.string(),
+  durationMs: z.number(),
+});
+export type SimDeliveryTry = z.infer<typeof SimDeliveryTry>;
+
 export const SimDelivery = z.object({
+  /** The GUID (X-GitHub-Delivery), kept by every attempt and redelivery. */
   id: z.string(),
   event: z.string(),
   action: z.string().nullable(),
@@ -155,6 +170,8 @@ export const SimDelivery = z.object({
   status: z.number().nullable(),
   error: z.string().nullable(),
   at: Iso,
+  /** Every POST to the hook, oldest first; a state file from before they were kept has none. */
+  tries: z.array(SimDeliveryTry).default([]),
 });
 export type SimDelivery = z.infer<typeof SimDelivery>;
 

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { sign } from '@octokit/webhooks-methods';
+import { githubTime } from './github-sim-json.js';
 import type { SimDelivery } from './github-sim-state.js';
 
 // Webhook deliveries as GitHub sends them: the payload starts from GitHub's own example in
@@ -76,14 +77,25 @@ export function newDelivery(
     status: null,
     error: null,
     at: new Date().toISOString(),
+    tries: [],
   };
 }
 
-/** POSTs a delivery until it is accepted (2xx) or the attempts run out; the record is updated in place. */
+/** How one POST is told apart, and given its id in GitHub's delivery API. */
+export interface SendKind {
+  redelivery: boolean;
+  nextId: () => number;
+}
+
+/**
+ * POSTs a delivery until it is accepted (2xx) or the attempts run out; the record is updated in
+ * place, each POST kept as one of its tries.
+ */
 export async function deliver(
   target: WebhookTarget,
   delivery: SimDelivery,
   hook: { id: number; app: boolean },
+  kind: SendKind,
   stopped: () => boolean = () => false,
 ): Promise<SimDelivery> {
   const attempts = target.attempts ?? 3;
@@ -91,6 +103,16 @@ export async function deliver(
   for (let i = 0; i < attempts && !stopped(); i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, delay * 2 ** (i - 1)));
     delivery.attempts += 1;
+    const started = new Date();
+    const tried = (statusCode: number, status: string) =>
+      delivery.tries.push({
+        id: kind.nextId(),
+        at: githubTime(started),
+        redelivery: kind.redelivery,
+        statusCode,
+        status,
+        durationMs: Date.now() - started.getTime(),
+      });
     try {
       const res = await fetch(target.url, {
         method: 'POST',
@@ -112,10 +134,12 @@ export async function deliver(
       await res.arrayBuffer().catch(() => undefined);
       delivery.status = res.status;
       delivery.error = res.ok ? null : `HTTP ${res.status}`;
+      tried(res.status, res.status < 300 ? 'OK' : `Invalid HTTP Response: ${res.status}`);
       if (res.ok) return delivery;
     } catch (err) {
       delivery.status = null;
       delivery.error = (err as Error).message;
+      tried(0, (err as Error).name === 'TimeoutError' ? 'timed out' : 'failed to connect to host');
     }
   }
   return delivery;
