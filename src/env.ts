@@ -97,6 +97,11 @@ export const EnvSchema = z.object({
   BOOTY_LEASE_SECONDS: int(2, 3_600).default(30),
   /** Workers on PostgreSQL: how often a worker with a free slot looks for queued jobs. */
   BOOTY_LEASE_POLL_MS: int(50, 60_000).default(1_000),
+  /**
+   * With a GitHub App: how often `serve` asks GitHub for webhook deliveries that failed while it was
+   * down and has them sent again (it also looks at start); 0 turns it off.
+   */
+  BOOTY_REDELIVER_MINUTES: int(0, 1_440).default(10),
   /** How long a second `serve` on the same SQLite file waits for the first to exit (a rolling deploy); PostgreSQL takes many. */
   BOOTY_LOCK_WAIT_MS: int(0, 600_000).default(30_000),
   /** The job view at `/` and `/jobs/:id/view`: on, off, or (unset) on only when serving on loopback. */

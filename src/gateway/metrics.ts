@@ -14,6 +14,10 @@ export interface GatewayMetrics {
   observeEffect: (src: EffectName, durationMs: number, ok: boolean) => void;
   /** Counts a webhook delivery by outcome (a submit outcome or an error code). */
   countDelivery: (outcome: string) => void;
+  /** A look at the App's webhook deliveries for ones booty missed, by how it ended. */
+  countDeliveryLook: (result: 'ok' | 'failed') => void;
+  /** A missed delivery booty asked GitHub to send again. */
+  countRedelivery: () => void;
   /** A write the store refused for lack of disk or an I/O fault (the health probe's included). */
   countStoreWriteFailure: () => void;
   /** The store whose jobs `booty_jobs` reports. */
@@ -72,6 +76,18 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     registers: [registry],
   });
 
+  const deliveryLooks = new Counter({
+    name: 'booty_delivery_looks_total',
+    help: "Looks at the App's webhook deliveries for ones booty missed, by result",
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const redeliveries = new Counter({
+    name: 'booty_redeliveries_requested_total',
+    help: 'Missed webhook deliveries booty asked GitHub to send again',
+    registers: [registry],
+  });
+
   const storeWriteFailures = new Counter({
     name: 'booty_store_write_failures_total',
     help: 'Writes the store refused: a full disk, an I/O fault, a read-only or vanished file',
@@ -95,6 +111,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     observeEffect: (src, durationMs, ok) =>
       effects.observe({ effect: src, result: ok ? 'ok' : 'error' }, durationMs / 1000),
     countDelivery: (outcome) => deliveries.inc({ outcome }),
+    countDeliveryLook: (result) => deliveryLooks.inc({ result }),
+    countRedelivery: () => redeliveries.inc(),
     countStoreWriteFailure: () => storeWriteFailures.inc(),
     watchStore: (s) => {
       store = s;

@@ -7,6 +7,7 @@ import type { Booty } from '../runtime/compose.js';
 import { webhookConversation } from '../runtime/webhook-conversation.js';
 import type { EventStore } from '../store/event-store.js';
 import { buildApp } from './app.js';
+import { type DeliveryCatchUp, startDeliveryCatchUp } from './delivery-catch-up.js';
 import { type GatewayConfig, gatewayConfig } from './gateway-config.js';
 import type { GatewayMetrics } from './metrics.js';
 import { checkJobPrerequisites, databaseReady, probe } from './readiness.js';
@@ -26,6 +27,8 @@ export interface RunningServer {
   dashboard: boolean;
   /** The jobs that resumed from their logs at start. */
   resumed: string[];
+  /** The catch-up of webhook deliveries missed while booty was down; null without a GitHub App. */
+  catchUp: DeliveryCatchUp | null;
   /** Stops the listener, then the jobs (their logs keep them for the next start), then the store. */
   close(): Promise<void>;
 }
@@ -64,6 +67,7 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     ],
   });
 
+  let catchUp: DeliveryCatchUp | null = null;
   let closed: Promise<void> | null = null;
   const close = () => {
     closed ??= (async () => {
@@ -71,6 +75,7 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
       // the jobs stop; the listener closes last, so no delivery meets a refused connection.
       closing = true;
       try {
+        await catchUp?.stop();
         await booty.close();
       } finally {
         await app.close();
@@ -84,6 +89,8 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     await app.listen({ host: env.HOST, port: env.PORT });
     resumed = await supervisor.boot();
     health.start();
+    // Once the route listens: what it asks GitHub to send again arrives there.
+    catchUp = startDeliveryCatchUp({ env, store, metrics, log });
   } catch (err) {
     await close();
     throw err;
@@ -98,6 +105,7 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     metrics,
     dashboard,
     resumed,
+    catchUp,
     close,
   };
 }
