@@ -127,13 +127,17 @@ export function deliveryCatchUp(
       metrics.countDeliveryLook('ok');
       if (failing) log.info('the look at missed webhook deliveries works again');
       failing = null;
-      log.debug({ listed: listed.length, redelivered }, 'looked for missed webhook deliveries');
+      // A look that found nothing is the common case: it shows at debug only.
+      (redelivered > 0 ? log.info.bind(log) : log.debug.bind(log))(
+        { since: new Date(since).toISOString(), listed: listed.length, redelivered },
+        'looked for missed webhook deliveries',
+      );
       return { looked: true, listed: listed.length, redelivered };
     } catch (err) {
       if (stopped) return { looked: true, error: 'stopped' };
       metrics.countDeliveryLook('failed');
       const reason = whatToDo(err);
-      if (reason !== failing) log.warn({ err: { message: githubMessage(err) } }, reason);
+      if (reason !== failing) log.warn(reason);
       failing = reason;
       return { looked: true, error: reason };
     }
