@@ -19,10 +19,9 @@ import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machin
 import { waitingStates } from '../machines/job.js';
 import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
-import type { JobLeases } from '../store/job-leases.js';
 import { readJobLog, toLogEntry } from '../store/job-log.js';
 import type { StoreHealth } from '../store/store-health.js';
-import { LeaseLoop } from '../workers/lease-loop.js';
+import { LeasedJobs } from '../workers/leased-jobs.js';
 import {
   isParked,
   type JobChange,
@@ -37,7 +36,7 @@ import {
 // through its runner (JobRequested aside, which creates it), so a stream has one writer here.
 //
 // On a store with leases (many workers on one PostgreSQL database) a job with work is offered to
-// the queue instead of run at once, and runs on whichever worker leases it (src/workers). Any
+// the queue instead of run at once, and runs on whichever worker leases it (src/workers/leased-jobs.ts). Any
 // worker takes any webhook: the event is appended to the job's log and the job offered. A worker
 // whose append conflicts has met another writer of the job: its runner stops, acting no further,
 // and the job is offered again to be folded anew.
@@ -128,11 +127,7 @@ export class Supervisor {
   private readonly finished = new Map<string, Promise<JobSnapshot>>();
   private accepting = true;
   /** Leased runs (a store with leases): the jobs this worker takes from the queue. */
-  private readonly leaseLoop: LeaseLoop | null;
-  /** Leased jobs whose run here stopped on an error other than a conflict: not offered again. */
-  private readonly halted = new Set<string>();
-  /** Leased jobs running here whose log was found ahead of their runner at the last look. */
-  private readonly behind = new Set<string>();
+  private readonly leased: LeasedJobs | null;
   private readonly ignored: {
     delivery: DeliveryRecord;
     done: (fresh: boolean) => void;
@@ -144,20 +139,13 @@ export class Supervisor {
     const slots = Math.max(1, options.concurrency ?? 2);
     this.queue = new PQueue({ concurrency: slots });
     const { leases } = options.store;
-    this.leaseLoop = leases
-      ? new LeaseLoop({
-          leases,
-          slots,
-          run: (jobId, lost) => this.runLeased(jobId, lost),
-          released: (jobId) => this.released(jobId),
-          lapsed: (jobId) =>
-            this.options.onError?.(
-              new BootyError('BOOTY_E_LEASE_LAPSED', { jobId, seconds: leases.settings.seconds }),
-              jobId,
-            ),
-          renewed: (jobIds) => this.lookForNews(jobIds),
-          sweep: () => this.offerStale(leases),
-          onError: (err, jobId) => this.options.onError?.(err, jobId ?? 'leases'),
+    this.leased = leases
+      ? new LeasedJobs(leases, slots, {
+          store: options.store,
+          runners: this.runners,
+          runHere: (jobId) => this.runHere(jobId),
+          onError: (err, jobId) => this.options.onError?.(err, jobId),
+          now: () => this.now(),
         })
       : null;
   }
@@ -179,7 +167,7 @@ export class Supervisor {
     // With leases it is offered instead: workers booting together would each find no comment and
     // each create one, while the lease lets one worker at a time fold and settle it.
     const lagging = (await store.listUnreported()).filter((j) => j.final || parked.has(j.state));
-    if (store.leases) await store.leases.offer(lagging.map((j) => j.jobId));
+    if (this.leased) await this.leased.offer(lagging.map((j) => j.jobId));
     else {
       for (const job of lagging)
         await this.settle(job.jobId, foldJob(await readJobLog(store, job.jobId)), job.version);
@@ -189,7 +177,7 @@ export class Supervisor {
       const problem = await logProblem(store, job.jobId);
       if (!problem) {
         // With leases, offering is idempotent: a job queued or running on another worker stays so.
-        if (store.leases) await store.leases.offer([job.jobId]);
+        if (this.leased) await this.leased.offer([job.jobId]);
         else this.runHere(job.jobId);
         resumed.push(job.jobId);
         continue;
@@ -201,7 +189,7 @@ export class Supervisor {
         await o.damaged?.(job, problem).catch((err: unknown) => this.options.onError?.(err, job.jobId));
       }
     }
-    this.leaseLoop?.start();
+    this.leased?.start();
     return resumed;
   }
 
@@ -333,26 +321,26 @@ export class Supervisor {
     event: OutsideEvent,
     delivery?: DeliveryRecord,
   ): Promise<ReceiveResult> {
-    const { leases } = this.options.store;
+    const { leased } = this;
     for (let tries = 1, fresh = false; ; tries++) {
       // With leases, a runner here that has stopped (a conflict, a lapse) writes nothing more: the
       // event goes through a fresh runner, as it does once the log has moved on under this one.
       const here = fresh ? undefined : this.runners.get(jobId);
-      const running = leases && here?.isStopped ? undefined : here;
+      const running = leased && here?.isStopped ? undefined : here;
       const runner = running ?? this.runner(jobId, { quiet: true });
       try {
         const result = await runner.receive(event, delivery);
         if (result === 'received' && !isParked(runner.snapshot) && runner.snapshot.status !== 'done') {
           // With leases, offered even when a runner here took it: that runner may have parked or
           // stopped before the event, and offering a job leased here already does nothing.
-          if (leases) await this.offer(jobId);
+          if (leased) await leased.offer([jobId]);
           else if (!running) await this.enqueue(jobId, runner);
         }
         return result;
       } catch (err) {
         if (tries >= CONFLICT_TRIES || !isBootyError(err, 'BOOTY_E_VERSION_CONFLICT')) throw err;
         // Without leases a job runs in this process only, and its runner's conflict is not retried.
-        if (running && !leases) throw err;
+        if (running && !leased) throw err;
         // The job ran on another worker, which appended between this read and this write: read
         // again. A runner here that met it has stopped, and its job is offered when it lets go.
         fresh = true;
@@ -438,13 +426,13 @@ export class Supervisor {
   async shutdown(): Promise<void> {
     this.accepting = false;
     // No job is leased here from now on only to be handed straight back.
-    this.leaseLoop?.stopTaking();
+    this.leased?.stopTaking();
     this.queue.clear();
     for (const runner of this.runners.values()) runner.stop();
     await this.flushIgnored();
     await this.queue.onIdle();
     // Leased jobs stopped here go back to the queue for another worker (released).
-    await this.leaseLoop?.stop();
+    await this.leased?.stop();
   }
 
   /** Appends the job's JobRequested with its delivery; null when the delivery was seen before. */
@@ -507,7 +495,7 @@ export class Supervisor {
         // A job whose append failed for lack of disk waits for the store, not for a restart.
         if (this.options.health?.failed(err)) this.paused.add(jobId);
         const conflict = isBootyError(err, 'BOOTY_E_VERSION_CONFLICT');
-        if (!conflict && this.options.store.leases) this.halted.add(jobId);
+        if (!conflict) this.leased?.halt(jobId);
         if (!(quiet && conflict)) this.options.onError?.(err, jobId);
       },
     });
@@ -539,7 +527,7 @@ export class Supervisor {
   resumePaused() {
     for (const jobId of [...this.paused]) {
       this.paused.delete(jobId);
-      this.halted.delete(jobId);
+      this.leased?.unhalt(jobId);
       void this.enqueue(jobId).catch((err: unknown) => this.options.onError?.(err, jobId));
     }
   }
@@ -554,81 +542,9 @@ export class Supervisor {
    * runs here now). `folded`: a runner that has just read the job's log, so it is not read twice.
    */
   private async enqueue(jobId: string, folded?: JobRunner): Promise<void> {
-    const { leases } = this.options.store;
-    if (!leases) return void this.runHere(jobId, folded);
+    if (!this.leased) return void this.runHere(jobId, folded);
     if (this.runners.has(jobId)) return;
-    await this.offer(jobId);
-  }
-
-  /** Queues a job for whichever worker leases it (a job queued or leased already stays so). */
-  private async offer(jobId: string): Promise<void> {
-    await this.options.store.leases?.offer([jobId]);
-    this.leaseLoop?.kick();
-  }
-
-  /** A job this worker leased: its turn here, stopped at once if the lease lapses. */
-  private async runLeased(jobId: string, lost: AbortSignal): Promise<void> {
-    this.halted.delete(jobId);
-    const run = this.runHere(jobId);
-    const runner = this.runners.get(jobId);
-    if (!run || !runner) return;
-    const stop = () => runner.stop();
-    lost.addEventListener('abort', stop);
-    try {
-      await run;
-      // Not handed on while the stopped run's last append or effect is still under way: the next
-      // holder would fold the log without it and do the effect again (the lease is renewed meanwhile).
-      await runner.settled();
-    } finally {
-      lost.removeEventListener('abort', stop);
-      this.behind.delete(jobId);
-    }
-  }
-
-  /**
-   * Jobs with work that nobody may hold: unfinished, not parked, and not updated for two lease
-   * periods. Their offer was lost: the gateway died between an append and its offer, an offer or
-   * a release failed, or the job stopped on an error here. Offering a queued or leased job changes
-   * nothing, so a job running somewhere (its effect long) stays where it is.
-   */
-  private async offerStale(leases: JobLeases): Promise<void> {
-    const before = this.now() - leases.settings.seconds * 2000;
-    const stale = (await this.options.store.listJobs({ unfinished: true })).filter(
-      (j) => j.updatedAt < before && !waitingStates.includes(j.state as never),
-    );
-    if (stale.length > 0) await leases.offer(stale.map((j) => j.jobId));
-  }
-
-  /**
-   * A job running here whose log another worker's gateway wrote to (a cancel, a review) stops, so
-   * that it is folded anew with the news (released offers it again), rather than meeting it only
-   * at its next append, after the effect under way. Behind at two looks in a row: not the
-   * runner's own append, whose count catches up within the turn.
-   */
-  private async lookForNews(jobIds: string[]): Promise<void> {
-    for (const jobId of jobIds) {
-      const runner = this.runners.get(jobId);
-      const version = runner && (await this.options.store.getJob(jobId))?.version;
-      if (!runner || version === undefined || version <= runner.version) {
-        this.behind.delete(jobId);
-      } else if (this.behind.delete(jobId)) {
-        runner.stop();
-      } else {
-        this.behind.add(jobId);
-      }
-    }
-  }
-
-  /**
-   * A leased job's lease was let go: it goes back to the queue when it still has work, that is
-   * when it is unfinished and not parked (an event came as it parked, a conflict stopped it, or
-   * this worker is shutting down), unless it stopped on an error, which waits for a restart.
-   */
-  private async released(jobId: string): Promise<void> {
-    // Read once: the set is about the run that has just ended.
-    if (this.halted.delete(jobId)) return;
-    const job = await this.options.store.getJob(jobId);
-    if (job && !job.final && !waitingStates.includes(job.state as never)) await this.enqueue(jobId);
+    await this.leased.offer([jobId]);
   }
 
   private runHere(jobId: string, folded?: JobRunner): Promise<JobSnapshot> | undefined {
@@ -656,7 +572,7 @@ export class Supervisor {
         // runs no more (its actor stopped): the job runs again to take it (or, ended by it, to settle).
         // With leases, the lease is let go first and the job offered again (released).
         if (
-          !this.options.store.leases &&
+          !this.leased &&
           this.accepting &&
           parked !== null &&
           (runner.snapshot !== parked || (await this.options.store.streamVersion(jobId)) > runner.version)

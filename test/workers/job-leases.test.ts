@@ -347,7 +347,7 @@ describe('workers on one database', () => {
 
     const survivor = worker(url);
     // Not through boot, which offers every unfinished job: the sweep a running worker makes.
-    (survivor.supervisor as unknown as { leaseLoop: { start(): void } }).leaseLoop.start();
+    (survivor.supervisor as unknown as { leased: { start(): void } }).leased.start();
     await until(
       'the job to park',
       async () => (await survivor.store.getJob(created.jobId))?.state === 'promoted',
@@ -565,7 +565,7 @@ describe('the sweep', () => {
 
     const survivor = worker(url);
     // Not through boot, which offers every unfinished job: the sweep a running worker makes.
-    (survivor.supervisor as unknown as { leaseLoop: { start(): void } }).leaseLoop.start();
+    (survivor.supervisor as unknown as { leased: { start(): void } }).leased.start();
     await until(
       'the job to park',
       async () => (await survivor.store.getJob(created.jobId))?.state === 'promoted',
