@@ -36,10 +36,10 @@ import {
 // through its runner (JobRequested aside, which creates it), so a stream has one writer here.
 //
 // On a store with leases (many workers on one PostgreSQL database) a job with work is offered to
-// the queue instead of run at once, and runs on whichever worker leases it (src/workers/leased-jobs.ts). Any
-// worker takes any webhook: the event is appended to the job's log and the job offered. A worker
-// whose append conflicts has met another writer of the job: its runner stops, acting no further,
-// and the job is offered again to be folded anew.
+// the queue instead of run at once, and runs on whichever worker leases it
+// (src/workers/leased-jobs.ts). Any worker takes any webhook: the event is appended to the job's
+// log and the job offered. A worker whose append conflicts has met another writer of the job: its
+// runner stops, acting no further, and the job is offered again to be folded anew.
 
 export interface JobObserver {
   /** After each event is logged. Must not throw or block. */
