@@ -182,7 +182,10 @@ async function vetted(
       .replyToReader(
         intent.repo,
         installationId,
-        { pr: job.pr, issue: intent.target.issue ?? job.issue },
+        // Answered where they wrote: the PR, or the issue (a target without either is the PR's).
+        intent.target.issue
+          ? { issue: intent.target.issue }
+          : { pr: intent.target.pr ?? job.pr, issue: job.issue },
         writer,
         commentId,
       )

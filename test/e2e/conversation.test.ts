@@ -84,27 +84,33 @@ describe('the PR conversation end to end', () => {
     await expectReplayVerified(w.dir, jobId, 'promoted');
   });
 
-  it('an @booty request from a reader is answered and ignored: no round, no tokens', async () => {
+  it('an @booty request from a reader is answered where it was asked, and ignored: no round, no tokens', async () => {
     const { booty, jobId, pr } = await promotedJob();
     const w = world!;
     const calls = w.modelCalls('submit_changes');
-    const res = await fetch(`${w.github.url}/repos/${OWNER}/${REPO}/issues/${pr.number}/comments`, {
-      method: 'POST',
-      headers: {
-        authorization: `token ${w.github.tokenFor('passerby')}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ body: '@booty also handle weeks' }),
-    });
-    expect(res.status).toBe(201);
+    const issue = (await booty.store.getJob(jobId))!.issue;
+    for (const number of [pr.number, issue]) {
+      const res = await fetch(`${w.github.url}/repos/${OWNER}/${REPO}/issues/${number}/comments`, {
+        method: 'POST',
+        headers: {
+          authorization: `token ${w.github.tokenFor('passerby')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ body: '@booty also handle weeks' }),
+      });
+      expect(res.status).toBe(201);
+    }
     await w.github.settled();
     await booty.server.supervisor.onIdle();
     expect(w.modelCalls('submit_changes')).toBe(calls);
     expect((await booty.server.supervisor.whenFinished(jobId)).context.conversation.rounds).toEqual([]);
-    const notes = w.github
-      .comments(OWNER, REPO, pr.number)
-      .filter((c: any) => c.body.includes('only people with write access'));
-    expect(notes).toHaveLength(1);
+    // One note on the PR and one on the issue: each reader is answered where they wrote.
+    for (const number of [pr.number, issue]) {
+      const notes = w.github
+        .comments(OWNER, REPO, number)
+        .filter((c: any) => c.body.includes('only people with write access'));
+      expect(notes).toHaveLength(1);
+    }
     await expectReplayVerified(w.dir, jobId, 'promoted');
   });
 
