@@ -26,6 +26,11 @@ const KEPT_MS = 3 * 24 * 60 * 60 * 1000;
  * delivery that failed while that look was listing.
  */
 const OVERLAP_MS = 5 * 60 * 1000;
+/**
+ * Redeliveries asked per delivery by this process: one that booty answers with a 5xx each time (a
+ * bug, not an outage) would otherwise be asked for at every look for the three days GitHub keeps it.
+ */
+const MAX_ASKS = 3;
 
 export type LookResult =
   | { looked: false }
@@ -102,6 +107,8 @@ export function deliveryCatchUp(
   let stopped = false;
   /** The failure last logged, so a failure that repeats look after look is logged once. */
   let failing: string | null = null;
+  /** How often this process has asked for each delivery. */
+  const asked = new Map<string, number>();
 
   async function lookOnce(gapMs: number): Promise<LookResult> {
     const startedAt = clock();
@@ -115,6 +122,14 @@ export function deliveryCatchUp(
       let redelivered = 0;
       for (const d of missed) {
         if (stopped) break;
+        const times = asked.get(d.guid) ?? 0;
+        if (times >= MAX_ASKS) continue;
+        asked.set(d.guid, times + 1);
+        if (times + 1 === MAX_ASKS)
+          log.warn(
+            { deliveryId: d.guid, event: d.event, action: d.action },
+            `asking for a delivery the ${MAX_ASKS}rd time, and the last: booty failed it each time it came; see the log for why`,
+          );
         await client.redeliver(d.id);
         redelivered += 1;
         metrics.countRedelivery();

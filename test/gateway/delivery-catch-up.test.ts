@@ -221,6 +221,35 @@ describe('a look at missed deliveries, against the simulator', () => {
     expect(w.sim.problems()).toEqual([]);
   });
 
+  it('a delivery booty fails each time it comes (a 500, not an outage) is asked for three times, then no more', async () => {
+    const w = await appWorld();
+    const hook = await hookAnswering();
+    w.sim.setWebhook(hook.target);
+    hook.answer(500);
+    const broken = await w.event('broken');
+    const catchUp = deliveryCatchUp({
+      store: w.store,
+      metrics: w.metrics,
+      log: w.log,
+      client: hookDeliveries({ apiUrl: w.sim.url, auth: w.auth }),
+    });
+    const redelivered = [];
+    for (let look = 0; look < 5; look++) {
+      redelivered.push(((await catchUp.look(0)) as { redelivered: number }).redelivered);
+      await w.sim.settled();
+    }
+    expect(redelivered).toEqual([1, 1, 1, 0, 0]);
+    const asked = w.sim.requests().filter((r) => r.operation === 'apps/redeliver-webhook-delivery');
+    expect(asked).toHaveLength(3);
+    expect(
+      w.sim
+        .deliveries()
+        .find((d) => d.id === broken.id)!
+        .tries.every((t) => t.statusCode === 500),
+    ).toBe(true);
+    expect(w.lines.filter((l) => l.includes('the 3rd time, and the last'))).toHaveLength(1);
+  });
+
   it('a look GitHub refuses is logged once with what to do, and tried again at the next look', async () => {
     const w = await appWorld();
     const catchUp = deliveryCatchUp({

@@ -138,7 +138,13 @@ describe('booty serve start-up checks', () => {
     const dir = tempDir('booty-keys-');
     const key = path.join(dir, 'app.pem');
     fs.writeFileSync(key, rsa().privateKey);
-    const s = serve({ APP_ID: '12345', PRIVATE_KEY_PATH: key, WEBHOOK_SECRET: 'probot-secret' });
+    // No look at GitHub's deliveries: this test has no GitHub to ask.
+    const s = serve({
+      APP_ID: '12345',
+      PRIVATE_KEY_PATH: key,
+      WEBHOOK_SECRET: 'probot-secret',
+      BOOTY_REDELIVER_MINUTES: '0',
+    });
     try {
       const url = await s.url;
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
@@ -156,7 +162,13 @@ describe('/readyz and what the first job needs', () => {
     const work = path.join(dir, 'work');
     fs.writeFileSync(key, rsa().privateKey);
     const s = await startTestServer({
-      env: { GITHUB_APP_ID: '7', GITHUB_PRIVATE_KEY_PATH: key, BOOTY_WORKDIR: work },
+      // No look at GitHub's deliveries: this test has no GitHub to ask.
+      env: {
+        GITHUB_APP_ID: '7',
+        GITHUB_PRIVATE_KEY_PATH: key,
+        BOOTY_WORKDIR: work,
+        BOOTY_REDELIVER_MINUTES: '0',
+      },
     });
     const config = async () => {
       const res = await fetch(`${s.url}/readyz`);
