@@ -82,6 +82,20 @@ export function compareQuality(base: QualityRun | undefined, after: QualityFacts
   return result('pass', 'already failed on the base commit; the change adds no finding');
 }
 
+/**
+ * Booty cannot judge the command whatever a change does, for the base commit's run alone: the
+ * command could not start, it timed out there and again now, its output there may be cut short, or
+ * it names no finding there or now. No attempt can change that. One the change itself made
+ * unreadable (its findings gone, its output cut short now) another attempt can.
+ */
+export function unjudgeableOnBase(base: QualityRun | undefined, after: QualityRun): boolean {
+  if (after.verdict !== 'unknown' || !base) return false;
+  if (after.exitCode === 126 || after.exitCode === 127) return true;
+  if (after.timedOut) return base.timedOut;
+  if (incomplete(base)) return true;
+  return base.findings.length === 0 && after.findings.length === 0;
+}
+
 /** The runs together: any new failure fails, anything booty cannot tell is unknown. */
 export function qualityVerdict(runs: readonly QualityRun[]): QualityRun['verdict'] {
   if (runs.some((r) => r.verdict === 'fail')) return 'fail';

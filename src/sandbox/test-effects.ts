@@ -4,7 +4,7 @@ import { BootyError } from '../errors.js';
 import type { FileChange, QualityRun, RepoConfig, TestCase, TestRun } from '../events/effect-results.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
-import { classifyRun, unjudgedQuality } from '../refine/failure-class.js';
+import { classifyRun } from '../refine/failure-class.js';
 import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';
 import { touchedTests } from './changed-tests.js';
@@ -18,7 +18,7 @@ import {
   offRegistryDependencies,
 } from './install-step.js';
 import { tailOf } from './output-cap.js';
-import { qualityVerdict } from './quality-compare.js';
+import { qualityVerdict, unjudgeableOnBase } from './quality-compare.js';
 import { baselineQuality, changeQuality, type QualityStepInput } from './quality-step.js';
 import { totalsOf } from './reports/case-list.js';
 import { readResults } from './reports/read-results.js';
@@ -304,7 +304,7 @@ export function createTestEffects(options: TestEffectsOptions) {
     const quality = await changeQuality(step, job.baseline?.quality);
     const verdict = qualityVerdict(quality);
     const run: Run = { ...facts, broken: null, ...judgement, verdict, passed: verdict === 'pass', quality };
-    return run.passed ? run : { ...run, failureClass: qualityClass(run, quality) };
+    return run.passed ? run : { ...run, failureClass: qualityClass(run, quality, job.baseline?.quality) };
   };
 
   return { runBaseline, runTests };
@@ -314,10 +314,12 @@ export function createTestEffects(options: TestEffectsOptions) {
 const classified = (run: Run): Run => (run.passed ? run : { ...run, failureClass: classifyRun(run) });
 
 /** A run whose tests passed and whose quality did not: classed by what the quality commands printed. */
-function qualityClass(run: Run, quality: QualityRun[]) {
+function qualityClass(run: Run, quality: QualityRun[], base: readonly QualityRun[] = []) {
   const blocking = quality.filter((q) => q.verdict !== 'pass');
   // Nothing another attempt could change: booty cannot judge the commands on this repository.
-  if (unjudgedQuality({ quality }).length > 0) return 'environment' as const;
+  const onBase = (q: QualityRun) => base.find((b) => b.command === q.command);
+  if (blocking.length > 0 && blocking.every((q) => unjudgeableOnBase(onBase(q), q)))
+    return 'environment' as const;
   // A command the shell could not find or start is the environment's doing, as for the tests.
   const unstarted = blocking.find((q) => q.exitCode === 126 || q.exitCode === 127);
   return classifyRun({

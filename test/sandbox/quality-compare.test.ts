@@ -5,6 +5,7 @@ import {
   onBaseline,
   type QualityFacts,
   qualityVerdict,
+  unjudgeableOnBase,
 } from '../../src/sandbox/quality-compare.js';
 
 // Given the quality command's run on the base commit, when it runs after the change, then its
@@ -147,4 +148,29 @@ describe('qualityVerdict', () => {
     expect(of('pass', 'pass')).toBe('pass');
     expect(of()).toBe('pass');
   });
+});
+
+describe('unjudgeableOnBase: what no attempt can make booty able to judge', () => {
+  const judged = (b: QualityRun | undefined, after: QualityFacts) =>
+    unjudgeableOnBase(b, compareQuality(b, after));
+  it.each<[string, QualityRun | undefined, QualityFacts, boolean]>([
+    ['no finding named, on the base and after the change', base(run(1)), run(1), true],
+    ['timed out on the base and after the change', base(run(null, [], true)), run(null, [], true), true],
+    ['its output on the base cut short', base(run(1, capped)), run(1, capped), true],
+    ['a program that cannot start', base(run(127)), run(127), true],
+    [
+      'findings on the base, none after the change: the change broke its output',
+      base(run(1, ['a.js: no-var'])),
+      run(1),
+      false,
+    ],
+    [
+      'findings cut short after the change only: the change flooded them',
+      base(run(1, ['a.js: no-var'])),
+      run(1, capped),
+      false,
+    ],
+    ['no run on the base commit to compare with', undefined, run(1), false],
+    ['a new finding: judged', base(run(1, ['a.js: no-var'])), run(1, ['b.js: eqeqeq']), false],
+  ])('%s: %s', (_name, b, after, expected) => expect(judged(b, after)).toBe(expected));
 });
