@@ -99,17 +99,18 @@ export async function readCiAt(
   );
   const failedStatuses = statuses.filter((s) => FAILED_STATES.has(s.state));
   // A red matrix fails the same way many times over, and each log can run to megabytes: the first
-  // few are read, and the rest say where their logs are.
+  // few Actions jobs' logs are read, and the rest say where theirs are.
+  const withLog = failedChecks.filter(hasLog).slice(0, LOGS_READ);
   const failing: CiFailure[] = [
     ...(await Promise.all(
-      failedChecks.map(async (c, i) => ({
+      failedChecks.map(async (c) => ({
         name: c.name,
         kind: 'check' as const,
         url: c.html_url ?? c.details_url ?? null,
         detail: scrub(
-          i < LOGS_READ
+          !hasLog(c) || withLog.includes(c)
             ? await checkDetail(gh, where, c, scrub)
-            : checkSummary(c, `not read: booty reads the logs of the first ${LOGS_READ} failing jobs; this one is at its link`),
+            : [checkSummary(c), LOG_NOT_READ].filter(Boolean).join('\n'),
         ),
       })),
     )),
@@ -198,10 +199,14 @@ function latestByName(runs: CheckRun[]): CheckRun[] {
 
 /** Failing Actions jobs whose logs are downloaded for one reading of CI. */
 export const LOGS_READ = 3;
+export const LOG_NOT_READ = `(log not read: booty reads the logs of the first ${LOGS_READ} failing Actions jobs; this one's is at its link)`;
 
-/** The check's own words (its output's title and summary), or `fallback` when it has none. */
-function checkSummary(check: CheckRun, fallback = ''): string {
-  return [check.output.title, check.output.summary].filter(Boolean).join('\n') || fallback;
+/** An Actions job: its check run has a log to download. */
+const hasLog = (check: CheckRun) => check.app?.slug === 'github-actions';
+
+/** The check's own words: its output's title and summary. */
+function checkSummary(check: CheckRun): string {
+  return [check.output.title, check.output.summary].filter(Boolean).join('\n');
 }
 
 /** An Actions job's log cut to the failing step (its check run and its job share an id); else the check's own words. */
@@ -212,7 +217,7 @@ async function checkDetail(
   scrub: (text: string) => string,
 ): Promise<string> {
   const summary = checkSummary(check);
-  if (check.app?.slug !== 'github-actions') return summary;
+  if (!hasLog(check)) return summary;
   try {
     // GitHub answers with a 302 to the log's storage; octokit's fetch follows it.
     const { data } = await gh.rest.actions.downloadJobLogsForWorkflowRun({ ...where, job_id: check.id });

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LOGS_READ } from '../../src/github/ci-read.js';
+import { LOG_NOT_READ, LOGS_READ } from '../../src/github/ci-read.js';
 import { createGitHubClients } from '../../src/github/clients.js';
 import { ciGreen, ciRed } from '../../src/simulators/github-sim-ci-script.js';
 import { inputWith, openPrFixture, SECRET } from './pr-fixture.js';
@@ -119,7 +119,7 @@ describe('reading CI on the PR head', () => {
     const unread = names.filter((n) => !read_.includes(n));
     expect(read_).toHaveLength(LOGS_READ);
     for (const n of unread) {
-      expect(details.get(n)).toBe(`not read: booty reads the logs of the first ${LOGS_READ} failing jobs; this one is at its link`);
+      expect(details.get(n)).toBe(LOG_NOT_READ);
     }
     const downloads = f.sim.requests().filter((r) => /\/actions\/jobs\/\d+\/logs$/.test(r.path));
     expect(downloads).toHaveLength(LOGS_READ);
