@@ -1,7 +1,6 @@
-import type { Env } from '../env.js';
-import { authFromEnv, type GitHubAuth } from '../github/auth.js';
+import type { GitHubClients } from '../github/clients.js';
 import { githubMessage, httpStatus } from '../github/github-errors.js';
-import { type HookDeliveries, hookDeliveries } from '../github/hook-deliveries.js';
+import { type HookDeliveries, type HookDelivery, hookDeliveries } from '../github/hook-deliveries.js';
 import { missedDeliveries } from '../github/missed-deliveries.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';
@@ -47,15 +46,10 @@ export interface DeliveryCatchUp {
 }
 
 export interface CatchUpDeps {
-  env: Pick<
-    Env,
-    | 'GITHUB_API_URL'
-    | 'GITHUB_APP_ID'
-    | 'GITHUB_TOKEN'
-    | 'GITHUB_PRIVATE_KEY'
-    | 'GITHUB_PRIVATE_KEY_PATH'
-    | 'BOOTY_REDELIVER_MINUTES'
-  >;
+  /** BOOTY_REDELIVER_MINUTES: how often to look; 0 never. */
+  minutes: number;
+  /** Booty's GitHub clients; null when it runs without GitHub. */
+  clients: Pick<GitHubClients, 'isApp' | 'forApp'> | null;
   store: EventStore;
   metrics: GatewayMetrics;
   log: Logger;
@@ -65,23 +59,19 @@ export interface CatchUpDeps {
 /** Starts looking (the first look at once); null, having said why once, when there is nothing to do. */
 export function startDeliveryCatchUp(deps: CatchUpDeps): DeliveryCatchUp | null {
   const log = deps.log.child({ component: 'redeliveries' });
-  const auth: GitHubAuth | null = deps.env.GITHUB_APP_ID ? authFromEnv(deps.env) : null;
-  if (auth?.kind !== 'app') {
+  const { clients, minutes } = deps;
+  if (!clients) return null;
+  if (!clients.isApp) {
     log.info(
       'missed webhook deliveries cannot be caught up without a GitHub App (GitHub lists deliveries only to an App): a delivery that fails while booty is down is lost unless redelivered from the webhook settings',
     );
     return null;
   }
-  const minutes = deps.env.BOOTY_REDELIVER_MINUTES;
   if (minutes === 0) {
     log.info('BOOTY_REDELIVER_MINUTES=0: missed webhook deliveries are not caught up');
     return null;
   }
-  const catchUp = deliveryCatchUp({
-    ...deps,
-    log,
-    client: hookDeliveries({ apiUrl: deps.env.GITHUB_API_URL, auth }),
-  });
+  const catchUp = deliveryCatchUp({ ...deps, log, client: hookDeliveries(clients) });
   const periodMs = minutes * 60_000;
   const first = catchUp.look(0);
   // The gap is a little under the period, so that with many workers one of them looks each period.
@@ -99,7 +89,7 @@ export function startDeliveryCatchUp(deps: CatchUpDeps): DeliveryCatchUp | null 
 
 /** The look itself, over any client: startDeliveryCatchUp's, or a test's. */
 export function deliveryCatchUp(
-  deps: Omit<CatchUpDeps, 'env'> & { client: HookDeliveries },
+  deps: Omit<CatchUpDeps, 'minutes' | 'clients'> & { client: HookDeliveries },
 ): Omit<DeliveryCatchUp, 'first'> {
   const { store, metrics, log, client } = deps;
   const clock = deps.clock ?? Date.now;
@@ -124,13 +114,15 @@ export function deliveryCatchUp(
         if (stopped) break;
         const times = asked.get(d.guid) ?? 0;
         if (times >= MAX_ASKS) continue;
+        // A refusal of this one delivery (gone, 404; refused, 422) skips it; a rate limit or an
+        // outage ends the look, whose span the next look covers again.
+        if (!(await redeliverOne(d))) continue;
         asked.set(d.guid, times + 1);
         if (times + 1 === MAX_ASKS)
           log.warn(
             { deliveryId: d.guid, event: d.event, action: d.action },
-            `asking for a delivery the ${MAX_ASKS}rd time, and the last: booty failed it each time it came; see the log for why`,
+            `asked for a delivery the ${MAX_ASKS}rd time, and the last: booty failed it each time it came; see the log for why`,
           );
-        await client.redeliver(d.id);
         redelivered += 1;
         metrics.countRedelivery();
         log.info(
@@ -138,7 +130,10 @@ export function deliveryCatchUp(
           'asked GitHub to send a missed webhook delivery again',
         );
       }
-      if (!stopped) await store.finishDeliveryLook(startedAt);
+      // The mark is on GitHub's clock, as the next look compares it with GitHub's times: the
+      // newest delivery listed (a look that listed nothing leaves it where it was).
+      const newest = Math.max(since, ...listed.map((d) => Date.parse(d.delivered_at)));
+      if (!stopped) await store.finishDeliveryLook(newest);
       metrics.countDeliveryLook('ok');
       if (failing) log.info('the look at missed webhook deliveries works again');
       failing = null;
@@ -155,6 +150,22 @@ export function deliveryCatchUp(
       if (reason !== failing) log.warn(reason);
       failing = reason;
       return { looked: true, error: reason };
+    }
+  }
+
+  /** Asks for one delivery; false when GitHub refused that delivery alone. */
+  async function redeliverOne(d: HookDelivery): Promise<boolean> {
+    try {
+      await client.redeliver(d.id);
+      return true;
+    } catch (err) {
+      const status = httpStatus(err);
+      if (status === null || status === 403 || status === 429 || status >= 500 || status < 400) throw err;
+      log.warn(
+        { deliveryId: d.guid, status, err: githubMessage(err) },
+        'GitHub would not send this delivery again',
+      );
+      return false;
     }
   }
 
@@ -179,12 +190,14 @@ export function deliveryCatchUp(
 function whatToDo(err: unknown): string {
   const status = httpStatus(err);
   const again = 'booty tries again at the next look';
+  if (status === 429 || (status === 403 && /rate limit/i.test(githubMessage(err))))
+    return `GitHub rate-limited the look at missed webhook deliveries (${status}: ${githubMessage(err)}); ${again}`;
   if (status === 401)
     return `GitHub refused the App's JWT listing its webhook deliveries (401): check GITHUB_APP_ID and the private key; ${again}`;
   if (status === 403 || status === 404)
     return `GitHub would not list the App's webhook deliveries (${status}: ${githubMessage(err)}): check that GITHUB_APP_ID and its key are the App whose webhook points at booty, and that the App has a webhook; ${again}`;
   if (status === null) return `looking for missed webhook deliveries failed: ${githubMessage(err)}; ${again}`;
-  if (status >= 500 || status === 429)
+  if (status >= 500)
     return `GitHub's webhook delivery API did not answer (${status}: ${githubMessage(err)}); ${again}`;
   return `looking for missed webhook deliveries failed (${status}: ${githubMessage(err)}); ${again}`;
 }

@@ -90,7 +90,13 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     resumed = await supervisor.boot();
     health.start();
     // Once the route listens: what it asks GitHub to send again arrives there.
-    catchUp = startDeliveryCatchUp({ env, store, metrics, log });
+    catchUp = startDeliveryCatchUp({
+      minutes: env.BOOTY_REDELIVER_MINUTES,
+      clients: booty.runtime?.clients ?? null,
+      store,
+      metrics,
+      log,
+    });
   } catch (err) {
     await close();
     throw err;

@@ -37,6 +37,10 @@ export interface GitHubClients {
   /** A client for a repository: for an App, the installation's (looked up when not given). */
   forRepo(repo: RepoRef, installationId?: number | null): Promise<GitHubClient>;
   forJob(job: Pick<JobContext, 'repo' | 'installationId'>): Promise<GitHubClient>;
+  /** Whether booty is a GitHub App (else it holds a token). */
+  readonly isApp: boolean;
+  /** The App itself, by its JWT (its webhook deliveries, its installations); only for an App. */
+  forApp(): Promise<BootyOctokit>;
   /** The credential git push uses: the same token as the API calls. */
   gitCredentials(job: Pick<JobContext, 'repo' | 'installationId'>): Promise<GitCredentials>;
   gitRemoteUrl(repo: RepoRef): string;
@@ -103,6 +107,19 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
     return data.id;
   }
 
+  const appAuthOf = (lib: Octokits, app: Extract<GitHubAuth, { kind: 'app' }>) => ({
+    authStrategy: lib.createAppAuth,
+    auth: { appId: app.appId, privateKey: app.privateKey },
+  });
+
+  async function forApp(): Promise<Octokit> {
+    if (auth.kind !== 'app')
+      throw new BootyError('BOOTY_E_GITHUB_CREDENTIALS', { reason: 'booty is not a GitHub App' });
+    const lib = await octokits();
+    app ??= make(lib, appAuthOf(lib, auth));
+    return app;
+  }
+
   async function forRepo(repo: RepoRef, installationId: number | null = null): Promise<GitHubClient> {
     const lib = await octokits();
     if (auth.kind === 'token') {
@@ -111,12 +128,8 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
         token: async () => auth.token,
       }));
     }
-    const appAuth = {
-      authStrategy: lib.createAppAuth,
-      auth: { appId: auth.appId, privateKey: auth.privateKey },
-    };
-    app ??= make(lib, appAuth);
-    const id = installationId ?? (await installationFor(repo, app));
+    const appAuth = appAuthOf(lib, auth);
+    const id = installationId ?? (await installationFor(repo, await forApp()));
     return client(`installation:${id}`, () => {
       const octokit = make(lib, { ...appAuth, auth: { ...appAuth.auth, installationId: id } });
       const token = async () => {
@@ -131,6 +144,8 @@ export function createGitHubClients(options: GitHubClientOptions): GitHubClients
     apiUrl,
     forRepo,
     forJob: (job) => forRepo(job.repo, job.installationId),
+    isApp: auth.kind === 'app',
+    forApp,
     async gitCredentials(job) {
       const gh = await forRepo(job.repo, job.installationId);
       const password = await gh.token();

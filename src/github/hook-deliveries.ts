@@ -1,6 +1,5 @@
-import type { Octokit } from '@octokit/rest';
 import { z } from 'zod';
-import type { GitHubAuth } from './auth.js';
+import type { GitHubClients } from './clients.js';
 
 // The App webhook's recent deliveries, through GitHub's delivery API, with the App's own JWT (no
 // installation, no permission beyond the App itself): listed newest first back to a time, and one
@@ -33,41 +32,20 @@ export interface HookDeliveries {
 
 const PER_PAGE = 100;
 
-export function hookDeliveries(options: {
-  apiUrl: string;
-  auth: Extract<GitHubAuth, { kind: 'app' }>;
-}): HookDeliveries {
+export function hookDeliveries(clients: Pick<GitHubClients, 'forApp'>): HookDeliveries {
+  // Booty's own client for the App, so these calls are paced and wait out GitHub's rate limits as
+  // every other call does; a look stopped at shutdown aborts the request under way.
   const stopping = new AbortController();
-  // octokit and the App auth load with the first look, as the job clients load theirs.
-  let made: Promise<Octokit> | null = null;
-  const octokit = () => {
-    made ??= (async () => {
-      const [{ Octokit }, { createAppAuth }] = await Promise.all([
-        import('@octokit/rest'),
-        import('@octokit/auth-app'),
-      ]);
-      return new Octokit({
-        baseUrl: options.apiUrl.replace(/\/+$/, ''),
-        userAgent: 'booty',
-        authStrategy: createAppAuth,
-        auth: { appId: options.auth.appId, privateKey: options.auth.privateKey },
-        request: { signal: stopping.signal },
-        log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-      });
-    })().catch((err: unknown) => {
-      made = null;
-      throw err;
-    });
-    return made;
-  };
-
+  const request = { signal: stopping.signal };
   return {
     async listSince(since) {
-      const gh = await octokit();
+      const gh = await clients.forApp();
       const found: HookDelivery[] = [];
       // Pages come newest first, through the Link header's cursor: stop at the first page that
       // reaches back past `since`.
-      for await (const page of gh.paginate.iterator('GET /app/hook/deliveries', { per_page: PER_PAGE })) {
+      const params = { per_page: PER_PAGE, request } as { per_page: number };
+      const pages = gh.paginate.iterator('GET /app/hook/deliveries', params);
+      for await (const page of pages) {
         const items = z.array(HookDelivery).parse(page.data);
         const recent = items.filter((d) => Date.parse(d.delivered_at) >= since);
         found.push(...recent);
@@ -76,8 +54,11 @@ export function hookDeliveries(options: {
       return found;
     },
     async redeliver(attemptId) {
-      const gh = await octokit();
-      await gh.request('POST /app/hook/deliveries/{delivery_id}/attempts', { delivery_id: attemptId });
+      const gh = await clients.forApp();
+      await gh.request('POST /app/hook/deliveries/{delivery_id}/attempts', {
+        delivery_id: attemptId,
+        request,
+      });
     },
     stop: () => stopping.abort(),
   };

@@ -9,7 +9,11 @@ import type { HookDelivery } from './hook-deliveries.js';
 export const failedAsIfDown = (d: Pick<HookDelivery, 'status_code'>) =>
   d.status_code === 0 || d.status_code >= 500;
 
-/** The newest attempt of each delivery to redeliver, newest first. `unknown`: GUIDs booty never recorded. */
+/**
+ * The newest attempt of each delivery to redeliver, oldest delivery first: asked one at a time in
+ * that order, they usually come in the order they happened (labeled before closed). `unknown`:
+ * GUIDs booty never recorded.
+ */
 export function missedDeliveries(listed: HookDelivery[], unknown: ReadonlySet<string>): HookDelivery[] {
   const byGuid = new Map<string, HookDelivery[]>();
   for (const d of listed) {
@@ -18,10 +22,15 @@ export function missedDeliveries(listed: HookDelivery[], unknown: ReadonlySet<st
     attempts.push(d);
     byGuid.set(d.guid, attempts);
   }
+  // Each delivery by its newest attempt (the one a redelivery names), ordered by its first.
   return [...byGuid.values()]
     .filter((attempts) => attempts.every(failedAsIfDown))
-    .map((attempts) => attempts.reduce((newest, d) => (newer(d, newest) ? d : newest)))
-    .sort((a, b) => (newer(a, b) ? -1 : 1));
+    .map((attempts) => ({
+      first: attempts.reduce((oldest, d) => (newer(oldest, d) ? d : oldest)),
+      newest: attempts.reduce((newest, d) => (newer(d, newest) ? d : newest)),
+    }))
+    .sort((a, b) => (newer(a.first, b.first) ? 1 : -1))
+    .map((d) => d.newest);
 }
 
 const newer = (a: HookDelivery, b: HookDelivery) => {

@@ -96,7 +96,14 @@ export class HookBus {
       const target = this.target;
       if (!target || this.closed) return delivery;
       const kind = { redelivery, nextId: () => this.store.nextId() };
-      await deliver(target, delivery, hook, kind, () => this.closed);
+      // A redelivery is one POST, as GitHub makes it: it is not tried again.
+      await deliver(
+        redelivery ? { ...target, attempts: 1 } : target,
+        delivery,
+        hook,
+        kind,
+        () => this.closed,
+      );
       if (!this.closed) this.store.save();
       return delivery;
     });

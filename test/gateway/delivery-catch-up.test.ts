@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliveryCatchUp, startDeliveryCatchUp } from '../../src/gateway/delivery-catch-up.js';
 import { createMetrics } from '../../src/gateway/metrics.js';
+import { createGitHubClients } from '../../src/github/clients.js';
 import { type HookDelivery, hookDeliveries } from '../../src/github/hook-deliveries.js';
 import { missedDeliveries } from '../../src/github/missed-deliveries.js';
 import { createLogger } from '../../src/log.js';
@@ -56,10 +57,16 @@ describe('the choosing rule', () => {
       [3],
     ],
     [
-      'no response (status_code 0) is redelivered once, newest first across GUIDs',
+      'no response (status_code 0) is redelivered once, the oldest delivery first',
       [attempt('a', 1, 0), attempt('b', 4, 0), attempt('a', 2, 0), attempt('c', 3, 200)],
       new Set(['a', 'b', 'c']),
-      [4, 2],
+      [2, 4],
+    ],
+    [
+      'deliveries in the order they first came, each by its newest attempt (labeled before closed)',
+      [attempt('closed', 3, 0), attempt('labeled', 5, 502, { redelivery: true }), attempt('labeled', 1, 0)],
+      new Set(['closed', 'labeled']),
+      [5, 3],
     ],
   ] as [string, HookDelivery[], Set<string>, number[]][])('%s', (_, listed, unknown, chosen) => {
     expect(missedDeliveries(listed, unknown).map((d) => d.id)).toEqual(chosen);
@@ -183,7 +190,7 @@ describe('a look at missed deliveries, against the simulator', () => {
       store: w.store,
       metrics: w.metrics,
       log: w.log,
-      client: hookDeliveries({ apiUrl: w.sim.url, auth: w.auth }),
+      client: hookDeliveries(createGitHubClients({ apiUrl: w.sim.url, auth: w.auth, paced: false })),
     });
     expect(await catchUp.look(0)).toEqual({ looked: true, listed: 133, redelivered: 41 });
     await w.sim.settled();
@@ -231,7 +238,7 @@ describe('a look at missed deliveries, against the simulator', () => {
       store: w.store,
       metrics: w.metrics,
       log: w.log,
-      client: hookDeliveries({ apiUrl: w.sim.url, auth: w.auth }),
+      client: hookDeliveries(createGitHubClients({ apiUrl: w.sim.url, auth: w.auth, paced: false })),
     });
     const redelivered = [];
     for (let look = 0; look < 5; look++) {
@@ -250,6 +257,46 @@ describe('a look at missed deliveries, against the simulator', () => {
     expect(w.lines.filter((l) => l.includes('the 3rd time, and the last'))).toHaveLength(1);
   });
 
+  it('a delivery GitHub will not send again is skipped; a rate limit ends the look and the next covers its span again', async () => {
+    const w = await appWorld();
+    const hook = await hookAnswering();
+    w.sim.setWebhook(await deadUrl());
+    const [first, second] = [await w.event('first'), await w.event('second')];
+    w.sim.setWebhook(hook.target);
+    hook.answer(202);
+    const catchUp = deliveryCatchUp({
+      store: w.store,
+      metrics: w.metrics,
+      log: w.log,
+      client: hookDeliveries(createGitHubClients({ apiUrl: w.sim.url, auth: w.auth, paced: false })),
+    });
+    // The oldest is asked first, and GitHub refuses that one alone: the other is still asked.
+    w.sim.fault('apps/redeliver-webhook-delivery', {
+      kind: 'status',
+      status: 422,
+      message: 'Validation Failed',
+    });
+    expect(await catchUp.look(0)).toMatchObject({ looked: true, redelivered: 1 });
+    await w.sim.settled();
+    expect(hook.received.map((r) => r.guid)).toEqual([second.id]);
+    await w.store.recordDeliveries([
+      { deliveryId: second.id, event: 'issues', action: 'labeled', outcome: 'ignored', jobId: null },
+    ]);
+    const { lastLook } = (await w.store.takeDeliveryLook(Date.now(), 0))!;
+
+    // Rate limited: the look fails, and the mark stays where it was.
+    w.sim.fault('apps/redeliver-webhook-delivery', { kind: 'secondary-rate-limit' });
+    expect(await catchUp.look(0)).toMatchObject({
+      looked: true,
+      error: expect.stringMatching(/^GitHub rate-limited the look at missed webhook deliveries \(403: /),
+    });
+    expect(await w.store.takeDeliveryLook(Date.now(), 0)).toEqual({ lastLook });
+    // The next look asks for the first again, and it comes.
+    expect(await catchUp.look(0)).toMatchObject({ looked: true, redelivered: 1 });
+    await w.sim.settled();
+    expect(hook.received.map((r) => r.guid)).toEqual([second.id, first.id]);
+  });
+
   it('a look GitHub refuses is logged once with what to do, and tried again at the next look', async () => {
     const w = await appWorld();
     const catchUp = deliveryCatchUp({
@@ -257,7 +304,9 @@ describe('a look at missed deliveries, against the simulator', () => {
       metrics: w.metrics,
       log: w.log,
       // An App GitHub does not know: its JWT is refused.
-      client: hookDeliveries({ apiUrl: w.sim.url, auth: { ...w.auth, appId: '999999' } }),
+      client: hookDeliveries(
+        createGitHubClients({ apiUrl: w.sim.url, auth: { ...w.auth, appId: '999999' }, paced: false }),
+      ),
     });
     const first = await catchUp.look(0);
     const second = await catchUp.look(0);
@@ -276,14 +325,12 @@ describe('a look at missed deliveries, against the simulator', () => {
   it('without a GitHub App, says once that missed deliveries cannot be caught up, and asks GitHub nothing', async () => {
     const w = await appWorld();
     const catchUp = startDeliveryCatchUp({
-      env: {
-        GITHUB_API_URL: w.sim.url,
-        GITHUB_TOKEN: 'ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-        GITHUB_APP_ID: undefined,
-        GITHUB_PRIVATE_KEY: undefined,
-        GITHUB_PRIVATE_KEY_PATH: undefined,
-        BOOTY_REDELIVER_MINUTES: 10,
-      },
+      minutes: 10,
+      clients: createGitHubClients({
+        apiUrl: w.sim.url,
+        auth: { kind: 'token', token: 'ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+        paced: false,
+      }),
       store: w.store,
       metrics: w.metrics,
       log: w.log,
