@@ -153,11 +153,14 @@ export interface EventStore {
   /**
    * The catch-up of missed webhook deliveries (gateway/delivery-catch-up.ts), shared by every
    * worker on the database: takes the turn to look when nobody took it in the `gapMs` before `now`
-   * (0: take it anyway), answering when the last finished look began (null: never); null when
+   * (0: take it anyway), answering the mark the last finished look left (null: never); null when
    * another took it.
    */
   takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null>;
-  /** A look that began at `startedAt` went through: the next one goes back to it, not further. */
-  finishDeliveryLook(startedAt: number): Promise<void>;
+  /**
+   * A look went through, having listed deliveries up to `mark` (GitHub's time, epoch ms): the next
+   * one goes back to it, not further. The mark never moves back.
+   */
+  finishDeliveryLook(mark: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -318,8 +318,8 @@ export class SqliteEventStore implements EventStore {
       .immediate();
   }
 
-  async finishDeliveryLook(startedAt: number): Promise<void> {
-    this.stmt.finishDeliveryLook.run({ at: startedAt });
+  async finishDeliveryLook(mark: number): Promise<void> {
+    this.stmt.finishDeliveryLook.run({ at: mark });
   }
 
   private recordDelivery(delivery: DeliveryRecord): boolean {

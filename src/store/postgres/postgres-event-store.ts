@@ -240,8 +240,8 @@ export class PostgresEventStore implements EventStore {
     return { lastLook: rows[0].last_look === null ? null : Number(rows[0].last_look) };
   }
 
-  async finishDeliveryLook(startedAt: number): Promise<void> {
-    await (await this.db()).query({ ...q.finishDeliveryLook, values: [startedAt] });
+  async finishDeliveryLook(mark: number): Promise<void> {
+    await (await this.db()).query({ ...q.finishDeliveryLook, values: [mark] });
   }
 
   /** Ends the pool once the calls under way have finished; later calls reject. */
