@@ -100,6 +100,8 @@ export type ConversationClassified =
   | { action: string | null; intent: { kind: 'ignore'; reason: string } };
 
 const BRANCH_PREFIX = 'booty/';
+/** What happens to a PR that its job hears of, besides its closing. */
+const PR_UPDATES = ['synchronize', 'converted_to_draft', 'ready_for_review', 'reopened'];
 const isBot = (a: { login: string; type?: string }) => a.type === 'Bot' || a.login.endsWith('[bot]');
 const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({ owner: r.owner.login, name: r.name });
 
@@ -226,7 +228,7 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       const sender = p.sender.login as string;
       if (p.action === 'closed')
         return wake(repoOf(p.repository), target, { type: 'PrClosed', merged: pr.merged === true, sender });
-      if (['synchronize', 'converted_to_draft', 'ready_for_review', 'reopened'].includes(p.action)) {
+      if (PR_UPDATES.includes(p.action)) {
         return wake(repoOf(p.repository), target, {
           type: 'PrUpdated',
           action: p.action,
@@ -267,3 +269,29 @@ const ci = (
   source,
   conclusion,
 });
+
+/**
+ * Whether a delivery of this event and action can ever give a job work, read from what the
+ * classifiers above take: the rest (a check run created, a comment edited) is not worth asking
+ * GitHub to send again.
+ */
+export function mayActOn(event: string, action: string | null): boolean {
+  switch (event) {
+    case 'issues':
+      return action === 'labeled' || action === 'unlabeled' || action === 'closed';
+    case 'issue_comment':
+      return action === 'created';
+    case 'pull_request_review':
+      return action === 'submitted';
+    case 'pull_request':
+      return action === 'closed' || PR_UPDATES.includes(action ?? '');
+    case 'status':
+      return true;
+    case 'check_suite':
+    case 'check_run':
+    case 'workflow_run':
+      return action === 'completed';
+    default:
+      return false;
+  }
+}

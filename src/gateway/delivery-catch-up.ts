@@ -4,6 +4,7 @@ import { type HookDeliveries, type HookDelivery, hookDeliveries } from '../githu
 import { missedDeliveries } from '../github/missed-deliveries.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';
+import { mayActOn } from './classify-conversation.js';
 import type { GatewayMetrics } from './metrics.js';
 
 // GitHub sends a webhook once. One that failed while booty was down (a deploy, a crash, a 503 at
@@ -108,7 +109,8 @@ export function deliveryCatchUp(
       const since = Math.max(startedAt - KEPT_MS, (turn.lastLook ?? 0) - OVERLAP_MS);
       const listed = await client.listSince(since);
       const unknown = new Set(await store.unknownDeliveries(listed.map((d) => d.guid)));
-      const missed = missedDeliveries(listed, unknown);
+      // Only what could give a job work: a backlog after an outage is mostly CI noise.
+      const missed = missedDeliveries(listed, unknown).filter((d) => mayActOn(d.event, d.action));
       let redelivered = 0;
       for (const d of missed) {
         if (stopped) break;
