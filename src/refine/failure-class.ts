@@ -107,9 +107,9 @@ export function classifyApplied(
 }
 
 /**
- * The quality commands that held a run back, when booty could judge none of them (each failed on
- * the base commit too and named nothing to compare, or timed out on both): no attempt can change
- * that, so the run is the environment's doing. Empty when any command failed anew, or none blocked.
+ * The quality commands that held a run back, when booty could judge none of them: what the
+ * fail-fast message names (whether no attempt can change that is unjudgeableOnBase's call, in
+ * src/sandbox/quality-compare.ts). Empty when any command failed anew, or none blocked.
  */
 export function unjudgedQuality(run: Pick<TestRun, 'quality'> | null | undefined) {
   const blocking = (run?.quality ?? []).filter((q) => q.verdict !== 'pass');
