@@ -42,6 +42,13 @@ function refineJob(baseSha: string, attempts: ReturnType<typeof attempt>[]): Job
   });
 }
 
+/** The one-line fix to the sample calculator's fifth operation, as an edit. */
+const OP5_FIX = {
+  path: 'src/calculator.js',
+  search: '  return a * 5 + b; // operation 5',
+  replace: '  return a * 5 - b; // operation 5',
+};
+
 const answer = (explanation: string, changes: { path: string; content: string }[], edits: object[] = []) => ({
   answer: { explanation, edits, changes, deletePaths: [] },
 });
@@ -112,20 +119,19 @@ describe('refine with history', () => {
 
   it('edits apply strictly: one that does not match exactly once is sent back naming its file and block, and the repaired edits resolve to whole files', async () => {
     const { dir, baseSha } = makeRepo();
-    const fix = {
-      path: 'src/calculator.js',
-      search: '  return a * 5 + b; // operation 5',
-      replace: '  return a * 5 - b; // operation 5',
-    };
     const started = await claudeOverSimulator(
       {
         script: [
           answer(
             'Fix op5.',
             [],
-            [fix, { path: 'src/calculator.js', search: '  return a * 1 - b;', replace: 'x' }],
+            [OP5_FIX, { path: 'src/calculator.js', search: '  return a * 1 - b;', replace: 'x' }],
           ),
-          answer('Fix op5.', [], [fix, { path: 'src/calculator.js', search: 'return a * ', replace: 'x' }]),
+          answer(
+            'Fix op5.',
+            [],
+            [OP5_FIX, { path: 'src/calculator.js', search: 'return a * ', replace: 'x' }],
+          ),
         ],
       },
       { repoDir: dir },
@@ -153,11 +159,6 @@ describe('refine with history', () => {
   it('an edit to a protected path is never resolved: its file is not read into a repair turn, and the path policy rejects it', async () => {
     const secret = 'API_TOKEN=s3cret-token-value';
     const { dir, baseSha } = makeRepo({ '.env': `${secret}\n`, 'certs/server.pem': `${secret}-pem\n` });
-    const fix = {
-      path: 'src/calculator.js',
-      search: '  return a * 5 + b; // operation 5',
-      replace: '  return a * 5 - b; // operation 5',
-    };
     const started = await claudeOverSimulator(
       {
         script: [
@@ -165,7 +166,7 @@ describe('refine with history', () => {
             'Fix op5, and the token.',
             [],
             [
-              fix,
+              OP5_FIX,
               { path: '.env', search: 'API_TOKEN=wrong', replace: 'API_TOKEN=x' },
               { path: 'certs/server.pem', search: 'nowhere', replace: 'x' },
             ],
@@ -208,12 +209,10 @@ describe('refine with history', () => {
       'config/.npmrc': `//registry.npmjs.org/:_authToken=${secret}-npm\n`,
       'certs/server.pem': `${secret}-pem\n`,
     });
-    const edit = {
-      path: 'src/calculator.js',
-      search: '  return a * 5 + b; // operation 5',
-      replace: '  return a * 5 - b; // operation 5',
-    };
-    const started = await claudeOverSimulator({ script: [answer('Fix op5.', [], [edit])] }, { repoDir: dir });
+    const started = await claudeOverSimulator(
+      { script: [answer('Fix op5.', [], [OP5_FIX])] },
+      { repoDir: dir },
+    );
     sim = started.simulator;
     const asks = { ...analysis, filesToRead: ['.env', 'config/.npmrc', 'certs/server.pem', 'README.md'] };
     const j = job({

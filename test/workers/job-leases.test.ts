@@ -68,6 +68,31 @@ const labeled = (issue: number, id = `d-${issue}`) =>
     { kind: 'request' as const, request: sampleRequest(issue) },
   ] as const;
 
+/** Starts a job for the issue through the worker's gateway; its id. */
+async function startJob(w: { supervisor: Supervisor }, issue: number): Promise<string> {
+  const created = await w.supervisor.submit(...labeled(issue));
+  if (created.outcome !== 'created') throw new Error(created.outcome);
+  return created.jobId;
+}
+
+/** The queue's leased rows, locked: a renewal or release of them waits. */
+const ACTIVE_LEASES = `SELECT id FROM pgboss.job WHERE state = 'active' FOR UPDATE`;
+
+/** Another session locks the rows a query selects, until `release` (which may be called twice). */
+async function holdRows(url: string, lockQuery: string, values: unknown[] = []) {
+  const { default: pg } = await import('pg');
+  const locker = new pg.Client(url);
+  await locker.connect();
+  await locker.query('BEGIN');
+  const { rowCount } = await locker.query(lockQuery, values);
+  let released: Promise<void> | null = null;
+  const release = () => {
+    released ??= locker.query('ROLLBACK').then(() => locker.end());
+    return released;
+  };
+  return { rows: rowCount, release };
+}
+
 describe('pg-boss leases', () => {
   it('given a job offered twice by two workers, then one of them leases it, renewing keeps it past its period, and a lapsed lease moves to the other', async () => {
     const url = await freshDatabase();
@@ -190,9 +215,8 @@ describe('workers on one database', () => {
     const url = await freshDatabase();
     const [a, b] = [worker(url), worker(url)];
     await a.supervisor.boot();
-    const created = await a.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
-    await until('the job to park', async () => (await a.store.getJob(created.jobId))?.state === 'promoted');
+    const jobId = await startJob(a, 1);
+    await until('the job to park', async () => (await a.store.getJob(jobId))?.state === 'promoted');
     // Only the second worker leases from now on: the first takes webhooks only.
     await a.supervisor.shutdown();
     await b.supervisor.boot();
@@ -214,14 +238,14 @@ describe('workers on one database', () => {
         },
       },
     );
-    expect(woke).toEqual({ outcome: 'woke', jobId: created.jobId });
+    expect(woke).toEqual({ outcome: 'woke', jobId: jobId });
     await until('the round to end', async () => {
-      const events = await b.store.readStream(created.jobId);
+      const events = await b.store.readStream(jobId);
       return events.at(-1)?.state === 'promoted' && events.some((e) => e.type === 'FeedbackReceived');
     });
     expect(b.effects.log).toEqual(
       ['syncBranch:1:r1', 'generate:2', 'applyChanges:2', 'runTests:2', 'answerRound:2:r1'].map(
-        (k) => `${created.jobId}:${k}`,
+        (k) => `${jobId}:${k}`,
       ),
     );
   });
@@ -233,9 +257,7 @@ describe('workers on one database', () => {
     await first.supervisor.boot();
     const jobIds: string[] = [];
     for (const issue of [1, 2]) {
-      const created = await first.supervisor.submit(...labeled(issue));
-      if (created.outcome !== 'created') throw new Error(created.outcome);
-      jobIds.push(created.jobId);
+      jobIds.push(await startJob(first, issue));
     }
     await until('both jobs to park', async () => {
       const jobs = await first.store.listJobs();
@@ -286,11 +308,10 @@ describe('workers on one database', () => {
         });
       })) as typeof prepare;
     await a.supervisor.boot();
-    const created = await a.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const jobId = await startJob(a, 1);
     await until(
       'the first effect to start',
-      async () => (await a.store.getJob(created.jobId)) && a.supervisor.running.length > 0,
+      async () => (await a.store.getJob(jobId)) && a.supervisor.running.length > 0,
     );
 
     const cancel = await b.supervisor.submit(
@@ -303,20 +324,19 @@ describe('workers on one database', () => {
         sender: 'octocat',
       },
     );
-    expect(cancel).toEqual({ outcome: 'cancelled', jobIds: [created.jobId] });
+    expect(cancel).toEqual({ outcome: 'cancelled', jobIds: [jobId] });
     await until('the running worker to stop the effect', async () => aborted !== null);
     expect(aborted).toBe(true);
-    const events = await a.store.readStream(created.jobId);
+    const events = await a.store.readStream(jobId);
     expect(events.map((e) => e.type)).toEqual(['JobRequested', 'JobCancelled']);
-    expect((await a.store.getJob(created.jobId))?.state).toBe('cancelled');
+    expect((await a.store.getJob(jobId))?.state).toBe('cancelled');
   });
 
   it('given a worker shut down with a job under way (a rolling deploy), then it hands the job back to the queue at once and another worker finishes it', async () => {
     const url = await freshDatabase();
     const leaving = worker(url, { delayMs: 300 });
     await leaving.supervisor.boot();
-    const created = await leaving.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const jobId = await startJob(leaving, 1);
     await until('the first effect to start', async () => leaving.effects.log.length > 0);
     await leaving.supervisor.shutdown();
     // Queued again for anyone, not left leased until its lease lapses.
@@ -325,13 +345,8 @@ describe('workers on one database', () => {
 
     const staying = worker(url);
     await staying.supervisor.boot();
-    await until(
-      'the job to park',
-      async () => (await staying.store.getJob(created.jobId))?.state === 'promoted',
-    );
-    const steps = (await staying.store.readStream(created.jobId)).map(
-      (e) => `${e.type}:${e.data.step ?? ''}`,
-    );
+    await until('the job to park', async () => (await staying.store.getJob(jobId))?.state === 'promoted');
+    const steps = (await staying.store.readStream(jobId)).map((e) => `${e.type}:${e.data.step ?? ''}`);
     expect(new Set(steps).size).toBe(steps.length);
   });
 
@@ -340,20 +355,16 @@ describe('workers on one database', () => {
     // A worker that takes webhooks and leases nothing (never booted): the gateway's half, the
     // JobRequested in the log, then its offer lost.
     const gateway = worker(url);
-    const created = await gateway.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const jobId = await startJob(gateway, 1);
     await onDatabase(url, (c) => c.query('DELETE FROM pgboss.job'));
     await gateway.supervisor.shutdown();
 
     const survivor = worker(url);
     // Not through boot, which offers every unfinished job: the sweep a running worker makes.
     (survivor.supervisor as unknown as { leased: { start(): void } }).leased.start();
-    await until(
-      'the job to park',
-      async () => (await survivor.store.getJob(created.jobId))?.state === 'promoted',
-    );
+    await until('the job to park', async () => (await survivor.store.getJob(jobId))?.state === 'promoted');
     expect(gateway.effects.log).toEqual([]);
-    expect(survivor.effects.log[0]).toBe(`${created.jobId}:prepare:0`);
+    expect(survivor.effects.log[0]).toBe(`${jobId}:prepare:0`);
   });
 
   it('given a worker whose lease lapsed while its effect ran (a long pause), then another worker finishes the job and the first acts no further', async () => {
@@ -361,8 +372,7 @@ describe('workers on one database', () => {
     // One slot: the slow worker cannot lease the job again while its own run of it is under way.
     const slow = worker(url, { delayMs: 1_500 }, 1);
     await slow.supervisor.boot();
-    const created = await slow.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const jobId = await startJob(slow, 1);
     await until('the first effect to start', async () => slow.effects.log.length > 0);
     const fast = worker(url);
     await fast.supervisor.boot();
@@ -370,16 +380,13 @@ describe('workers on one database', () => {
     // the row (back to retry, for any worker to fetch), done at once.
     await onDatabase(url, (c) => c.query(`UPDATE pgboss.job SET state = 'retry' WHERE state = 'active'`));
 
-    await until(
-      'the job to park',
-      async () => (await fast.store.getJob(created.jobId))?.state === 'promoted',
-    );
+    await until('the job to park', async () => (await fast.store.getJob(jobId))?.state === 'promoted');
     await sleep(2_000);
     // The slow worker's effect ended after its lease had gone: nothing of it reached the log.
-    const steps = (await fast.store.readStream(created.jobId)).map((e) => `${e.type}:${e.data.step ?? ''}`);
+    const steps = (await fast.store.readStream(jobId)).map((e) => `${e.type}:${e.data.step ?? ''}`);
     expect(new Set(steps).size).toBe(steps.length);
-    expect(slow.effects.log).toEqual([`${created.jobId}:prepare:0`]);
-    expect(fast.effects.log[0]).toBe(`${created.jobId}:prepare:0`);
+    expect(slow.effects.log).toEqual([`${jobId}:prepare:0`]);
+    expect(fast.effects.log[0]).toBe(`${jobId}:prepare:0`);
     expect(fast.effects.log.at(-1)).toMatch(/:promotePr:1:/);
   });
 });
@@ -406,18 +413,13 @@ describe('a worker that cannot renew', () => {
         });
       })) as typeof prepare;
     await a.supervisor.boot();
-    const created = await a.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
+    await startJob(a, 1);
     await until('the first effect to start', async () => started);
 
     // Another session holds the leased row: every renewal waits on it and never answers in time.
-    const { default: pg } = await import('pg');
-    const locker = new pg.Client(url);
-    await locker.connect();
+    const held = await holdRows(url, ACTIVE_LEASES);
     try {
-      await locker.query('BEGIN');
-      const { rowCount } = await locker.query(`SELECT id FROM pgboss.job WHERE state = 'active' FOR UPDATE`);
-      expect(rowCount).toBe(1);
+      expect(held.rows).toBe(1);
       const errorsWhenStopped = await until(
         'the run to stop',
         async () => aborted !== null && [...a.errors],
@@ -429,8 +431,7 @@ describe('a worker that cannot renew', () => {
         'BOOTY_E_LEASE_LAPSED',
       ]);
     } finally {
-      await locker.query('ROLLBACK');
-      await locker.end();
+      await held.release();
     }
   });
 });
@@ -440,18 +441,12 @@ describe('a stopped run hands its job on', () => {
     const url = await freshDatabase();
     const leaving = worker(url, { delayMs: 300 }, 1);
     await leaving.supervisor.boot();
-    const created = await leaving.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const jobId = await startJob(leaving, 1);
     await until('the first effect to start', async () => leaving.effects.log.length > 0);
 
     // Another session holds the job's row: the effect's outcome, appended, waits on it.
-    const { default: pg } = await import('pg');
-    const locker = new pg.Client(url);
-    await locker.connect();
-    let locked = true;
+    const held = await holdRows(url, 'SELECT job_id FROM jobs WHERE job_id = $1 FOR UPDATE', [jobId]);
     try {
-      await locker.query('BEGIN');
-      await locker.query('SELECT job_id FROM jobs WHERE job_id = $1 FOR UPDATE', [created.jobId]);
       await until('the outcome to wait on the lock', async () => {
         const { rows } = await onDatabase(url, (c) =>
           c.query<{ n: number }>(
@@ -467,23 +462,18 @@ describe('a stopped run hands its job on', () => {
       await staying.supervisor.boot();
       await sleep(1_000);
       expect(staying.effects.log).toEqual([]);
-      await locker.query('ROLLBACK');
-      locked = false;
+      await held.release();
       await shutdown;
 
-      await until(
-        'the job to park',
-        async () => (await staying.store.getJob(created.jobId))?.state === 'promoted',
-      );
+      await until('the job to park', async () => (await staying.store.getJob(jobId))?.state === 'promoted');
       const prepares = [...leaving.effects.log, ...staying.effects.log].filter((k) =>
         k.includes(':prepare:'),
       );
-      expect(prepares).toEqual([`${created.jobId}:prepare:0`]);
-      expect(leaving.effects.log).toEqual([`${created.jobId}:prepare:0`]);
+      expect(prepares).toEqual([`${jobId}:prepare:0`]);
+      expect(leaving.effects.log).toEqual([`${jobId}:prepare:0`]);
       expect(staying.effects.log[0]).not.toMatch(/:prepare:/);
     } finally {
-      if (locked) await locker.query('ROLLBACK');
-      await locker.end();
+      await held.release();
     }
   });
 });
@@ -523,15 +513,14 @@ describe('events for a job running on a worker', () => {
         });
       })) as typeof prepare;
     await a.supervisor.boot();
-    const created = await a.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const jobId = await startJob(a, 1);
     await until('the first effect to start', async () => starts === 1);
 
     // The other worker's gateway writes first; the running worker's runner is now behind the log.
-    expect(await b.supervisor.submit(...feedback(501))).toEqual({ outcome: 'woke', jobId: created.jobId });
-    expect(await a.supervisor.submit(...feedback(502))).toEqual({ outcome: 'woke', jobId: created.jobId });
+    expect(await b.supervisor.submit(...feedback(501))).toEqual({ outcome: 'woke', jobId: jobId });
+    expect(await a.supervisor.submit(...feedback(502))).toEqual({ outcome: 'woke', jobId: jobId });
 
-    const events = await a.store.readStream(created.jobId);
+    const events = await a.store.readStream(jobId);
     expect(events.filter((e) => e.type === 'FeedbackReceived').map((e) => e.data.commentId)).toEqual([
       501, 502,
     ]);
@@ -545,10 +534,9 @@ describe('the sweep', () => {
     const url = await freshDatabase();
     const leaving = worker(url, { delayMs: 300 });
     await leaving.supervisor.boot();
-    const created = await leaving.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const jobId = await startJob(leaving, 1);
     await until('the first effect to be logged', async () => {
-      const job = await leaving.store.getJob(created.jobId);
+      const job = await leaving.store.getJob(jobId);
       return job !== null && job.version > 1;
     });
     await leaving.supervisor.shutdown();
@@ -557,10 +545,10 @@ describe('the sweep', () => {
       await c.query('DELETE FROM pgboss.job');
       await c.query('UPDATE jobs SET updated_at = updated_at - $1 WHERE job_id = $2', [
         SETTINGS.seconds * 3000,
-        created.jobId,
+        jobId,
       ]);
     });
-    const version = (await leaving.store.getJob(created.jobId))!.version;
+    const version = (await leaving.store.getJob(jobId))!.version;
     expect(version).toBeGreaterThan(1);
 
     const survivor = worker(url);
@@ -568,13 +556,11 @@ describe('the sweep', () => {
     (survivor.supervisor as unknown as { leased: { start(): void } }).leased.start();
     await until(
       'the job to park',
-      async () => (await survivor.store.getJob(created.jobId))?.state === 'promoted',
+      async () => (await survivor.store.getJob(jobId))?.state === 'promoted',
       30_000,
     );
     expect(survivor.effects.log.length).toBeGreaterThan(0);
-    const steps = (await survivor.store.readStream(created.jobId)).map(
-      (e) => `${e.type}:${e.data.step ?? ''}`,
-    );
+    const steps = (await survivor.store.readStream(jobId)).map((e) => `${e.type}:${e.data.step ?? ''}`);
     expect(new Set(steps).size).toBe(steps.length);
   });
 });
@@ -584,15 +570,10 @@ describe('a renewal and a release at once', () => {
     const url = await freshDatabase();
     const a = worker(url, { delayMs: 300 }, 1);
     await a.supervisor.boot();
-    const created = await a.supervisor.submit(...labeled(1));
-    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const jobId = await startJob(a, 1);
     await until('the last effect to start', async () => a.effects.log.some((k) => k.includes(':promotePr:')));
 
     // The row held: the release (as the run parks) and then a renewal queue behind the lock, in that order.
-    const { default: pg } = await import('pg');
-    const locker = new pg.Client(url);
-    await locker.connect();
-    let locked = true;
     const waiting = async () => {
       const { rows } = await onDatabase(url, (c) =>
         c.query<{ query: string }>(
@@ -601,23 +582,20 @@ describe('a renewal and a release at once', () => {
       );
       return rows.map((r) => r.query.trim().split(/\s+/)[0]);
     };
+    const held = await holdRows(url, ACTIVE_LEASES);
     try {
-      await locker.query('BEGIN');
-      await locker.query(`SELECT id FROM pgboss.job WHERE state = 'active' FOR UPDATE`);
       await until('the release to wait', async () => (await waiting()).includes('DELETE'));
       await until('a renewal to wait behind it', async () => (await waiting()).includes('UPDATE'));
-      await locker.query('ROLLBACK');
-      locked = false;
+      await held.release();
       await until('the lease to be let go', async () => (await waiting()).length === 0);
     } finally {
-      if (locked) await locker.query('ROLLBACK');
-      await locker.end();
+      await held.release();
     }
     const { rows } = await onDatabase(url, (c) => c.query('SELECT id FROM pgboss.job'));
     expect(rows).toEqual([]);
     // The renewal answered after the release committed: the job was let go, not lost.
     await sleep(SETTINGS.seconds * 400);
-    expect((await a.store.getJob(created.jobId))?.state).toBe('promoted');
+    expect((await a.store.getJob(jobId))?.state).toBe('promoted');
     expect(a.errors).toEqual([]);
   });
 });
