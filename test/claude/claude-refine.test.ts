@@ -49,6 +49,16 @@ const OP5_FIX = {
   replace: '  return a * 5 - b; // operation 5',
 };
 
+/** A long loop's seventh attempt, against a small input budget (20,000 tokens). */
+const seventhTry = (repoDir: string) =>
+  claudeOverSimulator(
+    { script: [answer('Seventh try.', [{ path: 'src/subtract.js', content: '// seven\n' }])] },
+    { repoDir, maxInputTokens: 20_000 },
+  );
+
+/** Attempt n's failure: 6,000 characters of output, about 2,300 estimated tokens. */
+const loud = (n: number) => `not ok ${n}\n${'the same long failure line, again and again\n'.repeat(140)}`;
+
 const answer = (explanation: string, changes: { path: string; content: string }[], edits: object[] = []) => ({
   answer: { explanation, edits, changes, deletePaths: [] },
 });
@@ -351,13 +361,9 @@ describe('refine with history', () => {
 
   it("a long loop's oldest attempts are left out past the history's share of the input budget; the latest stay, with the breakpoints", async () => {
     const { dir, baseSha } = makeRepo();
-    const started = await claudeOverSimulator(
-      { script: [answer('Seventh try.', [{ path: 'src/subtract.js', content: '// seven\n' }])] },
-      { repoDir: dir, maxInputTokens: 20_000 },
-    );
+    const started = await seventhTry(dir);
     sim = started.simulator;
     // Six attempts, each failing with 6,000 characters of output: about 2,300 estimated tokens each.
-    const loud = (n: number) => `not ok ${n}\n${'the same long failure line, again and again\n'.repeat(140)}`;
     const attempts = [1, 2, 3, 4, 5, 6].map((n) => attempt(n, `Try ${n}.`, ['src/subtract.js'], loud(n)));
     const j = refineJob(baseSha, attempts);
 
@@ -380,12 +386,8 @@ describe('refine with history', () => {
 
   it("when the oldest attempts are left out, every changed file's current text is sent: the patches left cannot rebuild it", async () => {
     const { dir, baseSha } = makeRepo();
-    const started = await claudeOverSimulator(
-      { script: [answer('Seventh try.', [{ path: 'src/subtract.js', content: '// seven\n' }])] },
-      { repoDir: dir, maxInputTokens: 20_000 },
-    );
+    const started = await seventhTry(dir);
     sim = started.simulator;
-    const loud = (n: number) => `not ok ${n}\n${'the same long failure line, again and again\n'.repeat(140)}`;
     // Attempt 1 wrote both files; the later ones only the calculator, so subtract.js's one patch is left out.
     const attempts = [1, 2, 3, 4, 5, 6].map((n) =>
       attempt(
