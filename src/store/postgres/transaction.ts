@@ -3,6 +3,14 @@ import type { Pool, PoolClient } from 'pg';
 /** Runs `work` on one connection between BEGIN and COMMIT; anything thrown rolls it all back. */
 export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A checked-out client has no pool listener: a connection the server ends under it (a restart,
+  // a failover, pg_terminate_backend) would raise an unheard 'error' and end the process. Heard,
+  // it is the transaction's error (a store fault), not the later "not queryable" of the next query.
+  let lost: Error | undefined;
+  const onError = (err: Error) => {
+    lost ??= err;
+  };
+  client.on('error', onError);
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
@@ -14,8 +22,9 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
     await client.query('ROLLBACK').catch((e: Error) => {
       broken = e;
     });
-    throw err;
+    throw lost ?? err;
   } finally {
-    client.release(broken);
+    client.removeListener('error', onError);
+    client.release(lost ?? broken);
   }
 }
