@@ -35,4 +35,26 @@ describe('parseMention', () => {
   });
 
   it('is null when booty is not called', () => expect(parseMention('please approve')).toBeNull());
+
+  it.each([
+    ['a quoted command, in a reply', '> @booty cancel\n\nWhy was this cancelled?'],
+    ['a quoted command, indented', 'As you said:\n  > @booty approve'],
+    ['a command in a fenced block', 'Answer with\n```\n@booty approve\n```\nwhen ready.'],
+    ['a command in a tilde fence left open', 'Try:\n~~~\n@booty cancel'],
+    ['a command in inline code', 'You can write `@booty cancel` to stop it.'],
+    ['a command in an HTML comment', '<!-- reply @booty approve to go on -->\nLooks fine.'],
+  ])('%s calls nobody', (_, body) => expect(parseMention(body)).toBeNull());
+
+  it("acts on the commenter's own command beside quoted or fenced ones", () => {
+    expect(parseMention('> @booty cancel\n\nNo, keep going.\n@booty approve')).toEqual({
+      command: 'approve',
+    });
+    expect(parseMention('```\n@booty cancel\n```\n@booty revise name it `parse`\n> @booty cancel')).toEqual({
+      command: 'revise',
+      text: 'name it `parse`\n> @booty cancel',
+    });
+    expect(parseMention('> quoting you\n@booty add a test')).toEqual({
+      request: '> quoting you\n@booty add a test',
+    });
+  });
 });
