@@ -20,12 +20,12 @@ type Run = Pick<
 const PATTERNS: [FailureClass, RegExp][] = [
   // The sandbox said no: a write outside the workspace, or bubblewrap itself.
   ['policy', /\bbwrap: |\bEROFS\b|Read-only file system/],
-  // A program or the network the tests need is not there. A refused connection to the loopback is
+  // A program or the network the tests need is not there. A refused connection to this machine is
   // left out: that is usually the change's own server not listening.
   ['environment', /command not found|(?:^|\n)\S*sh: (?:\d+: )?\S+: not found/],
   [
     'environment',
-    /\b(?:ENOTFOUND|EAI_AGAIN|ENETUNREACH)\b|ECONNREFUSED(?! (?:127\.0\.0\.1|::1|localhost))|Temporary failure in name resolution|Name or service not known|Network is unreachable|dial tcp: lookup/,
+    /\b(?:ENOTFOUND|EAI_AGAIN|ENETUNREACH)\b|ECONNREFUSED(?! (?:127\.0\.0\.1|0\.0\.0\.0|::1|localhost))|Temporary failure in name resolution|Name or service not known|Network is unreachable|dial tcp: lookup/,
   ],
   // JS/TS
   ['import', /does not provide an export named|is not exported by|has no exported member/],
@@ -56,9 +56,21 @@ const PATTERNS: [FailureClass, RegExp][] = [
   ['assertion', /panicked at[\s\S]{0,400}assertion/],
 ];
 
-/** The class a piece of output names, or null when the table knows none of its words. */
+/**
+ * An assertion's own message. The words it quotes are the values it compared (a test of error
+ * handling expects 'ENOTFOUND'; one of a CLI, 'command not found'), not what happened to the run.
+ */
+const ASSERTION_MESSAGE =
+  /AssertionError|ERR_ASSERTION|\bexpected .+ to (?:be|equal|deeply|have|throw|include)|Expected:[\s\S]*Received:|(?:^|\n)E\s+assert |panicked at[\s\S]{0,400}assertion/;
+
+/**
+ * The class a piece of output names, or null when the table knows none of its words. A class that
+ * ends the job (policy, environment) needs words that are not inside an assertion's message: a
+ * wrong stop loses a job another attempt could fix, a wrong refine costs one attempt.
+ */
 export function classifyText(text: string): FailureClass | null {
-  for (const [cls, re] of PATTERNS) if (re.test(text)) return cls;
+  const asserted = ASSERTION_MESSAGE.test(text);
+  for (const [cls, re] of PATTERNS) if (!(asserted && failsFast(cls)) && re.test(text)) return cls;
   return null;
 }
 

@@ -91,6 +91,48 @@ describe('failure classes', () => {
       failing({ outputTail: 'Error: connect ECONNREFUSED 10.0.0.7:5432' }),
       'environment',
     ],
+    [
+      "a refused connection to the change's server on every address is the change's",
+      failing({ outputTail: 'Error: connect ECONNREFUSED 0.0.0.0:3000' }),
+      'unknown',
+    ],
+    // A test of error handling compares error codes and messages: the words are its values.
+    [
+      'an assertion comparing network error codes is an assertion',
+      failing({
+        cases: [
+          case_(
+            'client > retries',
+            "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n+ actual - expected\n\n+ 'ECONNRESET'\n- 'ENOTFOUND'",
+          ),
+        ],
+      }),
+      'assertion',
+    ],
+    [
+      "an expectation on a shell's message is an assertion",
+      failing({
+        cases: [
+          case_('cli > reports', "AssertionError: expected 'sh: 1: foo: not found' to equal 'missing: foo'"),
+        ],
+      }),
+      'assertion',
+    ],
+    [
+      'a pytest assertion quoting a read-only file system is an assertion',
+      failing({
+        cases: [case_('tests/test_io.py::test_ro', "E   assert 'Read-only file system' == 'ok'\nE     - ok")],
+      }),
+      'assertion',
+    ],
+    [
+      'a cargo assertion quoting a DNS failure is an assertion',
+      failing({
+        outputTail:
+          'thread \'resolve\' panicked at src/lib.rs:9:5:\nassertion `left == right` failed\n  left: "Temporary failure in name resolution"\n right: "ok"',
+      }),
+      'assertion',
+    ],
   ])('%s', (_name, run, cls) => expect(classifyRun(run)).toBe(cls));
 
   it.each([
