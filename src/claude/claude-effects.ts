@@ -11,7 +11,7 @@ import { attemptPatches, attemptsInScope, touchedPaths } from './attempt-patches
 import { classifyFailure } from './classify-failure.js';
 import { attemptBlock } from './failure-report.js';
 import { rankFiles } from './file-relevance.js';
-import { sumUsage } from './price-table.js';
+import { noUsage, sumUsage } from './price-table.js';
 import {
   ANALYZE_TASK,
   analysisText,
@@ -188,6 +188,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
     ];
     const rules = answerRules({ job, reader, attempts: scope, base });
     const spent = reading?.usage;
+    const noted = classified ? { classifiedAs: classified } : {};
     const asked = await ask(step, input, signal, {
       tool: changesTool,
       reader,
@@ -201,13 +202,21 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       review: rules.review,
       spent,
     }).catch((err: unknown) => {
-      throw spent ? withSpent(err, spent) : err;
+      const failed = spent ? withSpent(err, spent) : err;
+      if (!(failed instanceof BootyError && failed.code === 'BOOTY_E_CLAUDE_ANSWER_INVALID')) throw failed;
+      return { invalid: failed, usage: (failed as { usage?: Usage }).usage ?? noUsage(options.model) };
     });
+    // Still invalid, or unusable, after the one repair turn: nothing is applied, so the attempt is
+    // spent without a test run (class invalid-model-output), and the next attempt reads why.
+    if ('invalid' in asked)
+      return {
+        changes: [],
+        explanation: `booty did not apply this answer: ${asked.invalid.message}`,
+        usage: asked.usage,
+        ...noted,
+      };
     const { value, unresolved } = asked;
     const usage = spent ? sumUsage(spent, asked.usage) : asked.usage;
-    const noted = classified ? { classifiedAs: classified } : {};
-    // Still unusable after the one repair turn: nothing is applied, so the attempt is spent
-    // without a test run, and the next attempt reads why.
     if (unresolved.length)
       return {
         changes: [],

@@ -72,7 +72,7 @@ describe('claude steps when the answer or the API fails', () => {
     );
   });
 
-  it('fails the step, not retryable, when the repaired answer is still invalid', async () => {
+  it('spends the attempt with no change, saying why, when the repaired answer is still invalid', async () => {
     const { dir, baseSha } = makeRepo();
     const started = await claudeOverSimulator(
       {
@@ -86,12 +86,17 @@ describe('claude steps when the answer or the API fails', () => {
     sim = started.simulator;
     const j = job({ baseSha, analysis, attempt: 1 });
 
-    const err = await failure(started.effects.generate(effectInput(j, 'generate'), { signal: signal() }));
+    const out = await started.effects.generate(effectInput(j, 'generate'), { signal: signal() });
 
-    expect(err.code).toBe('BOOTY_E_CLAUDE_ANSWER_INVALID');
-    expect(err.retryable).toBe(false);
-    expect(err.message).toBe(
-      "Claude's generate answer is still invalid after one repair turn: ✖ the answer changes no file",
+    // Nothing to apply: the attempt is classed invalid-model-output and the next one reads why.
+    expect(out.changes).toEqual([]);
+    expect(out.explanation).toBe(
+      "booty did not apply this answer: Claude's generate answer is still invalid after one repair turn: ✖ the answer changes no file",
+    );
+    // Both calls are paid for.
+    const [first, second] = sim.messages();
+    expect(out.usage.outputTokens).toBe(
+      first!.response.usage.output_tokens + second!.response.usage.output_tokens,
     );
     // The text-only answer was repaired with a plain user turn (there was no tool_use to answer).
     const repair = sim.messages()[1]!;

@@ -72,6 +72,31 @@ describe('refining end to end', () => {
     );
   });
 
+  it('an answer still invalid after its repair turn spends its attempt untested; the next, told why, gets the job promoted', async () => {
+    const passing = { path: 'test/new-case.test.js', content: testFile('assert.equal(2, 2)') };
+    const invalid = { explanation: 'Here it is.', changes: 'see above', deletePaths: [] };
+    const { snapshot, log } = await runJob({
+      responder: scriptedModel([
+        invalid,
+        invalid,
+        { explanation: 'A passing case.', changes: [passing], deletePaths: [] },
+      ]),
+      env: { BOOTY_MAX_ATTEMPTS: '3' },
+    });
+
+    expect(stateName(snapshot)).toBe('promoted');
+    expect(snapshot.context.attempts.map((a) => [a.n, a.test === null, a.failureClass ?? null])).toEqual([
+      [1, true, 'invalid-model-output'],
+      [2, false, null],
+    ]);
+    expect(log.filter((r) => r.type === 'StepFailed')).toEqual([]);
+    const requests = world!.anthropic.messages().filter((r) => r.toolName === 'submit_changes');
+    expect(requests).toHaveLength(3);
+    expect(requests[2]!.raw).toContain(
+      "booty did not apply this answer: Claude's generate answer is still invalid after one repair turn",
+    );
+  });
+
   it('a refine request for a 3,000-line file that needs a 5-line fix asks for, and gets, an edit answer', async () => {
     const repoDir = tempDir('booty-big-file-');
     fs.cpSync(path.join(examplesDir, 'sample-repo'), repoDir, { recursive: true });
