@@ -202,6 +202,9 @@ export const jobMachine = setup({
         CommandReceived: [
           { guard: 'commandApprove', target: 'generating', actions: ['approvePlan', 'nextAttempt'] },
           { guard: 'commandRevise', target: 'analyzing', actions: 'revisePlan' },
+          // Nothing is open to run again: not taken (so not queued for a round), and the writer
+          // hears what the job waits for.
+          { guard: 'commandRetry' },
         ],
       },
     },
@@ -434,6 +437,7 @@ export const jobMachine = setup({
           { guard: 'continueApplying', target: 'applying', actions: 'raiseBudget' },
           { guard: 'continueToPlan', target: 'postingPlan', actions: 'raiseBudget' },
           { guard: 'commandContinue', target: 'generating', actions: ['raiseBudget', 'nextAttempt'] },
+          { guard: 'commandRetry' },
         ],
       },
     },

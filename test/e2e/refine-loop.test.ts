@@ -158,6 +158,22 @@ describe('the refine loop end to end', () => {
     await b.quiet(jobId);
     expect((await b.job(jobId)).value).toBe('awaitingApproval');
 
+    // A retry has nothing to run yet: answered with what the job waits for, and not queued.
+    const logged = (await b.booty.store.readStream(jobId)).length;
+    await b.writerSays('maintainer', '@booty retry');
+    await b.quiet(jobId);
+    expect((await b.booty.store.readStream(jobId)).length).toBe(logged);
+    expect(
+      world!
+        .comments()
+        .filter((c) => c.body.includes('`@booty retry` did nothing'))
+        .map((c) => c.body),
+    ).toEqual([
+      expect.stringContaining(
+        'did nothing: no pull request is open to run a round on yet: the job waits for `@booty approve` of its plan, or `@booty continue` at its token budget.',
+      ),
+    ]);
+
     await b.writerSays('maintainer', '@booty cancel');
     await b.quiet(jobId);
     const job = await b.job(jobId);

@@ -5,6 +5,7 @@ import {
   check,
   command,
   effect,
+  expectNotTaken,
   failed,
   ok,
   type Row,
@@ -140,6 +141,12 @@ const rows: Row[] = [
     expect: { state: 'cancelled', effect: null },
   },
   {
+    name: "a writer's @booty cancel ends a parked job",
+    given: [...started(150), ok.analyzed(100), ok.generated(1, 100)],
+    when: command('cancel'),
+    expect: { state: 'cancelled', effect: null, context: { outcome: { reason: 'command' } } },
+  },
+  {
     name: 'a transient failure is still retried, not parked',
     given: [...started(150), ok.analyzed(100)],
     when: failed('generate', true, 1),
@@ -155,4 +162,13 @@ const rows: Row[] = [
 
 describe('decider: the budget', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', (_name, row) => check(row));
+
+  it.each([
+    ['approve', command('approve')],
+    // Not queued for a round after the PR opens, which no one asked for yet.
+    ['retry', command('retry')],
+  ])(
+    'while the job waits at its budget, %s is not taken (nothing logged; the writer is answered)',
+    (_name, when) => expectNotTaken([...started(150), ok.analyzed(100), ok.generated(1, 100)], when),
+  );
 });

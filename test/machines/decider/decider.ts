@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { DomainEvent, Step, StepSucceeded } from '../../../src/events/catalogue.js';
 import type { FileChange, RepoConfig, TestRun } from '../../../src/events/effect-results.js';
 import { JobRequested } from '../../../src/events/job-events.js';
-import { foldJob, foldSteps, stateName } from '../../../src/machines/fold.js';
+import { foldJob, foldSteps, nextSnapshot, stateName } from '../../../src/machines/fold.js';
 import { jobMachine } from '../../../src/machines/job.js';
 import { effectInput } from '../../../src/machines/job-context.js';
 import { sampleRequest } from '../../support/job-harness.js';
@@ -75,7 +75,10 @@ export const failed = (step: Step, retryable: boolean, attempt = 0, tokens?: num
 });
 
 /** A writer's `@booty` command on the issue. */
-export const command = (word: 'continue' | 'approve' | 'revise' | 'retry', text?: string): DomainEvent => ({
+export const command = (
+  word: 'continue' | 'approve' | 'revise' | 'retry' | 'cancel',
+  text?: string,
+): DomainEvent => ({
   type: 'CommandReceived',
   command: word,
   place: 'issue-comment',
@@ -333,4 +336,10 @@ export function check(row: Row): void {
   // A resumed job restarts the effect its snapshot carries: the snapshot must carry it.
   expect(Object.keys(snapshot.children), 'the effect a resume starts').toEqual(invoke ? [invoke] : []);
   if (row.expect.context) expect(snapshot.context).toMatchObject(row.expect.context);
+}
+
+/** The job does not take this event: its snapshot stays the same one, so nothing is logged and a command is answered. */
+export function expectNotTaken(given: DomainEvent[], when: DomainEvent): void {
+  const snapshot = foldJob(given.map(({ type, ...data }) => ({ type, data })));
+  expect(nextSnapshot(snapshot, when)).toBe(snapshot);
 }

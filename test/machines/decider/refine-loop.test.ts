@@ -9,6 +9,7 @@ import {
   check,
   command,
   effect,
+  expectNotTaken,
   failed,
   happy,
   ok,
@@ -445,6 +446,12 @@ const rows: Row[] = [
     expect: { state: 'cancelled', effect: null },
   },
   {
+    name: "a writer's @booty cancel ends a job whose plan waits",
+    given: [...planned(), planPosted()],
+    when: command('cancel'),
+    expect: { state: 'cancelled', effect: null, context: { outcome: { reason: 'command' } } },
+  },
+  {
     name: 'an approved plan is not asked for again: the job goes on past the analysis',
     given: [...planned(), planPosted(), command('approve')],
     when: ok.generated(1),
@@ -454,6 +461,15 @@ const rows: Row[] = [
 
 describe('decider: the refine loop’s controls', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', (_name, row) => check(row));
+
+  it.each([
+    ['a bare revise', command('revise')],
+    ['continue', command('continue')],
+    // Not queued for a round after the PR opens, which no one asked for yet.
+    ['retry', command('retry')],
+  ])('while the plan waits, %s is not taken (nothing logged; the writer is answered)', (_name, when) =>
+    expectNotTaken([...planned(), planPosted()], when),
+  );
 
   it('a revised plan gets its own comment key; the first keeps its own', () => {
     const fold = (log: DomainEvent[]) => foldJob(log.map(({ type, ...data }) => ({ type, data })));
