@@ -2,7 +2,7 @@
 // in the file as the edits before it left it, and is replaced by `replace`. Nothing is guessed
 // (no whitespace folding, no fuzzy match): an edit that does not fit is named and sent back. The
 // one translation is line endings: the model writes \n, so in a file that uses \r\n an edit whose
-// search text has no \r is matched, and written, with \r\n.
+// search text has no \r is matched, and written, with \r\n (or as written, in a file that mixes both).
 
 export interface Edit {
   path: string;
@@ -19,11 +19,28 @@ function occurrences(text: string, needle: string): { count: number; at: number 
   return { count: text.indexOf(needle, at + 1) < 0 ? 1 : 2, at };
 }
 
-/** The edit in the file's line endings: CRLF where the file uses them and the search text does not. */
-function inEndings(content: string, edit: Edit): { search: string; replace: string } {
-  if (!content.includes('\r\n') || edit.search.includes('\r')) return edit;
+/**
+ * The forms the edit may take in the file: as written and, where the file uses \r\n and the search
+ * text has no \r, in \r\n. A file may mix both endings, so each form is looked for.
+ */
+function forms(content: string, edit: Edit): { search: string; replace: string }[] {
+  if (!content.includes('\r\n') || edit.search.includes('\r')) return [edit];
   const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
-  return { search: crlf(edit.search), replace: crlf(edit.replace) };
+  const inCrlf = { search: crlf(edit.search), replace: crlf(edit.replace) };
+  // A one-line search is the same in both: its replacement takes the file's \r\n.
+  return inCrlf.search === edit.search ? [inCrlf] : [inCrlf, edit];
+}
+
+/** Where the edit fits exactly once, counting every form's occurrences (up to 2). */
+function locate(content: string, edit: Edit) {
+  let count = 0;
+  let fit: { at: number; search: string; replace: string } | null = null;
+  for (const form of forms(content, edit)) {
+    const found = occurrences(content, form.search);
+    count += found.count;
+    if (found.count > 0) fit = { at: found.at, ...form };
+  }
+  return { count: Math.min(count, 2), fit };
 }
 
 /**
@@ -43,14 +60,14 @@ export function applyFileEdits(
     };
   let content = current;
   for (let k = 0; k < edits.length; k++) {
-    const { search, replace } = inEndings(content, edits[k]!.edit);
-    const found = occurrences(content, search);
-    if (found.count !== 1)
+    const found = locate(content, edits[k]!.edit);
+    if (found.count !== 1 || !found.fit)
       return {
         ok: false,
         problem: `${name(k)}: its search text occurs ${found.count === 0 ? 'nowhere' : 'more than once'} in ${path}${k > 0 ? ' after the edits before it' : ''}; copy the exact current lines${found.count === 0 ? '' : ' and include enough of them to match exactly once'}`,
       };
-    content = content.slice(0, found.at) + replace + content.slice(found.at + search.length);
+    const { at, search, replace } = found.fit;
+    content = content.slice(0, at) + replace + content.slice(at + search.length);
   }
   return { ok: true, content };
 }

@@ -141,6 +141,25 @@ describe('strict edits', () => {
     });
   });
 
+  it('match a file that mixes LF and CRLF lines in the endings its lines have', () => {
+    const mixed = 'a\r\nb\r\nc\nd\ne\r\n';
+    // The LF part matches as written, and keeps LF.
+    expect(applyFileEdits('src/a.js', mixed, [edit('c\nd\n', 'c\nD\n')])).toEqual({
+      ok: true,
+      content: 'a\r\nb\r\nc\nD\ne\r\n',
+    });
+    // The CRLF part matches in CRLF.
+    expect(applyFileEdits('src/a.js', mixed, [edit('a\nb', 'A\nB')])).toEqual({
+      ok: true,
+      content: 'A\r\nB\r\nc\nd\ne\r\n',
+    });
+    // A text found once in each ending is found twice: still refused.
+    expect(applyFileEdits('src/a.js', 'x\r\ny\r\nx\ny\n', [edit('x\ny', 'z')])).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('occurs more than once in src/a.js'),
+    });
+  });
+
   it('refuse any search text in an empty file, and keep LF files exact', () => {
     expect(applyFileEdits('src/a.js', '', [edit('one', '1')])).toEqual({
       ok: false,
