@@ -64,6 +64,12 @@ export const catalogue = {
     (p) =>
       `the database file ${p.path} was ${p.how} while booty was using it; booty stopped writing and runs no job: restore the file and restart booty`,
   ),
+  BOOTY_E_LEASES_UNAVAILABLE: spec(
+    500,
+    false,
+    (p) =>
+      `cannot start the job queue (pg-boss, in schema pgboss) on the database ${p.path}: ${p.reason}; on its first start the database user needs CREATE on the database (or create the schema pgboss for it beforehand)`,
+  ),
   BOOTY_E_DB_MISSING: spec(
     404,
     false,

@@ -161,6 +161,8 @@ export class Supervisor {
   /** Resumes every unfinished job from its log, and settles finished jobs whose report lags. */
   async boot(): Promise<string[]> {
     const { store } = this.options;
+    // A worker whose queue cannot start would take deliveries and run nothing: it does not start.
+    await this.leased?.ready();
     // A parked job waits for an event, not for a slot: it is folded again when one comes.
     const parked = new Set<string>(waitingStates);
     // A job that ended, or parked, before its progress comment caught up is shown as it stands.

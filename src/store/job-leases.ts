@@ -19,6 +19,8 @@ export interface Lease {
 
 export interface JobLeases {
   readonly settings: LeaseSettings;
+  /** Resolves once the queue is up; rejects with why it cannot start (BOOTY_E_LEASES_UNAVAILABLE). */
+  ready(): Promise<void>;
   /** Queues jobs to run on some worker; a job offered or leased already is left as it is. */
   offer(jobIds: string[]): Promise<void>;
   /** Leases up to `max` offered jobs to this worker. */

@@ -49,6 +49,11 @@ export class LeasedJobs {
     });
   }
 
+  /** Resolves once the queue is up: a worker that cannot lease must not look healthy. */
+  ready(): Promise<void> {
+    return this.leases.ready();
+  }
+
   /** Starts taking jobs (the supervisor has booted). */
   start() {
     this.loop.start();

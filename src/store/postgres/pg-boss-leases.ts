@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type PgBoss from 'pg-boss';
+import { BootyError } from '../../errors.js';
 import type { JobLeases, Lease, LeaseSettings } from '../job-leases.js';
+import { redactUrl } from './postgres-url.js';
 
 // Job leases on pg-boss (10.x: the line that runs on Node 20), in its own schema of booty's
 // database. One queue row per job at a time: the row's id is derived from the job id, so offering
@@ -24,8 +26,18 @@ export class PgBossLeases implements JobLeases {
 
   constructor(url: string, settings: LeaseSettings) {
     this.settings = settings;
-    this.boss = start(url, settings, (err) => this.report(err));
+    this.boss = start(url, settings, (err) => this.report(err)).catch((err: unknown) => {
+      throw new BootyError(
+        'BOOTY_E_LEASES_UNAVAILABLE',
+        { path: redactUrl(url), reason: (err as Error).message },
+        { cause: err },
+      );
+    });
     this.boss.catch(() => undefined);
+  }
+
+  async ready(): Promise<void> {
+    await this.boss;
   }
 
   async offer(jobIds: string[]): Promise<void> {
