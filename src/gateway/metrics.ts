@@ -22,6 +22,8 @@ export interface GatewayMetrics {
   countStoreWriteFailure: () => void;
   /** The store whose jobs `booty_jobs` reports. */
   watchStore: (store: EventStore) => void;
+  /** What `booty_jobs_running_here` reports: the jobs this process runs now. */
+  watchRunning: (count: () => number) => void;
   /** Pass to the Supervisor's observers: counts model tokens as jobs spend them. */
   jobObserver: JobObserver;
 }
@@ -38,6 +40,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'booty_' });
   let store: EventStore | null = null;
+  let runningHere: () => number = () => 0;
 
   const deliveries = new Counter({
     name: 'booty_webhook_deliveries_total',
@@ -60,6 +63,16 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
         return; // a store that cannot be read shows no jobs; /readyz says why
       }
       for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+    },
+  });
+  // The store counts every worker's jobs; with many workers, this is one worker's share (the jobs
+  // it holds leases for): its load, and what it hands back when it stops.
+  new Gauge({
+    name: 'booty_jobs_running_here',
+    help: 'Jobs this process is running now',
+    registers: [registry],
+    collect() {
+      this.set(runningHere());
     },
   });
   const effects = new Histogram({
@@ -116,6 +129,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     countStoreWriteFailure: () => storeWriteFailures.inc(),
     watchStore: (s) => {
       store = s;
+    },
+    watchRunning: (count) => {
+      runningHere = count;
     },
     jobObserver,
   };

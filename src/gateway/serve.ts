@@ -46,6 +46,7 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     throw err;
   }
   metrics.watchStore(store);
+  metrics.watchRunning(() => supervisor.running.length);
 
   let closing = false;
   // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.

@@ -76,6 +76,8 @@ describe('a job run through the gateway', () => {
     expect(m.type).toContain('text/plain');
     expect(metric(m.text, 'booty_webhook_deliveries_total{outcome="created"}')).toBe(1);
     expect(metric(m.text, 'booty_jobs{state="promoted"}')).toBe(1);
+    // The job waits with its PR, parked: it holds nothing in this process.
+    expect(metric(m.text, 'booty_jobs_running_here')).toBe(0);
     for (const effect of ['prepare', 'runBaseline', 'analyze', 'generate', 'runTests', 'openPr', 'promotePr'])
       expect(metric(m.text, `booty_effect_duration_seconds_count{effect="${effect}",result="ok"}`)).toBe(1);
     // The scripted model spends 100 input tokens per call: one analysis and one generation.
