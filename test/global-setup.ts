@@ -35,10 +35,11 @@ export default async function setup(project: TestProject) {
     sourcemap: 'inline',
     logLevel: 'warning',
   });
-  // What the code finds beside itself: the OpenAPI subset next to the simulator, the examples.
-  cpSync(path.join(root, 'src/simulators/openapi'), path.join(staging, 'src/simulators/openapi'), {
-    recursive: true,
-  });
+  // What the code finds beside itself: the OpenAPI subset next to the simulator, the PostgreSQL
+  // store's migrations (SQL files), the examples.
+  for (const dir of ['src/simulators/openapi', 'src/store/postgres/migrations']) {
+    cpSync(path.join(root, dir), path.join(staging, dir), { recursive: true });
+  }
   mkdirSync(staging, { recursive: true });
   symlinkSync(path.join(root, 'examples'), path.join(staging, 'examples'));
   rmSync(out, { recursive: true, force: true });

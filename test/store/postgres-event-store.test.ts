@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
 import type { NewEvent } from '../../src/store/event-store.js';
 import { brokenAt } from '../../src/store/hash-chain.js';
-import { migrations } from '../../src/store/postgres/migrate.js';
+import { readMigrations } from '../../src/store/postgres/migrate.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { freshDatabase, freshSchema, onDatabase } from '../support/postgres-database.js';
 import { delivery, eventStoreContract } from './event-store-contract.js';
@@ -45,7 +45,7 @@ describe('PostgresEventStore', () => {
       url,
       async (c) => (await c.query('SELECT version, name FROM schema_migrations')).rows,
     );
-    expect(rows).toEqual(migrations.map((m) => ({ version: m.version, name: m.name })));
+    expect(rows).toEqual((await readMigrations()).map((m) => ({ version: m.version, name: m.name })));
     expect(await stores[4]!.append('s', 0, [ev('E')])).toEqual({ version: 1, position: 1 });
   });
 

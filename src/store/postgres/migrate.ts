@@ -1,24 +1,55 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { Pool, PoolClient } from 'pg';
-import init from './migrations/001-init.js';
-import oneJobPerIssue from './migrations/002-one-job-per-issue.js';
-import deliveryLook from './migrations/003-delivery-look.js';
 import { inTransaction } from './transaction.js';
 
 // Schema migrations for the PostgreSQL store, applied in order, each once, in one transaction
-// with the record of it in schema_migrations. A file per migration under migrations/, as SQL in
-// a string so it ships in the compiled package. Never edit a released migration: add a new one.
+// with the record of it in schema_migrations. A file per migration under migrations/, plain SQL
+// named `NNN-name.sql`: NNN is its version, and `NNN-name` the name recorded. The build copies the
+// files beside the compiled code (package.json), and they are found from this module, not the
+// working directory. Never edit a released migration: add a new one.
 
-export const migrations = [
-  { version: 1, name: '001-init', sql: init },
-  { version: 2, name: '002-one-job-per-issue', sql: oneJobPerIssue },
-  { version: 3, name: '003-delivery-look', sql: deliveryLook },
-];
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const folder = new URL('./migrations/', import.meta.url);
+
+/** Every migration, in version order: versions 1, 2, 3… with none missing or repeated. */
+export async function readMigrations(): Promise<Migration[]> {
+  const files = await readdir(folder).catch(() => []);
+  const found = files
+    .map((file) => /^((\d+)-[a-z0-9-]+)\.sql$/.exec(file))
+    .filter((m) => m !== null)
+    .map((m) => ({ file: m[0], name: m[1]!, version: Number(m[2]) }))
+    .sort((a, b) => a.version - b.version);
+  // A build that left the files behind, or a file lost or numbered twice, would otherwise skip a
+  // migration unseen (or find the schema current with none at all).
+  if (found.length === 0 || found.some((m, i) => m.version !== i + 1)) {
+    throw new Error(
+      `booty's schema migrations in ${fileURLToPath(folder)} are missing or out of sequence: ${
+        found.map((m) => m.file).join(', ') || 'none'
+      }`,
+    );
+  }
+  return Promise.all(
+    found.map(async ({ file, name, version }) => ({
+      version,
+      name,
+      sql: await readFile(new URL(file, folder), 'utf8'),
+    })),
+  );
+}
 
 // pg_advisory_xact_lock's key for "migrating booty's schema": booty's stores starting at once on
 // one database (a fleet of workers) take turns here, and all but the first find nothing to do.
 const MIGRATION_LOCK = 0x626f6f74; // "boot"
 
 export async function migrate(pool: Pool): Promise<void> {
+  const migrations = await readMigrations();
+  const pending = (done: Set<number>) => migrations.filter((m) => !done.has(m.version));
   // Current already, as at most starts: nothing is locked or written, so a read-only server opens.
   if (pending(await applied(pool)).length === 0) return;
   await inTransaction(pool, async (client) => {
@@ -36,8 +67,6 @@ export async function migrate(pool: Pool): Promise<void> {
     }
   });
 }
-
-const pending = (done: Set<number>) => migrations.filter((m) => !done.has(m.version));
 
 async function applied(db: Pool | PoolClient): Promise<Set<number>> {
   const { rows } = await db.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t");
