@@ -219,6 +219,68 @@ describe('PostgresEventStore', () => {
   });
 });
 
+// booty_append and the migrations need READ COMMITTED: under repeatable read or serializable, a
+// transaction that waited for a lock still sees the world before it and fails (40001, or a table
+// created twice). The store's connections set it whatever the database's default.
+describe('PostgresEventStore on a database whose transactions default to serializable', () => {
+  let altered: string;
+  beforeAll(async () => {
+    altered = await freshDatabase();
+    const name = new URL(altered).pathname.slice(1);
+    await onDatabase(altered, (c) =>
+      c.query(`ALTER DATABASE ${name} SET default_transaction_isolation = 'serializable'`),
+    );
+    const shown = await onDatabase(
+      altered,
+      async (c) => (await c.query('SHOW default_transaction_isolation')).rows,
+    );
+    expect(shown).toEqual([{ default_transaction_isolation: 'serializable' }]);
+  });
+
+  it('given five stores opening it empty at once, then the schema is migrated once', async () => {
+    const url = await freshSchema(altered);
+    const stores = await Promise.all(Array.from({ length: 5 }, () => PostgresEventStore.open(url)));
+    opened.push(...stores);
+    const rows = await onDatabase(
+      url,
+      async (c) => (await c.query('SELECT version FROM schema_migrations')).rows,
+    );
+    expect(rows).toEqual((await readMigrations()).map((m) => ({ version: m.version })));
+  });
+
+  it('given writers appending at once, then none fails to serialize and the positions run without a gap', async () => {
+    // The schema is named in the URL's own options, which the store's connections keep.
+    const url = await freshSchema(altered);
+    opened.push(await PostgresEventStore.open(url));
+    const writers = await Promise.all(Array.from({ length: 6 }, () => PostgresEventStore.open(url)));
+    opened.push(...writers);
+    const perWriter = 30;
+    await Promise.all(
+      writers.map(async (w, n) => {
+        for (let i = 0; i < perWriter; i++) {
+          await w.append(`w${n}`, i, [ev('X')], { job: job(`${n}`, i, n + 1) });
+          for (;;) {
+            try {
+              await w.append('shared', await w.streamVersion('shared'), [ev('S', { n, i })]);
+              break;
+            } catch (err) {
+              if (!isBootyError(err, 'BOOTY_E_VERSION_CONFLICT')) throw err;
+            }
+          }
+        }
+      }),
+    );
+    const all = (await writers[0]!.readAll()).map((e) => e.position);
+    expect(all).toEqual(Array.from({ length: writers.length * perWriter * 2 }, (_, i) => i + 1));
+    expect(brokenAt(await writers[0]!.readStream('shared'))).toBeNull();
+    const inPublic = await onDatabase(
+      altered,
+      async (c) => (await c.query("SELECT to_regclass('public.events') AS t")).rows[0].t,
+    );
+    expect(inPublic).toBeNull();
+  });
+});
+
 function job(state: string, n: number, issue = 1) {
   return {
     repo: 'o/r',

@@ -19,6 +19,14 @@ export async function connect(url: string, options: PoolOptions): Promise<Pool> 
     connectionString: url,
     max: options.maxConnections ?? 10,
     application_name: 'booty',
+    // booty_append's version check, and the migrations after their lock, must see what committed
+    // while they waited: READ COMMITTED. A database or role defaulting to repeatable read or
+    // serializable would fail concurrent appends with 40001, so every new connection sets it for
+    // its session, above any such default. pg-pool awaits onConnect before it hands the connection
+    // out, and closes it if the SET fails. A startup `options` parameter would save the round trip,
+    // but pg lets the URL's own `options` (a search_path) replace it rather than add to it.
+    onConnect: (client) =>
+      client.query('SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED'),
     // Positions, times and counts are bigint, and stay far below 2^53: numbers, not strings.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
