@@ -19,7 +19,7 @@ import { inTransaction } from './transaction.js';
 
 // The EventStore on PostgreSQL, for many workers on one database; the same contract and contract
 // suite as the SQLite store. A stream's versions are UNIQUE (stream_id, version), deliveries UNIQUE
-// by id. An append is one call of the booty_append function (migrations/001-init.ts): the
+// by id. An append is one call of the booty_append function (migrations/001-init.sql): the
 // delivery, the version check, the rows and the jobs read model commit together or not at all,
 // in one round trip. The hash chain is computed here, as the SQLite store computes it.
 //
@@ -266,7 +266,7 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/** What booty_append (migrations/001-init.ts) answers. */
+/** What booty_append (migrations/001-init.sql) answers. */
 interface AppendRow {
   was_duplicate: boolean;
   new_version: number;

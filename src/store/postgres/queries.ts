@@ -31,7 +31,7 @@ export const q = {
     `INSERT INTO delivery_look (one, taken_at, last_look) VALUES (true, $1, $1)
      ON CONFLICT (one) DO UPDATE SET last_look = GREATEST(delivery_look.last_look, excluded.last_look)`,
   ),
-  // The whole append runs on the server, in the migration's booty_append (001-init.ts).
+  // The whole append runs on the server, in the migration's booty_append (001-init.sql).
   append: statement('append', 'SELECT * FROM booty_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)'),
   version: statement('version', 'SELECT COALESCE(max(version), 0) AS v FROM events WHERE stream_id = $1'),
   hashAt: statement('hash-at', 'SELECT hash FROM events WHERE stream_id = $1 AND version = $2'),
