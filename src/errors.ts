@@ -35,6 +35,12 @@ export const catalogue = {
     (p) =>
       `the lease of job ${p.jobId} lapsed (not renewed within ${p.seconds} s: this worker was stalled or cut off from the database); another worker resumes the job from its log, and this one stops it. If it happens often, raise BOOTY_LEASE_SECONDS`,
   ),
+  BOOTY_E_JOB_HALTED: spec(
+    500,
+    true,
+    (p) =>
+      `job ${p.jobId} stopped on an error (${p.reason}), ${p.halts} time(s) in a row; no worker runs it again before ${p.at} (in ${p.seconds} s). The wait doubles with each halt in a row, up to 6 h, and starts over once a run ends without one; its in-flight effect runs again then`,
+  ),
   BOOTY_E_STREAM_NOT_FOUND: spec(
     404,
     false,

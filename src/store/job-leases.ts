@@ -15,6 +15,15 @@ export interface Lease {
   jobId: string;
   /** This activation of the lease, as the database stamped it: renewing and releasing name it. */
   token: string;
+  /** The job's runs that halted in a row before this take (0 unless it was let go delayed). */
+  halts: number;
+}
+
+/** A lease let go with its job kept queued, taken by no worker for a while: its run halted. */
+export interface Delay {
+  seconds: number;
+  /** Halts in a row, this one included: the next take reads it back (Lease.halts). */
+  halts: number;
 }
 
 export interface JobLeases {
@@ -27,8 +36,12 @@ export interface JobLeases {
   take(max: number): Promise<Lease[]>;
   /** Renews leases for another period; returns those that were no longer held (lapsed). */
   renew(leases: Lease[]): Promise<Lease[]>;
-  /** Lets go of a lease; false when it was no longer held (it lapsed, maybe to another worker). */
-  release(lease: Lease): Promise<boolean>;
+  /**
+   * Lets go of a lease; false when it was no longer held (it lapsed, maybe to another worker).
+   * With a delay the job stays queued in the same step, for no worker to take before the delay
+   * ends: an offer meanwhile, which would have queued it for now, finds it queued and does nothing.
+   */
+  release(lease: Lease, delay?: Delay): Promise<boolean>;
   /** Where faults of the queue's own background work (its maintenance) are reported. */
   reportErrorsTo(report: (err: unknown) => void): void;
   close(): Promise<void>;

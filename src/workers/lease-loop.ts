@@ -1,4 +1,4 @@
-import type { JobLeases, Lease } from '../store/job-leases.js';
+import type { Delay, JobLeases, Lease } from '../store/job-leases.js';
 
 // One worker's side of the job leases. While it has a free slot it takes offered jobs (every
 // pollMs, and at once when a job is offered here or a slot frees), runs each, renews every lease
@@ -6,14 +6,18 @@ import type { JobLeases, Lease } from '../store/job-leases.js';
 // run: the job may be another worker's now, and this one must act no further, nor let go of it.
 // So does a lease this worker cannot vouch for: one whose last successful take or renewal is
 // older than two thirds of a period, whether the renewals since failed, hung or never ran.
+// A run that ends with a delay lets go of its job still queued, for no worker before the delay.
 
 export interface LeaseLoopOptions {
   leases: JobLeases;
   slots: number;
-  /** Runs a leased job to the end of its turn here; `lost` aborts when the lease lapses. */
-  run(jobId: string, lost: AbortSignal): Promise<void>;
-  /** Called once the lease is let go: the job may need another turn (offer it again). */
-  released(jobId: string): Promise<void>;
+  /**
+   * Runs a leased job to the end of its turn here; `lost` aborts when the lease lapses. Resolves
+   * with a delay when the job must wait that long before its next turn (its run halted).
+   */
+  run(lease: Lease, lost: AbortSignal): Promise<Delay | undefined>;
+  /** Called once the lease is let go: the job may need another turn (offer it again), unless delayed. */
+  released(jobId: string, delay: Delay | undefined): Promise<void>;
   /** A lease found lapsed: its run is being stopped. */
   lapsed(jobId: string): void;
   /** After each renewal, with the jobs still held: a run may look for news others wrote. */
@@ -127,15 +131,16 @@ export class LeaseLoop {
     const entry: Held = { lease, lost, keptAt, done: Promise.resolve(), releasing: false };
     entry.done = (async () => {
       await earlier?.done;
+      let delay: Delay | undefined;
       try {
-        await this.options.run(lease.jobId, lost.signal);
+        delay = await this.options.run(lease, lost.signal);
       } catch (err) {
         this.options.onError(err, lease.jobId);
       }
       entry.releasing = true;
       try {
-        if (!lost.signal.aborted && (await this.options.leases.release(lease)))
-          await this.options.released(lease.jobId);
+        if (!lost.signal.aborted && (await this.options.leases.release(lease, delay)))
+          await this.options.released(lease.jobId, delay);
       } catch (err) {
         this.options.onError(err, lease.jobId);
       } finally {

@@ -2,14 +2,17 @@ import type { JobRunner } from '../actors/job-runner.js';
 import { BootyError } from '../errors.js';
 import type { JobSnapshot } from '../machines/fold.js';
 import { waitingStates } from '../machines/job.js';
-import type { EventStore } from '../store/event-store.js';
-import type { JobLeases } from '../store/job-leases.js';
+import type { EventStore, JobRecord } from '../store/event-store.js';
+import type { Delay, JobLeases, Lease } from '../store/job-leases.js';
+import { haltDelaySeconds } from './halt-delay.js';
 import { LeaseLoop } from './lease-loop.js';
 
 // The supervisor's side of many workers: which jobs this worker runs, and when a job goes back to
 // the queue. The lease loop takes offered jobs; each runs here through the supervisor, stops the
 // moment its lease lapses, stops when another worker's gateway wrote news to its log, and is
 // offered again when its lease is let go with work left. Jobs whose offer was lost are swept up.
+// A job whose run halted on a fault that is no store's is let go delayed, longer each halt in a
+// row (halt-delay.ts), so no worker, its sweep included, runs it again before then.
 
 export interface LeasedJobsHost {
   store: EventStore;
@@ -25,8 +28,8 @@ export class LeasedJobs {
   private readonly host: LeasedJobsHost;
   private readonly leases: JobLeases;
   private readonly loop: LeaseLoop;
-  /** Jobs whose run here stopped on an error other than a conflict: not offered again. */
-  private readonly halted = new Set<string>();
+  /** Jobs whose run here stopped on an error other than a conflict: delayed, or left to the store. */
+  private readonly halted = new Map<string, Halt>();
   /** Jobs running here whose log was found ahead of their runner at the last look. */
   private readonly behind = new Set<string>();
 
@@ -36,8 +39,8 @@ export class LeasedJobs {
     this.loop = new LeaseLoop({
       leases,
       slots,
-      run: (jobId, lost) => this.run(jobId, lost),
-      released: (jobId) => this.released(jobId),
+      run: (lease, lost) => this.run(lease, lost),
+      released: (jobId, delay) => this.released(jobId, delay),
       lapsed: (jobId) =>
         host.onError(
           new BootyError('BOOTY_E_LEASE_LAPSED', { jobId, seconds: leases.settings.seconds }),
@@ -66,9 +69,12 @@ export class LeasedJobs {
     this.loop.kick();
   }
 
-  /** The job's run here stopped on an error: it waits for a restart, not for another worker. */
-  halt(jobId: string) {
-    this.halted.add(jobId);
+  /**
+   * The job's run here stopped on an error. A store fault waits for the store to take writes again
+   * (unhalt, and an offer); any other error waits out its delay, on every worker.
+   */
+  halt(jobId: string, halt: Halt) {
+    this.halted.set(jobId, halt);
   }
 
   /** The job may run again (the store takes writes again). */
@@ -86,12 +92,13 @@ export class LeasedJobs {
     return this.loop.stop();
   }
 
-  /** A job this worker leased: its turn here, stopped at once if the lease lapses. */
-  private async run(jobId: string, lost: AbortSignal): Promise<void> {
+  /** A job this worker leased: its turn here, stopped at once if the lease lapses; its delay if it halted. */
+  private async run(lease: Lease, lost: AbortSignal): Promise<Delay | undefined> {
+    const { jobId } = lease;
     this.halted.delete(jobId);
     const run = this.host.runHere(jobId);
     const runner = this.host.runners.get(jobId);
-    if (!run || !runner) return;
+    if (!run || !runner) return undefined;
     const stop = () => runner.stop();
     lost.addEventListener('abort', stop);
     try {
@@ -103,13 +110,27 @@ export class LeasedJobs {
       lost.removeEventListener('abort', stop);
       this.behind.delete(jobId);
     }
+    return this.delayAfter(lease);
+  }
+
+  /** How long a job whose run halted here, on no store fault, waits; undefined when it did not halt. */
+  private async delayAfter(lease: Lease): Promise<Delay | undefined> {
+    const halt = this.halted.get(lease.jobId);
+    if (!halt || halt.storeFault) return undefined;
+    // Unread (the store failed just now), the job is delayed all the same: a due run of a job
+    // with no work lets go at once, while an offer for now could run a halting job in a loop.
+    const job = await this.host.store.getJob(lease.jobId).catch(() => undefined);
+    if (job !== undefined && !hasWork(job)) return undefined;
+    const halts = lease.halts + 1;
+    return { halts, seconds: haltDelaySeconds(this.leases.settings.seconds, halts) };
   }
 
   /**
    * Jobs with work that nobody may hold: unfinished, not parked, and not updated for two lease
    * periods. Their offer was lost: the gateway died between an append and its offer, an offer or
-   * a release failed, or the job stopped on an error here. Offering a queued or leased job changes
-   * nothing, so a job running somewhere (its effect long) stays where it is.
+   * a release failed, or the job stopped here on a store fault. Offering a queued or leased job
+   * changes nothing, so a job running somewhere (its effect long) stays where it is, and a job
+   * waiting out its halt's delay (its row queued for later) keeps waiting.
    */
   private async offerStale(): Promise<void> {
     const before = this.host.now() - this.leases.settings.seconds * 2000;
@@ -142,13 +163,38 @@ export class LeasedJobs {
   /**
    * A leased job's lease was let go: it goes back to the queue when it still has work, that is
    * when it is unfinished and not parked (an event came as it parked, a conflict stopped it, or
-   * this worker is shutting down), unless it stopped on an error, which waits for a restart.
+   * this worker is shutting down). A job that halted is queued delayed already (said here), or
+   * waits for the store (a store fault: the paused job is offered when the store takes writes).
+   * A run that ends without halting is offered as any job, its count of halts in a row reset.
    */
-  private async released(jobId: string): Promise<void> {
-    // Read once: the set is about the run that has just ended.
-    if (this.halted.delete(jobId)) return;
+  private async released(jobId: string, delay: Delay | undefined): Promise<void> {
+    // Read once: the map is about the run that has just ended.
+    const halt = this.halted.get(jobId);
+    this.halted.delete(jobId);
+    if (delay) {
+      const at = new Date(this.host.now() + delay.seconds * 1000).toISOString();
+      const error = new BootyError(
+        'BOOTY_E_JOB_HALTED',
+        { jobId, reason: reasonOf(halt?.error), halts: delay.halts, seconds: delay.seconds, at },
+        { cause: halt?.error },
+      );
+      return this.host.onError(error, jobId);
+    }
+    if (halt) return;
     const job = await this.host.store.getJob(jobId);
-    if (job && !job.final && !waitingStates.includes(job.state as never) && !this.host.runners.has(jobId))
-      await this.offer([jobId]);
+    if (hasWork(job) && !this.host.runners.has(jobId)) await this.offer([jobId]);
   }
 }
+
+/** Why a run halted, and whether the store's health classed it as a fault of the store's. */
+export interface Halt {
+  error: unknown;
+  storeFault: boolean;
+}
+
+/** Unfinished and not parked: a job some worker should run. */
+const hasWork = (job: JobRecord | null) =>
+  job !== null && !job.final && !waitingStates.includes(job.state as never);
+
+const reasonOf = (err: unknown) =>
+  err instanceof BootyError ? `${err.code}: ${err.message}` : String((err as Error)?.message ?? err);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import { BootyError } from '../../errors.js';
-import type { JobLeases, Lease, LeaseSettings } from '../job-leases.js';
+import type { Delay, JobLeases, Lease, LeaseSettings } from '../job-leases.js';
 import { redactUrl } from './postgres-url.js';
 
 // Job leases on pg-boss (10.x: the line that runs on Node 20), in its own schema of booty's
@@ -12,12 +12,20 @@ import { redactUrl } from './postgres-url.js';
 // the lease expiring. pg-boss 10 has no heartbeat (12 has, on Node 22), so renewing is one UPDATE
 // of the row's expire_in, and releasing deletes the row; both name the activation by its
 // started_on, which every fetch stamps anew, so a worker whose lease lapsed, even to a later
-// activation of the same row, touches nothing.
+// activation of the same row, touches nothing. A job whose run halted is let go delayed: its
+// row goes back to `created` with a later start_after (fetch skips it until then) and the count
+// of halts in a row in its data, in one UPDATE, so no offer can queue the job for now in between.
 
 const QUEUE = 'booty-jobs';
 const SCHEMA = 'pgboss';
 // Lapsed leases always go back to the queue: a job is never given up for lapsing.
 const RETRY_LIMIT = 1_000_000;
+
+/** A queue row's data: the job, and its halts in a row when it was let go delayed. */
+interface RowData {
+  jobId: string;
+  halts?: number;
+}
 
 export class PgBossLeases implements JobLeases {
   readonly settings: LeaseSettings;
@@ -59,7 +67,7 @@ export class PgBossLeases implements JobLeases {
   async take(max: number): Promise<Lease[]> {
     if (max <= 0) return [];
     const boss = await this.boss;
-    const rows = await boss.fetch<{ jobId: string }>(QUEUE, { batchSize: max });
+    const rows = await boss.fetch<RowData>(QUEUE, { batchSize: max });
     if (rows.length === 0) return [];
     // The lease lasts this worker's period, not the one its offerer's settings wrote on the row.
     const { rows: tokens } = await boss.getDb().executeSql(
@@ -71,7 +79,7 @@ export class PgBossLeases implements JobLeases {
     const tokenOf = new Map((tokens as { id: string; token: string }[]).map((t) => [t.id, t.token]));
     return rows.flatMap((r) => {
       const token = tokenOf.get(r.id);
-      return token ? [{ jobId: r.data.jobId, token }] : [];
+      return token ? [{ jobId: r.data.jobId, token, halts: r.data.halts ?? 0 }] : [];
     });
   }
 
@@ -89,13 +97,28 @@ export class PgBossLeases implements JobLeases {
     return leases.filter((l) => !held.has(rowId(l.jobId)));
   }
 
-  async release(lease: Lease): Promise<boolean> {
+  async release(lease: Lease, delay?: Delay): Promise<boolean> {
     const boss = await this.boss;
-    const { rows } = await boss.getDb().executeSql(
-      `DELETE FROM ${SCHEMA}.job WHERE name = $1 AND id = $2::uuid AND started_on = $3::timestamptz
-         AND state = 'active' RETURNING id`,
-      [QUEUE, rowId(lease.jobId), lease.token],
-    );
+    const held = [QUEUE, rowId(lease.jobId), lease.token];
+    // keep_until moves with start_after: pg-boss's maintenance archives a queued row past it.
+    const { rows } = delay
+      ? await boss.getDb().executeSql(
+          `UPDATE ${SCHEMA}.job SET state = 'created', started_on = NULL, data = $4::jsonb,
+             start_after = now() + $5 * interval '1 second',
+             keep_until = now() + $5 * interval '1 second' + interval '14 days'
+           WHERE name = $1 AND id = $2::uuid AND started_on = $3::timestamptz AND state = 'active'
+           RETURNING id`,
+          [
+            ...held,
+            JSON.stringify({ jobId: lease.jobId, halts: delay.halts } satisfies RowData),
+            delay.seconds,
+          ],
+        )
+      : await boss.getDb().executeSql(
+          `DELETE FROM ${SCHEMA}.job WHERE name = $1 AND id = $2::uuid AND started_on = $3::timestamptz
+             AND state = 'active' RETURNING id`,
+          held,
+        );
     return rows.length === 1;
   }
 
