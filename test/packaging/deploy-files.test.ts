@@ -87,6 +87,7 @@ describe('the Dockerfile', () => {
         'examples',
         'npm-shrinkwrap.json',
         'package.json',
+        'scripts/copy-sql.mjs',
         'src',
         'tsconfig.build.json',
         'tsconfig.json',
