@@ -43,11 +43,23 @@ import {
 
 export interface JobObserver {
   /** After each event is logged. Must not throw or block. */
-  changed?(change: JobChange): void;
+  changed?(change: ObservedChange): void;
   /** Awaited when a job finishes (or on boot for a finished job whose report lags), e.g. to flush a comment. */
   settled?(jobId: string, snapshot: JobSnapshot, version: number): Promise<void>;
   /** Awaited at boot for an unfinished job whose log does not check out: it will not run. */
   damaged?(job: JobRecord, problem: BootyError): Promise<void>;
+  /** With leases: a job's run begins on this worker, which holds its lease. Must not throw or block. */
+  running?(jobId: string): void;
+  /** With leases: awaited as a job's run here ends, before its lease is let go: it may run elsewhere next. */
+  leaving?(jobId: string): Promise<void>;
+}
+
+export interface ObservedChange extends JobChange {
+  /**
+   * The job runs on this worker. Always, without leases; with them, false for an event this
+   * worker's gateway logged for a job that runs on another worker, or on none yet.
+   */
+  runsHere: boolean;
 }
 
 export interface Delivery {
@@ -267,7 +279,7 @@ export class Supervisor {
         : { outcome: 'duplicate' };
     }
     if (!created) return { outcome: 'duplicate' };
-    this.notify(created);
+    this.notify(created, !this.leased);
     await this.enqueue(jobId);
     return { outcome: 'created', jobId };
   }
@@ -332,9 +344,12 @@ export class Supervisor {
       const runner = running ?? this.runner(jobId, { quiet: true });
       try {
         const result = await runner.receive(event, delivery);
-        if (result === 'received' && !isParked(runner.snapshot) && runner.snapshot.status !== 'done') {
-          // With leases, offered even when a runner here took it: that runner may have parked or
-          // stopped before the event, and offering a job leased here already does nothing.
+        const work = !isParked(runner.snapshot) && runner.snapshot.status !== 'done';
+        // With leases, offered even when a runner here took it: that runner may have parked or
+        // stopped before the event, and offering a job leased here already does nothing. A job no
+        // run took is given its turn even when the event left it parked or ended it: the worker
+        // that runs it folds and settles it, so its comment shows the event and its report is done.
+        if (result === 'received' && (work || !running)) {
           if (leased) await leased.offer([jobId]);
           else if (!running) await this.enqueue(jobId, runner);
         }
@@ -487,11 +502,13 @@ export class Supervisor {
 
   /** `quiet`: a runner that only appends an outside event, whose conflicts are retried, not reported. */
   private runner(jobId: string, { quiet = false } = {}): JobRunner {
-    return new JobRunner(jobId, {
+    const runner: JobRunner = new JobRunner(jobId, {
       store: this.options.store,
       effects: this.options.effects,
       effectOptions: { clock: this.options.clock, observe: this.options.observeEffect },
-      onChange: (change) => this.notify(change),
+      // With leases, only the runner of the job's run here speaks for it: not a runner that only
+      // appended an event for a job that runs on another worker, nor one whose run has ended.
+      onChange: (change) => this.notify(change, !this.leased || this.runners.get(jobId) === runner),
       inspect: this.options.inspect,
       onError: (err) => {
         // A job whose append failed for lack of disk waits for the store, not for a restart.
@@ -502,6 +519,7 @@ export class Supervisor {
         if (!(quiet && conflict)) this.options.onError?.(err, jobId);
       },
     });
+    return runner;
   }
 
   /** Why no delivery is taken now: shutting down, or a store that takes no writes. */
@@ -559,10 +577,13 @@ export class Supervisor {
     const done = this.queue.add(async () => {
       try {
         if (!this.accepting) return foldJob(await readJobLog(this.options.store, jobId));
+        if (this.leased) this.tell((o) => o.running?.(jobId), jobId);
         const snapshot = await runner.run();
         if (isParked(snapshot)) parked = snapshot;
+        // Settled at the version its snapshot stands at, read together: an event another worker
+        // appended since is not marked shown, so a later fold still shows it.
         if (snapshot.status === 'done' || isParked(snapshot))
-          await this.settle(jobId, snapshot, await this.options.store.streamVersion(jobId));
+          await this.settle(jobId, runner.snapshot, runner.version);
         return snapshot;
       } catch (err) {
         this.options.onError?.(err, jobId);
@@ -571,6 +592,8 @@ export class Supervisor {
         this.runners.delete(jobId);
         // A finished job is answered from its log from now on; the map only holds jobs under way.
         this.finished.delete(jobId);
+        // Its lease may be another worker's next: nothing of it is written from here after that.
+        if (this.leased) await this.leaving(jobId);
         // An event that came while the job parked found its runner still here, which wrote it but
         // runs no more (its actor stopped): the job runs again to take it (or, ended by it, to settle).
         // With leases, the lease is let go first and the job offered again (released).
@@ -587,12 +610,28 @@ export class Supervisor {
     return done;
   }
 
-  private notify(change: JobChange) {
+  private notify(change: JobChange, runsHere: boolean) {
+    const observed: ObservedChange = { ...change, runsHere };
+    this.tell((o) => o.changed?.(observed), change.jobId);
+  }
+
+  /** Calls every observer; one that throws is reported, and the others are still called. */
+  private tell(call: (o: JobObserver) => void, jobId: string) {
     for (const o of this.options.observers ?? []) {
       try {
-        o.changed?.(change);
+        call(o);
       } catch (err) {
-        this.options.onError?.(err, change.jobId);
+        this.options.onError?.(err, jobId);
+      }
+    }
+  }
+
+  private async leaving(jobId: string) {
+    for (const o of this.options.observers ?? []) {
+      try {
+        await o.leaving?.(jobId);
+      } catch (err) {
+        this.options.onError?.(err, jobId);
       }
     }
   }

@@ -17,6 +17,12 @@ import { renderProgress } from './progress-render.js';
 // a person reading the issue cannot follow faster, each edit is a write GitHub paces at 1 s, and
 // every edit made is work done beside the job's own steps. It never throws into the supervisor: a
 // failed write is logged and the next change (or the next boot, through listUnreported) writes again.
+//
+// With many workers a job's comment is written by the worker running it alone: a change another
+// worker's gateway logged for it (runsHere false) is not shown here, and the reporter holds state
+// only for the jobs it shows, from their run's start (`running`) until they settle or leave. A job
+// leaving this worker writes nothing more once its lease could be another's, and its writes run in
+// log order: an edit never puts an older state over a newer one.
 
 export interface ProgressReporterOptions {
   clients: GitHubClients;
@@ -35,12 +41,19 @@ export interface ProgressReporterOptions {
 }
 
 export interface ProgressReporter extends JobObserver {
-  changed(change: { jobId: string; version: number; snapshot: JobSnapshot }): void;
+  /** `runsHere: false`: the job runs on another worker (or nowhere yet), which shows it: ignored. */
+  changed(change: { jobId: string; version: number; snapshot: JobSnapshot; runsHere?: boolean }): void;
   settled(jobId: string, snapshot: JobSnapshot, version: number): Promise<void>;
+  /** A job's run here begins: it is shown as its log stands, without waiting for its first change. */
+  running(jobId: string): void;
+  /** The job's run here has ended: an edit not yet sent is dropped, the one in flight awaited. */
+  leaving(jobId: string): Promise<void>;
   /** Shows the job as its log stands: the supervisor reports no change for JobRequested itself. */
   refresh(jobId: string): Promise<void>;
   /** Resolves when nothing is being written for the job (or for any job). */
   idle(jobId?: string): Promise<void>;
+  /** The jobs the reporter holds state for: those it shows now. */
+  held(): string[];
 }
 
 interface Entry {
@@ -55,6 +68,10 @@ interface Entry {
   final: boolean;
   /** Ends a wait for the interval early. */
   wake: (() => void) | null;
+  /** Aborted when the job leaves this worker: nothing more is written for it. */
+  left: AbortController;
+  /** A read of the log (refresh) whose state is shown when it ends. */
+  reading: Promise<void> | null;
 }
 
 export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
@@ -77,6 +94,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
         lastAt: Number.NEGATIVE_INFINITY,
         final: false,
         wake: null,
+        left: new AbortController(),
+        reading: null,
       };
       entries.set(jobId, e);
     }
@@ -97,29 +116,38 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     e.comment = await upsertProgressComment(gh, ctx, body, e.comment);
   }
 
+  /** Waits ms, or less: until the job leaves, or (`wakeable`, the interval) until it settles. */
+  function nap(e: Entry, ms: number, wakeable: boolean) {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        e.left.signal.removeEventListener('abort', done);
+        if (wakeable) e.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      e.left.signal.addEventListener('abort', done);
+      if (wakeable) e.wake = done;
+    });
+  }
+
   /** Waits out the interval since the last edit, unless the job settles meanwhile. */
   async function pace(e: Entry) {
     const wait = e.lastAt + interval - Date.now();
     if (e.final || wait <= 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, wait);
-      e.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    e.wake = null;
+    await nap(e, wait, true);
   }
 
   async function drain(jobId: string, e: Entry) {
     try {
       for (;;) {
         await pace(e);
-        const next = e.latest;
-        if (!next || next.version <= e.shown) return;
+        if (e.left.signal.aborted || !e.latest || e.latest.version <= e.shown) return;
         e.lastAt = Date.now();
         let tries = 0;
         for (;;) {
+          // Each try writes the latest state: a retry never puts back one a newer change replaced.
+          const next = e.latest!;
           try {
             await show(e, next.snapshot);
             e.shown = next.version;
@@ -136,7 +164,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
               );
               return;
             }
-            await new Promise((r) => setTimeout(r, delay * 2 ** (tries - 1)));
+            await nap(e, delay * 2 ** (tries - 1), false);
+            if (e.left.signal.aborted) return;
           }
         }
       }
@@ -153,8 +182,27 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     return e.running;
   }
 
+  /** Reads the log and shows it, unless the job has left (or settled) meanwhile. */
+  function refresh(jobId: string): Promise<void> {
+    const e = entry(jobId);
+    const read = readJobLog(options.store, jobId);
+    const reading: Promise<void> = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    e.reading = reading;
+    void reading.then(() => {
+      if (e.reading === reading) e.reading = null;
+    });
+    return read.then((events) =>
+      entries.get(jobId) === e ? schedule(jobId, foldJob(events), events.length) : undefined,
+    );
+  }
+
   return {
     changed(change) {
+      // Another worker runs the job and writes its comment: two writers would race each other's edits.
+      if (change.runsHere === false) return;
       try {
         void schedule(change.jobId, change.snapshot, change.version);
       } catch (err) {
@@ -165,18 +213,33 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       const e = entry(jobId);
       e.final = true;
       e.wake?.();
-      await schedule(jobId, snapshot, version);
-      // A change that arrived while the last write was in flight is drained by now too.
-      while (e.running) await e.running;
-      if (e.shown >= version) {
-        await options.store.markReported(jobId, version);
-        entries.delete(jobId);
+      try {
+        void schedule(jobId, snapshot, version);
+        // A read of the log, or a change, that came while the last write was in flight is drained too.
+        await e.reading;
+        while (e.running) await e.running;
+        if (e.shown >= version) await options.store.markReported(jobId, version);
+      } finally {
+        // Settled, the job runs here no more: its next run (here or not) starts afresh.
+        if (entries.get(jobId) === e) entries.delete(jobId);
       }
     },
-    async refresh(jobId) {
-      const events = await readJobLog(options.store, jobId);
-      await schedule(jobId, foldJob(events), events.length);
+    running(jobId) {
+      refresh(jobId).catch((err: unknown) =>
+        log?.warn({ jobId, err: String(err) }, 'progress comment not shown at the run’s start'),
+      );
     },
+    async leaving(jobId) {
+      const e = entries.get(jobId);
+      if (!e) return;
+      // Gone at once: a change that comes later starts afresh, and the waits for the interval or a
+      // retry end now. The request in flight is awaited, so none lands once the job is another's.
+      entries.delete(jobId);
+      e.left.abort();
+      await e.reading;
+      while (e.running) await e.running;
+    },
+    refresh,
     async damaged(job, problem) {
       // The log cannot be folded: the comment says so in words, with no state to show.
       const [owner, name] = job.repo.split('/') as [string, string];
@@ -193,7 +256,11 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     },
     async idle(jobId) {
       const targets = jobId ? [entries.get(jobId)] : [...entries.values()];
-      for (const e of targets) while (e?.running) await e.running;
+      for (const e of targets) {
+        await e?.reading;
+        while (e?.running) await e.running;
+      }
     },
+    held: () => [...entries.keys()],
   };
 }

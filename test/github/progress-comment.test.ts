@@ -122,6 +122,83 @@ describe('progress comment', () => {
     expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([renderProgress(final)]);
   });
 
+  it('given changes that arrive out of log order, then the comment shows the newest, never an older one after it', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1, minIntervalMs: 0 });
+    const at = (version: number) => ({ jobId, version, snapshot: foldJob(events.slice(0, version)) });
+
+    reporter.changed(at(4));
+    await reporter.idle(jobId);
+    reporter.changed(at(2));
+    reporter.changed(at(3));
+    await reporter.idle(jobId);
+
+    expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([renderProgress(at(4).snapshot)]);
+    expect(sim.requests().filter((r) => r.operation === 'issues/update-comment')).toEqual([]);
+  });
+
+  it('given an edit that fails and a newer change before its retry, then the retry writes the newer state, not the older one again', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1_500, minIntervalMs: 0 });
+    const at = (version: number) => ({ jobId, version, snapshot: foldJob(events.slice(0, version)) });
+    const updates = () => sim.requests().filter((r) => r.operation === 'issues/update-comment');
+    reporter.changed(at(1));
+    await reporter.idle(jobId);
+
+    sim.fault('issues/update-comment', { kind: 'bad-gateway' });
+    reporter.changed(at(2));
+    await vi.waitFor(() => expect(updates()).toHaveLength(1));
+    reporter.changed(at(3));
+    await reporter.idle(jobId);
+
+    expect(updates().map((r) => r.status)).toEqual([502, 200]);
+    expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([renderProgress(at(3).snapshot)]);
+  });
+
+  it('given a change another worker runs the job for, then nothing is written and nothing of the job is kept', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+
+    reporter.changed({ jobId, version: 2, snapshot: foldJob(events.slice(0, 2)), runsHere: false });
+    await reporter.idle();
+
+    expect(sim.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(reporter.held()).toEqual([]);
+  });
+
+  it('given a job that leaves this worker while its next edit waits, then that edit is never sent and nothing of the job is kept', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1, minIntervalMs: 60_000 });
+    const edits = () =>
+      sim.requests().filter((r) => /issues\/(create|update)-comment/.test(r.operation ?? ''));
+    reporter.changed({ jobId, version: 1, snapshot: foldJob(events.slice(0, 1)) });
+    await vi.waitFor(() => expect(edits()).toHaveLength(1));
+    reporter.changed({ jobId, version: 2, snapshot: foldJob(events.slice(0, 2)) });
+
+    // Not after the interval: at once, and the edit waiting for it is dropped.
+    const started = Date.now();
+    await reporter.leaving(jobId);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await reporter.idle();
+    expect(edits().map((r) => r.operation)).toEqual(['issues/create-comment']);
+    expect(reporter.held()).toEqual([]);
+  });
+
+  it('given a job whose run starts here, then its comment shows the log as it stands before any change', async () => {
+    const { store, jobId, events } = await finishedJobLog();
+    const { sim, clients } = await simWithIssue();
+    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+
+    reporter.running(jobId);
+    await reporter.idle(jobId);
+
+    expect(markerComments(sim, jobId).map((c) => c.body)).toEqual([renderProgress(foldJob(events))]);
+  });
+
   it('links the comment to the job’s page at the address people reach booty by', async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
