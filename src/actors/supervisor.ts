@@ -511,15 +511,24 @@ export class Supervisor {
       onChange: (change) => this.notify(change, !this.leased || this.runners.get(jobId) === runner),
       inspect: this.options.inspect,
       onError: (err) => {
-        // A job whose append failed for lack of disk waits for the store, not for a restart.
-        const storeFault = this.options.health?.failed(err) === true;
-        if (storeFault) this.paused.add(jobId);
-        const conflict = isBootyError(err, 'BOOTY_E_VERSION_CONFLICT');
-        if (!conflict) this.leased?.halt(jobId, { error: err, storeFault });
+        const conflict = this.stoppedOn(jobId, err);
         if (!(quiet && conflict)) this.options.onError?.(err, jobId);
       },
     });
     return runner;
+  }
+
+  /**
+   * A job's run stopped on an error: a store fault pauses it until the store takes writes (not
+   * until a restart); with leases, anything but a conflict halts it, so its lease is let go with a
+   * wait (src/workers/halt-delay.ts). True when it was a conflict: another writer, not a fault.
+   */
+  private stoppedOn(jobId: string, err: unknown): boolean {
+    const storeFault = this.options.health?.failed(err) === true;
+    if (storeFault) this.paused.add(jobId);
+    const conflict = isBootyError(err, 'BOOTY_E_VERSION_CONFLICT');
+    if (!conflict) this.leased?.halt(jobId, { error: err, storeFault });
+    return conflict;
   }
 
   /** Why no delivery is taken now: shutting down, or a store that takes no writes. */
@@ -586,6 +595,8 @@ export class Supervisor {
           await this.settle(jobId, runner.snapshot, runner.version);
         return snapshot;
       } catch (err) {
+        // The log could not be read or folded: not offered straight back to meet the same fault.
+        this.stoppedOn(jobId, err);
         this.options.onError?.(err, jobId);
         return runner.snapshot;
       } finally {

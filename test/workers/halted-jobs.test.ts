@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Supervisor } from '../../src/actors/supervisor.js';
-import { type BootyError, isBootyError } from '../../src/errors.js';
+import { BootyError, isBootyError } from '../../src/errors.js';
 import type { LeaseSettings } from '../../src/store/job-leases.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { StoreHealth } from '../../src/store/store-health.js';
@@ -41,6 +41,9 @@ interface Fleet {
   reports: unknown[];
   /** Each prepare call's lease, as the database stamped its take. */
   prepares: { key: string; takenAt: Date }[];
+  /** Whether log reads fail, as a log this code cannot read does; and how often each job's was read. */
+  unreadable: boolean;
+  reads: Map<string, number>;
 }
 
 const refused = () => new Error('the outcome was refused (not a store fault)');
@@ -53,6 +56,15 @@ function worker(fleet: Fleet, { withHealth = false } = {}) {
     const outcome = events.some((e) => e.type === 'StepSucceeded' || e.type === 'StepFailed');
     const refusal = outcome ? fleet.refuse?.() : undefined;
     return refusal ? Promise.reject(refusal) : append(streamId, expected, events, options);
+  };
+  const readStream = store.readStream.bind(store);
+  store.readStream = (streamId, ...rest) => {
+    fleet.reads.set(streamId, (fleet.reads.get(streamId) ?? 0) + 1);
+    return fleet.unreadable
+      ? Promise.reject(
+          new BootyError('BOOTY_E_EVENT_UNKNOWN_TYPE', { stream: streamId, seq: 2, type: 'FromTheFuture' }),
+        )
+      : readStream(streamId, ...rest);
   };
   const effects = scriptedEffects();
   const prepare = effects.impls.prepare;
@@ -91,7 +103,14 @@ function worker(fleet: Fleet, { withHealth = false } = {}) {
 type Worker = ReturnType<typeof worker>;
 
 async function fleetOf(size: number, options: { withHealth?: boolean } = {}) {
-  const fleet: Fleet = { url: await freshDatabase(), refuse: refused, reports: [], prepares: [] };
+  const fleet: Fleet = {
+    url: await freshDatabase(),
+    refuse: refused,
+    reports: [],
+    prepares: [],
+    unreadable: false,
+    reads: new Map(),
+  };
   const workers = Array.from({ length: size }, () => worker(fleet, options));
   await Promise.all(workers.map((w) => w.supervisor.boot()));
   return { fleet, workers };
@@ -212,6 +231,25 @@ describe('a job whose run halted', () => {
     expect(woke).toEqual({ outcome: 'woke', jobId });
     await until('the third halt', async () => halts(fleet).length === 3);
     expect(halts(fleet)[2]!.params).toMatchObject({ jobId, halts: 1, seconds: FIRST_WAIT });
+    expect(await queueRows(fleet.url)).toEqual([
+      expect.objectContaining({ state: 'created', halts: 1, due: false }),
+    ]);
+  });
+
+  it('given a job whose log this code cannot read, then its run halts once and waits, not taken again at every poll', async () => {
+    const { fleet, workers } = await fleetOf(2);
+    // A newer release wrote an event this one does not know.
+    fleet.unreadable = true;
+    const jobId = await startJob(workers[0]!, 1);
+    await until('the halt', async () => halts(fleet).length === 1);
+    await sleep(SETTINGS.pollMs * 10);
+    await Promise.all(workers.map(sweep));
+    await sleep(SETTINGS.pollMs * 5);
+
+    expect(halts(fleet)).toHaveLength(1);
+    expect(halts(fleet)[0]!.params).toMatchObject({ jobId, halts: 1, seconds: FIRST_WAIT });
+    expect(fleet.reports.filter((e) => isBootyError(e, 'BOOTY_E_EVENT_UNKNOWN_TYPE'))).toHaveLength(1);
+    expect(fleet.reads.get(jobId)).toBe(1);
     expect(await queueRows(fleet.url)).toEqual([
       expect.objectContaining({ state: 'created', halts: 1, due: false }),
     ]);
