@@ -12,7 +12,9 @@ import { LeaseLoop } from './lease-loop.js';
 // moment its lease lapses, stops when another worker's gateway wrote news to its log, and is
 // offered again when its lease is let go with work left. Jobs whose offer was lost are swept up.
 // A job whose run halted on a fault that is no store's is let go delayed, longer each halt in a
-// row (halt-delay.ts), so no worker, its sweep included, runs it again before then.
+// row (halt-delay.ts), so no worker, its sweep included, runs it again before then. A job whose
+// log another writer moved past the version its run here ended at is offered again too, parked or
+// final: the event came while this worker held it, so the other writer's offer did nothing.
 
 export interface LeasedJobsHost {
   store: EventStore;
@@ -32,6 +34,8 @@ export class LeasedJobs {
   private readonly halted = new Map<string, Halt>();
   /** Jobs running here whose log was found ahead of their runner at the last look. */
   private readonly behind = new Set<string>();
+  /** The log version each run here ended at, kept from its end to its release. */
+  private readonly endedAt = new Map<string, number>();
 
   constructor(leases: JobLeases, slots: number, host: LeasedJobsHost) {
     this.host = host;
@@ -96,6 +100,7 @@ export class LeasedJobs {
   private async run(lease: Lease, lost: AbortSignal): Promise<Delay | undefined> {
     const { jobId } = lease;
     this.halted.delete(jobId);
+    this.endedAt.delete(jobId);
     const run = this.host.runHere(jobId);
     const runner = this.host.runners.get(jobId);
     if (!run || !runner) return undefined;
@@ -109,6 +114,7 @@ export class LeasedJobs {
     } finally {
       lost.removeEventListener('abort', stop);
       this.behind.delete(jobId);
+      this.endedAt.set(jobId, runner.version);
     }
     return this.delayAfter(lease);
   }
@@ -165,12 +171,17 @@ export class LeasedJobs {
    * when it is unfinished and not parked (an event came as it parked, a conflict stopped it, or
    * this worker is shutting down). A job that halted is queued delayed already (said here), or
    * waits for the store (a store fault: the paused job is offered when the store takes writes).
-   * A run that ends without halting is offered as any job, its count of halts in a row reset.
+   * A run that ends without halting is offered as any job, its count of halts in a row reset; so
+   * is one whose log moved past the version its run ended at, even parked or final, so that its
+   * next holder folds and settles the news. Not one merely reported behind its log: a GitHub
+   * outage would offer it at every poll.
    */
   private async released(jobId: string, delay: Delay | undefined): Promise<void> {
-    // Read once: the map is about the run that has just ended.
+    // Read once: the maps are about the run that has just ended.
     const halt = this.halted.get(jobId);
     this.halted.delete(jobId);
+    const endedAt = this.endedAt.get(jobId);
+    this.endedAt.delete(jobId);
     if (delay) {
       const at = new Date(this.host.now() + delay.seconds * 1000).toISOString();
       const error = new BootyError(
@@ -182,7 +193,8 @@ export class LeasedJobs {
     }
     if (halt) return;
     const job = await this.host.store.getJob(jobId);
-    if (hasWork(job) && !this.host.runners.has(jobId)) await this.offer([jobId]);
+    const news = job !== null && endedAt !== undefined && job.version > endedAt;
+    if ((hasWork(job) || news) && !this.host.runners.has(jobId)) await this.offer([jobId]);
   }
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Supervisor } from '../../src/actors/supervisor.js';
+import { type JobObserver, Supervisor } from '../../src/actors/supervisor.js';
 import { BootyError } from '../../src/errors.js';
 import { createGitHubClients } from '../../src/github/clients.js';
 import { renderProgress } from '../../src/github/progress-render.js';
@@ -61,8 +61,11 @@ async function github() {
 
 type GitHub = Awaited<ReturnType<typeof github>>;
 
-/** A worker on the database: its store with leases, supervisor, scripted effects and progress reporter. */
-function worker(url: string, gh: GitHub, who: 'a' | 'b') {
+/**
+ * A worker on the database: its store with leases, supervisor, scripted effects and progress
+ * reporter, and any further observers after it.
+ */
+function worker(url: string, gh: GitHub, who: 'a' | 'b', observers: JobObserver[] = []) {
   const store = new PostgresEventStore(url, { leases: { seconds: 4, pollMs: 100 } });
   const effects = scriptedEffects();
   const reporter = createProgressReporter({
@@ -75,7 +78,7 @@ function worker(url: string, gh: GitHub, who: 'a' | 'b') {
   const supervisor = new Supervisor({
     store,
     effects: effects.impls,
-    observers: [reporter],
+    observers: [reporter, ...observers],
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     onError: (err) => errors.push(err),
   });
@@ -190,6 +193,56 @@ describe('the progress comment on many workers', () => {
     await shownAsLogged(gh, a.store, a.reporter, jobId);
     expect(gh.progress(jobId)[0]!.body).toMatch(/cancel/i);
     expect(gh.asked('worker-b')).toEqual([]);
+  });
+
+  it('given a job parking on one worker, when another worker’s gateway takes the close of its issue before the run lets go, then the job is offered again as it is let go and settled: the comment shows it cancelled and the job is reported', async () => {
+    const url = await freshDatabase();
+    const gh = await github();
+    // The first settle (the job parked) is held open after the reporter's, until the test lets go.
+    let held: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    let letGo: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    let runs = 0;
+    let settles = 0;
+    const holder: JobObserver = {
+      running: () => {
+        runs += 1;
+      },
+      settled: async () => {
+        settles += 1;
+        if (settles > 1) return;
+        held();
+        await gate;
+      },
+    };
+    const [a, b] = [worker(url, gh, 'a', [holder]), worker(url, gh, 'b')];
+    // Only the first worker leases: the second takes webhooks only.
+    await a.supervisor.boot();
+    const created = await b.supervisor.submit(...labeled);
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const { jobId } = created;
+    await holding;
+    const parked = await a.store.getJob(jobId);
+    expect(parked).toMatchObject({ state: 'promoted', reportedVersion: parked?.version });
+
+    // Its lease is still held: the close's offer finds it leased and does nothing.
+    expect(await b.supervisor.submit(...closed)).toEqual({ outcome: 'cancelled', jobIds: [jobId] });
+    expect((await a.store.getJob(jobId))?.final).toBe(true);
+    letGo();
+
+    await shownAsLogged(gh, a.store, a.reporter, jobId);
+    const job = await a.store.getJob(jobId);
+    expect(job?.reportedVersion).toBe(job?.version);
+    expect(gh.progress(jobId)[0]!.body).toMatch(/cancel/i);
+    expect(runs).toBe(2);
+    expect(settles).toBe(2);
+    expect(gh.asked('worker-b')).toEqual([]);
+    expect(b.reporter.held()).toEqual([]);
   });
 });
 
