@@ -12,8 +12,8 @@ import { authFromEnv } from '../../src/github/auth.js';
 import { createGitHubClients } from '../../src/github/clients.js';
 import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { tempDir } from '../support/job-harness.js';
-import { until } from '../support/serve-process.js';
 import { startSmeeChannel } from '../support/smee-channel.js';
+import { until } from '../support/until.js';
 import { actAsBrowser, runAppCreate } from './manifest-browser.js';
 
 // `booty app create` end to end, over real HTTP: the local page, GitHub's "new App" page and the

@@ -1,5 +1,5 @@
 import { appCommand } from '../../src/cli/app-command.js';
-import { until } from '../support/serve-process.js';
+import { until } from '../support/until.js';
 
 // `booty app create` in this process, with a test doing the browser's part over real HTTP: open
 // the page booty prints, post its form to GitHub (the simulator), follow GitHub's redirect back.

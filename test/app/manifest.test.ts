@@ -13,7 +13,7 @@ import { gatewayConfig } from '../../src/gateway/gateway-config.js';
 import { describeNeed, operationNeeds } from '../../src/simulators/github-sim-permissions.js';
 import { e2eWorld, OWNER, REPO } from '../e2e/e2e-world.js';
 import { tempDir } from '../support/job-harness.js';
-import { until } from '../support/serve-process.js';
+import { until } from '../support/until.js';
 import { actAsBrowser, runAppCreate } from './manifest-browser.js';
 
 // app.yml asks for exactly what booty uses: the events it acts on, and the permissions of every

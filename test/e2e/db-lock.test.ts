@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoResponder } from '../../src/demo/demo-script.js';
 import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { compiled } from '../support/compiled.js';
-import { serveProcess as serve, until } from '../support/serve-process.js';
+import { serveProcess as serve } from '../support/serve-process.js';
+import { until } from '../support/until.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
 
 // One writing booty per SQLite file. A second `serve` on the same database is a rolling deploy:

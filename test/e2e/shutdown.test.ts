@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoResponder } from '../../src/demo/demo-script.js';
 import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
-import { serveProcess as serve, until } from '../support/serve-process.js';
+import { serveProcess as serve } from '../support/serve-process.js';
+import { until } from '../support/until.js';
 import { e2eWorld, OWNER, REPO, TOKEN } from './e2e-world.js';
 
 // A deploy during a GitHub outage: `booty serve` (the real CLI, in a child process) has two jobs

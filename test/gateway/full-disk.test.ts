@@ -5,7 +5,7 @@ import { main } from '../../src/cli/main.js';
 import type { EventStore } from '../../src/store/event-store.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
-import { until } from '../support/serve-process.js';
+import { until } from '../support/until.js';
 import { deliver, labelPayload, startTestServer } from './gateway-harness.js';
 
 // A disk that fills while jobs run: SQLite says SQLITE_FULL on every write until space returns.

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startWebhookProxy } from '../../src/gateway/webhook-proxy.js';
 import { createLogger } from '../../src/log.js';
 import { e2eWorld, OWNER, REPO, SECRET } from '../e2e/e2e-world.js';
-import { serveProcess, until } from '../support/serve-process.js';
+import { serveProcess } from '../support/serve-process.js';
 import { type SmeeChannelServer, startSmeeChannel } from '../support/smee-channel.js';
+import { until } from '../support/until.js';
 
 // WEBHOOK_PROXY_URL: `booty serve` behind NAT takes its webhooks through a smee channel. Here the
 // local GitHub delivers to a stand-in of smee.io, which streams each delivery to smee-client inside

@@ -24,6 +24,28 @@ export const sampleRequest = (issue = 1) => ({
   installationId: null,
 });
 
+/** A reviewer's comment on the sample issue, mentioning booty, as a gateway hands it to the supervisor. */
+export const issueComment = (
+  commentId: number,
+  body = `Note ${commentId}.`,
+): Parameters<Supervisor['submit']> => [
+  { id: `d-comment-${commentId}`, event: 'issue_comment', action: 'created' },
+  {
+    kind: 'wake',
+    repo: { owner: 'acme', name: 'widgets' },
+    target: { issue: 1 },
+    event: {
+      type: 'FeedbackReceived',
+      place: 'issue-comment',
+      author: 'reviewer',
+      body,
+      commentId,
+      comments: [],
+      mention: true,
+    },
+  },
+];
+
 /** A supervisor over a real SQLite file and scripted effects. */
 export function harness(script: Script = {}, options: Partial<SupervisorOptions> & { db?: string } = {}) {
   const db = options.db ?? path.join(tempDir(), 'booty.db');

@@ -33,12 +33,3 @@ export function serveProcess(env: Record<string, string>, options: { only?: bool
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   return { proc, url, exited, out: () => out, err: () => err };
 }
-
-/** Polls until `ok`, failing with `what` after `ms`. */
-export async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

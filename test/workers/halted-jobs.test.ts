@@ -4,9 +4,10 @@ import { BootyError, isBootyError } from '../../src/errors.js';
 import type { LeaseSettings } from '../../src/store/job-leases.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { StoreHealth } from '../../src/store/store-health.js';
-import { sampleRequest } from '../support/job-harness.js';
+import { issueComment, sampleRequest } from '../support/job-harness.js';
 import { freshDatabase, onDatabase } from '../support/postgres-database.js';
 import { scriptedEffects } from '../support/scripted-effects.js';
+import { sleep, until } from '../support/until.js';
 
 // A job whose run halts on an error that is no store fault (here: an effect's outcome the store
 // refuses to append) waits before any worker runs it again, twice as long each halt in a row, and
@@ -20,18 +21,6 @@ const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** What the workers share: how effect outcomes are refused, what they reported, when each prepare ran. */
 interface Fleet {
@@ -211,23 +200,7 @@ describe('a job whose run halted', () => {
 
     // A review wakes it, and its first outcome is refused again: counted from one.
     fleet.refuse = refused;
-    const woke = await workers[1]!.supervisor.submit(
-      { id: 'd-comment', event: 'issue_comment', action: 'created' },
-      {
-        kind: 'wake',
-        repo: { owner: 'acme', name: 'widgets' },
-        target: { issue: 1 },
-        event: {
-          type: 'FeedbackReceived',
-          place: 'issue-comment',
-          author: 'reviewer',
-          body: 'One more thing.',
-          commentId: 7,
-          comments: [],
-          mention: true,
-        },
-      },
-    );
+    const woke = await workers[1]!.supervisor.submit(...issueComment(7, 'One more thing.'));
     expect(woke).toEqual({ outcome: 'woke', jobId });
     await until('the third halt', async () => halts(fleet).length === 3);
     expect(halts(fleet)[2]!.params).toMatchObject({ jobId, halts: 1, seconds: FIRST_WAIT });

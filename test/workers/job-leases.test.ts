@@ -4,9 +4,10 @@ import { BootyError } from '../../src/errors.js';
 import type { LeaseSettings } from '../../src/store/job-leases.js';
 import { PgBossLeases } from '../../src/store/postgres/pg-boss-leases.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
-import { sampleRequest } from '../support/job-harness.js';
+import { issueComment, sampleRequest } from '../support/job-harness.js';
 import { freshDatabase, onDatabase } from '../support/postgres-database.js';
 import { type Script, scriptedEffects } from '../support/scripted-effects.js';
+import { sleep, until } from '../support/until.js';
 
 // Jobs leased through pg-boss on one PostgreSQL database: one worker at a time holds a job, a
 // lease that is renewed outlives its period, one that lapses moves to another worker, and a worker
@@ -19,22 +20,6 @@ const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  ms = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 function leasesOn(url: string) {
   const leases = new PgBossLeases(url, SETTINGS);
@@ -478,24 +463,6 @@ describe('a stopped run hands its job on', () => {
   });
 });
 
-const feedback = (commentId: number): Parameters<Supervisor['submit']> => [
-  { id: `d-comment-${commentId}`, event: 'issue_comment', action: 'created' },
-  {
-    kind: 'wake',
-    repo: { owner: 'acme', name: 'widgets' },
-    target: { issue: 1 },
-    event: {
-      type: 'FeedbackReceived',
-      place: 'issue-comment',
-      author: 'reviewer',
-      body: `Note ${commentId}.`,
-      commentId,
-      comments: [],
-      mention: true,
-    },
-  },
-];
-
 describe('events for a job running on a worker', () => {
   it('given a job running on one worker whose log another worker wrote to, when the first takes an event for it, then the event lands in the log and the delivery is answered woke', async () => {
     const url = await freshDatabase();
@@ -517,8 +484,8 @@ describe('events for a job running on a worker', () => {
     await until('the first effect to start', async () => starts === 1);
 
     // The other worker's gateway writes first; the running worker's runner is now behind the log.
-    expect(await b.supervisor.submit(...feedback(501))).toEqual({ outcome: 'woke', jobId: jobId });
-    expect(await a.supervisor.submit(...feedback(502))).toEqual({ outcome: 'woke', jobId: jobId });
+    expect(await b.supervisor.submit(...issueComment(501))).toEqual({ outcome: 'woke', jobId: jobId });
+    expect(await a.supervisor.submit(...issueComment(502))).toEqual({ outcome: 'woke', jobId: jobId });
 
     const events = await a.store.readStream(jobId);
     expect(events.filter((e) => e.type === 'FeedbackReceived').map((e) => e.data.commentId)).toEqual([

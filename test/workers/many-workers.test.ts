@@ -4,6 +4,7 @@ import { sampleIssue } from '../../src/demo/demo-script.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { e2eWorld, OWNER, REPO, SECRET } from '../e2e/e2e-world.js';
 import { freshDatabase, onDatabase } from '../support/postgres-database.js';
+import { until } from '../support/until.js';
 import { type ServeProcess, startServe } from './serve-process.js';
 import { startFanout } from './webhook-fanout.js';
 
@@ -17,18 +18,6 @@ import { startFanout } from './webhook-fanout.js';
 const ISSUES = 50;
 const CONCURRENCY = 4;
 const LEASE_SECONDS = 5;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | false>, ms: number, why: () => string) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found !== false) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${why()}`);
-    await sleep(200);
-  }
-}
 
 describe('many workers on one PostgreSQL database', () => {
   it('given 50 issues labeled in a storm over three workers, one killed part way, then every job ends once with one PR and one progress comment, and no finished effect runs again', async () => {

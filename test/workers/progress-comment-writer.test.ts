@@ -10,9 +10,10 @@ import type { EventStore } from '../../src/store/event-store.js';
 import { readJobLog } from '../../src/store/job-log.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { sampleDir } from '../github/sim-fixture.js';
-import { harness, sampleRequest, tempDir } from '../support/job-harness.js';
+import { harness, issueComment, sampleRequest, tempDir } from '../support/job-harness.js';
 import { freshDatabase } from '../support/postgres-database.js';
 import { scriptedEffects } from '../support/scripted-effects.js';
+import { until } from '../support/until.js';
 
 // Which worker writes a job's progress comment. With many workers on one PostgreSQL database, the
 // one running the job does, alone: another worker whose gateway appends an event to the job (a
@@ -24,18 +25,6 @@ const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** The GitHub simulator with acme/widgets and its issue #1; each worker acts as its own login. */
 async function github() {
@@ -95,24 +84,6 @@ const labeled = [
   { kind: 'request' as const, request: sampleRequest(1) },
 ] as const;
 
-const note = (commentId: number): Parameters<Supervisor['submit']> => [
-  { id: `d-comment-${commentId}`, event: 'issue_comment', action: 'created' },
-  {
-    kind: 'wake',
-    repo: { owner: 'acme', name: 'widgets' },
-    target: { issue: 1 },
-    event: {
-      type: 'FeedbackReceived',
-      place: 'issue-comment',
-      author: 'reviewer',
-      body: `Note ${commentId}.`,
-      commentId,
-      comments: [],
-      mention: true,
-    },
-  },
-];
-
 const closed: Parameters<Supervisor['submit']> = [
   { id: 'd-closed', event: 'issues', action: 'closed' },
   { kind: 'cancel', repo: { owner: 'acme', name: 'widgets' }, issue: 1, reason: 'closed', sender: 'octocat' },
@@ -159,8 +130,8 @@ describe('the progress comment on many workers', () => {
     // Shown at once by the worker running it, before its first step ends.
     await until('the comment to be written', async () => gh.progress(jobId).length === 1);
 
-    expect(await b.supervisor.submit(...note(501))).toEqual({ outcome: 'woke', jobId });
-    expect(await b.supervisor.submit(...note(502))).toEqual({ outcome: 'woke', jobId });
+    expect(await b.supervisor.submit(...issueComment(501))).toEqual({ outcome: 'woke', jobId });
+    expect(await b.supervisor.submit(...issueComment(502))).toEqual({ outcome: 'woke', jobId });
     await b.reporter.idle();
     expect(b.reporter.held()).toEqual([]);
     open();
