@@ -118,6 +118,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
 
   /** Waits ms, or less: until the job leaves, or (`wakeable`, the interval) until it settles. */
   function nap(e: Entry, ms: number, wakeable: boolean) {
+    // Left while a write was in flight: its abort has fired already, and would not end this wait.
+    if (e.left.signal.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
