@@ -83,7 +83,8 @@ describe('booty demo', () => {
     const wrong = await booty(['demo', '--scenario', 'pass', '--dir', dir]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('holds the "refine" scenario');
-  });
+    // Four demo processes, one after another: on a loaded two-core machine each may take 15 s.
+  }, 150_000);
 
   it('refuses an unknown scenario in one line', async () => {
     const r = await booty(['demo', '--scenario', 'maybe']);

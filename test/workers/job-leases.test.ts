@@ -279,9 +279,11 @@ describe('workers on one database', () => {
     const [a, b] = [worker(url), worker(url)];
     // The first effect waits long, unless its run is stopped: then it hears the abort.
     let aborted: boolean | null = null;
+    let started = false;
     const prepare = a.effects.impls.prepare;
     a.effects.impls.prepare = ((input, ctx) =>
       new Promise((resolve, reject) => {
+        started = true;
         const done = setTimeout(() => {
           aborted = false;
           resolve(prepare(input, ctx));
@@ -294,10 +296,9 @@ describe('workers on one database', () => {
       })) as typeof prepare;
     await a.supervisor.boot();
     const jobId = await startJob(a, 1);
-    await until(
-      'the first effect to start',
-      async () => (await a.store.getJob(jobId)) && a.supervisor.running.length > 0,
-    );
+    // The effect itself, not only the run: a cancel logged before the run reads its log ends the
+    // job with no effect to stop.
+    await until('the first effect to start', async () => started);
 
     const cancel = await b.supervisor.submit(
       { id: 'd-closed', event: 'issues', action: 'closed' },
