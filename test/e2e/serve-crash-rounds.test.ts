@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
 import { foldJob, stateName } from '../../src/machines/fold.js';
@@ -11,14 +10,15 @@ import { bareDir } from '../../src/simulators/github-sim-git.js';
 import { readJobLog } from '../../src/store/job-log.js';
 import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { copyOfWorld, e2eWorld, OWNER, REPO, SECRET } from './e2e-world.js';
-import { type Serve, serve } from './fixtures/crash-serve.js';
+import { serve } from './fixtures/crash-serve.js';
+import { type CrashingServe, crashingServe } from './fixtures/crashing-serve.js';
 
 // A job that waits with its promoted PR is woken for a follow-up round, by a writer's review or by
-// red CI, and `booty serve` is killed with SIGKILL right after event k of that round, for every k;
-// a new process on the same files finishes it. GitHub's side must end as in the uninterrupted run:
+// red CI, and `booty serve` is killed with SIGKILL right after event k of that round, for every k:
+// each new process on the same files takes the job from its log and dies after the next event. GitHub's side must end as in the uninterrupted run:
 // the same commits on the branch, one reply per review comment, one 👀, one re-run, one comment.
-// The first job runs once: every case starts from a copy of its files (GitHub's, booty's database
-// and workdir), so the round's commit, built from the log, is the very same commit in every case.
+// The first job runs once: the clean and the crashed run start from copies of its files (GitHub's,
+// booty's database and workdir), so the round's commit, built from the log, is the very same commit.
 
 const REVIEWER = 'reviewer';
 
@@ -89,61 +89,6 @@ type Copy = Awaited<ReturnType<typeof copyOf>>;
 /** The parked world's files copied, with a GitHub and a model of their own. */
 const copyOf = (parked: Parked) => copyOfWorld(parked, withFollowUp());
 
-/**
- * `booty serve` on a copy, killed after event `killAt` (if it comes) and then started once more on
- * the same files. `settled` waits until the job is at rest: parked in `state` with every webhook
- * GitHub had to send taken, whichever process took them.
- */
-function lifeOf(copy: Copy, parked: Parked, killAt: number | null) {
-  let current: Serve;
-  let restarts = 0;
-  const start = async () => {
-    current = serve({
-      ...copy.env,
-      ...(killAt !== null && restarts === 0 ? { KILL_AT: String(killAt) } : {}),
-    });
-    copy.github.setWebhook({ url: `${await current.url}/webhooks`, secret: SECRET });
-  };
-  const logVersion = () => {
-    const db = new Database(copy.env.BOOTY_DB, { readonly: true });
-    try {
-      return db.prepare('SELECT max(version) FROM events WHERE stream_id = ?').pluck().get(parked.jobId);
-    } finally {
-      db.close();
-    }
-  };
-  return {
-    start,
-    get killed() {
-      return restarts > 0;
-    },
-    async settled(state: string) {
-      for (;;) {
-        const line = await current.next(/^SETTLED \S+ (\S+) (\d+)$/).catch(() => null);
-        if (!line) {
-          const end = await current.exited;
-          if (end !== 'SIGKILL' || restarts > 0)
-            throw new Error(`serve ended (${end}) before the job settled:\n${current.output()}`);
-          restarts++;
-          await start();
-          continue;
-        }
-        await copy.github.settled();
-        // Woken again since (an event GitHub sent while it parked): it settles again later.
-        if (Number(line[2]) < (logVersion() as number)) continue;
-        if (line[1] !== state)
-          throw new Error(`the job settled in ${line[1]}, not ${state}:\n${current.output()}`);
-        return;
-      }
-    },
-    async stop() {
-      current.proc.kill('SIGTERM');
-      const end = await current.exited;
-      if (end !== 0) throw new Error(`serve exited ${end} on SIGTERM`);
-    },
-  };
-}
-
 /** The job's end and GitHub's side of it, as a crashed run must reproduce it. */
 async function outcome(copy: Copy, parked: Parked) {
   const store = new SqliteEventStore(copy.env.BOOTY_DB);
@@ -194,7 +139,7 @@ async function outcome(copy: Copy, parked: Parked) {
   };
 }
 
-type Scenario = (copy: Copy, life: ReturnType<typeof lifeOf>, parked: Parked) => Promise<void>;
+type Scenario = (copy: Copy, life: CrashingServe, parked: Parked) => Promise<void>;
 
 /** A writer's review with one comment on a line; the round answers in that comment's thread. */
 const review: Scenario = async (copy, life, parked) => {
@@ -231,47 +176,33 @@ const redCi: Scenario = async (copy, life, parked) => {
   await life.settled('promoted');
 };
 
-/** Runs the scenario on a copy of the parked world, with serve killed after event `killAt`. */
-async function runCase(parked: Parked, scenario: Scenario, killAt: number | null) {
+/** Runs the scenario on a copy of the parked world, with serve killed after every event from `firstKill`. */
+async function runCase(parked: Parked, scenario: Scenario, firstKill: number | null) {
   const copy = await copyOf(parked);
   try {
-    const life = lifeOf(copy, parked, killAt);
+    const life = crashingServe(copy, firstKill);
     await life.start();
     await scenario(copy, life, parked);
     await life.stop();
-    return { killed: life.killed, ...(await outcome(copy, parked)) };
+    return { kills: life.kills, ...(await outcome(copy, parked)) };
   } finally {
     await copy.close();
   }
 }
 
-async function inPairs<T>(items: T[], fn: (t: T) => Promise<void>) {
-  for (let i = 0; i < items.length; i += 2) await Promise.all(items.slice(i, i + 2).map(fn));
+/** The scenario run clean, and run with serve killed after every event from `first` on. */
+const cleanAndCrashed = (parked: Parked, scenario: Scenario, first: number) =>
+  Promise.all([runCase(parked, scenario, null), runCase(parked, scenario, first)]);
+
+/** The crashed run must end as the clean one did, GitHub's side included. */
+function expectSameEnd(parked: Parked, clean: Case, crashed: Case, first: number) {
+  // GitHub's webhooks and the job's reads of CI interleave as they come, so a run may log fewer
+  // events than the clean one: each it logged from `first` on, the last included, killed a process.
+  expect(crashed.kills).toBe(parked.version + crashed.events.length - first + 1);
+  expect(crashed.end).toEqual(clean.end);
 }
 
-/** Every k in `ks`: the crashed run must end as the clean one did, GitHub's side included. */
-async function crashEvery(
-  parked: Parked,
-  scenario: Scenario,
-  clean: Awaited<ReturnType<typeof runCase>>,
-  ks: number[],
-) {
-  const failures: string[] = [];
-  await inPairs(ks, async (k) => {
-    const crashed = await runCase(parked, scenario, k);
-    const at = `kill after event ${k} (${clean.events[k - parked.version - 1]})`;
-    // GitHub's webhooks and the job's reads of CI interleave as they come, so a run may log fewer
-    // events than the clean one: only a run that reached event k must have been killed there.
-    if (!crashed.killed && parked.version + crashed.events.length >= k)
-      failures.push(`${at}: serve was not killed (events ${crashed.events.join(', ')})`);
-    for (const [key, value] of Object.entries(crashed.end)) {
-      const want = clean.end[key as keyof typeof clean.end];
-      if (JSON.stringify(value) !== JSON.stringify(want))
-        failures.push(`${at}: ${key} ${JSON.stringify(value)}, not ${JSON.stringify(want)}`);
-    }
-  });
-  expect(failures).toEqual([]);
-}
+type Case = Awaited<ReturnType<typeof runCase>>;
 
 describe('booty serve killed during a follow-up round', () => {
   let parked: Parked;
@@ -279,8 +210,12 @@ describe('booty serve killed during a follow-up round', () => {
     parked = await parkedWorld();
   }, 60_000);
 
-  it('a review round ends as the uninterrupted one: one commit, one reply, one 👀', async () => {
-    const clean = await runCase(parked, review, null);
+  it('a review round killed after every event ends as the uninterrupted one: one commit, one reply, one 👀', async () => {
+    // From the first event after the review's. Killed right after that one, serve dies inside the
+    // webhook's request, before its 👀, and GitHub does not send a failed delivery again.
+    const first = parked.version + 2;
+    const [clean, crashed] = await cleanAndCrashed(parked, review, first);
+    expect(clean.events[0]).toBe('FeedbackReceived');
     const { end } = clean;
     expect(end).toMatchObject({
       state: 'promoted',
@@ -299,15 +234,12 @@ describe('booty serve killed during a follow-up round', () => {
     ]);
     // The progress comment alone: booty's reply (a review of its own on GitHub) is not answered.
     expect(end.comments).toEqual([{ on: parked.issue, author: 'booty-bot', marker: 'progress' }]);
-    // From the first event after the review's. Killed right after that one, serve dies inside the
-    // webhook's request, before its 👀, and GitHub does not send a failed delivery again.
-    const first = parked.version + clean.events.indexOf('FeedbackReceived') + 2;
-    const ks = Array.from({ length: parked.version + clean.events.length - first + 1 }, (_, i) => first + i);
-    await crashEvery(parked, review, clean, ks);
+    expectSameEnd(parked, clean, crashed, first);
   }, 300_000);
 
-  it('a CI round ends as the uninterrupted one: one re-run per head, one commit, no comment twice', async () => {
-    const clean = await runCase(parked, redCi, null);
+  it('a CI round killed after every event ends as the uninterrupted one: one re-run per head, one commit, no comment twice', async () => {
+    const first = parked.version + 1;
+    const [clean, crashed] = await cleanAndCrashed(parked, redCi, first);
     const { end } = clean;
     expect(end).toMatchObject({
       state: 'promoted',
@@ -328,7 +260,6 @@ describe('booty serve killed during a follow-up round', () => {
       { head: parked.head, attempt: 2 },
       { head: end.head, attempt: 1 },
     ]);
-    const ks = Array.from({ length: clean.events.length }, (_, i) => parked.version + 1 + i);
-    await crashEvery(parked, redCi, clean, ks);
-  }, 600_000);
+    expectSameEnd(parked, clean, crashed, first);
+  }, 300_000);
 });
