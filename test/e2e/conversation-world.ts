@@ -8,7 +8,7 @@ import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { bareDir } from '../../src/simulators/github-sim-git.js';
 import { cli } from '../support/cli.js';
 import { personOn } from '../support/github-person.js';
-import { e2eWorld, OWNER, REPO, type WorldOptions } from './e2e-world.js';
+import { e2eWorld, e2eWorldCopiedFrom, OWNER, REPO, type WorldOptions } from './e2e-world.js';
 
 // A job waiting with its promoted PR, and what the conversation tests do around it: act as people,
 // let every webhook and job run out, read the remote's git, and check the job's log with
@@ -52,15 +52,39 @@ export async function expectReplayVerified(dir: string, jobId: string, finalStat
 
 export type ConversationWorld = Awaited<ReturnType<typeof promotedJob>>;
 
-/** booty in-process on a fresh world, its job labeled and waiting with its promoted PR. */
-export async function promotedJob(options: WorldOptions = {}) {
+/** The options a parked world was made with, and the world: one job run to its promoted PR. */
+const parkedWorlds = new Map<string, Promise<{ dir: string; issue: number; jobId: string }>>();
+
+/** booty in-process on a fresh world, its job labeled and run to its promoted PR; all closed after. */
+async function parkedWorld(options: Omit<WorldOptions, 'responder'>) {
   const world = await e2eWorld('pass', options);
-  world.anthropic.setResponder(followUpResponder());
+  try {
+    world.anthropic.setResponder(followUpResponder());
+    const booty = await world.startInProcess();
+    await world.label();
+    const [job] = await booty.store.listJobs();
+    expect((await booty.server.supervisor.whenFinished(job!.jobId)).value).toBe('promoted');
+    await world.github.settled();
+    await booty.runtime!.idle();
+    return { dir: world.dir, issue: world.issue, jobId: job!.jobId };
+  } finally {
+    await world.close();
+  }
+}
+
+/**
+ * booty in-process on a world whose job waits with its promoted PR. The job runs once per test
+ * file and options: each call starts from a copy of that world's files, GitHub's included, with a
+ * model of its own, so the tests do not share what they do to it.
+ */
+export async function promotedJob(options: Omit<WorldOptions, 'responder'> = {}) {
+  const key = JSON.stringify(options);
+  if (!parkedWorlds.has(key)) parkedWorlds.set(key, parkedWorld(options));
+  const parked = await parkedWorlds.get(key)!;
+  const world = await e2eWorldCopiedFrom(parked, followUpResponder());
   const booty = await world.startInProcess();
   const { supervisor } = booty.server;
-  await world.label();
-  const [job] = await booty.store.listJobs();
-  const jobId = job!.jobId;
+  const { jobId } = parked;
   expect((await supervisor.whenFinished(jobId)).value).toBe('promoted');
   const pr = world.pulls()[0]!;
   const bare = bareDir(world.github.dir, OWNER, REPO);

@@ -5,7 +5,7 @@ import { loadEnv } from '../../src/env.js';
 import { createLogger } from '../../src/log.js';
 import { type Booty, startBooty } from '../../src/runtime/compose.js';
 import { type Responder, startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
-import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
+import { type GitHubSimulator, startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { tempDir } from '../support/job-harness.js';
 
 // The world an end-to-end test runs in: a local GitHub holding the sample repository and its
@@ -35,20 +35,26 @@ export function sampleRepoWith(yml: string): string {
 }
 
 /**
- * A parked world's files copied, with a GitHub and a model of their own: not the spare clones, a
- * cache whose origin is the first GitHub's URL (its port is gone).
+ * A parked world's files copied (GitHub's, booty's database and workdir): not the spare clones, a
+ * cache whose origin is the first GitHub's URL (its port is gone). The copy's GitHub serves them.
  */
-export async function copyOfWorld(
-  parked: { dir: string; env: Record<string, string> },
-  responder: Responder,
-) {
+async function copiedFiles(from: string) {
   const dir = tempDir('booty-world-copy-');
-  const spares = path.join(parked.dir, 'work', 'spares');
-  fs.cpSync(parked.dir, dir, { recursive: true, filter: (src) => src !== spares });
+  const spares = path.join(from, 'work', 'spares');
+  fs.cpSync(from, dir, { recursive: true, filter: (src) => src !== spares });
   const github = await startGitHubSimulator({
     dir: path.join(dir, 'github'),
     tokens: [{ token: TOKEN, login: 'booty-bot' }],
   });
+  return { dir, github };
+}
+
+/** A parked world's files copied, with a GitHub and a model of their own, for `booty serve`. */
+export async function copyOfWorld(
+  parked: { dir: string; env: Record<string, string> },
+  responder: Responder,
+) {
+  const { dir, github } = await copiedFiles(parked.dir);
   const anthropic = await startAnthropicSimulator({ responder });
   const env = {
     ...parked.env,
@@ -78,9 +84,17 @@ export async function e2eWorld(scenario: Scenario = 'pass', options: WorldOption
   await github.createRepo(OWNER, REPO, { fromDir: options.repoDir ?? path.join(examplesDir, 'sample-repo') });
   const issue = (github.createIssue(OWNER, REPO, options.issue ?? sampleIssue()) as { number: number })
     .number;
-  const anthropic = await startAnthropicSimulator({
-    responder: options.responder ?? demoResponder(scenario),
-  });
+  return worldOver(dir, github, issue, options.responder ?? demoResponder(scenario));
+}
+
+/** The world a closed one left, copied: its job, PR and issue as they stood, a model of its own. */
+export async function e2eWorldCopiedFrom(from: { dir: string; issue: number }, responder: Responder) {
+  const { dir, github } = await copiedFiles(from.dir);
+  return worldOver(dir, github, from.issue, responder);
+}
+
+async function worldOver(dir: string, github: GitHubSimulator, issue: number, responder: Responder) {
+  const anthropic = await startAnthropicSimulator({ responder });
 
   /** The environment `booty serve` would get; short retry waits so failures end quickly. */
   const env = (overrides: Record<string, string> = {}): Record<string, string> => ({
