@@ -326,10 +326,16 @@ export class SqliteEventStore implements EventStore {
     return this.stmt.recordDelivery.run({ ...delivery, at: Date.now() }).changes === 1;
   }
 
-  /** Closes the database; a background checkpointer is told to stop and finishes on its own. */
+  /**
+   * Closes the database, the background checkpointer's connection first: once this resolves the
+   * file is whole and at rest, its write-ahead log folded in and gone, so it can be copied or
+   * opened by the next process. (The checkpointer finishing on its own left its connection open a
+   * moment longer, and the log vanished under a copy made just after.)
+   */
   async close(): Promise<void> {
-    void this.checkpointer?.stop();
+    const checkpointer = this.checkpointer;
     this.checkpointer = null;
+    await checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 }
