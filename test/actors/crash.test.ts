@@ -10,9 +10,9 @@ import { tempDir } from '../support/job-harness.js';
 
 // A real process runs a job and dies by SIGKILL after event k, for every k (inside the effect that
 // follows it, one case per k; and at the boundary, every k in one chain of processes); a new
-// process on the same database finishes it. The log must make the crash invisible in the outcome and in the
-// effects: completed ones never run again, the one in flight runs at most once more; and the log it
-// leaves replays verified.
+// process on the same database finishes it. The log must make the crash invisible in the outcome
+// and in the effects: completed ones never run again, the one in flight runs at most once more; and
+// the log it leaves replays verified.
 
 const worker = () => compiled('test/actors/fixtures/crash-worker.ts');
 const run = promisify(execFile);

@@ -15,8 +15,9 @@ import { type CrashingServe, crashingServe } from './fixtures/crashing-serve.js'
 
 // A job that waits with its promoted PR is woken for a follow-up round, by a writer's review or by
 // red CI, and `booty serve` is killed with SIGKILL right after event k of that round, for every k:
-// each new process on the same files takes the job from its log and dies after the next event. GitHub's side must end as in the uninterrupted run:
-// the same commits on the branch, one reply per review comment, one 👀, one re-run, one comment.
+// each new process on the same files takes the job from its log and dies after the next event.
+// GitHub's side must end as in the uninterrupted run: the same commits on the branch, one reply per
+// review comment, one 👀, one re-run, one comment.
 // The first job runs once: the clean and the crashed run start from copies of its files (GitHub's,
 // booty's database and workdir), so the round's commit, built from the log, is the very same commit.
 
