@@ -101,6 +101,19 @@ export const TestCase = z.object({
   durationMs: z.number().min(0).nullable(),
   /** The failure's message and the test's own stack, ANSI-free and capped; failed and errored only. */
   message: z.string().nullable().default(null),
+  /**
+   * `file` for a runner that names no test, only a file and its counts (uvu's `lite.js (5 / 5)`):
+   * the entry stands for every test in that file, its id and `file` are the file's path, and
+   * `counts` says how many of them passed, failed and were skipped. Absent: one test case.
+   */
+  scope: z.enum(['case', 'file']).optional(),
+  counts: z
+    .object({
+      passed: z.number().int().min(0),
+      failed: z.number().int().min(0),
+      skipped: z.number().int().min(0),
+    })
+    .optional(),
 });
 export type TestCase = z.infer<typeof TestCase>;
 
@@ -143,6 +156,7 @@ export const ReportSource = z.enum([
   'go-json',
   'tap',
   'libtest',
+  'uvu',
   'text',
   'none',
 ]);

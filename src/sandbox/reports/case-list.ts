@@ -57,7 +57,18 @@ export function mergeById(base: TestCase[], more: TestCase[]): TestCase[] {
 }
 
 export function totalsOf(cases: TestCase[]): TestTotals {
-  const totals: TestTotals = { total: cases.length, passed: 0, failed: 0, errored: 0, skipped: 0 };
-  for (const c of cases) totals[c.status]++;
+  const totals: TestTotals = { total: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
+  for (const c of cases) {
+    // A file-level entry (uvu) counts each of its tests, not itself.
+    if (c.counts) {
+      totals.passed += c.counts.passed;
+      totals.failed += c.counts.failed;
+      totals.skipped += c.counts.skipped;
+      totals.total += c.counts.passed + c.counts.failed + c.counts.skipped;
+    } else {
+      totals[c.status]++;
+      totals.total++;
+    }
+  }
   return totals;
 }
