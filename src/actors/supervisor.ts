@@ -191,7 +191,8 @@ export class Supervisor {
       const checked = await this.bootCheck(job.jobId);
       if (!checked) continue;
       if (checked.damage) {
-        // Not resumed in silence: marked, logged, and said on the issue, by one worker of those booting.
+        // Not resumed in silence: marked, logged, and said on the issue, by one worker of those
+        // booting.
         const marked = await this.markDamaged(job.jobId, checked.damage);
         if (marked) await this.tellDamaged(marked, checked.damage);
         continue;
@@ -758,7 +759,7 @@ export class Supervisor {
 /** Appends an outside event that meet another worker's append are read and tried again this often. */
 const CONFLICT_TRIES = 5;
 
-/** The state of a job whose log does not check out (store.markDamaged): final, and it takes no event. */
+/** The state of a job whose log does not check out (store.markDamaged): final, it takes no event. */
 const DAMAGED = 'damaged';
 
 const damagedJob = (jobId: string) => new BootyError('BOOTY_E_JOB_DAMAGED', { jobId });

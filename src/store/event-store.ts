@@ -138,7 +138,8 @@ export interface EventStore {
   /**
    * Takes a job whose log does not check out out of the running: state `damaged`, final, its
    * report owed (listUnreported) until markReported says the damage was told on its issue. True
-   * when this call marked it, false when it was marked already (another worker or delivery found it first).
+   * when this call marked it, false when it was marked already (another worker or delivery found
+   * it first).
    */
   markDamaged(jobId: string): Promise<boolean>;
 

@@ -79,14 +79,10 @@ function unhashed(row: ChainRow, chainedAt: number | null): string | null {
   return null;
 }
 
-/** The machine version a row's metadata names; rows of the first logs name 1 or none. */
+/** The machine version a row's metadata (JSON text) names; rows of the first logs name 1 or none. */
 function machineOf(meta: string): number {
-  try {
-    const version = (JSON.parse(meta) as { machineVersion?: unknown }).machineVersion;
-    return typeof version === 'number' ? version : 1;
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
+  const version = (JSON.parse(meta) as { machineVersion?: unknown }).machineVersion;
+  return typeof version === 'number' ? version : 1;
 }
 
 /** A stored event as the chain hashes it: payload and metadata as the JSON text written. */

@@ -37,7 +37,7 @@ describe('booty replay', () => {
     expect(out).toMatch(/test done\s+refining\s+2/);
   });
 
-  /** An edit, what --verify says of it, and the row it names (0: none in particular; -1: one past the last written). */
+  /** An edit, what --verify says of it, and the row it names (0: none; -1: one past the last written). */
   const edits: [string, string, (db: Database.Database, jobId: string, n: number) => void, number][] = [
     [
       'a changed payload that leaves every state alone',

@@ -239,7 +239,7 @@ export function eventStoreContract(name: string, target: ContractTarget) {
       expect((await store.listUnreported()).map((j) => j.jobId)).toEqual(['old']);
       await store.markReported('old', 2);
       expect(await store.listUnreported()).toEqual([]);
-      // A job that finished normally is found by its PR no more; an unfinished one on the branch comes first.
+      // A job that finished normally is found by its PR no more; an unfinished one comes first.
       await withPr('merged', 8, 'booty/issue-4-two');
       await store.append('merged', 2, [ev('PrClosed', 3)], {
         job: jobAt('merged', { final: true, outcome: 'merged' }),
