@@ -9,8 +9,9 @@
 // in this process; serve needs no model for this, so ANTHROPIC_BASE_URL points at the stand-in too.
 //
 // parked-rss: VmRSS of the idle serve 2 s after it says it listens, median of 3, against the same
-// serve on an empty database, in turns. Booting must not load a parked job: no job event is logged
-// and no GitHub request made before the first webhook.
+// serve on an empty database, in turns. Booting checks every parked job's log as `booty replay
+// --verify` does (src/actors/log-check.ts), and must not run one: no job event is logged and no
+// GitHub request made before the first webhook.
 //
 // wake-p99: one signed check_suite.completed delivery at a time, each for a different parked job's
 // PR head and branch, timed from the POST to the woken job's effect starting, which is when readCi's

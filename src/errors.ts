@@ -131,6 +131,12 @@ export const catalogue = {
     (p) =>
       `the log of job ${p.jobId} was changed after it was written: ${p.reason}; booty will not run it (see \`booty replay ${p.jobId} --verify\`)`,
   ),
+  BOOTY_E_JOB_DAMAGED: spec(
+    409,
+    false,
+    (p) =>
+      `job ${p.jobId} is damaged: its log does not check out, so booty takes no event for it and wrote nothing; \`booty replay ${p.jobId} --verify\` names the row, and labeling the issue again starts a fresh job`,
+  ),
   BOOTY_E_REPLAY_DIVERGED: spec(
     500,
     false,

@@ -6,13 +6,13 @@ import type { EffectName, Usage } from '../events/effect-results.js';
 import type { JobCancelled } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
 import type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
-import { foldJob, type JobSnapshot, jobInput, nextSnapshot, stateName } from '../machines/fold.js';
+import { type JobSnapshot, jobInput, nextSnapshot, stateName } from '../machines/fold.js';
 import { type JobMachine, jobMachine } from '../machines/job.js';
 import { tokensSpent } from '../machines/job-context.js';
 import { type MachineEvent, toDomainEvent } from '../machines/machine-events.js';
 import type { DeliveryRecord, EventMeta, EventStore, JobUpdate } from '../store/event-store.js';
-import { readJobLog } from '../store/job-log.js';
 import { type EffectOptions, type EffectOutcome, effectActors } from './effect.js';
+import { readCheckedLog } from './log-check.js';
 
 // Runs one job's actor and writes its log ahead. Nothing reaches the machine that the log does not
 // already hold: an effect's outcome is appended by invokeEffect before the effect resolves, and a
@@ -194,12 +194,17 @@ export class JobRunner {
     );
   }
 
-  /** Reads and folds the log; false when the job is finished. */
+  /**
+   * Reads, checks and folds the log; false when the job is finished. A log that does not check out
+   * is not acted on: no effect runs from it and no event is added to it (BOOTY_E_JOB_DAMAGED).
+   */
   private async load(): Promise<boolean> {
-    const events = await readJobLog(this.options.store, this.jobId);
-    this.first = events[0];
-    this.folded = foldJob(events);
-    this.version_ = events.length;
+    const checked = await readCheckedLog(this.options.store, this.jobId);
+    if (checked.damage)
+      throw new BootyError('BOOTY_E_JOB_DAMAGED', { jobId: this.jobId }, { cause: checked.damage });
+    this.first = checked.events[0];
+    this.folded = checked.snapshot;
+    this.version_ = checked.events.length;
     return this.folded.status !== 'done';
   }
 

@@ -16,10 +16,8 @@ import {
 import { MACHINE_VERSION } from '../events/versions.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machines/fold.js';
-import { waitingStates } from '../machines/job.js';
 import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
-import { brokenAt } from '../store/hash-chain.js';
-import { readJobLog, toLogEntry } from '../store/job-log.js';
+import { readJobLog } from '../store/job-log.js';
 import type { StoreHealth } from '../store/store-health.js';
 import { LeasedJobs } from '../workers/leased-jobs.js';
 import {
@@ -30,6 +28,7 @@ import {
   type OutsideEvent,
   type ReceiveResult,
 } from './job-runner.js';
+import { type CheckedLog, damageIn, newerWriting, readCheckedLog } from './log-check.js';
 
 // Owns every running job in this process: starts them within the concurrency bound, resumes the
 // unfinished ones at start-up, routes cancels, and stops cleanly. A job's stream is written only
@@ -46,7 +45,11 @@ export interface JobObserver {
   changed?(change: ObservedChange): void;
   /** Awaited when a job finishes (or on boot for a finished job whose report lags), e.g. to flush a comment. */
   settled?(jobId: string, snapshot: JobSnapshot, version: number): Promise<void>;
-  /** Awaited at boot for an unfinished job whose log does not check out: it will not run. */
+  /**
+   * A job whose log does not check out was marked damaged here: it will not run, and takes no
+   * event. Awaited at boot and in a job's turn; after a delivery found the damage, not waited for
+   * by the delivery's answer (onIdle waits for it).
+   */
   damaged?(job: JobRecord, problem: BootyError): Promise<void>;
   /** With leases: a job's run begins on this worker, which holds its lease. Must not throw or block. */
   running?(jobId: string): void;
@@ -140,6 +143,8 @@ export class Supervisor {
   private accepting = true;
   /** Leased runs (a store with leases): the jobs this worker takes from the queue. */
   private readonly leased: LeasedJobs | null;
+  /** Reports of damaged jobs under way that no caller waits for. */
+  private readonly telling = new Set<Promise<void>>();
   private readonly ignored: {
     delivery: DeliveryRecord;
     done: (fresh: boolean) => void;
@@ -170,41 +175,98 @@ export class Supervisor {
     return [...this.runners.keys()];
   }
 
-  /** Resumes every unfinished job from its log, and settles finished jobs whose report lags. */
+  /**
+   * Checks every unfinished job's log as `booty replay --verify` does, parked jobs included, and
+   * resumes those with work; marks the ones whose log does not check out damaged. Settles finished
+   * and parked jobs whose report lags.
+   */
   async boot(): Promise<string[]> {
     const { store } = this.options;
     // A worker whose queue cannot start would take deliveries and run nothing: it does not start.
     await this.leased?.ready();
-    // A parked job waits for an event, not for a slot: it is folded again when one comes.
-    const parked = new Set<string>(waitingStates);
-    // A job that ended, or parked, before its progress comment caught up is shown as it stands.
-    // With leases it is offered instead: workers booting together would each find no comment and
-    // each create one, while the lease lets one worker at a time fold and settle it.
-    const lagging = (await store.listUnreported()).filter((j) => j.final || parked.has(j.state));
-    if (this.leased) await this.leased.offer(lagging.map((j) => j.jobId));
-    else {
-      for (const job of lagging)
-        await this.settle(job.jobId, foldJob(await readJobLog(store, job.jobId)), job.version);
-    }
+    const unreported = await store.listUnreported();
+    const lagging = new Set(unreported.map((j) => j.jobId));
     const resumed: string[] = [];
-    for (const job of (await store.listJobs({ unfinished: true })).filter((j) => !parked.has(j.state))) {
-      const problem = await logProblem(store, job.jobId);
-      if (!problem) {
-        // With leases, offering is idempotent: a job queued or running on another worker stays so.
-        if (this.leased) await this.leased.offer([job.jobId]);
-        else this.runHere(job.jobId);
-        resumed.push(job.jobId);
+    for (const job of await store.listJobs({ unfinished: true })) {
+      const checked = await this.bootCheck(job.jobId);
+      if (!checked) continue;
+      if (checked.damage) {
+        // Not resumed in silence: marked, logged, and said on the issue, by one worker of those
+        // booting.
+        const marked = await this.markDamaged(job.jobId, checked.damage);
+        if (marked) await this.tellDamaged(marked, checked.damage);
         continue;
       }
-      // Not resumed in silence: marked, logged, and said on the issue, by one worker of those booting.
-      if (!(await store.markDamaged(job.jobId))) continue;
-      this.options.onError?.(problem, job.jobId);
-      for (const o of this.options.observers ?? []) {
-        await o.damaged?.(job, problem).catch((err: unknown) => this.options.onError?.(err, job.jobId));
+      if (isParked(checked.snapshot)) {
+        // A parked job waits for an event, not for a slot. One that parked before its progress
+        // comment caught up is shown as it stands; with leases it is offered instead: workers
+        // booting together would each find no comment and each create one, while the lease lets
+        // one worker at a time fold and settle it.
+        if (!lagging.has(job.jobId)) continue;
+        if (this.leased) await this.leased.offer([job.jobId]);
+        else await this.settle(job.jobId, checked.snapshot, checked.events.length);
+        continue;
+      }
+      // With leases, offering is idempotent: a job queued or running on another worker stays so.
+      if (this.leased) await this.leased.offer([job.jobId]);
+      else this.runHere(job.jobId);
+      resumed.push(job.jobId);
+    }
+    // Finished jobs whose report lags are shown as they ended; a damaged one whose report did not
+    // go out (GitHub failed, or the process stopped first) is told again, here alone: with leases,
+    // workers booting together would each create the comment.
+    for (const job of unreported.filter((j) => j.final)) {
+      if (job.state === DAMAGED) {
+        if (this.leased) continue;
+        const checked = await this.bootCheck(job.jobId).catch(() => null);
+        await this.tellDamaged(job, checked?.damage ?? damagedJob(job.jobId));
+      } else if (this.leased) await this.leased.offer([job.jobId]);
+      else {
+        // A finished log that no longer reads is no reason not to start: it is reported.
+        let snapshot: JobSnapshot;
+        try {
+          snapshot = foldJob(await readJobLog(store, job.jobId));
+        } catch (err) {
+          this.options.onError?.(err, job.jobId);
+          continue;
+        }
+        await this.settle(job.jobId, snapshot, job.version);
       }
     }
     this.leased?.start();
     return resumed;
+  }
+
+  /**
+   * A job's log checked for boot; null, the error reported, when a newer booty wrote rows this one
+   * cannot read: that is no damage, and the job waits for a booty that reads them.
+   */
+  private async bootCheck(jobId: string): Promise<CheckedLog | null> {
+    try {
+      return await readCheckedLog(this.options.store, jobId);
+    } catch (err) {
+      if (!newerWriting(err)) throw err;
+      this.options.onError?.(err, jobId);
+      return null;
+    }
+  }
+
+  /**
+   * Takes a job whose log does not check out out of the running: state `damaged`, final. Its
+   * record when this call marked it (logged here; the caller tells its issue), null when it was
+   * marked already (another worker, or an earlier delivery, found it first).
+   */
+  private async markDamaged(jobId: string, problem: BootyError): Promise<JobRecord | null> {
+    const { store } = this.options;
+    if (!(await store.markDamaged(jobId))) return null;
+    this.options.onError?.(problem, jobId);
+    return store.getJob(jobId);
+  }
+
+  private async tellDamaged(job: JobRecord, problem: BootyError) {
+    for (const o of this.options.observers ?? []) {
+      await o.damaged?.(job, problem).catch((err: unknown) => this.options.onError?.(err, job.jobId));
+    }
   }
 
   /** Runs one unfinished job from its log (a no-op when it is finished, queued or running). */
@@ -244,6 +306,8 @@ export class Supervisor {
     const active = await store.findActiveJob(`${repo.owner}/${repo.name}`, issue);
     if (intent.kind === 'cancel') {
       if (!active) {
+        const damaged = await this.damagedJobOf(`${repo.owner}/${repo.name}`, issue);
+        if (damaged) throw damagedJob(damaged.jobId);
         return (await recordAlone(record('cancelled')))
           ? { outcome: 'ignored', reason: 'no active job for this issue' }
           : { outcome: 'duplicate' };
@@ -284,7 +348,10 @@ export class Supervisor {
     return { outcome: 'created', jobId };
   }
 
-  /** The unfinished job a PR, branch or issue belongs to. */
+  /**
+   * The job a PR, branch or issue belongs to: the unfinished one, else a damaged one, which takes
+   * no event (a delivery for it is answered BOOTY_E_JOB_DAMAGED).
+   */
   async jobFor(repo: RepoRef, target: JobTarget): Promise<JobRecord | null> {
     const { store } = this.options;
     const name = `${repo.owner}/${repo.name}`;
@@ -292,7 +359,14 @@ export class Supervisor {
       const byPr = await store.findJobForPr(name, { pr: target.pr, branch: target.branch });
       if (byPr || target.issue == null) return byPr;
     }
-    return target.issue == null ? null : store.findActiveJob(name, target.issue);
+    if (target.issue == null) return null;
+    return (await store.findActiveJob(name, target.issue)) ?? this.damagedJobOf(name, target.issue);
+  }
+
+  /** The issue's latest job when it is damaged: no job has been started for the issue since. */
+  private async damagedJobOf(repo: string, issue: number): Promise<JobRecord | null> {
+    const last = (await this.options.store.jobsForIssue(repo, issue)).at(-1);
+    return last?.state === DAMAGED ? last : null;
   }
 
   /**
@@ -312,6 +386,7 @@ export class Supervisor {
         ? { outcome: 'ignored', reason: 'no unfinished job for this pull request or issue' }
         : { outcome: 'duplicate' };
     }
+    if (job.state === DAMAGED) throw damagedJob(job.jobId);
     const event = { ...intent.event, deliveryId: delivery.id, at: this.now() } as OutsideEvent;
     const done = await this.receive(job.jobId, event, record('woke', job.jobId));
     if (done === 'duplicate') return { outcome: 'duplicate' };
@@ -355,6 +430,13 @@ export class Supervisor {
         }
         return result;
       } catch (err) {
+        // The log does not check out: nothing was written, and the job is taken out of the running.
+        const damage = damageIn(err);
+        if (damage) {
+          const marked = await this.markDamaged(jobId, damage);
+          if (marked) this.tellLater(marked, damage);
+          throw err;
+        }
         if (tries >= CONFLICT_TRIES || !isBootyError(err, 'BOOTY_E_VERSION_CONFLICT')) throw err;
         // Without leases a job runs in this process only, and its runner's conflict is not retried.
         if (running && !leased) throw err;
@@ -431,9 +513,16 @@ export class Supervisor {
     return foldJob(await readJobLog(this.options.store, jobId));
   }
 
-  /** Resolves when no job is running or queued. */
-  onIdle(): Promise<void> {
-    return this.queue.onIdle();
+  /** Resolves when no job is running or queued, and no damaged job's report is under way. */
+  async onIdle(): Promise<void> {
+    await this.queue.onIdle();
+    await Promise.all(this.telling);
+  }
+
+  /** Tells a damaged job's issue without making the caller (a delivery's answer) wait for GitHub. */
+  private tellLater(job: JobRecord, problem: BootyError) {
+    const telling = this.tellDamaged(job, problem).finally(() => this.telling.delete(telling));
+    this.telling.add(telling);
   }
 
   /**
@@ -597,7 +686,12 @@ export class Supervisor {
       } catch (err) {
         // The log could not be read or folded: not offered straight back to meet the same fault.
         this.stoppedOn(jobId, err);
-        this.options.onError?.(err, jobId);
+        const damage = damageIn(err);
+        if (!damage) this.options.onError?.(err, jobId);
+        else {
+          const marked = await this.markDamaged(jobId, damage);
+          if (marked) await this.tellDamaged(marked, damage);
+        }
         return runner.snapshot;
       } finally {
         this.runners.delete(jobId);
@@ -662,23 +756,13 @@ export class Supervisor {
   }
 }
 
-/** Why a job's log cannot be resumed: an edit the hash chain shows, or a row that does not parse. */
-async function logProblem(store: EventStore, jobId: string): Promise<BootyError | null> {
-  const rows = await store.readStream(jobId);
-  const broken = brokenAt(rows);
-  if (broken) return new BootyError('BOOTY_E_LOG_TAMPERED', { jobId, ...broken });
-  try {
-    rows.forEach(toLogEntry);
-    return null;
-  } catch (err) {
-    return err instanceof BootyError
-      ? err
-      : new BootyError('BOOTY_E_EVENT_INVALID', { type: 'log', reason: String(err) });
-  }
-}
-
 /** Appends an outside event that meet another worker's append are read and tried again this often. */
 const CONFLICT_TRIES = 5;
+
+/** The state of a job whose log does not check out (store.markDamaged): final, it takes no event. */
+const DAMAGED = 'damaged';
+
+const damagedJob = (jobId: string) => new BootyError('BOOTY_E_JOB_DAMAGED', { jobId });
 
 export function newJobId(now: number): string {
   return `${now.toString(36)}-${randomBytes(3).toString('hex')}`;

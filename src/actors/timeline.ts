@@ -64,7 +64,7 @@ export async function readTimeline(store: EventStore, jobId: string, until?: num
     verified: diverged === null && tampered === null,
     divergence: diverged && {
       seq: diverged.seq,
-      type: label(events[diverged.seq - 1]!),
+      type: eventLabel(events[diverged.seq - 1]!),
       recorded: diverged.recorded ?? '',
       folded: diverged.state,
     },
@@ -80,7 +80,7 @@ function entry(step: FoldStep, event: LogEntry, previous: LogEntry | undefined):
     seq: step.seq,
     type: step.type,
     step: 'step' in event.event ? event.event.step : null,
-    label: label(event),
+    label: eventLabel(event),
     state: step.state,
     recordedState: step.recorded,
     at: event.at,
@@ -90,7 +90,8 @@ function entry(step: FoldStep, event: LogEntry, previous: LogEntry | undefined):
   };
 }
 
-function label({ event }: LogEntry): string {
+/** A short human label for a logged event: "prepare done", "cancelled (closed)". */
+export function eventLabel({ event }: LogEntry): string {
   switch (event.type) {
     case 'StepSucceeded':
       return `${event.step} done`;

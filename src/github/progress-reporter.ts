@@ -255,6 +255,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
         `<sub>booty job \`${job.jobId}\`</sub>`,
       ].join('\n\n');
       await upsertProgressComment(gh, target as never, options.scrub ? options.scrub(body) : body, null);
+      // Said: the next boot does not say it again (it does when this failed, the job's report lagging).
+      await options.store.markReported(job.jobId, job.version);
     },
     async idle(jobId) {
       const targets = jobId ? [entries.get(jobId)] : [...entries.values()];

@@ -85,12 +85,12 @@ export class SqliteEventStore implements EventStore {
         'SELECT * FROM jobs WHERE repo = ? AND issue = ? AND final = 0 ORDER BY created_at LIMIT 1',
       ),
       activeForPr: db.prepare(
-        'SELECT * FROM jobs WHERE repo = @repo AND final = 0 AND (pr = @pr OR branch = @branch) ORDER BY created_at DESC LIMIT 1',
+        "SELECT * FROM jobs WHERE repo = @repo AND (final = 0 OR state = 'damaged') AND (pr = @pr OR branch = @branch) ORDER BY final, created_at DESC LIMIT 1",
       ),
       forIssue: db.prepare('SELECT * FROM jobs WHERE repo = ? AND issue = ? ORDER BY created_at, job_id'),
       unreported: db.prepare('SELECT * FROM jobs WHERE reported_version < version ORDER BY created_at'),
       markDamaged: db.prepare(
-        "UPDATE jobs SET state = 'damaged', final = 1, outcome = 'damaged', updated_at = ? WHERE job_id = ? AND state <> 'damaged'",
+        "UPDATE jobs SET state = 'damaged', final = 1, outcome = 'damaged', reported_version = 0, updated_at = ? WHERE job_id = ? AND state <> 'damaged'",
       ),
       markReported: db.prepare(
         'UPDATE jobs SET reported_version = max(reported_version, ?) WHERE job_id = ?',
