@@ -292,6 +292,8 @@ export function createTestEffects(options: TestEffectsOptions) {
           after: c.content,
         })),
       ),
+      // A file the runner named tests in is a test file, wherever it sits.
+      new Set(facts.cases.flatMap((c) => (c.file === null ? [] : [c.file]))),
     );
     const judgement = judge({ baseline: job.baseline, run: facts, touched });
     // Quality commands run once the tests pass: a failing test is the root cause to fix first. A

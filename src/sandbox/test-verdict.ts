@@ -1,5 +1,5 @@
 import type { LoadError, TestCase, TestRun, VerdictReason } from '../events/effect-results.js';
-import { matchesTouched, type TouchedTest } from './changed-tests.js';
+import { matchesTouched, type TouchedTest, touchedLabel } from './changed-tests.js';
 
 // Whether a change passes, on positive evidence only. A change passes when all of these hold:
 //   - the command ran (not 126 or 127, not "not found") and did not time out;
@@ -71,12 +71,12 @@ export function judge(input: {
   }
 
   // Tests of the change: every id the baseline did not have, and every case whose declaration the
-  // change edited. A declaration no run showed is named by its file and name.
+  // change edited. A declaration no run showed is named by its file and path.
   const changed = run.cases.filter((c) => !before.has(c.id) || touched.some((t) => matchesTouched(c, t)));
   const unseen = touched
     .filter((t) => !run.cases.some((c) => matchesTouched(c, t)))
     .filter((t) => !run.loadErrors.some((e) => e.file === t.file))
-    .map((t) => `${t.file} > ${t.name}`);
+    .map(touchedLabel);
   const brokenFiles = run.loadErrors.filter((e) => touched.some((t) => t.file === e.file));
   const changedFailing = [
     ...changed.filter(isFailure).map((c) => c.id),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase } from '../../src/events/effect-results.js';
+import type { TouchedTest } from '../../src/sandbox/changed-tests.js';
 import { judge, type RunFacts } from '../../src/sandbox/test-verdict.js';
 
 // The verdict as a table: given the baseline and a run after the change, then this verdict and
@@ -37,7 +38,7 @@ describe('judge', () => {
     name: string;
     baseline: RunFacts;
     after: RunFacts;
-    touched?: { file: string; name: string }[];
+    touched?: TouchedTest[];
     verdict: 'pass' | 'fail' | 'unknown';
     codes: string[];
   }[] = [
@@ -45,7 +46,7 @@ describe('judge', () => {
       name: 'a clean run with the new test passing passes',
       baseline: run(0, [t(A, 'passed')]),
       after: run(0, [t(A, 'passed'), t(NEW, 'passed')]),
-      touched: [{ file: 'test/new.test.js', name: 'parses 1h' }],
+      touched: [{ file: 'test/new.test.js', path: ['parses 1h'] }],
       verdict: 'pass',
       codes: [],
     },
@@ -81,7 +82,7 @@ describe('judge', () => {
       name: 'an old failing test the change edited must now pass',
       baseline: run(1, [t(A, 'passed'), t(OLD, 'failed')]),
       after: run(1, [t(A, 'passed'), t(OLD, 'failed')]),
-      touched: [{ file: 'test/old.test.js', name: 'already broken' }],
+      touched: [{ file: 'test/old.test.js', path: ['already broken'] }],
       verdict: 'fail',
       codes: ['changed-test-failed'],
     },
@@ -89,7 +90,7 @@ describe('judge', () => {
       name: 'a test the change declared that no run showed is unknown',
       baseline: run(0, [t(A, 'passed')]),
       after: run(0, [t(A, 'passed')]),
-      touched: [{ file: 'test/new.test.js', name: 'parses 1h' }],
+      touched: [{ file: 'test/new.test.js', path: ['parses 1h'] }],
       verdict: 'unknown',
       codes: ['changed-test-unseen'],
     },
@@ -139,7 +140,7 @@ describe('judge', () => {
       name: 'a new test file that did not load fails the change',
       baseline: run(0, [t(A, 'passed')]),
       after: run(1, [t(A, 'passed')], { loadErrors: [{ file: 'test/new.test.js', message: 'SyntaxError' }] }),
-      touched: [{ file: 'test/new.test.js', name: 'parses 1h' }],
+      touched: [{ file: 'test/new.test.js', path: ['parses 1h'] }],
       verdict: 'fail',
       codes: ['changed-test-failed'],
     },
@@ -168,7 +169,7 @@ describe('judge', () => {
     const j = judge({
       baseline: run(1, [t(A, 'passed'), t(B, 'passed'), t(OLD, 'failed')]),
       run: run(1, [t(A, 'passed'), t(B, 'failed'), t(OLD, 'failed'), t(NEW, 'passed')]),
-      touched: [{ file: 'test/new.test.js', name: 'parses 1h' }],
+      touched: [{ file: 'test/new.test.js', path: ['parses 1h'] }],
     });
     expect(j).toMatchObject({
       verdict: 'fail',
