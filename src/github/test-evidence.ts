@@ -13,11 +13,27 @@ import { failuresOf, ownStack, testTotals } from './test-failures.js';
 type Run = Pick<TestRun, 'totals' | 'exitCode' | 'signal' | 'timedOut' | 'cases' | 'loadErrors' | 'ran'> &
   Partial<Pick<TestRun, 'failingTests'>>;
 
+/** The runner named files and how many of their tests passed, not each test (uvu). */
+export const perFile = (run: Partial<Pick<TestRun, 'cases'>> | null | undefined) =>
+  (run?.cases ?? []).some((c) => c.scope === 'file');
+
 /** "12 tests: 10 passed, 1 failed, 1 skipped"; an entry that stands for a whole file is no test. */
 export function counts(run: Pick<TestRun, 'totals'> & Partial<Pick<TestRun, 'cases'>>): string {
   const t = testTotals(run);
   const failed = t.failed + t.errored;
-  return `${plural(t.total, 'test')}: ${t.passed} passed, ${failed} failed, ${t.skipped} skipped`;
+  const how = perFile(run) ? ', counted per file' : '';
+  return `${plural(t.total, 'test')}: ${t.passed} passed, ${failed} failed, ${t.skipped} skipped${how}`;
+}
+
+const PER_FILE =
+  'The evidence is per file: the test runner reports how many tests of each file passed, not each test by name. A test file this change added or modified counts as passing when all of its tests passed, and no file may show fewer tests passing than before the change.';
+
+/** A changed test by its id; an entry for a whole file says so, with its count. */
+function changedEntry(id: string, run: TestRun): string {
+  const entry = run.cases.find((c) => c.id === id && c.counts);
+  if (!entry?.counts) return code(id);
+  const n = entry.counts.passed + entry.counts.failed + entry.counts.skipped;
+  return `${code(id)} (the whole file: ${plural(n, 'test')}, ${entry.counts.passed} passed)`;
 }
 
 function exitWords(run: Pick<TestRun, 'exitCode' | 'signal' | 'timedOut'>): string {
@@ -180,11 +196,12 @@ export function testEvidence(
     ['Attempt', `${job.attempt} of ${job.maxAttempts}`],
   ];
   const parts = [['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n')];
+  if (perFile(test) || perFile(baseline)) parts.push(PER_FILE);
   if (baseline) parts.push(baselineFailing(baseline));
-  const changed = test.changedTests ?? [];
+  const changed = (test.changedTests ?? []).map((id) => changedEntry(id, test));
   parts.push(
     changed.length
-      ? `Tests this change added or modified:\n${bullets(changed)}`
+      ? `Tests this change added or modified:\n${bullets(changed, 20, (s) => s)}`
       : 'This change added or modified no test.',
   );
   // The PR body lists the failing tests with their messages under the evidence.

@@ -182,3 +182,105 @@ describe('judge', () => {
     expect(j.reasons[0]).toMatchObject({ code: 'baseline-test-failed', tests: [B] });
   });
 });
+
+/** An entry for a whole file, as a runner that reports files (uvu) gives it: `lite.js (5 / 5)`. */
+const file = (path: string, passed: number, failed = 0, skipped = 0): TestCase => ({
+  id: path,
+  file: path,
+  name: path,
+  status: failed > 0 ? 'failed' : skipped > 0 && passed === 0 ? 'skipped' : 'passed',
+  durationMs: null,
+  message: failed > 0 ? `${failed} of ${passed + failed} failed` : null,
+  scope: 'file',
+  counts: { passed, failed, skipped },
+});
+
+describe('judge, where the runner reports files', () => {
+  // clsx at the parent of `feat: add clsx/lite module`: uvu printed `classnames.js (15 / 15)` and
+  // `index.js (12 / 12)`, then `lite.js (5 / 5)` after the change.
+  const CLSX = [file('test/classnames.js', 15), file('test/index.js', 12)];
+  const lite: TouchedTest[] = [
+    { file: 'test/lite.js', path: ['strings'] },
+    { file: 'test/lite.js', path: ['objects'] },
+  ];
+  const rows: {
+    name: string;
+    baseline: TestCase[];
+    after: TestCase[];
+    exit?: number;
+    touched?: TouchedTest[];
+    verdict: 'pass' | 'fail' | 'unknown';
+    codes: string[];
+    changed?: string[];
+  }[] = [
+    {
+      name: 'a test file the change added, all of its tests passing, is seen: the change passes',
+      baseline: CLSX,
+      after: [...CLSX, file('test/lite.js', 5)],
+      touched: lite,
+      verdict: 'pass',
+      codes: [],
+      changed: ['test/lite.js'],
+    },
+    {
+      name: 'an added file with one test failing fails the change',
+      baseline: CLSX,
+      after: [...CLSX, file('test/lite.js', 4, 1)],
+      exit: 1,
+      touched: lite,
+      verdict: 'fail',
+      codes: ['changed-test-failed'],
+      changed: ['test/lite.js'],
+    },
+    {
+      name: 'a modified file with a test skipped is not all seen passing: unknown',
+      baseline: CLSX,
+      after: [file('test/classnames.js', 15), file('test/index.js', 12, 0, 1)],
+      touched: [{ file: 'test/index.js', path: ['toggles'] }],
+      verdict: 'unknown',
+      codes: ['changed-test-unseen'],
+      changed: ['test/index.js'],
+    },
+    {
+      name: 'a file that passed on the baseline and shows a failure now fails the change',
+      baseline: CLSX,
+      after: [file('test/classnames.js', 14, 1), file('test/index.js', 12), file('test/lite.js', 5)],
+      exit: 1,
+      touched: lite,
+      verdict: 'fail',
+      codes: ['baseline-test-failed'],
+    },
+    {
+      name: 'a file with fewer tests passing than before fails the change, though none fails',
+      baseline: CLSX,
+      after: [file('test/classnames.js', 14), file('test/index.js', 12)],
+      verdict: 'fail',
+      codes: ['baseline-test-missing'],
+    },
+    {
+      name: 'a file the baseline already failed in does not block, as long as no more of it fails',
+      baseline: [file('test/classnames.js', 14, 1), file('test/index.js', 12)],
+      after: [file('test/classnames.js', 14, 1), file('test/index.js', 12), file('test/lite.js', 5)],
+      exit: 1,
+      touched: lite,
+      verdict: 'pass',
+      codes: [],
+    },
+    {
+      name: 'a file that went missing after the change fails it',
+      baseline: CLSX,
+      after: [file('test/classnames.js', 15), file('test/lite.js', 5)],
+      touched: lite,
+      verdict: 'fail',
+      codes: ['baseline-test-missing'],
+    },
+  ];
+
+  it('judges each file by its counts: seen when all of its tests passed, and no fewer passing than before', () => {
+    for (const { name, baseline, after, exit, touched, verdict, codes, changed } of rows) {
+      const j = judge({ baseline: run(0, baseline), run: run(exit ?? 0, after), touched: touched ?? [] });
+      expect({ verdict: j.verdict, codes: j.reasons.map((r) => r.code) }, name).toEqual({ verdict, codes });
+      if (changed) expect(j.changedTests, name).toEqual(changed);
+    }
+  });
+});
