@@ -176,6 +176,8 @@ export const FailureClass = z.enum([
   'policy',
   'environment',
   'invalid-model-output',
+  /** The run exited 0 and named no failure, but booty could not read enough of it to call it a pass. */
+  'unreadable',
   'unknown',
 ]);
 export type FailureClass = z.infer<typeof FailureClass>;

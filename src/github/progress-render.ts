@@ -132,9 +132,18 @@ export function progressStages(snapshot: Snapshot): Stage[] {
     fill(6, 'held', 'skipped');
   else if (state === 'prOpened' && outcome === 'promotion-failed') fill(6, 'warning', 'skipped');
   else if (state === 'cancelled') fill(reached(ctx), 'cancelled', 'skipped');
-  else if (outcome === 'test-command-broken' || outcome === 'test-command-timeout')
+  else if (
+    outcome === 'test-command-broken' ||
+    outcome === 'test-command-timeout' ||
+    (outcome === 'tests-unreadable' && ctx.baseline?.broken)
+  )
     fill(1, 'failed', 'skipped');
-  else if (outcome === 'tests-failing' || outcome === 'tests-unknown' || outcome === 'stalled') {
+  else if (
+    outcome === 'tests-failing' ||
+    outcome === 'tests-unknown' ||
+    outcome === 'tests-unreadable' ||
+    outcome === 'stalled'
+  ) {
     fill(6, 'skipped', 'skipped');
     marks[4] = 'failed';
   } else fill(ctx.error ? (stageOfStep[ctx.error.step] ?? reached(ctx)) : reached(ctx), 'failed', 'skipped');
@@ -222,11 +231,13 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
           ? '⏳ booty opened a draft pull request and waits for CI'
           : ctx.outcome?.reason === 'stalled'
             ? '⏸️ booty opened a draft pull request; its attempts stopped improving'
-            : qualityHold(ctx)
-              ? '⏸️ booty opened a draft pull request; a quality command holds it back'
-              : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
-                ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
-                : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
+            : ctx.outcome?.reason === 'tests-unreadable'
+              ? '⏸️ booty opened a draft pull request; it cannot read whether its tests pass'
+              : qualityHold(ctx)
+                ? '⏸️ booty opened a draft pull request; a quality command holds it back'
+                : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
+                  ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
+                  : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
   promoted: () => '✅ booty opened a pull request, ready for review',
   checkingCi: () => '⏳ booty is reading CI on its pull request',
   demoting: () => '⏳ CI failed: booty is turning its pull request back to draft',

@@ -29,6 +29,7 @@ import {
   lastTestOf,
   maxAttemptsOf,
   mergeChanges,
+  type Outcome,
   type Round,
   type RoundTrigger,
   retryDeadline,
@@ -109,10 +110,11 @@ function newRound(context: JobState, triggers: RoundTrigger[]): Round {
 }
 
 /** The attempt under way, for the fail-fast message; its class is what the event recorded. */
-function failFastOutcome(context: JobState) {
+function failFastOutcome(context: JobState): Outcome {
   const attempt = context.attempts.at(-1)!;
-  const reason = attempt.failureClass as 'policy' | 'environment';
-  return { reason, message: failFastMessage(reason, attempt) };
+  const cls = attempt.failureClass as 'policy' | 'environment' | 'unreadable';
+  const message = failFastMessage(cls, attempt);
+  return { reason: cls === 'unreadable' ? 'tests-unreadable' : cls, message };
 }
 
 export const guards = {
