@@ -11,7 +11,7 @@ import { capBody, code, formatDuration } from './markdown-format.js';
 import { progressMarker } from './markers.js';
 import { usageLine } from './pr-body.js';
 import { errorWords, failureSection, inWords, outcomeMessage } from './step-failure.js';
-import { counts, qualityHold, qualityWords, sandboxWarning } from './test-evidence.js';
+import { counts, qualityHold, qualityWords, sandboxWarning, weakEvidence } from './test-evidence.js';
 import { failuresOf } from './test-failures.js';
 
 // The progress comment's text: a pure function of the job's snapshot, so every replica of the
@@ -174,7 +174,7 @@ export function progressStages(snapshot: Snapshot): Stage[] {
       label: 'Run the tests',
       detail: test
         ? test.passed
-          ? `passed in ${formatDuration(test.durationMs)} (${counts(test)})`
+          ? `passed${test.evidence === 'exit-code' ? ' on the exit status alone (weak evidence)' : ''} in ${formatDuration(test.durationMs)} (${counts(test)})`
           : qualityBlocks(test).length
             ? `passed (${counts(test)}); held back by quality: ${qualityWords(qualityBlocks(test))}`
             : test.verdict === 'unknown'
@@ -303,6 +303,8 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
 
   const warning = sandboxWarning([ctx.baseline, ctx.lastTest]);
   if (warning) parts.push(warning);
+  const weak = ctx.lastTest?.passed ? weakEvidence(ctx.lastTest) : null;
+  if (weak) parts.push(weak);
   // Every attempt keeps its own failure: the first one's is often the one that explains the rest.
   const shown = ctx.attempts.some((a) => a.rejected.length > 0 || (a.test && !a.test.passed));
   if (ctx.attempts.length > 1 || shown) parts.push(attemptsSection(ctx.attempts, ctx.maxAttempts, !final));

@@ -1,6 +1,7 @@
 import type { QualityRun, TestRun, VerdictReason } from '../events/effect-results.js';
 import { qualityBlocks } from '../machines/attempt-progress.js';
 import type { JobContext } from '../machines/job-context.js';
+import { READABLE_FIX } from '../refine/class-guidance.js';
 import { plural } from '../text.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
 import { failuresOf, ownStack, testTotals } from './test-failures.js';
@@ -86,6 +87,13 @@ export function verdictReasons(run: Pick<TestRun, 'reasons'>, options: { listed?
   if (reasons.length === 0 && advice.length === 0) return '';
   const lines = reasons.map((r) => `- ${r.level === 'fail' ? '❌' : '❔'} ${r.message}`);
   return [lines.join('\n'), ...advice].filter(Boolean).join('\n\n');
+}
+
+/** A pass on the exit status alone (booty.yml's `gate: exit-code`), as a warning block; null otherwise. */
+export function weakEvidence(run: Pick<TestRun, 'evidence' | 'reasons'> | null | undefined): string | null {
+  if (run?.evidence !== 'exit-code') return null;
+  const unseen = run.reasons.map((r) => r.message).join('; ');
+  return `> [!WARNING]\n> **Weak evidence.** \`.github/booty.yml\` says \`gate: exit-code\`, so this change passed because its test command exited 0. booty could not see its tests pass (${unseen}). Review the change as untested, or let booty read the runner (\`test.report\`, or the runner's TAP or JUnit reporter) and remove \`gate: exit-code\`.`;
 }
 
 /** One line for people when the tests ran without bubblewrap, or null. */
@@ -184,7 +192,9 @@ export function testEvidence(
   const byQuality = qualityBlocks(test).length ? ' (a quality command)' : '';
   const result =
     test.verdict === 'pass'
-      ? '✅ passed'
+      ? test.evidence === 'exit-code'
+        ? '✅ passed on the exit status alone (weak evidence)'
+        : '✅ passed'
       : test.verdict === 'unknown'
         ? `❔ not proven${byQuality}`
         : `❌ failing${byQuality}`;
@@ -212,8 +222,19 @@ export function testEvidence(
   return parts.join('\n\n');
 }
 
+/** For a baseline booty could not read: what to set in booty.yml. */
+function unreadableBaseline(baseline: TestRun): string {
+  return [
+    `What ${code(baseline.command)} printed on the base branch holds no test result booty can read (it ${exitWords(baseline)}).`,
+    `Its last lines:\n\n${fenced(tail(baseline.outputTail, 30, 3000) || '(no output)')}`,
+    `${READABLE_FIX}.`,
+    `\`\`\`yaml\n# .github/booty.yml\ntest:\n  command: ${baseline.command}\n  report: test-results.xml # a JUnit XML or TAP report the tests write (globs too)\n# or, to accept the exit status alone (weak evidence):\n# gate: exit-code\n\`\`\``,
+  ].join('\n\n');
+}
+
 /** For a baseline that cannot run: the command, how it ended, its last lines, and the fix. */
 export function brokenBaseline(baseline: TestRun): string {
+  if (baseline.broken?.reason === 'tests-unreadable') return unreadableBaseline(baseline);
   const timeout = baseline.broken?.reason === 'test-command-timeout';
   const fix = timeout
     ? 'Raise `timeoutSeconds` in `.github/booty.yml`, or point `test.command` at a faster suite.'

@@ -300,7 +300,9 @@ export const actions = {
         message:
           broken.reason === 'test-command-timeout'
             ? `The test command \`${run.command}\` did not finish on the base branch before the timeout, so booty cannot judge a change with it. Nothing was sent to the model.`
-            : `The test command \`${run.command}\` does not work on the base branch: ${broken.message}. Nothing was sent to the model.`,
+            : broken.reason === 'tests-unreadable'
+              ? `booty cannot read the results of the test command \`${run.command}\` on the base branch: ${broken.message}. A change cannot be judged by tests booty cannot see, so nothing was sent to the model.`
+              : `The test command \`${run.command}\` does not work on the base branch: ${broken.message}. Nothing was sent to the model.`,
       },
     };
   }),

@@ -9,7 +9,8 @@ import { matchesTouched, type TouchedTest, touchedLabel } from './changed-tests.
 //   - the exit status agrees with the named results.
 // Where a runner reports files, not tests (uvu), an entry stands for a whole file: a file the
 // change added or modified is seen when all of its tests passed, and a file shows no fewer tests
-// passing than on the baseline.
+// passing than on the baseline. With booty.yml's `gate: exit-code`, a run that exited 0 passes on
+// its exit status where booty could not see enough; evidence of a break still blocks it.
 // A reason of level `fail` is evidence that the change broke something; `unknown` is what booty
 // could not see. Either way nothing is promoted. Pure, so the rule reads as a table and a property.
 
@@ -18,6 +19,8 @@ export type RunFacts = Pick<TestRun, 'ran' | 'exitCode' | 'signal' | 'timedOut' 
 
 export interface Judgement {
   verdict: TestRun['verdict'];
+  /** `exit-code`: the pass rests on the exit status alone (booty.yml `gate: exit-code`). */
+  evidence?: 'exit-code';
   reasons: VerdictReason[];
   failingTests: string[];
   newFailures: string[];
@@ -65,6 +68,8 @@ export function judge(input: {
   run: RunFacts;
   /** Test declarations the change added or modified (see changed-tests.ts). */
   touched: TouchedTest[];
+  /** booty.yml's `gate`: `exit-code` accepts the exit status where booty could not see enough. */
+  gate?: 'tests' | 'exit-code';
 }): Judgement {
   const { run, touched } = input;
   const baseline = input.baseline ?? { cases: [], loadErrors: [] };
@@ -171,9 +176,13 @@ export function judge(input: {
     }
   }
 
-  const verdict = reasons.some((r) => r.level === 'fail') ? 'fail' : reasons.length > 0 ? 'unknown' : 'pass';
+  const broke = reasons.some((r) => r.level === 'fail');
+  // Asked for in booty.yml: a run that exited 0 with no evidence of a break passes on its exit.
+  const byExit = input.gate === 'exit-code' && !broke && reasons.length > 0 && run.ran && exitedZero;
+  const verdict = broke ? 'fail' : reasons.length > 0 && !byExit ? 'unknown' : 'pass';
   return {
     verdict,
+    ...(byExit && { evidence: 'exit-code' as const }),
     reasons,
     failingTests: failingIds(run),
     newFailures: [...new Set([...regressed, ...missing, ...changedFailing])].sort(),
