@@ -99,6 +99,8 @@ export function failureDetails(
 /** How an attempt's tests ended, in a few words. */
 export function attemptResult(run: TestRun): string {
   const took = `in ${formatDuration(run.durationMs)}`;
+  if (run.passed && run.evidence === 'exit-code')
+    return `✅ passed on the exit status alone, weak evidence (${counts(run)}) ${took}`;
   if (run.passed) return `✅ passed (${counts(run)}) ${took}`;
   const blocking = qualityBlocks(run);
   if (blocking.length) {

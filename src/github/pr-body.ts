@@ -5,7 +5,7 @@ import { selfConfigChanges } from '../workspace/self-modification.js';
 import { failingCount, failureDetails } from './attempt-report.js';
 import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
 import { prMarker } from './markers.js';
-import { qualityHold, sandboxWarning, testEvidence } from './test-evidence.js';
+import { qualityHold, sandboxWarning, testEvidence, weakEvidence } from './test-evidence.js';
 
 // The draft pull request's title and body: a pure function of the job, so a resumed job writes
 // exactly the body the first run would have written.
@@ -56,6 +56,8 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
   }
   const warning = sandboxWarning([job.baseline, test]);
   if (warning) sections.push(warning);
+  const weak = passed ? weakEvidence(test) : null;
+  if (weak) sections.push(weak);
   // Only a change whose tests were seen passing closes the issue.
   const link = passed ? `Closes #${job.issue.number}` : `Refs #${job.issue.number}`;
   const previous = job.request.previous?.pr

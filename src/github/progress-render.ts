@@ -11,7 +11,7 @@ import { capBody, code, formatDuration } from './markdown-format.js';
 import { progressMarker } from './markers.js';
 import { usageLine } from './pr-body.js';
 import { errorWords, failureSection, inWords, outcomeMessage } from './step-failure.js';
-import { counts, qualityHold, qualityWords, sandboxWarning } from './test-evidence.js';
+import { counts, qualityHold, qualityWords, sandboxWarning, weakEvidence } from './test-evidence.js';
 import { failuresOf } from './test-failures.js';
 
 // The progress comment's text: a pure function of the job's snapshot, so every replica of the
@@ -132,9 +132,18 @@ export function progressStages(snapshot: Snapshot): Stage[] {
     fill(6, 'held', 'skipped');
   else if (state === 'prOpened' && outcome === 'promotion-failed') fill(6, 'warning', 'skipped');
   else if (state === 'cancelled') fill(reached(ctx), 'cancelled', 'skipped');
-  else if (outcome === 'test-command-broken' || outcome === 'test-command-timeout')
+  else if (
+    outcome === 'test-command-broken' ||
+    outcome === 'test-command-timeout' ||
+    (outcome === 'tests-unreadable' && ctx.baseline?.broken)
+  )
     fill(1, 'failed', 'skipped');
-  else if (outcome === 'tests-failing' || outcome === 'tests-unknown' || outcome === 'stalled') {
+  else if (
+    outcome === 'tests-failing' ||
+    outcome === 'tests-unknown' ||
+    outcome === 'tests-unreadable' ||
+    outcome === 'stalled'
+  ) {
     fill(6, 'skipped', 'skipped');
     marks[4] = 'failed';
   } else fill(ctx.error ? (stageOfStep[ctx.error.step] ?? reached(ctx)) : reached(ctx), 'failed', 'skipped');
@@ -165,7 +174,7 @@ export function progressStages(snapshot: Snapshot): Stage[] {
       label: 'Run the tests',
       detail: test
         ? test.passed
-          ? `passed in ${formatDuration(test.durationMs)} (${counts(test)})`
+          ? `passed${test.evidence === 'exit-code' ? ' on the exit status alone (weak evidence)' : ''} in ${formatDuration(test.durationMs)} (${counts(test)})`
           : qualityBlocks(test).length
             ? `passed (${counts(test)}); held back by quality: ${qualityWords(qualityBlocks(test))}`
             : test.verdict === 'unknown'
@@ -222,11 +231,13 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
           ? '⏳ booty opened a draft pull request and waits for CI'
           : ctx.outcome?.reason === 'stalled'
             ? '⏸️ booty opened a draft pull request; its attempts stopped improving'
-            : qualityHold(ctx)
-              ? '⏸️ booty opened a draft pull request; a quality command holds it back'
-              : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
-                ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
-                : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
+            : ctx.outcome?.reason === 'tests-unreadable'
+              ? '⏸️ booty opened a draft pull request; it cannot read whether its tests pass'
+              : qualityHold(ctx)
+                ? '⏸️ booty opened a draft pull request; a quality command holds it back'
+                : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
+                  ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
+                  : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
   promoted: () => '✅ booty opened a pull request, ready for review',
   checkingCi: () => '⏳ booty is reading CI on its pull request',
   demoting: () => '⏳ CI failed: booty is turning its pull request back to draft',
@@ -292,6 +303,8 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
 
   const warning = sandboxWarning([ctx.baseline, ctx.lastTest]);
   if (warning) parts.push(warning);
+  const weak = ctx.lastTest?.passed ? weakEvidence(ctx.lastTest) : null;
+  if (weak) parts.push(weak);
   // Every attempt keeps its own failure: the first one's is often the one that explains the rest.
   const shown = ctx.attempts.some((a) => a.rejected.length > 0 || (a.test && !a.test.passed));
   if (ctx.attempts.length > 1 || shown) parts.push(attemptsSection(ctx.attempts, ctx.maxAttempts, !final));

@@ -1,6 +1,7 @@
 import type { QualityRun, TestRun, VerdictReason } from '../events/effect-results.js';
 import { qualityBlocks } from '../machines/attempt-progress.js';
 import type { JobContext } from '../machines/job-context.js';
+import { READABLE_FIX } from '../refine/class-guidance.js';
 import { plural } from '../text.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
 import { failuresOf, ownStack, testTotals } from './test-failures.js';
@@ -13,11 +14,27 @@ import { failuresOf, ownStack, testTotals } from './test-failures.js';
 type Run = Pick<TestRun, 'totals' | 'exitCode' | 'signal' | 'timedOut' | 'cases' | 'loadErrors' | 'ran'> &
   Partial<Pick<TestRun, 'failingTests'>>;
 
+/** The runner named files and how many of their tests passed, not each test (uvu). */
+export const perFile = (run: Partial<Pick<TestRun, 'cases'>> | null | undefined) =>
+  (run?.cases ?? []).some((c) => c.scope === 'file');
+
 /** "12 tests: 10 passed, 1 failed, 1 skipped"; an entry that stands for a whole file is no test. */
 export function counts(run: Pick<TestRun, 'totals'> & Partial<Pick<TestRun, 'cases'>>): string {
   const t = testTotals(run);
   const failed = t.failed + t.errored;
-  return `${plural(t.total, 'test')}: ${t.passed} passed, ${failed} failed, ${t.skipped} skipped`;
+  const how = perFile(run) ? ', counted per file' : '';
+  return `${plural(t.total, 'test')}: ${t.passed} passed, ${failed} failed, ${t.skipped} skipped${how}`;
+}
+
+const PER_FILE =
+  'The evidence is per file: the test runner reports how many tests of each file passed, not each test by name. A test file this change added or modified counts as passing when all of its tests passed, and no file may show fewer tests passing than before the change.';
+
+/** A changed test by its id; an entry for a whole file says so, with its count. */
+function changedEntry(id: string, run: TestRun): string {
+  const entry = run.cases.find((c) => c.id === id && c.counts);
+  if (!entry?.counts) return code(id);
+  const n = entry.counts.passed + entry.counts.failed + entry.counts.skipped;
+  return `${code(id)} (the whole file: ${plural(n, 'test')}, ${entry.counts.passed} passed)`;
 }
 
 function exitWords(run: Pick<TestRun, 'exitCode' | 'signal' | 'timedOut'>): string {
@@ -70,6 +87,13 @@ export function verdictReasons(run: Pick<TestRun, 'reasons'>, options: { listed?
   if (reasons.length === 0 && advice.length === 0) return '';
   const lines = reasons.map((r) => `- ${r.level === 'fail' ? '❌' : '❔'} ${r.message}`);
   return [lines.join('\n'), ...advice].filter(Boolean).join('\n\n');
+}
+
+/** A pass on the exit status alone (booty.yml's `gate: exit-code`), as a warning block; null otherwise. */
+export function weakEvidence(run: Pick<TestRun, 'evidence' | 'reasons'> | null | undefined): string | null {
+  if (run?.evidence !== 'exit-code') return null;
+  const unseen = run.reasons.map((r) => r.message).join('; ');
+  return `> [!WARNING]\n> **Weak evidence.** \`.github/booty.yml\` says \`gate: exit-code\`, so this change passed because its test command exited 0. booty could not see its tests pass (${unseen}). Review the change as untested, or let booty read the runner (\`test.report\`, or the runner's TAP or JUnit reporter) and remove \`gate: exit-code\`.`;
 }
 
 /** One line for people when the tests ran without bubblewrap, or null. */
@@ -168,7 +192,9 @@ export function testEvidence(
   const byQuality = qualityBlocks(test).length ? ' (a quality command)' : '';
   const result =
     test.verdict === 'pass'
-      ? '✅ passed'
+      ? test.evidence === 'exit-code'
+        ? '✅ passed on the exit status alone (weak evidence)'
+        : '✅ passed'
       : test.verdict === 'unknown'
         ? `❔ not proven${byQuality}`
         : `❌ failing${byQuality}`;
@@ -180,11 +206,12 @@ export function testEvidence(
     ['Attempt', `${job.attempt} of ${job.maxAttempts}`],
   ];
   const parts = [['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n')];
+  if (perFile(test) || perFile(baseline)) parts.push(PER_FILE);
   if (baseline) parts.push(baselineFailing(baseline));
-  const changed = test.changedTests ?? [];
+  const changed = (test.changedTests ?? []).map((id) => changedEntry(id, test));
   parts.push(
     changed.length
-      ? `Tests this change added or modified:\n${bullets(changed)}`
+      ? `Tests this change added or modified:\n${bullets(changed, 20, (s) => s)}`
       : 'This change added or modified no test.',
   );
   // The PR body lists the failing tests with their messages under the evidence.
@@ -195,8 +222,19 @@ export function testEvidence(
   return parts.join('\n\n');
 }
 
+/** For a baseline booty could not read: what to set in booty.yml. */
+function unreadableBaseline(baseline: TestRun): string {
+  return [
+    `What ${code(baseline.command)} printed on the base branch holds no test result booty can read (it ${exitWords(baseline)}).`,
+    `Its last lines:\n\n${fenced(tail(baseline.outputTail, 30, 3000) || '(no output)')}`,
+    `${READABLE_FIX}.`,
+    `\`\`\`yaml\n# .github/booty.yml\ntest:\n  command: ${baseline.command}\n  report: test-results.xml # a JUnit XML or TAP report the tests write (globs too)\n# or, to accept the exit status alone (weak evidence):\n# gate: exit-code\n\`\`\``,
+  ].join('\n\n');
+}
+
 /** For a baseline that cannot run: the command, how it ended, its last lines, and the fix. */
 export function brokenBaseline(baseline: TestRun): string {
+  if (baseline.broken?.reason === 'tests-unreadable') return unreadableBaseline(baseline);
   const timeout = baseline.broken?.reason === 'test-command-timeout';
   const fix = timeout
     ? 'Raise `timeoutSeconds` in `.github/booty.yml`, or point `test.command` at a faster suite.'

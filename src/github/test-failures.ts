@@ -103,9 +103,12 @@ function withoutNodeVerdict(message: string | null): string | null {
   return text || null;
 }
 
-/** The totals without the entries that stand for whole files. */
+/**
+ * The totals without the entries that stand for whole files. An entry with counts (uvu's) is
+ * counted by its tests already, never as one itself.
+ */
 export function testTotals(run: Pick<TestRun, 'totals'> & Partial<Pick<TestRun, 'cases'>>): TestTotals {
-  const entries = (run.cases ?? []).filter(fileEntry);
+  const entries = (run.cases ?? []).filter((c) => !c.counts && fileEntry(c));
   if (entries.length === 0) return run.totals;
   const t = { ...run.totals };
   for (const c of entries) {

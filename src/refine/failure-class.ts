@@ -8,6 +8,9 @@ type Run = Pick<
   TestRun,
   | 'ran'
   | 'exitCode'
+  | 'signal'
+  | 'reasons'
+  | 'failingTests'
   | 'timedOut'
   | 'outputTail'
   | 'cases'
@@ -90,8 +93,29 @@ export function failureBlocks(run: Pick<Run, 'cases' | 'loadErrors' | 'newFailur
   ];
 }
 
+/**
+ * A run that exited 0 and named no failing test, held back only by what booty could not see (no
+ * test it could read, or not the change's own): no failure of the change, and nothing another
+ * attempt can fix, so it is never refined.
+ */
+export function unreadable(
+  run: Pick<TestRun, 'ran' | 'exitCode' | 'signal' | 'timedOut' | 'reasons' | 'failingTests' | 'loadErrors'>,
+): boolean {
+  return (
+    run.ran &&
+    run.exitCode === 0 &&
+    !run.signal &&
+    !run.timedOut &&
+    run.reasons.length > 0 &&
+    run.reasons.every((r) => r.level === 'unknown') &&
+    run.failingTests.length === 0 &&
+    run.loadErrors.length === 0
+  );
+}
+
 /** Why a run after a change did not pass: the structured record first, then its text. */
 export function classifyRun(run: Run): FailureClass {
+  if (unreadable(run)) return 'unreadable';
   if (run.timedOut) return 'timeout';
   for (const block of failureBlocks(run)) {
     const cls = classifyText(block.text);
@@ -129,4 +153,5 @@ export function unjudgedQuality(run: Pick<TestRun, 'quality'> | null | undefined
 }
 
 /** No attempt can get past these: the job stops and says what a human must change. */
-export const failsFast = (cls: FailureClass | undefined) => cls === 'policy' || cls === 'environment';
+export const failsFast = (cls: FailureClass | undefined) =>
+  cls === 'policy' || cls === 'environment' || cls === 'unreadable';

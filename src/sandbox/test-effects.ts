@@ -24,6 +24,7 @@ import { totalsOf } from './reports/case-list.js';
 import { readResults } from './reports/read-results.js';
 import { clearReports, planReporters } from './reports/reporter-plan.js';
 import { type CommandResult, runCommand } from './run-command.js';
+import { runnerSeen } from './runner-seen.js';
 import { strictest } from './sandbox-mode.js';
 import { describeExit, failingIds, judge } from './test-verdict.js';
 
@@ -237,7 +238,7 @@ export function createTestEffects(options: TestEffectsOptions) {
       totals: totalsOf(cases),
       sandbox: result.sandbox,
     } as const;
-    return { facts, output };
+    return { facts, output, runner: plan.runner };
   }
 
   const runBaseline: EffectImpl<'runBaseline'> = async (input, { signal }): Promise<Run> => {
@@ -252,8 +253,11 @@ export function createTestEffects(options: TestEffectsOptions) {
       if (failedInstall.network) throw new BootyError('BOOTY_E_INSTALL_NETWORK', { command, tail });
       throw new BootyError('BOOTY_E_INSTALL_FAILED', { command, status, tail });
     }
-    const { facts, output } = await testRun(cfg, dir, home, signal);
-    const broken = baselineProblem({ ...facts, output });
+    const { facts, output, runner } = await testRun(cfg, dir, home, signal);
+    // Which runner booty saw, for a baseline it could read nothing from.
+    const unread = facts.cases.length === 0 && facts.loadErrors.length === 0;
+    const seen = unread ? await runnerSeen(cfg.test.command, dir, runner) : undefined;
+    const broken = baselineProblem({ ...facts, output }, { gate: cfg.gate, runner: seen });
     // What the quality commands show before any change, for the comparison after each one.
     const step = broken ? null : qualityStep(job, cfg, home, signal);
     const quality = step ? await baselineQuality(step) : null;
@@ -292,8 +296,10 @@ export function createTestEffects(options: TestEffectsOptions) {
           after: c.content,
         })),
       ),
+      // A file the runner named tests in is a test file, wherever it sits.
+      new Set(facts.cases.flatMap((c) => (c.file === null ? [] : [c.file]))),
     );
-    const judgement = judge({ baseline: job.baseline, run: facts, touched });
+    const judgement = judge({ baseline: job.baseline, run: facts, touched, gate: cfg.gate });
     // Quality commands run once the tests pass: a failing test is the root cause to fix first. A
     // baseline with no quality record ran before booty had quality commands: the job keeps the gate
     // it started with, as nothing on the base commit could be compared with.

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoResponder } from '../../src/demo/demo-script.js';
 import { stateName } from '../../src/machines/fold.js';
 import { corpusCases } from '../corpus/cases.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
+import { tempDir } from '../support/job-harness.js';
 import { e2eWorld, type WorldOptions } from './e2e-world.js';
 import { filesModel } from './scripted-model.js';
 
@@ -39,6 +41,41 @@ describe('the gate end to end', () => {
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toContain('The test command `npm test` exited 1 on the base branch');
     expect(comments[0]!.body).toContain('# .github/booty.yml');
+    expect(world!.pulls()).toEqual([]);
+  });
+
+  it('given a runner booty cannot read, then the job stops before any model request and its comment names the fix', async () => {
+    // No booty.yml: booty detects npm and runs `npm test`, whose runner prints what booty cannot read.
+    const repoDir = path.join(tempDir('booty-unreadable-'), 'repo');
+    fs.mkdirSync(repoDir);
+    const manifest = {
+      name: 'durations',
+      version: '1.0.0',
+      private: true,
+      scripts: { test: 'node check.js' },
+    };
+    const lock = {
+      ...manifest,
+      lockfileVersion: 3,
+      requires: true,
+      packages: { '': { name: 'durations', version: '1.0.0' } },
+    };
+    fs.writeFileSync(path.join(repoDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    fs.writeFileSync(path.join(repoDir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+    fs.writeFileSync(path.join(repoDir, 'check.js'), "console.log('durations: 3 of 3 fine');\n");
+    const { snapshot } = await runJob({ repoDir });
+    expect(stateName(snapshot)).toBe('failed');
+    expect(snapshot.context.outcome?.reason).toBe('tests-unreadable');
+    expect(world!.anthropic.requests).toEqual([]);
+    const comments = world!.comments();
+    expect(comments).toHaveLength(1);
+    const body = comments[0]!.body;
+    expect(body).toContain(
+      'booty cannot read the results of the test command `npm test` on the base branch: the tests ran and exited 0, but booty read no test result from them: the command starts `node check.js` (the `test` script), whose output booty cannot read.',
+    );
+    expect(body).toContain('point `test.report` in `.github/booty.yml` at it');
+    expect(body).toContain('# .github/booty.yml\ntest:\n  command: npm test\n  report: test-results.xml');
+    expect(body).toContain('# gate: exit-code');
     expect(world!.pulls()).toEqual([]);
   });
 

@@ -34,7 +34,7 @@ describe('failure classes', () => {
     expect(new Set(samples.map(([, cls]) => cls))).toEqual(
       new Set(
         FailureClass.options.filter(
-          (c) => c !== 'timeout' && c !== 'invalid-model-output' && c !== 'unknown',
+          (c) => c !== 'timeout' && c !== 'invalid-model-output' && c !== 'unknown' && c !== 'unreadable',
         ),
       ),
     );
@@ -145,7 +145,27 @@ describe('failure classes', () => {
   );
 
   it('fails fast only on what no attempt can change', () => {
-    expect(FailureClass.options.filter(failsFast)).toEqual(['policy', 'environment']);
+    expect(FailureClass.options.filter(failsFast)).toEqual(['policy', 'environment', 'unreadable']);
+  });
+
+  it('reads a run that exited 0 and named no failure as unreadable, whatever it printed', () => {
+    const unknownReason = { level: 'unknown' as const, tests: [] };
+    const quiet = failing({
+      exitCode: 0,
+      cases: [],
+      outputTail: 'lite.js (5 / 5)\nAssertionError in a log line',
+      failingTests: [],
+      verdict: 'unknown',
+      reasons: [{ ...unknownReason, code: 'no-test-passed', message: 'no test was seen passing' }],
+    });
+    expect(classifyRun(quiet)).toBe('unreadable');
+    // Exited 1, or named a failing test, or timed out: the change's doing as before.
+    const exitDisagrees = { ...unknownReason, code: 'exit-disagrees' as const, message: 'exited 1' };
+    expect(classifyRun({ ...quiet, exitCode: 1, reasons: [...quiet.reasons, exitDisagrees] })).toBe(
+      'assertion',
+    );
+    expect(classifyRun({ ...quiet, failingTests: ['test/a.test.js > adds'] })).toBe('assertion');
+    expect(classifyRun({ ...quiet, exitCode: null, timedOut: true })).toBe('timeout');
   });
 });
 
