@@ -9,12 +9,12 @@ import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';
 import { touchedTests } from './changed-tests.js';
 import { cleanOutput } from './clean-output.js';
+import { readInstallRecord, writeInstallRecord } from './install-record.js';
 import {
   buildCodeChanged,
   forgetHomeSettings,
   installPlan,
   isManifest,
-  markInstalled,
   offRegistryDependencies,
 } from './install-step.js';
 import { tailOf } from './output-cap.js';
@@ -30,13 +30,16 @@ import { describeExit, failingIds, judge } from './test-verdict.js';
 // The two effects that run the repository's tests: once on the base commit (the baseline), and
 // after every applied attempt. Each run is read from the framework's own report where booty can get
 // one, and recorded case by case; the verdict needs positive evidence. The install step runs when
-// the workspace is new or a manifest changed, into a HOME kept for the whole job. Tests never have
-// network, and each run starts from exactly the logged change (workspace.treeForRun).
+// the workspace is new or a manifest changed, into a HOME kept for the whole job; what it writes
+// stays for every later run (install-record.ts). Tests never have network, and each run starts from
+// exactly the logged change (workspace.treeForRun).
 
 export interface TestEffectsOptions {
   workspace: {
     /** The job's work tree as base + logged changes (rebuilt from the log if it is gone), for a run. */
     treeForRun: (job: JobContext) => Promise<string>;
+    /** What is untracked in the job's tree besides the change's files: after an install, its output. */
+    untrackedOutputs: (job: JobContext) => Promise<string[]>;
     /** The job's sandbox HOME. */
     home: (job: JobContext) => Promise<string>;
     /** A reader of files at the base commit (null where absent); the named files are read at once. */
@@ -155,7 +158,8 @@ export function createTestEffects(options: TestEffectsOptions) {
     home: string,
     signal: AbortSignal,
   ): Promise<FailedInstall | null> {
-    const plan = await installPlan(dir, cfg, job.changes);
+    const record = await readInstallRecord(dir);
+    const plan = await installPlan(dir, cfg, job.changes, record?.digest ?? null);
     if (!plan) return null;
     if (plan.untrusted) {
       const refused = await refusal(job);
@@ -175,7 +179,9 @@ export function createTestEffects(options: TestEffectsOptions) {
       signal,
     );
     if (result.exitCode === 0 && !result.timedOut) {
-      await markInstalled(dir, plan);
+      // What it left untracked in the tree stays through every reset, .gitignore or not.
+      const tree = await options.workspace.untrackedOutputs(job);
+      await writeInstallRecord(dir, { digest: plan.digest, tree });
       return null;
     }
     const output = clean(result.output, dir, home);
