@@ -284,7 +284,7 @@ export function createTestEffects(options: TestEffectsOptions) {
     const dir = await options.workspace.treeForRun(job);
     const home = await options.workspace.home(job);
     const failedInstall = await install(job, cfg, dir, home, signal);
-    if (failedInstall) return classified(installFailed(cfg, failedInstall, job));
+    if (failedInstall) return classified(installFailed(cfg, failedInstall, job), job);
     const { facts } = await testRun(cfg, dir, home, signal);
     const readBase = await options.workspace.readBase(
       job,
@@ -306,35 +306,47 @@ export function createTestEffects(options: TestEffectsOptions) {
     const gated = judgement.verdict === 'pass' && job.baseline?.quality !== undefined;
     const step = gated ? qualityStep(job, cfg, home, signal) : null;
     if (!step)
-      return classified({ ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' });
+      return classified({ ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' }, job);
     const quality = await changeQuality(step, job.baseline?.quality);
     const verdict = qualityVerdict(quality);
     const run: Run = { ...facts, broken: null, ...judgement, verdict, passed: verdict === 'pass', quality };
-    return run.passed ? run : { ...run, failureClass: qualityClass(run, quality, job.baseline?.quality) };
+    return run.passed ? run : { ...run, failureClass: qualityClass(run, quality, job) };
   };
 
   return { runBaseline, runTests };
 }
 
 /** A run that did not pass says why, in the log, so a replay routes it the same way for good. */
-const classified = (run: Run): Run => (run.passed ? run : { ...run, failureClass: classifyRun(run) });
+const classified = (run: Run, job: JobContext): Run =>
+  run.passed
+    ? run
+    : { ...run, failureClass: classifyRun(run, { baseline: job.baseline, changedPaths: changedPaths(job) }) };
+
+const changedPaths = (job: JobContext) => job.changes.map((c) => c.path);
 
 /** A run whose tests passed and whose quality did not: classed by what the quality commands printed. */
-function qualityClass(run: Run, quality: QualityRun[], base: readonly QualityRun[] = []) {
+function qualityClass(run: Run, quality: QualityRun[], job: JobContext) {
+  const base = job.baseline?.quality ?? [];
   const blocking = quality.filter((q) => q.verdict !== 'pass');
   // Nothing another attempt could change: booty cannot judge the commands on this repository.
   const onBase = (q: QualityRun) => base.find((b) => b.command === q.command);
   if (blocking.length > 0 && blocking.every((q) => unjudgeableOnBase(onBase(q), q)))
     return 'environment' as const;
-  // A command the shell could not find or start is the environment's doing, as for the tests.
-  const unstarted = blocking.find((q) => q.exitCode === 126 || q.exitCode === 127);
-  return classifyRun({
-    ...run,
-    timedOut: blocking.some((q) => q.timedOut),
-    outputTail: blocking.map((q) => q.outputTail).join('\n'),
+  // Read as a test run is: the environment's doing only where the same commands failed alike on
+  // the base commit.
+  const after = { ...run, timedOut: blocking.some((q) => q.timedOut), ...asOneRun(blocking) };
+  const before = { ...asOneRun(blocking.map(onBase)), cases: [], loadErrors: [] };
+  return classifyRun(after, { baseline: before, changedPaths: changedPaths(job) });
+}
+
+/** Quality commands' runs as one: their output, and the status of one the shell could not start. */
+function asOneRun(runs: (QualityRun | undefined)[]) {
+  const unstarted = runs.find((q) => q?.exitCode === 126 || q?.exitCode === 127);
+  return {
+    outputTail: runs.map((q) => q?.outputTail ?? '').join('\n'),
     ran: !unstarted,
-    exitCode: (unstarted ?? blocking[0])?.exitCode ?? null,
-  });
+    exitCode: (unstarted ?? runs[0])?.exitCode ?? null,
+  };
 }
 
 /** An install that failed after the change touched a manifest: the change broke it. */
