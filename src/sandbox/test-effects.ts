@@ -9,6 +9,7 @@ import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';
 import { touchedTests } from './changed-tests.js';
 import { cleanOutput } from './clean-output.js';
+import { homeManifest, settleHome } from './home-state.js';
 import { readInstallRecord, writeInstallRecord } from './install-record.js';
 import {
   buildCodeChanged,
@@ -31,8 +32,9 @@ import { describeExit, failingIds, judge } from './test-verdict.js';
 // after every applied attempt. Each run is read from the framework's own report where booty can get
 // one, and recorded case by case; the verdict needs positive evidence. The install step runs when
 // the workspace is new or a manifest changed, into a HOME kept for the whole job; what it writes
-// stays for every later run (install-record.ts). Tests never have network, and each run starts from
-// exactly the logged change (workspace.treeForRun).
+// stays for every later run (install-record.ts), and nothing else a run wrote in HOME does
+// (home-state.ts). Tests never have network, and each run starts from exactly the logged change
+// (workspace.treeForRun).
 
 export interface TestEffectsOptions {
   workspace: {
@@ -159,7 +161,11 @@ export function createTestEffects(options: TestEffectsOptions) {
     signal: AbortSignal,
   ): Promise<FailedInstall | null> {
     const record = await readInstallRecord(dir);
-    const plan = await installPlan(dir, cfg, job.changes, record?.digest ?? null);
+    // Whatever a test run left in HOME goes before anything runs there again; a test that
+    // damaged what the install made there has it made again.
+    const settled = await settleHome(home, record?.home ?? {});
+    const installed = settled.damaged ? null : (record?.digest ?? null);
+    const plan = await installPlan(dir, cfg, job.changes, installed);
     if (!plan) return null;
     if (plan.untrusted) {
       const refused = await refusal(job);
@@ -181,7 +187,7 @@ export function createTestEffects(options: TestEffectsOptions) {
     if (result.exitCode === 0 && !result.timedOut) {
       // What it left untracked in the tree stays through every reset, .gitignore or not.
       const tree = await options.workspace.untrackedOutputs(job);
-      await writeInstallRecord(dir, { digest: plan.digest, tree });
+      await writeInstallRecord(dir, { digest: plan.digest, tree, home: await homeManifest(home) });
       return null;
     }
     const output = clean(result.output, dir, home);

@@ -125,15 +125,6 @@ func TestHour(t *testing.T) {
   },
 };
 
-const usage = {
-  model: 'm',
-  inputTokens: 0,
-  outputTokens: 0,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  costUsd: 0,
-};
-
 describe('what the install writes into the tree', () => {
   it.each(Object.entries(ecosystems))(
     '%s: stays through the reset before every run, in a repository with no .gitignore',
@@ -151,7 +142,7 @@ describe('what the install writes into the tree', () => {
       expect(fs.existsSync(path.join(dir, eco.output))).toBe(true);
 
       const changes = Object.entries(eco.change).map(([p, content]) => ({ path: p, content }));
-      const proposal = { at: 0, changes, explanation: '', usage };
+      const proposal = { changes, explanation: '' };
       await ws.applyChanges(
         { key: 'k', step: 'applyChanges', attempt: 1, notBefore: null, job: { ...job, proposal } },
         { signal },
