@@ -12,7 +12,7 @@ COPY package.json npm-shrinkwrap.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY scripts/copy-sql.mjs ./scripts/
+COPY scripts/copy-assets.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim

@@ -36,8 +36,8 @@ export default async function setup(project: TestProject) {
     logLevel: 'warning',
   });
   // What the code finds beside itself: the OpenAPI subset next to the simulator, the PostgreSQL
-  // store's migrations (SQL files), the examples.
-  for (const dir of ['src/simulators/openapi', 'src/store/postgres/migrations']) {
+  // store's migrations (SQL files), the sandbox's seccomp filter, the examples.
+  for (const dir of ['src/simulators/openapi', 'src/store/postgres/migrations', 'src/sandbox/seccomp']) {
     cpSync(path.join(root, dir), path.join(staging, dir), { recursive: true });
   }
   mkdirSync(staging, { recursive: true });
