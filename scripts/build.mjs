@@ -1,7 +1,7 @@
 // The build: esbuild emits every .ts under the given roots file for file (no bundle, the layout
-// kept), and copies the files the code reads from beside itself (SQL migrations, JSON). Type
-// checking is `npm run typecheck` (tsc --noEmit), run apart by CI: emitting through tsc took
-// minutes on a loaded 2-core machine, esbuild takes about a second.
+// kept), and copies the files the code reads from beside itself (SQL migrations, JSON, the
+// sandbox's seccomp filter). Type checking is `npm run typecheck` (tsc --noEmit), run apart by CI:
+// emitting through tsc took minutes on a loaded 2-core machine, esbuild takes about a second.
 //   node scripts/build.mjs            src/ -> dist/
 // The tests' compiled copy (test/global-setup.ts) calls `emit` with its own roots and folder.
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const ASSETS = ['.sql', '.json'];
+const ASSETS = ['.sql', '.json', '.bpf'];
 
 function walk(root, dir, out) {
   for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {

@@ -45,6 +45,8 @@ describe('the npm package', () => {
     expect(files).toContain('package/dist/simulators/openapi/api.github.com.subset.json');
     // The PostgreSQL migrations are SQL files beside the compiled code, copied there by the build.
     expect(files).toContain('package/dist/store/postgres/migrations/001-init.sql');
+    // So is the sandbox's seccomp filter, which bubblewrap loads.
+    expect(files).toContain('package/dist/sandbox/seccomp/filter.bpf');
     expect(files.filter((f) => /^package\/(src|test|bench)\//.test(f) || f.endsWith('.map'))).toEqual([]);
 
     const app = tempDir('booty-installed-');
