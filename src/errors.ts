@@ -70,6 +70,12 @@ export const catalogue = {
     (p) =>
       `the database file ${p.path} was ${p.how} while booty was using it; booty stopped writing and runs no job: restore the file and restart booty`,
   ),
+  BOOTY_E_STORE_READONLY: spec(
+    503,
+    true,
+    (p) =>
+      `the database file ${p.path} refuses writes (${p.code}: made immutable or read-only, or its file system remounted read-only); make it writable again (chattr -i, chmod u+w, a read-write mount) and booty resumes`,
+  ),
   BOOTY_E_LEASES_UNAVAILABLE: spec(
     500,
     false,
