@@ -56,7 +56,7 @@ export const catalogue = {
     503,
     true,
     (p) =>
-      `another booty (pid ${p.pid}) holds the database ${p.path}, and did not let go within ${p.waitMs} ms; stop it first, or give this one its own BOOTY_DB (many workers on one database is what the PostgreSQL store is for)`,
+      `another booty (pid ${p.pid}) holds the database ${p.path}${p.waitMs ? `, and did not let go within ${p.waitMs} ms` : ''}; stop it first, or give this one its own BOOTY_DB (many workers on one database is what the PostgreSQL store is for)`,
   ),
   BOOTY_E_STORE_UNAVAILABLE: spec(
     503,
