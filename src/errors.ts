@@ -151,6 +151,7 @@ export const catalogue = {
   // configuration and CLI
   BOOTY_E_ENV_INVALID: spec(500, false, (p) => `environment variable ${p.name} ${p.reason}`),
   BOOTY_E_USAGE: spec(400, false, (p) => `${p.reason}; see \`booty ${p.command} --help\``),
+  BOOTY_E_LISTEN: spec(500, false, (p) => `cannot listen on ${p.address}: ${p.reason}`),
   BOOTY_E_INSPECTOR: spec(503, true, (p) => `the inspector could not ${p.op}: ${p.reason}`),
   // gateway (add gateway codes below this line)
   BOOTY_E_WEBHOOK_SIGNATURE: spec(

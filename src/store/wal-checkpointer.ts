@@ -49,6 +49,9 @@ export function startCheckpointer(
   return {
     stop() {
       stopping = true;
+      // Unreferenced, the worker would not keep the process alive for the close awaited here:
+      // with nothing else pending (a serve that failed to listen) node exited 0 mid-close.
+      worker.ref();
       worker.postMessage('stop');
       return exited;
     },

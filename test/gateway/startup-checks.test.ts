@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/job-harness.js';
@@ -152,6 +153,49 @@ describe('booty serve start-up checks', () => {
       s.proc.kill('SIGTERM');
       expect(await s.exited).toBe(0);
     }
+  });
+});
+
+describe('booty serve when it cannot listen', () => {
+  const token = { GITHUB_TOKEN: `ghp_${'a'.repeat(36)}` };
+  const cannot = (address: string, reason: string) =>
+    `booty serve: cannot listen on ${address}: ${reason} (BOOTY_E_LISTEN)`;
+
+  it('exits 1 with one line naming the address when the port is in use', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const r = await refused({ ...token, PORT: String(port) });
+      expect(r.code).toBe(1);
+      expect(r.lines).toEqual([
+        cannot(
+          `127.0.0.1:${port}`,
+          'the address is in use: another process listens there; stop it, or set PORT to a free port',
+        ),
+      ]);
+      expect(r.out).toBe('');
+    } finally {
+      taken.close();
+    }
+  });
+
+  it.each([
+    [
+      'not an address',
+      '999.1.1.1',
+      'HOST (999.1.1.1) is not an address: it does not resolve; set HOST to an address of this machine, or 0.0.0.0 for all',
+    ],
+    [
+      'not one of this machine',
+      '192.0.2.1',
+      'HOST (192.0.2.1) is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0 for all',
+    ],
+  ])('exits 1 with one line when HOST is %s', async (_, host, reason) => {
+    const r = await refused({ ...token, HOST: host, PORT: '3999', LOG_LEVEL: 'debug' });
+    expect(r.code).toBe(1);
+    expect(r.lines).toEqual([cannot(`${host}:3999`, reason)]);
+    expect(r.out).toBe('');
   });
 });
 
