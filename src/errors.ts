@@ -74,7 +74,7 @@ export const catalogue = {
     503,
     true,
     (p) =>
-      `the database file ${p.path} refuses writes (${p.code}: made immutable or read-only, or its file system remounted read-only); make it writable again (chattr -i, chmod u+w, a read-write mount) and booty resumes`,
+      `the database file ${p.path} refuses writes (${p.code}: made immutable or read-only, or its file system remounted read-only); make it writable again (chattr -i, chmod u+w, a read-write mount)`,
   ),
   BOOTY_E_LEASES_UNAVAILABLE: spec(
     500,

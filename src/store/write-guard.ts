@@ -23,14 +23,27 @@ function refusal(file: string): string | null {
   }
 }
 
+const files = (db: string) => [db, `${db}-wal`, `${db}-shm`];
+
+/**
+ * For a server about to open `db`: throws BOOTY_E_STORE_READONLY when one of its files refuses
+ * writes now. SQLite would open it read-only and stay so, a server that never takes a write even
+ * once the file is writable again; refused at start, a process manager's restart picks it up.
+ */
+export function assertWritable(db: string) {
+  for (const file of db === ':memory:' ? [] : files(db)) {
+    const code = refusal(file);
+    if (code) throw new BootyError('BOOTY_E_STORE_READONLY', { path: file, code });
+  }
+}
+
 export class WriteGuard {
   private readonly index: string[];
   private readonly all: string[];
 
   /** `file`: the database, open already in WAL mode (its -wal and -shm exist). */
   constructor(file: string) {
-    const files = file === ':memory:' ? [] : [file, `${file}-wal`, `${file}-shm`];
-    this.all = files.filter((f) => refusal(f) === null);
+    this.all = file === ':memory:' ? [] : files(file).filter((f) => refusal(f) === null);
     this.index = this.all.filter((f) => f.endsWith('-shm'));
   }
 

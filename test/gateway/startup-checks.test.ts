@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 import { serveProcess } from '../support/serve-process.js';
 import { startTestServer } from './gateway-harness.js';
@@ -152,6 +154,27 @@ describe('booty serve start-up checks', () => {
     } finally {
       s.proc.kill('SIGTERM');
       expect(await s.exited).toBe(0);
+    }
+  });
+});
+
+describe('booty serve on a database that refuses writes', () => {
+  it('exits 1 with one line naming the file, not a server that can never write', async () => {
+    const dir = tempDir('booty-readonly-');
+    const db = path.join(dir, 'booty.db');
+    await new SqliteEventStore(db).close();
+    // Immutable (as root): SQLite would open it read-only, and stay so once it is writable again.
+    execFileSync('chattr', ['+i', db]);
+    const s = serve({ GITHUB_TOKEN: `ghp_${'a'.repeat(36)}`, BOOTY_DB: db });
+    try {
+      expect(await Promise.race([s.exited, s.url.then(() => 'listening')])).toBe(1);
+      expect(s.err().trim().split('\n')).toEqual([
+        `booty serve: the database file ${db} refuses writes (EPERM: made immutable or read-only, or its file system remounted read-only); make it writable again (chattr -i, chmod u+w, a read-write mount) (BOOTY_E_STORE_READONLY)`,
+      ]);
+      expect(s.out()).toBe('');
+    } finally {
+      s.proc.kill('SIGKILL');
+      execFileSync('chattr', ['-i', db]);
     }
   });
 });
