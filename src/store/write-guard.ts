@@ -5,7 +5,7 @@ import { BootyError } from '../errors.js';
 // writes alike. When that file is made immutable (chattr +i) or read-only under a running booty,
 // the kernel answers the next write to a mapped page with SIGBUS: the process dies at once, with
 // no error to catch and no log line. So each call first asks the kernel whether the files still
-// take writes (one access(2) each, a microsecond), and a refusal is a store fault like a full disk:
+// take writes (one access(2) each, microseconds), and a refusal is a store fault like a full disk:
 // jobs pause, nothing touches the mapping, and the next call that finds them writable goes on.
 // Only files that took writes when the store opened are watched: a file SQLite opened read-only
 // (a reader without write permission) is never written through.
