@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../actors/supervisor.js';
+import { BootyError } from '../errors.js';
 import { dashboardServed } from '../github/job-link.js';
 import type { Logger } from '../log.js';
 import type { Booty } from '../runtime/compose.js';
@@ -87,7 +88,9 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
 
   let resumed: string[] = [];
   try {
-    await app.listen({ host: env.HOST, port: env.PORT });
+    await app.listen({ host: env.HOST, port: env.PORT }).catch((err: unknown) => {
+      throw listenError(err, env.HOST, env.PORT);
+    });
     resumed = await supervisor.boot();
     health.start();
     // Once the route listens: what it asks GitHub to send again arrives there.
@@ -115,6 +118,23 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     catchUp,
     close,
   };
+}
+
+/** Why the listener could not open, in the words of the settings that chose it (HOST, PORT). */
+function listenError(err: unknown, host: string, port: number): BootyError {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  const reason =
+    code === 'EADDRINUSE'
+      ? 'the address is in use: another process listens there; stop it, or set PORT to a free port'
+      : code === 'EADDRNOTAVAIL'
+        ? `HOST (${host}) is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0 for all`
+        : code === 'ENOTFOUND' || code.startsWith('EAI_')
+          ? `HOST (${host}) is not an address: it does not resolve; set HOST to an address of this machine, or 0.0.0.0 for all`
+          : code === 'EACCES'
+            ? 'no permission: a port below 1024 needs root or CAP_NET_BIND_SERVICE; set PORT to 1024 or above'
+            : (err as Error).message;
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return new BootyError('BOOTY_E_LISTEN', { address, reason }, { cause: err });
 }
 
 /** A host a client can reach: the wildcard addresses mean this machine. */

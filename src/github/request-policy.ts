@@ -97,10 +97,13 @@ export function requestPolicy(options: RequestPolicyOptions) {
       const { pathname } = new URL(params.url, 'http://github.test');
       const graphql = pathname.startsWith('/graphql');
       const write = params.method !== 'GET' && params.method !== 'HEAD' && !TOKEN_ROUTE.test(pathname);
-      // The caller's own signal still counts; shutdown's is added to it.
+      // The caller's own signal still counts; shutdown's is added to it. Set on these very options:
+      // before-after-hook (4.0) gives the hooks inside this one (octokit's auth, its request log)
+      // the options the request started with, not the ones passed on, so a copy carrying the
+      // signal never reached fetch and shutdown waited on a hanging GitHub (before-after-hook#125).
       const own = (params.request as { signal?: AbortSignal } | undefined)?.signal;
       const signal = stop && own ? AbortSignal.any([stop, own]) : (stop ?? own);
-      const sent = signal ? { ...params, request: { ...params.request, signal } } : params;
+      if (signal) params.request = { ...params.request, signal };
       if (stop?.aborted) throw stoppedError();
       if (options.paced && (write || graphql)) {
         await writes();
@@ -109,7 +112,7 @@ export function requestPolicy(options: RequestPolicyOptions) {
       }
       let response: Awaited<ReturnType<typeof request>>;
       try {
-        response = await request(sent);
+        response = await request(params);
       } catch (err) {
         if (stop?.aborted) throw stoppedError();
         // The wait GitHub named goes with the failure to the step that retries (github-errors.ts).

@@ -10,6 +10,8 @@ export type Fault =
   | { kind: 'secondary-rate-limit'; retryAfter?: number }
   /** The request takes effect, then the connection drops before the reply. */
   | { kind: 'lost-reply' }
+  /** Nothing happens and no reply comes: a GitHub that stopped answering, until the client gives up. */
+  | { kind: 'hang' }
   /** Any status with GitHub's error shape; nothing happens. */
   | { kind: 'status'; status: number; message: string }
   /** A GraphQL error (HTTP 200), e.g. FORBIDDEN "Resource not accessible by integration". */

@@ -35,7 +35,7 @@ export interface RequestRecord {
   method: string;
   path: string;
   operation: FaultTarget | null;
-  /** 0 when the reply was lost on purpose. */
+  /** 0 when the reply was lost, or held back, on purpose. */
   status: number;
   login: string | null;
   /** The App permissions the request needed (issues:write, contents:read, ...). */
@@ -120,6 +120,8 @@ export function createDispatcher(deps: DispatchDeps) {
       record(target, early.status);
       return send(res, early);
     }
+    // The connection stays open with no reply; closing the simulator ends it.
+    if (fault?.kind === 'hang') return record(target, 0);
 
     // A public operation takes a request without credentials; with them, they must be good.
     const anonymous = route !== null && publicOperations.has(route.operationId) && !req.headers.authorization;

@@ -6,12 +6,14 @@ import type { LeaseSettings } from './job-leases.js';
 import { PostgresEventStore } from './postgres/postgres-event-store.js';
 import { isPostgresUrl } from './postgres/postgres-url.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
+import { assertWritable } from './write-guard.js';
 
 // The one place booty opens its event store. A postgres:// URL is the PostgreSQL store (many
 // workers on one database); anything else is a SQLite file, the embedded default. A SQLite server
 // checkpoints the write-ahead log off the commit path; a command that only reads, or runs one
-// job, does not need to. A PostgreSQL server leases its jobs to every serve on the database.
-// `pg` and pg-boss load only when a PostgreSQL store opens.
+// job, does not need to. A SQLite server does not start on files that refuse writes
+// (write-guard.ts). A PostgreSQL server leases its jobs to every serve on the database. `pg` and
+// pg-boss load only when a PostgreSQL store opens.
 
 /** Leases when `serve` does not say: a killed worker's jobs move on within about half a minute. */
 export const DEFAULT_LEASES: LeaseSettings = { seconds: 30, pollMs: 1_000 };
@@ -26,6 +28,7 @@ export function openStore(
       options.server ? { leases: options.leases ?? DEFAULT_LEASES } : {},
     );
   }
+  if (options.server) assertWritable(location);
   return new SqliteEventStore(location, { backgroundCheckpoint: options.server === true });
 }
 

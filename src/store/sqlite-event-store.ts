@@ -16,6 +16,7 @@ import { chainRow, walkChain } from './hash-chain.js';
 import { migrations } from './migrations.js';
 import { chainedRows, type EventRow, type JobRow, toJobRecord, toStoredEvent } from './store-rows.js';
 import { type Checkpointer, startCheckpointer } from './wal-checkpointer.js';
+import { WriteGuard } from './write-guard.js';
 
 export interface SqliteOptions {
   /** How long a writer waits for another process's lock before failing. */
@@ -28,6 +29,8 @@ export class SqliteEventStore implements EventStore {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly stmt;
+  /** Refuses a call, as a store fault, once the files refuse writes (write-guard.ts: SIGBUS). */
+  private readonly guard: WriteGuard;
   private checkpointer: Checkpointer | null = null;
   /** Each stream's chain head after this process's last append to it. */
   private readonly heads = new Map<string, { version: number; hash: string }>();
@@ -42,6 +45,7 @@ export class SqliteEventStore implements EventStore {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
       this.migrate();
+      this.guard = new WriteGuard(file);
       if (options.backgroundCheckpoint && file !== ':memory:') {
         this.db.pragma('wal_autocheckpoint = 0');
         this.checkpointer = startCheckpointer(file, {
@@ -129,6 +133,7 @@ export class SqliteEventStore implements EventStore {
     events: NewEvent[],
     options: AppendOptions = {},
   ): Promise<AppendResult> {
+    this.guard.check('write');
     return this.appendNow(streamId, expectedVersion, events, options);
   }
 
@@ -179,6 +184,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async markDamaged(jobId: string): Promise<boolean> {
+    this.guard.check('write');
     return this.stmt.markDamaged.run(Date.now(), jobId).changes === 1;
   }
 
@@ -221,6 +227,7 @@ export class SqliteEventStore implements EventStore {
     streamId: string,
     options: { fromVersion?: number; toVersion?: number } = {},
   ): Promise<StoredEvent[]> {
+    this.guard.check('read');
     return this.readRows(streamId, options);
   }
 
@@ -234,11 +241,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    this.guard.check('read');
     const rows = this.stmt.readAll.all(options.after ?? 0, options.limit ?? -1) as EventRow[];
     return rows.map(toStoredEvent);
   }
 
   async streamVersion(streamId: string): Promise<number> {
+    this.guard.check('read');
     return this.versionNow(streamId);
   }
 
@@ -247,16 +256,19 @@ export class SqliteEventStore implements EventStore {
   }
 
   async getJob(jobId: string): Promise<JobRecord | null> {
+    this.guard.check('read');
     const row = this.stmt.getJob.get(jobId) as JobRow | undefined;
     return row ? toJobRecord(row) : null;
   }
 
   async listJobs(filter: { unfinished?: boolean } = {}): Promise<JobRecord[]> {
+    this.guard.check('read');
     const stmt = filter.unfinished ? this.stmt.listUnfinished : this.stmt.listJobs;
     return (stmt.all() as JobRow[]).map(toJobRecord);
   }
 
   async findActiveJob(repo: string, issue: number): Promise<JobRecord | null> {
+    this.guard.check('read');
     const row = this.stmt.activeForIssue.get(repo, issue) as JobRow | undefined;
     return row ? toJobRecord(row) : null;
   }
@@ -265,6 +277,7 @@ export class SqliteEventStore implements EventStore {
     repo: string,
     ref: { pr?: number | null; branch?: string | null },
   ): Promise<JobRecord | null> {
+    this.guard.check('read');
     const row = this.stmt.activeForPr.get({ repo, pr: ref.pr ?? null, branch: ref.branch ?? null }) as
       | JobRow
       | undefined;
@@ -272,23 +285,28 @@ export class SqliteEventStore implements EventStore {
   }
 
   async jobsForIssue(repo: string, issue: number): Promise<JobRecord[]> {
+    this.guard.check('read');
     return (this.stmt.forIssue.all(repo, issue) as JobRow[]).map(toJobRecord);
   }
 
   async listUnreported(): Promise<JobRecord[]> {
+    this.guard.check('read');
     return (this.stmt.unreported.all() as JobRow[]).map(toJobRecord);
   }
 
   async markReported(jobId: string, version: number): Promise<void> {
+    this.guard.check('write');
     this.stmt.markReported.run(version, jobId);
   }
 
   async countJobsByState(): Promise<Record<string, number>> {
+    this.guard.check('read');
     const rows = this.stmt.countByState.all() as { state: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
 
   async probeWritable(): Promise<void> {
+    this.guard.check('write');
     // A commit that needs room for a large event's pages: a full disk fails it, as it fails appends.
     this.db
       .transaction(() => {
@@ -299,15 +317,18 @@ export class SqliteEventStore implements EventStore {
   }
 
   async recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
+    this.guard.check('write');
     if (deliveries.length === 0) return [];
     return this.db.transaction(() => deliveries.map((d) => this.recordDelivery(d))).immediate();
   }
 
   async unknownDeliveries(deliveryIds: string[]): Promise<string[]> {
+    this.guard.check('read');
     return [...new Set(deliveryIds)].filter((id) => this.stmt.knownDelivery.get(id) === undefined);
   }
 
   async takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null> {
+    this.guard.check('write');
     return this.db
       .transaction(() => {
         const row = this.stmt.deliveryLook.get() as { takenAt: number; lastLook: number | null } | undefined;
@@ -319,6 +340,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async finishDeliveryLook(mark: number): Promise<void> {
+    this.guard.check('write');
     this.stmt.finishDeliveryLook.run({ at: mark });
   }
 
@@ -336,6 +358,8 @@ export class SqliteEventStore implements EventStore {
     const checkpointer = this.checkpointer;
     this.checkpointer = null;
     await checkpointer?.stop();
-    if (this.db.open) this.db.close();
+    // The last connection's close checkpoints through the mapped index: with that refused, the
+    // process's exit lets go of the file instead, and the log keeps what was not folded in.
+    if (this.db.open && this.guard.indexWritable) this.db.close();
   }
 }

@@ -7,14 +7,21 @@ import { Worker } from 'node:worker_threads';
 // runs the same PASSIVE checkpoints on a worker thread with its own connection instead; passive
 // checkpoints never block a writer. If the worker dies, the store turns SQLite's own back on.
 // The worker opens its connection a moment after the store does; by then the file may be gone,
-// and opening it must not create an empty database in its place (fileMustExist).
+// and opening it must not create an empty database in its place (fileMustExist). A checkpoint
+// writes the database and the mapped index: it waits while either refuses writes, since a write
+// to the index mapped from a file made immutable is SIGBUS for the whole process (write-guard.ts).
 
 const script = `
+const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
-const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
+const writable = (f) => { try { fs.accessSync(f, fs.constants.W_OK); return true; } catch (e) { return e.code === 'ENOENT'; } };
+const checkpoint = () => {
+  if (!writable(workerData.file) || !writable(workerData.file + '-shm')) return;
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+};
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close(); });
 `;
@@ -42,6 +49,9 @@ export function startCheckpointer(
   return {
     stop() {
       stopping = true;
+      // Unreferenced, the worker would not keep the process alive for the close awaited here:
+      // with nothing else pending (a serve that failed to listen) node exited 0 mid-close.
+      worker.ref();
       worker.postMessage('stop');
       return exited;
     },

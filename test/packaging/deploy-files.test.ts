@@ -213,4 +213,13 @@ describe('compose.yaml', () => {
       expect(env.BOOTY_SANDBOX).toBe('required');
     }
   });
+
+  it("waits longer for a worker to stop than booty's shutdown grace, so SIGTERM never races a SIGKILL", () => {
+    for (const [name, w] of workers) {
+      const grace = loadEnv({ ...w.environment, GITHUB_WEBHOOK_SECRET: 'shh' }).BOOTY_SHUTDOWN_GRACE_MS;
+      const seconds = /^(\d+)s$/.exec(String(w.stop_grace_period))?.[1];
+      expect({ name, seconds }).toEqual({ name, seconds: expect.stringMatching(/^\d+$/) });
+      expect(Number(seconds) * 1000).toBeGreaterThan(grace);
+    }
+  });
 });
