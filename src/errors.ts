@@ -121,7 +121,7 @@ export const catalogue = {
     500,
     false,
     (p) =>
-      `job ${p.jobId} received ${p.type}, which its log does not hold; every effect must be provided through invokeEffect (actors/effect.ts)`,
+      `job ${p.jobId} received ${p.type}, which its log does not hold; every effect must be provided through invokeEffect (engine/effect.ts)`,
   ),
   BOOTY_E_EFFECT_FAILED: spec(500, false, (p) => `effect ${p.src} failed: ${p.reason}`),
   BOOTY_E_EFFECT_TRANSIENT: spec(503, true, (p) => `effect ${p.src} failed for now: ${p.reason}`),

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { beginLeanStart } from '../runtime/lean-start.js';
+import { beginLeanStart } from '../main/lean-start.js';
 import { invocation } from './invocation.js';
 import { main } from './main.js';
 
 // serve idles for days: its start-up should not leave it sized for a load it has not seen
-// (runtime/lean-start.ts). Before `main` loads the command's modules.
+// (main/lean-start.ts). Before `main` loads the command's modules.
 if (process.argv[2] === 'serve') beginLeanStart();
 
 // A command still running when node runs out of work to wait for did not finish, and must not

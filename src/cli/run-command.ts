@@ -2,12 +2,12 @@ import crypto from 'node:crypto';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
 import type { JobSettings } from '../events/job-events.js';
-import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
-import { type BootyConfig, composeBooty } from '../runtime/compose.js';
-import type { DbLock } from '../store/db-lock.js';
-import { lockStore } from '../store/open-store.js';
+import { type BootyConfig, composeBooty } from '../main/compose.js';
+import { lockStore } from '../main/open-store.js';
+import type { DbLock } from '../store/sqlite/db-lock.js';
+import { sandboxNotice } from '../views/test-evidence.js';
 import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
 
 const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import type { Supervisor } from '../actors/supervisor.js';
+import type { Supervisor } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';

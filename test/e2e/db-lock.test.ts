@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Responder } from '../../sim/anthropic/anthropic-simulator.js';
 import { demoResponder } from '../../src/demo/demo-script.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { compiled } from '../support/compiled.js';
 import { serveProcess as serve } from '../support/serve-process.js';
 import { until } from '../support/until.js';

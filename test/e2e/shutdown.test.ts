@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Responder } from '../../sim/anthropic/anthropic-simulator.js';
+import { startGitHubSimulator } from '../../sim/github/github-simulator.js';
 import { demoResponder } from '../../src/demo/demo-script.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
-import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { serveProcess as serve } from '../support/serve-process.js';
 import { until } from '../support/until.js';
 import { e2eWorld, OWNER, REPO, TOKEN } from './e2e-world.js';
