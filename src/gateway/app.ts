@@ -1,30 +1,32 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import type { Supervisor } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
+import type { ConversationGate, ForgeWebhooks, IntakeConfig } from '../forges/forge.js';
+import type { Intake } from '../intake/deliveries.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import { installErrorReplies } from './error-reply.js';
-import type { GatewayConfig } from './gateway-config.js';
 import { jobsRoutes } from './jobs-routes.js';
 import type { GatewayMetrics } from './metrics.js';
 import { opsRoutes } from './ops-routes.js';
 import type { ReadinessCheck } from './readiness.js';
-import { type ConversationGate, webhookRoutes } from './webhook-route.js';
+import { webhookRoutes } from './webhook-route.js';
 
 // The HTTP surface, assembled from its parts. It does not listen: serve.ts does, and tests may
 // call `inject` on it.
 
 export interface AppDeps {
-  config: GatewayConfig;
-  supervisor: Supervisor;
+  config: IntakeConfig;
+  intake: Intake;
   store: EventStore;
+  /** The forge whose deliveries POST /webhooks takes. */
+  webhooks: ForgeWebhooks;
   metrics: GatewayMetrics;
   log: Logger;
   readiness: () => Promise<ReadinessCheck[]>;
   /** Serve the job view and list (dashboard-routes.ts). */
   dashboard?: boolean;
-  /** GitHub's answers a conversation event needs before a job hears it (webhook-route.ts). */
+  /** The forge's answers a conversation event needs before a job hears it (intake/take-delivery.ts). */
   conversation?: ConversationGate;
 }
 

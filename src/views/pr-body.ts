@@ -1,4 +1,4 @@
-import { prMarker } from '../forges/github/markers.js';
+import { prMarker } from '../forges/markers.js';
 import { qualityBlocks } from '../machines/attempt-progress.js';
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';

@@ -1,5 +1,5 @@
 import type { TestRun } from '../events/effect-results.js';
-import { progressMarker } from '../forges/github/markers.js';
+import { progressMarker } from '../forges/markers.js';
 import { qualityBlocks } from '../machines/attempt-progress.js';
 import type { JobSnapshot } from '../machines/fold.js';
 import { stateName } from '../machines/fold.js';

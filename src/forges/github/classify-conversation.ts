@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { JobTarget, WakeIntent } from '../../engine/supervisor.js';
 import type { CommandWord, FeedbackPlace } from '../../events/conversation-events.js';
 import type { RepoRef } from '../../events/job-events.js';
-import { isBootysOwn } from './markers.js';
+import type { ConversationIntent, JobTarget, WakeIntent } from '../forge.js';
+import { isBootysOwn } from '../markers.js';
 import { parse } from './payload.js';
 
 // The deliveries that wake a job with an open PR: comments, reviews, the PR itself and CI. Pure,
@@ -81,19 +81,6 @@ const payloads = {
 export type ConversationEventName = keyof typeof payloads;
 export const isConversationEvent = (event: string): event is ConversationEventName =>
   Object.hasOwn(payloads, event);
-
-/** A wake-up for a job, with what the route must still find out before it is appended. */
-export interface ConversationIntent extends WakeIntent {
-  needs: {
-    /** Who spoke: only people with write access steer booty. */
-    writer: string | null;
-    installationId: number | null;
-    /** The review whose comments the event carries, read from GitHub before it is appended. */
-    reviewComments: { pr: number; reviewId: number } | null;
-    /** Where the 👀 goes once the event is accepted. */
-    react: { place: FeedbackPlace; commentId: number } | null;
-  };
-}
 
 export type ConversationClassified =
   | { action: string | null; intent: ConversationIntent }

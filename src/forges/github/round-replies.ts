@@ -4,7 +4,7 @@ import type { CiDeps } from './ci-read.js';
 import type { GitHubClient } from './clients.js';
 import { mapped } from './github-errors.js';
 import { createOnce, hasMarker, issueThread, postOnce } from './marked-comment.js';
-import { replyMarker } from './markers.js';
+import { replyMarker } from '../markers.js';
 
 // The end of a follow-up round: every person who asked hears back where they asked. A review's
 // comments get a reply in their own threads; a review with only a body, and an `@booty` comment,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressReporter } from '../../../src/effects/progress-reporter.js';
 import { createGitHubEffects } from '../../../src/forges/github/github-effects.js';
-import { replyMarker } from '../../../src/forges/github/markers.js';
+import { replyMarker } from '../../../src/forges/markers.js';
 import { foldJob } from '../../../src/machines/fold.js';
 import { jobView } from '../../../src/machines/job-context.js';
 import { renderProgress } from '../../../src/views/progress-render.js';

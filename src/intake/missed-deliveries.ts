@@ -1,29 +1,28 @@
-import type { HookDelivery } from './hook-deliveries.js';
+import type { SentDelivery } from '../forges/forge.js';
 
-// Which of the App's listed deliveries booty asks GitHub to send again: a delivery booty never
+// Which of the forge's listed deliveries booty asks it to send again: a delivery booty never
 // recorded whose every attempt failed the way a stopped or failing booty fails (no response, or a
 // 5xx), once, by its newest attempt. A delivery that reached booty once is recorded, or answered
 // (a duplicate's 200); a 4xx (a bad signature, a header booty refused) would fail the same again.
 
-/** Whether GitHub would get a different answer from a booty that is up: no response, or a 5xx. */
-export const failedAsIfDown = (d: Pick<HookDelivery, 'status_code'>) =>
-  d.status_code === 0 || d.status_code >= 500;
+/** Whether the forge would get a different answer from a booty that is up: no response, or a 5xx. */
+export const failedAsIfDown = (d: Pick<SentDelivery, 'statusCode'>) => d.statusCode === 0 || d.statusCode >= 500;
 
 /**
  * The newest attempt of each delivery to redeliver, oldest delivery first: asked one at a time in
  * that order, they usually come in the order they happened (labeled before closed). `unknown`:
- * GUIDs booty never recorded.
+ * delivery ids booty never recorded.
  */
-export function missedDeliveries(listed: HookDelivery[], unknown: ReadonlySet<string>): HookDelivery[] {
-  const byGuid = new Map<string, HookDelivery[]>();
+export function missedDeliveries(listed: SentDelivery[], unknown: ReadonlySet<string>): SentDelivery[] {
+  const byId = new Map<string, SentDelivery[]>();
   for (const d of listed) {
-    if (!unknown.has(d.guid)) continue;
-    const attempts = byGuid.get(d.guid) ?? [];
+    if (!unknown.has(d.id)) continue;
+    const attempts = byId.get(d.id) ?? [];
     attempts.push(d);
-    byGuid.set(d.guid, attempts);
+    byId.set(d.id, attempts);
   }
   // Each delivery by its newest attempt (the one a redelivery names), ordered by its first.
-  return [...byGuid.values()]
+  return [...byId.values()]
     .filter((attempts) => attempts.every(failedAsIfDown))
     .map((attempts) => ({
       first: attempts.reduce((oldest, d) => (newer(oldest, d) ? d : oldest)),
@@ -33,7 +32,4 @@ export function missedDeliveries(listed: HookDelivery[], unknown: ReadonlySet<st
     .map((d) => d.newest);
 }
 
-const newer = (a: HookDelivery, b: HookDelivery) => {
-  const at = Date.parse(a.delivered_at) - Date.parse(b.delivered_at);
-  return at !== 0 ? at > 0 : a.id > b.id;
-};
+const newer = (a: SentDelivery, b: SentDelivery) => (a.at !== b.at ? a.at > b.at : a.attempt > b.attempt);

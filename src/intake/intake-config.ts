@@ -1,26 +1,14 @@
 import picomatch from 'picomatch';
 import { type Env, isSelfRepo } from '../env.js';
 import { BootyError } from '../errors.js';
-import { checkJobPrerequisites } from './readiness.js';
+import type { IntakeConfig } from '../forges/forge.js';
 
-// What the gateway needs from the environment, checked before anything opens: a server that cannot
-// verify a delivery, or whose repository filter is a typo, must not start; nor one whose first job
-// would fail on its setup (an App key that does not parse, a workdir it cannot write). /readyz runs
-// this again, so a key file removed under a running booty shows there.
-
-export interface GatewayConfig {
-  triggerLabel: string;
-  /** The current secret first, then the previous one while a rotation is under way. */
-  secrets: string[];
-  /** Whether a repository (owner/name) may get jobs; BOOTY_REPOS empty allows all. */
-  isAllowedRepo: (fullName: string) => boolean;
-  /** Whether a repository is booty's own, whose PRs stay draft. */
-  isSelfRepo: (fullName: string) => boolean;
-}
+// What intake needs from the environment, checked before anything opens: a server that cannot
+// verify a delivery, or whose repository filter is a typo, must not start.
 
 const repoGlob = /^[^/\s]+\/[^/\s]+$/;
 
-export function gatewayConfig(env: Env): GatewayConfig {
+export function intakeConfig(env: Env): IntakeConfig {
   if (!env.GITHUB_WEBHOOK_SECRET) {
     throw new BootyError('BOOTY_E_ENV_INVALID', {
       name: 'GITHUB_WEBHOOK_SECRET',
@@ -41,7 +29,6 @@ export function gatewayConfig(env: Env): GatewayConfig {
       reason: `is invalid: "${env.BOOTY_SELF_REPO}" is not owner/name`,
     });
   }
-  checkJobPrerequisites(env);
   // GitHub treats owner and repository names case-insensitively, so the globs do too.
   const allowed = env.BOOTY_REPOS.length > 0 ? picomatch(env.BOOTY_REPOS, { nocase: true }) : () => true;
   return {

@@ -1,12 +1,12 @@
-import type { ConversationGate } from '../../gateway/webhook-route.js';
+import type { ConversationGate } from '../forge.js';
 import type { GitHubClients } from './clients.js';
 import { conversationGate, isWriter } from './conversation-gate.js';
 import { mapped } from './github-errors.js';
 
-// What the webhook route asks GitHub before a job hears a conversation event: the writer check
+// What intake asks GitHub before a job hears a conversation event: the writer check
 // (cached), a review's comments, the 👀, and the note to a reader.
 
-export function webhookConversation(clients: GitHubClients): ConversationGate {
+export function githubConversation(clients: GitHubClients): ConversationGate {
   const gate = conversationGate(clients);
   const reviewComments: ConversationGate['reviewComments'] = async (repo, installationId, pr, reviewId) => {
     const gh = await clients.forRepo(repo, installationId);

@@ -1,5 +1,5 @@
 // Hidden HTML comments that let booty find its own PR and comment again after a restart, without
-// keeping their ids anywhere but on GitHub itself.
+// keeping their ids anywhere but on the forge itself (any forge that renders markdown hides them).
 
 export const prMarker = (jobId: string) => `<!-- booty:job=${jobId} -->`;
 export const progressMarker = (jobId: string) => `<!-- booty:progress job=${jobId} -->`;
