@@ -177,9 +177,43 @@ export const catalogue = {
     404,
     false,
     () =>
-      'the jobs are not shown on this address: serve on loopback behind a proxy that checks who asks, or set BOOTY_DASHBOARD=on',
+      'the job view is off on this address: set BOOTY_DASHBOARD=on to serve it (people then open it with a read token from `booty token create --scope read`); the jobs API at /jobs answers a request with a token',
   ),
   BOOTY_E_NOT_READY: spec(503, true, (p) => `booty is not ready: ${p.reason}`),
+  BOOTY_E_API_UNAUTHORIZED: spec(
+    401,
+    false,
+    (p) =>
+      `${p.reason}; send a token as \`Authorization: Bearer <token>\` (an operator makes one with \`booty token create --scope read\` or \`--scope write\`)`,
+  ),
+  BOOTY_E_API_FORBIDDEN: spec(
+    403,
+    false,
+    (p) =>
+      `token ${p.id} (${p.name}) may only read; ${p.action} needs a token made with \`booty token create --scope write\``,
+  ),
+  BOOTY_E_API_RATE_LIMITED: spec(
+    429,
+    true,
+    (p) =>
+      `over the jobs API's limit of ${p.max} requests a minute (BOOTY_API_RATE_LIMIT); try again in ${p.after}`,
+  ),
+  BOOTY_E_REPO_NOT_ALLOWED: spec(
+    403,
+    false,
+    (p) => `booty does not work on ${p.repo}: BOOTY_REPOS leaves it out`,
+  ),
+  BOOTY_E_JOB_NOT_RETRYABLE: spec(409, false, (p) => `job ${p.jobId} cannot be retried: ${p.reason}`),
+  BOOTY_E_JOB_FINISHED: spec(
+    409,
+    false,
+    (p) => `job ${p.jobId} has finished (${p.state}); there is nothing to cancel`,
+  ),
+  BOOTY_E_API_TOKEN_UNKNOWN: spec(
+    404,
+    false,
+    (p) => `no API token ${p.id}, or it was revoked already; list them with \`booty token list\``,
+  ),
   BOOTY_E_INTERNAL: spec(500, false, (p) => `unexpected error (request ${p.requestId}); see the server log`),
   // workspace and sandbox (add workspace and sandbox codes below this line)
   BOOTY_E_CONFIG_INVALID: spec(

@@ -6,6 +6,7 @@ import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
 import { composeBooty } from '../runtime/compose.js';
+import { sandboxChoice } from '../sandbox/sandbox-mode.js';
 import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
 
 const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
@@ -103,8 +104,12 @@ export const runCommand: Command = {
       await runtime.reporter.idle(jobId);
       const { outcome, pr, baseline, attempts } = snapshot.context;
       io.out(`${stateName(snapshot)}${outcome ? `: ${outcome.message}` : ''}${pr ? `\n  ${pr.url}` : ''}`);
-      const notice = sandboxNotice([baseline, ...attempts.map((a) => a.test)]);
-      if (notice) io.out(`  ⚠ ${notice} Install bubblewrap to contain them.`);
+      const sandbox = sandboxChoice(env.BOOTY_SANDBOX, 'auto');
+      const notice = sandboxNotice([baseline, ...attempts.map((a) => a.test)], sandbox);
+      if (notice)
+        io.out(
+          `  ⚠ ${notice} ${sandbox.mode === 'off' ? 'Set BOOTY_SANDBOX=auto, with bubblewrap installed,' : 'Install bubblewrap'} to contain them.`,
+        );
       // Done well: a PR made ready, or a draft whose tests passed that waits for CI or a human.
       const state = stateName(snapshot);
       const waits = waitingLine(state, snapshot.context.settings, snapshot.context.conversation.headTested);

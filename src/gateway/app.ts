@@ -1,12 +1,12 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Supervisor } from '../actors/supervisor.js';
-import { BootyError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';
-import { dashboardRoutes } from './dashboard-routes.js';
+import type { ApiAuth } from './api-auth.js';
 import { installErrorReplies } from './error-reply.js';
 import type { GatewayConfig } from './gateway-config.js';
-import { jobsRoutes } from './jobs-routes.js';
+import { jobsApi } from './jobs-api.js';
+import type { ReadIssue } from './jobs-write-routes.js';
 import type { GatewayMetrics } from './metrics.js';
 import { opsRoutes } from './ops-routes.js';
 import type { ReadinessCheck } from './readiness.js';
@@ -24,6 +24,12 @@ export interface AppDeps {
   readiness: () => Promise<ReadinessCheck[]>;
   /** Serve the job view and list (dashboard-routes.ts). */
   dashboard?: boolean;
+  /** Who may use the jobs API and the view: its tokens, and whether loopback needs none. */
+  auth: ApiAuth;
+  /** Requests a minute per token or address (BOOTY_API_RATE_LIMIT). */
+  rateLimit: number;
+  /** Reads an issue from GitHub, for `POST /jobs`; absent without a GitHub client. */
+  readIssue?: ReadIssue;
   /** GitHub's answers a conversation event needs before a job hears it (webhook-route.ts). */
   conversation?: ConversationGate;
 }
@@ -41,21 +47,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: 8_000,
     http: { headersTimeout: 8_000, requestTimeout: 8_000, connectionsCheckingInterval: 2_000 },
   });
-  installErrorReplies(app, (code) => deps.metrics.countDelivery(code));
+  installErrorReplies(app, deps.config.webhookPath, (code) => deps.metrics.countDelivery(code));
   await app.register(webhookRoutes, deps);
   await app.register(opsRoutes, deps);
-  // Jobs' logs hold the issues, the code and the test output of private repositories: shown where
-  // the job view is, and on a public address only when the operator says so.
-  if (deps.dashboard) {
-    await app.register(jobsRoutes, deps);
-    await app.register(dashboardRoutes, deps);
-  } else {
-    app.get('/jobs', jobViewOff);
-    app.get('/jobs/*', jobViewOff);
-  }
+  // Jobs' logs hold the issues, the code and the test output of private repositories: the API and
+  // the view ask for a token, and the view is served where the operator says (or on loopback).
+  await app.register(jobsApi, { ...deps, dashboard: deps.dashboard === true });
   return app;
-}
-
-async function jobViewOff(): Promise<never> {
-  throw new BootyError('BOOTY_E_JOB_VIEW_OFF', {});
 }

@@ -10,6 +10,8 @@ import { checkJobPrerequisites } from './readiness.js';
 
 export interface GatewayConfig {
   triggerLabel: string;
+  /** Where deliveries are posted (WEBHOOK_PATH, Probot's name; default /webhooks). */
+  webhookPath: string;
   /** The current secret first, then the previous one while a rotation is under way. */
   secrets: string[];
   /** Whether a repository (owner/name) may get jobs; BOOTY_REPOS empty allows all. */
@@ -46,6 +48,7 @@ export function gatewayConfig(env: Env): GatewayConfig {
   const allowed = env.BOOTY_REPOS.length > 0 ? picomatch(env.BOOTY_REPOS, { nocase: true }) : () => true;
   return {
     triggerLabel: env.BOOTY_TRIGGER_LABEL,
+    webhookPath: env.WEBHOOK_PATH,
     secrets: [env.GITHUB_WEBHOOK_SECRET, env.GITHUB_WEBHOOK_SECRET_PREVIOUS].filter(
       (s): s is string => s !== undefined,
     ),

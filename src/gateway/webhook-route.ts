@@ -75,7 +75,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookDeps) {
     done(null, body),
   );
   app.post(
-    '/webhooks',
+    deps.config.webhookPath,
     {
       bodyLimit: MAX_WEBHOOK_BYTES,
       // The request's own logger carries the delivery id and event from the start, so every line

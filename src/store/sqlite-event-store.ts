@@ -112,6 +112,11 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
+  /** The open database, for tables kept beside the log in the same file (sqlite-api-tokens.ts). */
+  connection(): Database.Database {
+    return this.db;
+  }
+
   private migrate() {
     const current = this.db.pragma('user_version', { simple: true }) as number;
     if (current >= migrations.length) return;

@@ -62,6 +62,11 @@ export class PostgresEventStore implements EventStore {
     if (options.leases) this.leases = new PgBossLeases(url, options.leases);
   }
 
+  /** The pool once connected and migrated, for tables kept beside the log (postgres-api-tokens.ts). */
+  connection(): Promise<Pool> {
+    return this.db();
+  }
+
   private async db(): Promise<Pool> {
     if (this.closing) throw new Error(`the event store at ${this.location} is closed`);
     return this.pool;
