@@ -1,13 +1,10 @@
 import crypto from 'node:crypto';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
-import type { JobSettings } from '../events/job-events.js';
-import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
-import { stateName } from '../machines/fold.js';
 import { composeBooty } from '../runtime/compose.js';
-import { sandboxChoice } from '../sandbox/sandbox-mode.js';
 import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
+import { followJob, stateEcho } from './follow-job.js';
 
 const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
 
@@ -55,22 +52,7 @@ export const runCommand: Command = {
         reason: 'is missing: booty needs it to call Claude',
       });
     const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
-    let last = '';
-    const booty = composeBooty({
-      env,
-      log,
-      concurrency: 1,
-      observers: [
-        {
-          changed: ({ snapshot }) => {
-            const s = stateName(snapshot);
-            if (s === last) return;
-            last = s;
-            io.out(`  ${new Date().toISOString()}  ${s}`);
-          },
-        },
-      ],
-    });
+    const booty = composeBooty({ env, log, concurrency: 1, observers: [stateEcho(io)] });
     const { supervisor } = booty;
     const runtime = booty.runtime!;
     try {
@@ -100,42 +82,9 @@ export const runCommand: Command = {
         });
       io.out(`job ${jobId} for ${owner}/${name}#${number}`);
       if (submitted.outcome === 'already-active') await supervisor.resume(jobId);
-      const snapshot = await supervisor.whenFinished(jobId);
-      await runtime.reporter.idle(jobId);
-      const { outcome, pr, baseline, attempts } = snapshot.context;
-      io.out(`${stateName(snapshot)}${outcome ? `: ${outcome.message}` : ''}${pr ? `\n  ${pr.url}` : ''}`);
-      const sandbox = sandboxChoice(env.BOOTY_SANDBOX, 'auto');
-      const notice = sandboxNotice([baseline, ...attempts.map((a) => a.test)], sandbox);
-      if (notice)
-        io.out(
-          `  ⚠ ${notice} ${sandbox.mode === 'off' ? 'Set BOOTY_SANDBOX=auto, with bubblewrap installed,' : 'Install bubblewrap'} to contain them.`,
-        );
-      // Done well: a PR made ready, or a draft whose tests passed that waits for CI or a human.
-      const state = stateName(snapshot);
-      const waits = waitingLine(state, snapshot.context.settings, snapshot.context.conversation.headTested);
-      if (waits) io.out(`  ${waits}`);
-      return state === 'promoted' || (state === 'prOpened' && snapshot.context.conversation.headTested)
-        ? 0
-        : 1;
+      return await followJob(booty, jobId, io);
     } finally {
       await booty.close();
     }
   },
 };
-
-/** What a job that stopped here waits for, and who answers how; null for a job that ended. */
-function waitingLine(state: string, settings: JobSettings, headTested: boolean): string | null {
-  if (state === 'promoted')
-    return 'The job waits with its pull request for a review and the merge; `booty serve` takes its reviews and CI from here.';
-  if (state === 'prOpened' && headTested)
-    return "The job waits with its draft pull request for CI or a human's review; `booty serve` takes its reviews and CI from here.";
-  if (state === 'prOpened')
-    return "The job waits with its draft pull request: a writer's review, `@booty <what to change>` or `@booty retry` starts another round (`@booty cancel` ends the job); `booty serve` takes it from there.";
-  if (state === 'awaitingApproval')
-    return "The job waits in awaitingApproval for a writer's answer to its plan on the issue: `@booty approve`, `@booty revise <what to change>` or `@booty cancel`; `booty serve` takes it from there.";
-  if (state === 'budgetExhausted') {
-    const step = settings.budgetStep ?? settings.maxTokens ?? 0;
-    return `The job waits in budgetExhausted at its token budget: a writer's \`@booty continue\` on the issue raises it by ${step} tokens and resumes where it stopped (\`@booty cancel\` ends it); \`booty serve\` takes it from there.`;
-  }
-  return null;
-}
