@@ -37,6 +37,11 @@ export const commands: Entry[] = [
     load: async () => (await import('./jobs-command.js')).jobsCommand,
   },
   {
+    name: 'migrate',
+    summary: "bring the store's schema (and on PostgreSQL the job queue's) up to this booty's, then exit",
+    load: async () => (await import('./migrate-command.js')).migrateCommand,
+  },
+  {
     name: 'token',
     summary: 'make, list and revoke tokens for the jobs API (read or write)',
     load: async () => (await import('./token-command.js')).tokenCommand,
