@@ -17,7 +17,7 @@ export const serveCommand: Command = {
   usage: [
     'Usage: booty serve [--inspect] [--inspect-port N]',
     '',
-    'Listens on $PORT (default 3000) for GitHub webhooks at POST /webhooks and runs the jobs they',
+    'Listens on $PORT (default 3000) for GitHub webhooks at POST /webhooks (WEBHOOK_PATH) and runs the jobs they',
     'start; unfinished jobs resume from their logs. Settings come from the environment, and from a',
     '.env file in this directory for what the environment does not set (see .env.example). With',
     'WEBHOOK_PROXY_URL set, webhooks also arrive through that smee.io channel.',
