@@ -313,6 +313,39 @@ export const catalogue = {
     false,
     (p) => `${p.step} cannot run for job ${p.jobId}: ${p.reason}`,
   ),
+  // eval (add `booty eval` codes below this line)
+  BOOTY_E_EVAL_TASKS_UNREADABLE: spec(
+    400,
+    false,
+    (p) => `cannot read the eval tasks in ${p.file}: ${p.reason}; give a JSONL file with one task a line`,
+  ),
+  BOOTY_E_EVAL_TASK_INVALID: spec(
+    400,
+    false,
+    (p) =>
+      `${p.file} line ${p.line}: ${p.field} ${p.problem}; see "Measuring booty" in the README for the task format`,
+  ),
+  BOOTY_E_EVAL_TASK_SETUP: spec(
+    500,
+    false,
+    (p) => `task ${p.task}: ${p.reason}; fix the task's line (${p.origin}) and run again`,
+  ),
+  BOOTY_E_EVAL_CASSETTE: spec(
+    400,
+    false,
+    (p) => `the cassette in ${p.dir} ${p.reason}; record it again with --record ${p.dir}`,
+  ),
+  BOOTY_E_EVAL_CASSETTE_MISS: spec(
+    400,
+    false,
+    (p) =>
+      `replay: request ${p.n} (${p.method} ${p.path}) is not in the cassette ${p.dir}: ${p.reason}; the run differs from the recorded one (record it again with --record)`,
+  ),
+  BOOTY_E_EVAL_DIR_USED: spec(
+    400,
+    false,
+    (p) => `${p.dir} holds an earlier eval run (${p.file}); give an empty or new --dir`,
+  ),
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof catalogue;
