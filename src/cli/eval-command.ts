@@ -5,7 +5,7 @@ import { BootyError } from '../errors.js';
 import { builtinTasksFile } from '../eval/builtin-tasks.js';
 import { compareReports, comparisonMarkdown } from '../eval/compare-runs.js';
 import { jsonProgress, type ProgressPrinter, terminalProgress } from '../eval/eval-progress.js';
-import { evalReport, markdownReport, readReport, reportJson } from '../eval/eval-report.js';
+import { evalReport, markdownReport, type RunInfo, readReport, reportJson } from '../eval/eval-report.js';
 import type { ModelMode } from '../eval/model-endpoint.js';
 import { writeReports } from '../eval/report-files.js';
 import { runEval } from '../eval/run-eval.js';
@@ -112,32 +112,23 @@ export const evalCommand: Command = {
     } finally {
       progress.stop();
     }
-    const report = evalReport(mode.kind, run.model, run.results);
-    const files = writeReports(out, report, {
+    const answeredBy = mode.kind === 'oracle' || mode.kind === 'null' ? mode.kind : 'api';
+    const report = evalReport(answeredBy, run.model, run.results);
+    const info: RunInfo = {
       version: 1,
+      mode: mode.kind,
       startedAt,
       wallMs: run.wallMs,
       concurrency,
       db: run.db,
       exchanges: run.exchanges,
-      timings: run.timings,
-    });
-    io.out(
-      json
-        ? reportJson(report).trimEnd()
-        : markdownReport(report, {
-            version: 1,
-            startedAt,
-            wallMs: run.wallMs,
-            concurrency,
-            db: run.db,
-            exchanges: run.exchanges,
-            timings: run.timings,
-          }),
-    );
+      tasks: run.tasks,
+    };
+    const files = writeReports(out, report, info);
+    io.out(json ? reportJson(report).trimEnd() : markdownReport(report, info));
     if (!json) {
       io.out(`\nreports: ${files.map((f) => path.basename(f)).join(', ')} in ${out}`);
-      const first = run.timings.find((t) => t.jobId);
+      const first = run.tasks.find((t) => t.jobId);
       if (first) io.out(`replay a job: ${io.self} replay ${first.jobId} --db ${shellWord(run.db)}`);
     }
     return verdict(mode, report, run.misses, io.err);
@@ -180,8 +171,11 @@ function verdict(
 ): number {
   const t = report.totals;
   if (misses.length) {
-    for (const m of misses.slice(0, 5))
-      err(new BootyError('BOOTY_E_EVAL_CASSETTE_MISS', { ...m, dir: (mode as { dir: string }).dir }).message);
+    for (const m of misses.slice(0, 5)) {
+      const miss = new BootyError('BOOTY_E_EVAL_CASSETTE_MISS', { ...m, dir: (mode as { dir: string }).dir });
+      err(`booty eval: ${miss.message} (${miss.code})`);
+    }
+    if (misses.length > 5) err(`booty eval: and ${misses.length - 5} more requests not in the cassette`);
     return 1;
   }
   if (mode.kind === 'oracle' && (t.resolved < t.tasks || t.falsePromotions > 0)) {

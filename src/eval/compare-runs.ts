@@ -1,4 +1,4 @@
-import { type EvalReport, gateWords, percent, usd } from './eval-report.js';
+import { answeredWords, type EvalReport, gateWords, percent, usd } from './eval-report.js';
 import type { TaskResult } from './task-result.js';
 
 // `booty eval --compare A B`: two runs side by side, task by task. What got worse comes first
@@ -46,7 +46,7 @@ export function comparisonMarkdown(a: EvalReport, b: EvalReport, names: { a: str
   const rows = compareReports(a, b);
   const count = (c: Change) => rows.filter((r) => r.change === c).length;
   const line = (label: string, ra: EvalReport) =>
-    `- ${label}: ${ra.totals.resolved}/${ra.totals.tasks} resolved (${percent(ra.totals.resolvedRate)}), ${ra.totals.falsePromotions} false promotions, ${ra.totals.missedPromotions} missed, ${usd(ra.totals.costUsd)} (${ra.mode}, ${ra.model})`;
+    `- ${label}: ${ra.totals.resolved}/${ra.totals.tasks} resolved (${percent(ra.totals.resolvedRate)}), ${ra.totals.falsePromotions} false promotions, ${ra.totals.missedPromotions} missed, ${usd(ra.totals.costUsd)} (${answeredWords(ra)})`;
   return [
     `## booty eval --compare: ${count('regression')} regressions, ${count('improvement')} improvements`,
     '',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { BootyError } from '../errors.js';
-import { type TaskResult, type TaskTiming, type Totals, totalsOf } from './task-result.js';
+import { type TaskResult, type TaskRun, type Totals, totalsOf } from './task-result.js';
 
 // What a run reports: results.json (what each task came to: the same bytes when a recorded run is
 // replayed), run.json (what differs from run to run: wall times, job ids, the database), and the
@@ -13,33 +13,37 @@ export const RUN_FILE = 'run.json';
 
 export interface EvalReport {
   version: 1;
-  /** oracle, null, model, record or replay. */
-  mode: string;
+  /** Who answered: the oracle, the null model, or the API (live, or replayed from its recording). */
+  answeredBy: AnsweredBy;
   model: string;
   totals: Totals;
   results: TaskResult[];
 }
 
+export type AnsweredBy = 'oracle' | 'null' | 'api';
+
 export interface RunInfo {
   version: 1;
+  /** oracle, null, model, record or replay. */
+  mode: string;
   startedAt: string;
   wallMs: number;
   concurrency: number;
   /** The database holding every job's log: `booty replay <jobId> --db` reads it. */
   db: string;
   exchanges: number;
-  timings: TaskTiming[];
+  tasks: TaskRun[];
 }
 
-export function evalReport(mode: string, model: string, results: TaskResult[]): EvalReport {
-  return { version: 1, mode, model, totals: totalsOf(results), results };
+export function evalReport(answeredBy: AnsweredBy, model: string, results: TaskResult[]): EvalReport {
+  return { version: 1, answeredBy, model, totals: totalsOf(results), results };
 }
 
 export const reportJson = (report: EvalReport) => `${JSON.stringify(report, null, 2)}\n`;
 
 const StoredReport = z.object({
   version: z.literal(1),
-  mode: z.string(),
+  answeredBy: z.enum(['oracle', 'null', 'api']),
   model: z.string(),
   totals: z.record(z.string(), z.unknown()),
   results: z.array(z.object({ id: z.string() }).passthrough()),
@@ -60,6 +64,10 @@ export function readReport(where: string): EvalReport {
   }
 }
 
+/** Who answered, in words: the oracle and the null model only stand in for one. */
+export const answeredWords = (r: Pick<EvalReport, 'answeredBy' | 'model'>) =>
+  r.answeredBy === 'api' ? r.model : `the ${r.answeredBy} model`;
+
 export const usd = (n: number) => (n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(4)}`);
 export const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -75,9 +83,9 @@ export const gateWords: Record<TaskResult['gate'], string> = {
 
 export function markdownReport(report: EvalReport, run?: RunInfo): string {
   const t = report.totals;
-  const wall = new Map(run?.timings.map((x) => [x.id, x.wallMs]));
+  const wall = new Map(run?.tasks.map((x) => [x.id, x.wallMs]));
   const lines = [
-    `## booty eval: ${t.resolved} of ${t.tasks} resolved (${percent(t.resolvedRate)}), ${report.mode} mode, ${report.model}`,
+    `## booty eval: ${t.resolved} of ${t.tasks} resolved (${percent(t.resolvedRate)}), ${answeredWords(report)}${run ? ` (${run.mode} mode)` : ''}`,
     '',
     '| task | resolved | promoted | gate | final state | reason | attempts | tokens | cost | wall |',
     '|---|---|---|---|---|---|---:|---:|---:|---:|',

@@ -1,6 +1,6 @@
 import { escapeHtml } from '../text.js';
 import type { EvalReport, RunInfo } from './eval-report.js';
-import { gateWords, percent, usd } from './eval-report.js';
+import { answeredWords, gateWords, percent, usd } from './eval-report.js';
 
 // The eval's one-page report: totals, a chart of cost a task against the share resolved with the
 // anchors' published figures as reference points, and a row per task. Self-contained: inline CSS
@@ -64,7 +64,7 @@ function chart(report: EvalReport): string {
   });
   parts.push(
     `<circle class="run" cx="${n(x(t.costPerTask))}" cy="${n(y(t.resolvedRate))}" r="8"><title>this run: ${percent(t.resolvedRate)} at ${usd(t.costPerTask)} a task</title></circle>`,
-    `<text class="run-label" x="${n(x(t.costPerTask) + 11)}" y="${n(y(t.resolvedRate) + 4)}">this run (${escapeHtml(report.mode)})</text>`,
+    `<text class="run-label" x="${n(x(t.costPerTask) + 11)}" y="${n(y(t.resolvedRate) + 4)}">this run (${escapeHtml(answeredWords(report))})</text>`,
   );
   return `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="cost a task against the share resolved">${parts.join('')}</svg>`;
 }
@@ -92,7 +92,7 @@ code { font-size: 12px; }
 
 export function renderHtmlReport(report: EvalReport, run?: RunInfo): string {
   const t = report.totals;
-  const wall = new Map(run?.timings.map((x) => [x.id, x.wallMs]));
+  const wall = new Map(run?.tasks.map((x) => [x.id, x.wallMs]));
   const box = (label: string, value: string, bad = false) =>
     `<li${bad ? ' class="bad"' : ''}><b>${escapeHtml(value)}</b>${escapeHtml(label)}</li>`;
   const rows = report.results.map((r) => {
@@ -106,7 +106,7 @@ export function renderHtmlReport(report: EvalReport, run?: RunInfo): string {
 <title>booty eval: ${t.resolved}/${t.tasks} resolved</title><style>${STYLE}</style></head>
 <body>
 <h1>booty eval: ${t.resolved} of ${t.tasks} resolved</h1>
-<p class="sub">${escapeHtml(report.mode)} mode, model ${escapeHtml(report.model)}${run ? `, ${(run.wallMs / 1000).toFixed(1)} s at concurrency ${run.concurrency}` : ''}</p>
+<p class="sub">answered by ${escapeHtml(answeredWords(report))}${run ? ` (${escapeHtml(run.mode)} mode), ${(run.wallMs / 1000).toFixed(1)} s at concurrency ${run.concurrency}` : ''}</p>
 <ul class="totals">
 ${box('resolved', percent(t.resolvedRate))}${box('promoted', String(t.promoted))}${box('false promotions', String(t.falsePromotions), t.falsePromotions > 0)}${box('missed promotions', String(t.missedPromotions), t.missedPromotions > 0)}${box('cost in all', usd(t.costUsd))}${box('cost a task', usd(t.costPerTask))}${box('tokens', String(t.tokens))}
 </ul>

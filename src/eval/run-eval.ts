@@ -16,7 +16,7 @@ import { runHiddenTests } from './hidden-tests.js';
 import { type ModelMode, startModelEndpoint } from './model-endpoint.js';
 import type { EvalTask } from './task-format.js';
 import { EVAL_OWNER, type ImportedTask, importTask } from './task-import.js';
-import { failedTask, type TaskResult, type TaskTiming, taskResult } from './task-result.js';
+import { failedTask, type TaskResult, type TaskRun, taskResult } from './task-result.js';
 
 // `booty eval`: each task as a real job, on this machine. The local GitHub simulator holds one
 // repository per task at its base commit; booty serves as `serve` does (its database and job logs
@@ -29,7 +29,7 @@ const BOT = 'booty-eval';
 export interface EvalProgress {
   /** A task's job reached a new state, or the task moved on (`hidden`: its tests run). */
   state(update: { id: string; state: string; attempt: number; at: number }): void;
-  done(result: TaskResult, timing: TaskTiming): void;
+  done(result: TaskResult, timing: TaskRun): void;
 }
 
 export interface EvalOptions {
@@ -47,7 +47,7 @@ export interface EvalOptions {
 
 export interface EvalRun {
   results: TaskResult[];
-  timings: TaskTiming[];
+  tasks: TaskRun[];
   model: string;
   db: string;
   /** Requests a replay could not answer: the run is not the recorded one. */
@@ -147,10 +147,10 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
     const workRoot = path.join(dir, 'hidden');
     fs.mkdirSync(workRoot, { recursive: true });
     const results: TaskResult[] = [];
-    const timings: TaskTiming[] = [];
-    const finish = (result: TaskResult, timing: TaskTiming) => {
+    const runs: TaskRun[] = [];
+    const finish = (result: TaskResult, timing: TaskRun) => {
       results.push(result);
-      timings.push(timing);
+      runs.push(timing);
       options.progress?.done(result, timing);
     };
 
@@ -161,6 +161,7 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
         finish(failedTask(task.id, task.tags, repo.error), {
           id: task.id,
           jobId: null,
+          commit: null,
           wallMs: 0,
           jobMs: 0,
           hiddenMs: 0,
@@ -181,6 +182,7 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
         finish(failedTask(task.id, task.tags, 'labeling the issue started no job; see booty.log'), {
           id: task.id,
           jobId: null,
+          commit: null,
           wallMs: Math.round(performance.now() - t0),
           jobMs: 0,
           hiddenMs: 0,
@@ -218,6 +220,7 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
         {
           id: task.id,
           jobId,
+          commit: hidden.commit,
           wallMs: Math.round(performance.now() - t0),
           jobMs,
           hiddenMs: hidden.durationMs,
@@ -233,6 +236,7 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
             finish(failedTask(task.id, task.tags, `the harness failed: ${(err as Error).message}`), {
               id: task.id,
               jobId: null,
+              commit: null,
               wallMs: 0,
               jobMs: 0,
               hiddenMs: 0,
@@ -244,7 +248,7 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
     const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     return {
       results: results.sort(byId),
-      timings: timings.sort(byId),
+      tasks: runs.sort(byId),
       model,
       db,
       misses: endpoint.misses(),

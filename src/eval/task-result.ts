@@ -4,7 +4,7 @@ import type { HiddenRun, HiddenStatus } from './hidden-tests.js';
 
 // What one task came to, and what a run came to. Everything here is a function of the job's log
 // and the hidden run, so a replayed run writes the same bytes; wall times and job ids, which differ
-// from run to run, are kept apart (TaskTiming).
+// from run to run (job ids, the commits booty pushed, wall times), are kept apart (TaskRun).
 
 /**
  * The gate's view of a task: promoted and resolved; promoted but the hidden tests fail (a false
@@ -27,7 +27,6 @@ export interface TaskResult {
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
   costUsd: number;
   hidden: {
-    commit: string | null;
     command: string | null;
     problem: string | null;
     failToPass: Record<string, HiddenStatus>;
@@ -37,9 +36,12 @@ export interface TaskResult {
   error: string | null;
 }
 
-export interface TaskTiming {
+/** What differs from run to run: the job, the commit it pushed (its time is in it), wall times. */
+export interface TaskRun {
   id: string;
   jobId: string | null;
+  /** The commit the hidden tests ran on: the PR's head, else the base; null when none ran. */
+  commit: string | null;
   /** From labeling the issue to the hidden tests' verdict. */
   wallMs: number;
   jobMs: number;
@@ -100,7 +102,6 @@ export function taskResult(input: {
     },
     costUsd: u.costUsd,
     hidden: {
-      commit: input.hidden.commit,
       command: input.hidden.command,
       problem: input.hidden.problem,
       failToPass: input.hidden.failToPass,
@@ -124,7 +125,7 @@ export function failedTask(id: string, tags: string[], error: string, finalState
     attempts: 0,
     tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     costUsd: 0,
-    hidden: { commit: null, command: null, problem: null, failToPass: {}, passToPass: {} },
+    hidden: { command: null, problem: null, failToPass: {}, passToPass: {} },
     error,
   };
 }
