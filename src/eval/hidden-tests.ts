@@ -42,46 +42,73 @@ export interface HiddenInput {
 }
 
 export async function runHiddenTests(input: HiddenInput): Promise<HiddenRun> {
-  const { task, commit } = input;
-  const started = performance.now();
-  const dir = fs.mkdtempSync(path.join(input.workRoot, `${task.id}-`));
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-eval-home-'));
-  const unseen = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, 'missing' as const]));
-  const result = (part: Partial<HiddenRun> & Pick<HiddenRun, 'command' | 'problem'>): HiddenRun => {
-    const failToPass = part.failToPass ?? unseen(task.hidden.failToPass);
-    const passToPass = part.passToPass ?? unseen(task.hidden.passToPass);
-    const all = [...Object.values(failToPass), ...Object.values(passToPass)];
-    return {
-      commit,
-      exitCode: null,
-      ...part,
-      failToPass,
-      passToPass,
-      resolved: part.problem === null && all.every((s) => s === 'passed'),
-      durationMs: Math.round(performance.now() - started),
-    };
+  const { task } = input;
+  const suite = await runSuite({ ...input, name: task.id, tests: task.hidden });
+  const statuses = (ids: string[]) =>
+    Object.fromEntries(ids.map((id) => [id, suite.statuses.get(id) ?? ('missing' as const)]));
+  const failToPass = statuses(task.hidden.failToPass);
+  const passToPass = statuses(task.hidden.passToPass);
+  const all = [...Object.values(failToPass), ...Object.values(passToPass)];
+  return {
+    commit: input.commit,
+    command: suite.command,
+    problem: suite.problem,
+    exitCode: suite.exitCode,
+    failToPass,
+    passToPass,
+    resolved: suite.problem === null && all.every((s) => s === 'passed'),
+    durationMs: suite.durationMs,
   };
+}
+
+export interface Suite {
+  command: string;
+  problem: string | null;
+  exitCode: number | null;
+  /** Every test the run reported, by booty's id. */
+  statuses: Map<string, TestStatus>;
+  durationMs: number;
+}
+
+export interface SuiteInput extends Omit<HiddenInput, 'task'> {
+  /** The tests to add before the run (none: the repository's own suite as it is). */
+  tests: Pick<EvalTask['hidden'], 'patch' | 'files' | 'command'> | null;
+  /** A name for the checkout's folder. */
+  name: string;
+}
+
+/** The repository's suite at a commit, with tests added, run as booty runs tests. */
+export async function runSuite(input: SuiteInput): Promise<Suite> {
+  const started = performance.now();
+  const dir = fs.mkdtempSync(path.join(input.workRoot, `${input.name}-`));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-eval-home-'));
+  const result = (part: Omit<Suite, 'durationMs' | 'statuses' | 'exitCode'> & Partial<Suite>): Suite => ({
+    exitCode: null,
+    statuses: new Map(),
+    ...part,
+    durationMs: Math.round(performance.now() - started),
+  });
   try {
     await git(['clone', '--quiet', '--shared', '--no-checkout', input.bare, dir]);
-    await git(['checkout', '--quiet', '--detach', commit], { cwd: dir });
+    await git(['checkout', '--quiet', '--detach', input.commit], { cwd: dir });
     let cfg: RepoConfig;
     try {
       cfg = configAt(dir);
     } catch (err) {
       return result({
-        command: task.hidden.command ?? '',
+        command: input.tests?.command ?? '',
         problem: `no test command: ${(err as Error).message}`,
       });
     }
-    const command = task.hidden.command ?? cfg.test.command;
-    if (task.hidden.patch) {
+    const command = input.tests?.command ?? cfg.test.command;
+    if (input.tests?.patch) {
       try {
-        await git(['apply', '--whitespace=nowarn', '-'], { cwd: dir, input: task.hidden.patch });
+        await git(['apply', '--whitespace=nowarn', '-'], { cwd: dir, input: input.tests.patch });
       } catch (err) {
         return result({ command, problem: `the hidden tests do not apply: ${(err as Error).message}` });
       }
     }
-    for (const f of task.hidden.files) {
+    for (const f of input.tests?.files ?? []) {
       fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
       fs.writeFileSync(path.join(dir, f.path), f.content);
     }
@@ -111,15 +138,11 @@ export async function runHiddenTests(input: HiddenInput): Promise<HiddenRun> {
     await clearReports(plan, dir, [dir, home]);
     const run = await exec({ command: plan.command, network: false, env: plan.env });
     const report = await readResults({ plan, output: run.output, cwd: dir, roots: [dir, home] });
-    const status = new Map(report.cases.map((c) => [c.id, c.status]));
-    const statuses = (ids: string[]) =>
-      Object.fromEntries(ids.map((id) => [id, status.get(id) ?? ('missing' as const)]));
     return result({
       command,
-      problem: run.timedOut ? `the hidden tests timed out after ${cfg.timeoutSeconds} s` : null,
+      problem: run.timedOut ? `the tests timed out after ${cfg.timeoutSeconds} s` : null,
       exitCode: run.exitCode,
-      failToPass: statuses(task.hidden.failToPass),
-      passToPass: statuses(task.hidden.passToPass),
+      statuses: new Map(report.cases.map((c) => [c.id, c.status])),
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -57,9 +57,10 @@ function chart(report: EvalReport): string {
   );
   // Each task at its cost, at the top when resolved and at the bottom when not.
   report.results.forEach((r, i) => {
-    const jitter = ((i % 5) - 2) * 3;
+    // Spread a little into the plot, so dots of the same cost stay apart and none leaves it.
+    const spread = (i % 5) * 3;
     parts.push(
-      `<circle class="task ${r.resolved ? 'yes' : 'no'}" cx="${n(x(r.costUsd))}" cy="${n(y(r.resolved ? 1 : 0) + jitter)}" r="3"><title>${escapeHtml(r.id)}: ${usd(r.costUsd)}, ${r.resolved ? 'resolved' : 'not resolved'}</title></circle>`,
+      `<circle class="task ${r.resolved ? 'yes' : 'no'}" cx="${n(x(r.costUsd))}" cy="${n(r.resolved ? y(1) + spread : y(0) - spread)}" r="3"><title>${escapeHtml(r.id)}: ${usd(r.costUsd)}, ${r.resolved ? 'resolved' : 'not resolved'}</title></circle>`,
     );
   });
   parts.push(
@@ -79,7 +80,7 @@ h1 { font-size: 20px; margin: 0 0 4px; }
 .totals .bad b { color: #cf222e; }
 table { border-collapse: collapse; width: 100%; margin-top: 20px; }
 th, td { border-bottom: 1px solid #d1d9e0; padding: 5px 8px; text-align: left; vertical-align: top; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.false-promotion td { background: #ffebe9; }
 tr.missed-promotion td { background: #fff8c5; }
 .yes { color: #1a7f37; } .no { color: #59636e; }
