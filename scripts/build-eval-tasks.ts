@@ -240,7 +240,6 @@ async function buildTask(
 const failed: string[] = [];
 for (const spec of specs) {
   const mirror = path.join(mirrors, spec.repo.replace('/', '+'), 'repo');
-  const testPath = new RegExp(spec.tests);
   const sourceNotes: string[] = [];
   for (const t of spec.tasks) {
     const fix = (await git(['rev-parse', `${t.fix}^{commit}`], { gitDir: mirror })).trim();
