@@ -161,8 +161,12 @@ export function parseTaskLine(raw: string, at: { file: string; line: number } & 
   const dir = path.dirname(path.resolve(file));
   const origin = `${file}:${line}`;
   const fail = (error: z.ZodError): never => {
-    const issue = error.issues[0]!;
-    const field = issue.path.map(String).join('.') || 'the line';
+    let issue = error.issues[0]!;
+    // A union (a list, or the list as JSON text) says only "Invalid input": its own words are inside.
+    const path = issue.path;
+    while (issue.code === 'invalid_union' && issue.errors.flat().length)
+      issue = issue.errors.flat().find((i) => i.code === 'custom') ?? issue.errors.flat()[0]!;
+    const field = [...path, ...(issue.path ?? [])].map(String).join('.') || 'the line';
     const extra = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
     throw invalid(file, line, field, `${issue.message}${extra}`);
   };
