@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { RunInfo } from '../../src/eval/eval-report.js';
 import { tempDir } from '../support/job-harness.js';
 import { runEvalCli } from './eval-cli.js';
 
@@ -10,14 +14,8 @@ const SUBSET = ['boltons-omd-equality', 'boltons-pluralize-x', 'cachetools-descr
 
 describe('booty eval --builtin on a subset', () => {
   it('--oracle resolves and promotes every task, with no false promotion', async () => {
-    const run = await runEvalCli([
-      '--builtin',
-      '--oracle',
-      '--only',
-      SUBSET.join(','),
-      '--dir',
-      tempDir('booty-eval-oracle-'),
-    ]);
+    const dir = tempDir('booty-eval-oracle-');
+    const run = await runEvalCli(['--builtin', '--oracle', '--only', SUBSET.join(','), '--dir', dir]);
     expect(run.err).not.toMatch(/BOOTY_E_/);
     expect(run.code).toBe(0);
     expect(run.report!.results.map((r) => [r.id, r.resolved, r.promoted, r.finalState, r.attempts])).toEqual(
@@ -30,6 +28,19 @@ describe('booty eval --builtin on a subset', () => {
       missedPromotions: 0,
     });
     expect(run.report!.results.every((r) => r.costUsd > 0 && r.tokens.total > 0)).toBe(true);
+    // Every job's log is kept: booty replay verifies each one from the run's database.
+    const info = JSON.parse(fs.readFileSync(path.join(dir, 'report', 'run.json'), 'utf8')) as RunInfo;
+    expect(info.db).toBe(path.join(dir, 'booty.db'));
+    for (const t of info.tasks) {
+      const out: string[] = [];
+      const code = await main(['replay', t.jobId!, '--db', info.db, '--verify'], {
+        out: (l) => out.push(l),
+        err: (l) => out.push(l),
+        env: {},
+      });
+      expect(code, out.join('\n')).toBe(0);
+      expect(out.join('\n')).toContain(`eval/${t.id}#1  promoted  (verified`);
+    }
   }, 300_000);
 
   it('--null resolves none: every FAIL_TO_PASS test fails on the base', async () => {
