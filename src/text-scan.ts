@@ -81,3 +81,20 @@ export function trimTrailing(text: string, chars: string): string {
   while (end > 0 && chars.includes(text[end - 1]!)) end--;
   return end === text.length ? text : text.slice(0, end);
 }
+
+/** Whether a character is one `\s` matches, by its code: a regex call per character costs more. */
+export function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}

@@ -1,3 +1,4 @@
+import { LINE_BREAK } from '../../text-scan.js';
 import { stripAnsi } from './ansi.js';
 
 // A failure's message as people and the model read it: what the runner said, and the stack frames
@@ -9,6 +10,8 @@ const FRAME = /^\s*at (?:.*? \()?(.+?)\)?$/;
 
 /** Frames in node's internals, dependencies, or nowhere in particular. */
 function isForeignFrame(line: string): boolean {
+  // A line break after `at ` fails FRAME, once it has read up to it from every ` (`: no frame.
+  if (LINE_BREAK.test(line.trimStart())) return false;
   const m = FRAME.exec(line);
   if (!m) return false;
   const where = m[1]!;
@@ -28,16 +31,26 @@ export function relativePaths(text: string, cwd: string): string {
   return text.replaceAll(`file://${root}/`, '').replaceAll(`${root}/`, '');
 }
 
+const FROZEN = /^<frozen [^>]+>:\d+: in /;
+const PYTHON_LIBRARY = /\/(?:site-packages|dist-packages|lib\/python\d\.\d+)\/./;
+
 /** A Python traceback entry outside the project (`.../site-packages/x.py:12: in f`, `<frozen ...>`),
- * which runs on over the indented source lines below it. */
-const PYTHON_FOREIGN =
-  /^(?:\S*\/(?:site-packages|dist-packages|lib\/python\d\.\d+)\/\S+|<frozen [^>]+>):\d+: in /;
+ * which runs on over the indented source lines below it. Read in parts: as one regex,
+ * `^\S*\/(?:site-packages|…)\/\S+:\d+: in `, it reread the path from each library folder in it. */
+function isForeignPython(line: string): boolean {
+  if (FROZEN.test(line)) return true;
+  // `<path>:<line>: in `: the path runs to the first space, through a library folder.
+  const space = line.search(/\s/);
+  if (space < 0 || !line.startsWith(' in ', space)) return false;
+  const at = /:\d+:$/.exec(line.slice(0, space));
+  return at !== null && PYTHON_LIBRARY.test(line.slice(0, at.index));
+}
 
 function ownLines(lines: string[]): string[] {
   const out: string[] = [];
   let inForeignPython = false;
   for (const line of lines) {
-    if (PYTHON_FOREIGN.test(line)) {
+    if (isForeignPython(line)) {
       inForeignPython = true;
       continue;
     }

@@ -24,7 +24,8 @@ export function parseTextOutput(output: string, cwd: string): CaseBatch {
     parseLibtest(text, cwd),
   ];
   // TAP only where the output says it is TAP: go's `ok  <pkg>` lines would read as test points.
-  if (/^TAP version \d+$|^\s*# Subtest: /m.test(text)) batches.push(parseTap(text, cwd));
+  // Indented by spaces within a line: `^\s*` would reread a run of blank lines from each of them.
+  if (/^TAP version \d+$|^[^\S\n\r\u2028\u2029]*# Subtest: /m.test(text)) batches.push(parseTap(text, cwd));
   const loadErrors = new Map<string, CaseBatch['loadErrors'][number]>();
   for (const b of batches)
     for (const e of b.loadErrors) if (!loadErrors.has(e.file)) loadErrors.set(e.file, e);

@@ -1,13 +1,18 @@
 import type { TestCase, TestStatus } from '../../events/effect-results.js';
+import { LINE_BREAK } from '../../text-scan.js';
 import { type CaseBatch, mergeById, repoPath, uniqueIds } from './case-list.js';
 import { failureMessage } from './case-message.js';
+import { vitestFailHeader } from './vitest-fail-line.js';
 
 // What vitest, jest, node:test (spec) and mocha print for people, read when no report was written.
 // Each format's tree of results is read first (duplicates there are distinct tests); its failure
 // summary is then folded in by id (a summary repeats tests the tree already showed).
 
 const join = (...parts: (string | null)[]) => parts.filter(Boolean).join(' > ');
-const DURATION = /\s+\d+(?:\.\d+)?\s?m?s$/;
+// Each regex reading a run of spaces starts only where the run does (`(?<!\s)`): from every space of
+// a long run, it would read the run again.
+const DURATION = /(?<!\s)\s+\d+(?:\.\d+)?\s?m?s$/;
+const ARROW = /(?<!\s)\s+>\s+/;
 
 const testCase = (
   id: string,
@@ -38,15 +43,15 @@ export function vitestText(lines: string[], cwd: string): CaseBatch {
       return;
     }
     // Two spaces after FAIL: jest's file headers have one.
-    const fail = /^\s*FAIL {2}(\S+\.\w+)(?:\s+>\s+(.+?))?(?:\s+\[ .+ \])?\s*$/.exec(line);
+    const fail = vitestFailHeader(line);
     if (!fail) return;
     const message = failureMessage(blockAfter(lines, i, /^\s*⎯|^\s*FAIL {2}/), cwd);
-    if (!fail[2]) {
-      loadErrors.push({ file: fail[1]!, message: message ?? 'failed to load' });
+    if (!fail.title) {
+      loadErrors.push({ file: fail.file, message: message ?? 'failed to load' });
       return;
     }
-    const titles = fail[2].split(/\s+>\s+/);
-    failures.push(testCase(join(fail[1]!, ...titles), fail[1]!, titles.at(-1)!, 'failed', message));
+    const titles = fail.title.split(ARROW);
+    failures.push(testCase(join(fail.file, ...titles), fail.file, titles.at(-1)!, 'failed', message));
   });
   return { cases: mergeById(uniqueIds(tree), failures), loadErrors };
 }
@@ -102,7 +107,10 @@ export function nodeSpecText(lines: string[], cwd: string): CaseBatch {
   const leaves: { names: string[]; status: TestStatus }[] = [];
   const loadErrors: CaseBatch['loadErrors'] = [];
   for (const line of tree) {
-    const m = /^( *)([▶✖✔﹣]) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/.exec(line);
+    // No line break may stand in a row: with one, the regex would read to it from every ` # SKIP`.
+    const m = LINE_BREAK.test(line)
+      ? null
+      : /^( *)([▶✖✔﹣]) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/.exec(line);
     if (!m) continue;
     const [, pad, mark, name, directive] = m;
     const indent = pad!.length;
