@@ -18,8 +18,8 @@ interface Declaration {
   line: number;
 }
 
-const JS_TEST =
-  /(?:^|[^.\w$])(?:it|test)(?:\.(?:only|skip|todo|concurrent|sequential|fails))*\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/;
+const JS_TEST_OPEN =
+  /(?:^|[^.\w$])(?:it|test)(?:\.(?:only|skip|todo|concurrent|sequential|fails))*\s*\(\s*(['"`])/g;
 const JS_BOUNDARY = /(?:^|[^.\w$])(?:it|test|describe|suite|context)(?:\.\w+)*\s*\(/;
 const PY_TEST = /^\s*(?:async\s+)?def\s+(test\w*)\s*\(/;
 const PY_BOUNDARY = /^\s*(?:async\s+)?(?:def|class)\s/;
@@ -44,8 +44,8 @@ function declarations(lang: Lang, lines: string[]): Declaration[] {
   lines.forEach((text, i) => {
     const line = i + 1;
     if (lang === 'js') {
-      const test = JS_TEST.exec(text);
-      if (test && !(test[1] === '`' && test[2]!.includes('${'))) out.push({ name: unquote(test[2]!), line });
+      const test = jsTest(text);
+      if (test && !(test[0] === '`' && test[1].includes('${'))) out.push({ name: unquote(test[1]), line });
       else if (JS_BOUNDARY.test(text)) out.push({ name: null, line });
     } else if (lang === 'py') {
       const test = PY_TEST.exec(text);
@@ -67,6 +67,44 @@ function declarations(lang: Lang, lines: string[]): Declaration[] {
 }
 
 const unquote = (title: string) => title.replace(/\\(.)/g, '$1');
+
+const isBreak = (c: string | undefined) => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+
+/**
+ * `it('title'`: the quote and the title, as `((?:\\.|(?!\1).)*)\1` after JS_TEST_OPEN reads them: a
+ * backslash escapes what follows where that leads to a closing quote, and is itself a character
+ * where it does not. As a regex that choice is exponential in a line's backslashes; here where a
+ * title from each place would end is worked out once, from the line's end.
+ */
+function jsTest(line: string): [quote: string, title: string] | null {
+  const ends = new Map<string, Int32Array>();
+  JS_TEST_OPEN.lastIndex = 0;
+  for (let m = JS_TEST_OPEN.exec(line); m; m = JS_TEST_OPEN.exec(line)) {
+    JS_TEST_OPEN.lastIndex = m.index + 1;
+    const quote = m[1]!;
+    if (!ends.has(quote)) ends.set(quote, titleEnds(line, quote));
+    const from = m.index + m[0].length;
+    const end = ends.get(quote)![from]!;
+    if (end >= 0) return [quote, line.slice(from, end)];
+  }
+  return null;
+}
+
+/** For each place in the line, where a title starting there ends (its closing quote), or -1. */
+function titleEnds(line: string, quote: string): Int32Array {
+  const n = line.length;
+  const end = new Int32Array(n + 2).fill(-1);
+  for (let p = n - 1; p >= 0; p--) {
+    const c = line[p];
+    if (c === quote) end[p] = p;
+    else if (isBreak(c)) end[p] = -1;
+    else if (c === '\\') {
+      const escaped = p + 1 < n && !isBreak(line[p + 1]) ? end[p + 2]! : -1;
+      end[p] = escaped >= 0 ? escaped : end[p + 1]!;
+    } else end[p] = end[p + 1]!;
+  }
+  return end;
+}
 
 /** A line that is only layout (blank, or closing brackets): a diff may place it on either side. */
 const structural = (text: string | undefined) => !/[\w'"`]/.test(text ?? '');

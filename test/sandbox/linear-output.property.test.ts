@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { commandRan } from '../../src/sandbox/baseline-health.js';
+import { touchedTests } from '../../src/sandbox/changed-tests.js';
 import { cleanOutput, settleLines, stripAnsi } from '../../src/sandbox/clean-output.js';
+import { parseFindings } from '../../src/sandbox/quality-findings.js';
 
 // Test output is written by the repository under test: every reader of it must take time linear in
 // its length. Each reader is checked twice: against a reference (the former regex, exact but
@@ -10,6 +13,7 @@ import { cleanOutput, settleLines, stripAnsi } from '../../src/sandbox/clean-out
 
 const FAST = { timeout: 10_000 };
 const KB = 1024;
+const MB = KB * KB;
 
 /** settleLines as it was: exactly the behaviour to keep, quadratic in the length of a line. */
 const settleLinesByRegex = (text: string) => text.replace(/\r\n/g, '\n').replace(/[^\n]*\r(?!\n)/g, '');
@@ -53,5 +57,152 @@ describe('cleanOutput', () => {
   it('cleans one 1 MB line without CR, the workspace shown as .', FAST, () => {
     const line = `/w/jobs/j1/a.js ${'v'.repeat(KB * KB)}`;
     expect(cleanOutput(`${line}\n`, { workspace: '/w/jobs/j1' })).toBe(`./a.js ${'v'.repeat(KB * KB)}\n`);
+  });
+});
+
+describe("the baseline's check for a program not found", () => {
+  it('reads 1 MB of near misses at once', FAST, () => {
+    const failed = { exitCode: 1, cases: [] };
+    expect(commandRan({ ...failed, output: "Cannot find module 'u'r".repeat(MB / 22) })).toBe(true);
+    expect(commandRan({ ...failed, output: `${'\n'.repeat(MB)}sh: 1: vitest: not found` })).toBe(false);
+    expect(commandRan({ ...failed, output: `Cannot find module '/w/a.js'\n  requireStack: []` })).toBe(false);
+  });
+});
+
+describe('the tests a change declares', () => {
+  /** A JS test's title as it was read: exponential in a line's backslashes. */
+  const FORMER =
+    /(?:^|[^.\w$])(?:it|test)(?:\.(?:only|skip|todo|concurrent|sequential|fails))*\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/;
+  const declared = (lines: string[]) => [
+    ...new Set(
+      lines.flatMap((line) => {
+        const m = FORMER.exec(line);
+        return m && !(m[1] === '`' && m[2]!.includes('${')) ? [m[2]!.replace(/\\(.)/g, '$1')] : [];
+      }),
+    ),
+  ];
+  const line = fc.string({
+    unit: fc.constantFrom('it(', "'", '"', '`', '\\', 'a', ' ', 'test.only(', '\u2028', '${', ')'),
+    maxLength: 16,
+  });
+
+  it('are named as the former pattern named them', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 4 }), (lines) => {
+        const after = lines.join('\n');
+        const names = touchedTests([{ path: 'test/a.test.js', before: null, after }]).map((t) => t.name);
+        expect(names).toEqual(declared(after.split('\n')));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('are read at once from a line of 256 KB of backslashes', FAST, () => {
+    const after = `it('${'\\\\'.repeat(128 * KB)}x', () => {});\nit('y\\'', () => {});\n`;
+    expect(touchedTests([{ path: 'test/a.test.js', before: null, after }]).map((t) => t.name.length)).toEqual(
+      [128 * KB + 1, 2],
+    );
+  });
+});
+
+describe("a quality command's findings", () => {
+  const MAX_FINDINGS = 1_000;
+  /** The findings as they were read: exponential in the slashes of a path. */
+  const PATH = String.raw`(?:\.\/)?(?:[^\s:()]+\/)*[^\s:()/]*[^\s:()]\.[A-Za-z0-9]{1,8}|(?:\.\/)?[^\s:()]+\/[^\s:()]+`;
+  const COLON = new RegExp(String.raw`^\s*(${PATH}):(\d+)(?::\d+)?:?\s+(\S.*)$`);
+  const PARENS = new RegExp(String.raw`^\s*(${PATH})\((\d+),\d+\):\s*(\S.*)$`);
+  const LONE_PATH = new RegExp(`^(${PATH})$`);
+  const STYLISH = /^\s+\d+:\d+\s+((?:error|warning)\s+\S.*)$/;
+  const RUST_MESSAGE = /^((?:error|warning)(?:\[\w+\])?: \S.*)$/;
+  const RUST_WHERE = new RegExp(String.raw`^\s*--> (${PATH}):\d+:\d+$`);
+  const PRETTIER = new RegExp(String.raw`^\[warn\] (${PATH})$`);
+
+  /** Spaces collapsed and the decoration some tools draw after a finding (biome's ━━━) dropped. */
+  const message = (text: string) =>
+    text
+      .replace(/[━─═]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, MESSAGE_CHARS);
+
+  const file = (p: string) => p.replace(/^\.\//, '');
+
+  /** Every finding in the output, in order (a finding twice is listed twice). */
+  function formerFindings(output: string): string[] {
+    const findings: string[] = [];
+    let current: string | null = null;
+    let rustMessage: string | null = null;
+    for (const line of output.split('\n')) {
+      if (findings.length >= MAX_FINDINGS) break;
+      const stylish = current ? STYLISH.exec(line) : null;
+      if (stylish) {
+        findings.push(`${current}: ${message(stylish[1]!)}`);
+        continue;
+      }
+      const where = rustMessage ? RUST_WHERE.exec(line) : null;
+      if (where) {
+        findings.push(`${file(where[1]!)}: ${message(rustMessage!)}`);
+        rustMessage = null;
+        continue;
+      }
+      rustMessage = RUST_MESSAGE.exec(line)?.[1] ?? null;
+      const unformatted = PRETTIER.exec(line);
+      if (unformatted) {
+        findings.push(`${file(unformatted[1]!)}: not formatted`);
+        continue;
+      }
+      const located = COLON.exec(line) ?? PARENS.exec(line);
+      if (located) {
+        findings.push(`${file(located[1]!)}: ${message(located[3]!)}`);
+        current = null;
+        continue;
+      }
+      const lone = LONE_PATH.exec(line.trim());
+      if (lone) current = file(lone[1]!);
+      else if (line.trim() === '') current = null;
+    }
+    return findings;
+  }
+
+  /** The findings in `after` that `before` does not hold, counting repeats (two where one was is one new). */
+
+  const output = fc.array(
+    fc.string({
+      unit: fc.constantFrom(
+        'a',
+        '/',
+        './',
+        '.js',
+        ':',
+        '12',
+        ' ',
+        '(',
+        ')',
+        '1,2',
+        'error',
+        '[warn] ',
+        '--> ',
+        '\t',
+      ),
+      maxLength: 14,
+    }),
+    { maxLength: 5 },
+  );
+
+  it('are those the former patterns found', () => {
+    fc.assert(
+      fc.property(output, (lines) => {
+        const text = lines.join('\n');
+        expect(parseFindings(text)).toEqual(formerFindings(text));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('are read at once from paths of 100,000 slashes', FAST, () => {
+    const slashes = 'a/'.repeat(50_000);
+    expect(parseFindings(`${slashes}x\n${slashes}x.ts:3: bad\n./${slashes}:x`)).toEqual([
+      `${slashes}x.ts: bad`,
+    ]);
   });
 });
