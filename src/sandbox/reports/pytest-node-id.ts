@@ -4,12 +4,14 @@
 // with the regex's own choices: the first `.py` that works, then the whole `::` path, then the
 // shortest parameters.
 
+import { isSpace } from '../../text-scan.js';
+
 const LINE_BREAKS = '\n\r\u2028\u2029';
 
 /** The end of the run of `[^\s[]` characters from `from`. */
 function pathEnd(line: string, from: number): number {
   let i = from;
-  while (i < line.length && line[i] !== '[' && !/\s/.test(line[i]!)) i++;
+  while (i < line.length && line[i] !== '[' && !isSpace(line.charCodeAt(i))) i++;
   return i;
 }
 
@@ -19,6 +21,7 @@ function pathEnd(line: string, from: number): number {
  * (each caller's pattern goes on with a space or ends there).
  */
 export function pytestNodeIdEnd(line: string, start: number, accepts: (end: number) => boolean): number {
+  if (line.indexOf('.py', start + 1) < 0) return -1;
   const space = line.slice(start).search(/\s/);
   const token = space < 0 ? line.length : start + space;
   // A `[` whose parameters were read to a line break (or the end) without an accepted `]`: any later
