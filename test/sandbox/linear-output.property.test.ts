@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { commandRan } from '../../src/sandbox/baseline-health.js';
 import { touchedTests } from '../../src/sandbox/changed-tests.js';
 import { cleanOutput, settleLines, stripAnsi } from '../../src/sandbox/clean-output.js';
+import { buildCodeChanged } from '../../src/sandbox/install-step.js';
 import { parseFindings } from '../../src/sandbox/quality-findings.js';
+import { countTestCases } from '../../src/workspace/test-files.js';
 
 // Test output is written by the repository under test: every reader of it must take time linear in
 // its length. Each reader is checked twice: against a reference (the former regex, exact but
@@ -203,5 +205,32 @@ describe("a quality command's findings", () => {
     expect(parseFindings(`${slashes}x\n${slashes}x.ts:3: bad\n./${slashes}:x`)).toEqual([
       `${slashes}x.ts: bad`,
     ]);
+  });
+});
+
+describe('files a change wrote, read line by line', () => {
+  it('count Python tests as the former pattern did, and 1 MB of blank lines at once', FAST, () => {
+    const FORMER = /^\s*(?:async\s+)?def\s+test\w*\s*\(/gm;
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom('\n', ' ', '\t', '\r', 'def test_a(', 'async ', 'x', '\u2028'),
+          maxLength: 12,
+        }),
+        (text) => {
+          expect(countTestCases('tests/test_a.py', text)).toBe(text.match(FORMER)?.length ?? 0);
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+    expect(countTestCases('tests/test_a.py', `${'\n'.repeat(MB)}x\ndef test_a():\n`)).toBe(1);
+  });
+
+  it("find a pyproject's build backend in the repository after 1 MB of blank lines at once", FAST, () => {
+    const change = (content: string) => [{ path: 'pyproject.toml', content }];
+    expect(buildCodeChanged(change(`${'\n \t'.repeat(MB / 3)}x`))).toBeNull();
+    expect(buildCodeChanged(change(`${'\n \t'.repeat(MB / 3)}\n  backend-path = ["."]`))).toBe(
+      'pyproject.toml',
+    );
   });
 });
