@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { testCaseCount } from '../../src/claude/test-case-count.js';
 import { sanitizeUntrusted, stripHidden } from '../../src/claude/untrusted-text.js';
 
 // The issue's text is anyone's: what is hidden from a reader of the rendered issue is removed in
@@ -128,5 +129,48 @@ describe('sanitizeUntrusted', () => {
   it('trims 256 KB runs of spaces inside lines at once', FAST, () => {
     const line = `a${' '.repeat(256 * KB)}b  `;
     expect(sanitizeUntrusted(`${line}\n${line}`, 1_000_000)).toBe(`${line.trimEnd()}\n${line.trimEnd()}`);
+  });
+});
+
+describe('testCaseCount', () => {
+  /** The count as it was: quadratic in a file's `it.each(`. */
+  const FORMER =
+    /\b(?:it|test)(?:\.(?:only|skip|todo|concurrent|fails|each\s*\([\s\S]*?\)))*\s*\(\s*['"`]|\bdef\s+test_\w*|\bfunc\s+Test\w*\s*\(|@Test\b|#\[test\]|\bit\s+['"]/g;
+  const file = fc.string({
+    unit: fc.constantFrom(
+      'it',
+      'test',
+      '.each',
+      '.only',
+      '(',
+      ')',
+      '[',
+      "'",
+      '`',
+      ' ',
+      '\n',
+      'x',
+      'def test_a',
+      'it "',
+    ),
+    maxLength: 20,
+  });
+
+  it('counts as the former pattern did', () => {
+    let counted = 0;
+    fc.assert(
+      fc.property(file, (text) => {
+        const n = testCaseCount(text);
+        expect(n).toBe(text.match(FORMER)?.length ?? 0);
+        counted += n;
+      }),
+      { numRuns: 10_000 },
+    );
+    expect(counted).toBeGreaterThan(1_000);
+  });
+
+  it('reads 1 MB of unfinished it.each( at once', FAST, () => {
+    expect(testCaseCount('it.each(['.repeat((1024 * KB) / 9))).toBe(0);
+    expect(testCaseCount(`${'it.each(['.repeat((1024 * KB) / 9)}])('x'`)).toBe(1);
   });
 });
