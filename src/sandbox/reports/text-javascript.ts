@@ -22,6 +22,24 @@ const testCase = (
   message: string | null = null,
 ) => ({ id, file, name, status, durationMs: null, message }) satisfies TestCase;
 
+/**
+ * The names of the suites a test sits in, outermost first, from a stack ordered by indent: those
+ * indented less than the test, up to about ANCESTOR_CHARS in all. Output can open thousands of
+ * suites without closing them; naming every one in every test's id made ids longer than the output
+ * they came from, and the work quadratic in it.
+ */
+const ANCESTOR_CHARS = 1_000;
+function ancestors(stack: { indent: number; name: string }[], indent: number): string[] {
+  const names: string[] = [];
+  let size = 0;
+  for (const s of stack) {
+    if (s.indent >= indent || size >= ANCESTOR_CHARS) break;
+    names.push(s.name);
+    size += s.name.length + 3;
+  }
+  return names;
+}
+
 /** Lines after `start` up to (not including) the first that `stop` matches. */
 function blockAfter(lines: string[], start: number, stop: RegExp): string {
   const out: string[] = [];
@@ -91,7 +109,7 @@ export function jestText(lines: string[], cwd: string): CaseBatch {
     stack = stack.filter((s) => s.indent < indent);
     if (row) {
       const status: TestStatus = row[2] === '✓' ? 'passed' : row[2] === '✕' ? 'failed' : 'skipped';
-      tree.push(testCase(join(file, ...stack.map((s) => s.name), row[3]!), file, row[3]!, status));
+      tree.push(testCase(join(file, ...ancestors(stack, indent), row[3]!), file, row[3]!, status));
     } else {
       stack.push({ indent, name: line.trim() }); // a suite header, or noise that the next header pops
     }
@@ -104,8 +122,12 @@ export function nodeSpecText(lines: string[], cwd: string): CaseBatch {
   const summary = lines.findIndex((l) => /^✖ failing tests:\s*$/.test(l));
   const tree = summary >= 0 ? lines.slice(0, summary) : lines;
   const suites: { indent: number; name: string }[] = [];
-  const leaves: { names: string[]; status: TestStatus }[] = [];
+  const leaves: { around: string; name: string; status: TestStatus }[] = [];
   const loadErrors: CaseBatch['loadErrors'] = [];
+  // The suites around the last test (at `aroundIndent`), kept while no suite opens or closes: its
+  // siblings share them.
+  let aroundIndent = -1;
+  let around = '';
   for (const line of tree) {
     // No line break may stand in a row: with one, the regex would read to it from every ` # SKIP`.
     const m = LINE_BREAK.test(line)
@@ -114,14 +136,19 @@ export function nodeSpecText(lines: string[], cwd: string): CaseBatch {
     if (!m) continue;
     const [, pad, mark, name, directive] = m;
     const indent = pad!.length;
-    while (suites.length && suites.at(-1)!.indent > indent) suites.pop();
+    while (suites.length && suites.at(-1)!.indent > indent) {
+      suites.pop();
+      aroundIndent = -1;
+    }
     if (mark === '▶') {
       suites.push({ indent, name: name! });
+      aroundIndent = -1;
       continue;
     }
     const top = suites.at(-1);
     if (top && top.indent === indent && top.name === name) {
       suites.pop(); // a suite's closing line
+      aroundIndent = -1;
       continue;
     }
     if (indent === 0 && mark === '✖' && name!.startsWith('/')) {
@@ -135,20 +162,27 @@ export function nodeSpecText(lines: string[], cwd: string): CaseBatch {
         : mark === '✖'
           ? 'failed'
           : 'skipped';
-    leaves.push({ names: [...suites.filter((s) => s.indent < indent).map((s) => s.name), name!], status });
+    // Suites are kept in order of indent: those around this test are the first ones.
+    if (aroundIndent !== indent) {
+      aroundIndent = indent;
+      around = join(...ancestors(suites, indent));
+    }
+    leaves.push({ around, name: name!, status });
   }
   const files: string[] = [];
   for (const line of summary >= 0 ? lines.slice(summary + 1) : []) {
     const at = /^test at (.+?):\d+:\d+$/.exec(line);
     if (at) files.push(repoPath(at[1]!, cwd));
   }
-  const failed = leaves.filter((l) => l.status === 'failed');
+  const failed = leaves.filter((l) => l.status === 'failed').length;
   // The summary lists failing tests in tree order; file-level failures are among them.
-  const testFiles = files.filter((f) => !loadErrors.some((e) => e.file === f));
-  const zip = testFiles.length === failed.length;
+  const unloaded = new Set(loadErrors.map((e) => e.file));
+  const testFiles = files.filter((f) => !unloaded.has(f));
+  const zip = testFiles.length === failed;
+  let nthFailed = 0;
   const cases = leaves.map((l) => {
-    const file = zip && l.status === 'failed' ? testFiles[failed.indexOf(l)]! : null;
-    return testCase(join(file, ...l.names), file, l.names.at(-1)!, l.status);
+    const file = zip && l.status === 'failed' ? testFiles[nthFailed++]! : null;
+    return testCase(join(file, l.around, l.name), file, l.name, l.status);
   });
   return { cases: uniqueIds(cases), loadErrors };
 }

@@ -130,6 +130,24 @@ describe("vitest's failure headers", () => {
   });
 });
 
+describe('suites around a test', () => {
+  it('20,000 suites left open name each of 20,000 tests in an id of bounded length, at once', FAST, () => {
+    const output = `${'▶ s\n'.repeat(20_000)}${'  ✔ t (1ms)\n'.repeat(20_000)}`;
+    const { cases } = parseTextOutput(output, CWD);
+    expect(cases).toHaveLength(20_000);
+    expect(cases[0]!.id).toBe(`${'s > '.repeat(250)}t`);
+    expect(cases[0]).toMatchObject({ name: 't', status: 'passed' });
+  });
+
+  it("jest's tree of 400 suites of 1 KB each names its tests in ids of bounded length, at once", FAST, () => {
+    const suites = Array.from({ length: 400 }, (_, i) => `${' '.repeat(i + 2)}${'d'.repeat(1_000)}`);
+    const rows = Array.from({ length: 400 }, () => `${' '.repeat(402)}✓ passes (1 ms)`);
+    const { cases } = parseTextOutput(['PASS a.test.js', ...suites, ...rows].join('\n'), CWD);
+    expect(cases).toHaveLength(400);
+    expect(cases[0]!.id).toBe(`a.test.js > ${'d'.repeat(1_000)} > passes`);
+  });
+});
+
 describe('node:test spec rows', () => {
   it('with a line break inside are no rows, and 1 MB of them reads at once', FAST, () => {
     const row = `▶ .${' # SKIP▶'.repeat(MB / 8)}\u2028`;
