@@ -61,12 +61,27 @@ function ownLines(lines: string[]): string[] {
   return out;
 }
 
+/** The message's text before its end is trimmed: each step reads lines, so a prefix of whole lines
+ * gives a prefix of this (but for an OSC sequence, which may run over lines). */
+const unended = (text: string, cwd: string) =>
+  relativePaths(ownLines(stripAnsi(text).replace(/\r\n?/g, '\n').split('\n')).join('\n'), cwd)
+    .replace(/\n{3,}/g, '\n\n')
+    .trimStart();
+
+const capped = (body: string) => (body.length > MESSAGE_CAP ? `${body.slice(0, MESSAGE_CAP - 1)}…` : body);
+
 export function failureMessage(text: string | null | undefined, cwd: string): string | null {
   if (!text) return null;
-  const lines = ownLines(stripAnsi(text).replace(/\r\n?/g, '\n').split('\n'));
-  const body = relativePaths(lines.join('\n'), cwd)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  if (!body) return null;
-  return body.length > MESSAGE_CAP ? `${body.slice(0, MESSAGE_CAP - 1)}…` : body;
+  // A long text is read in growing prefixes of whole lines until one gives more than the cap: a
+  // message keeps 2,000 characters of what may be a megabyte of output.
+  if (!text.includes('\u001b]') && !cwd.includes('\n')) {
+    for (let size = 16 * MESSAGE_CAP; size < text.length; size *= 4) {
+      const cut = text.indexOf('\n', size);
+      if (cut < 0) break;
+      const head = unended(text.slice(0, cut + 1), cwd);
+      if (head.trimEnd().length > MESSAGE_CAP) return capped(head);
+    }
+  }
+  const body = unended(text, cwd).trimEnd();
+  return body ? capped(body) : null;
 }

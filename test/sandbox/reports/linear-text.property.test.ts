@@ -223,6 +223,31 @@ describe('failure messages', () => {
     );
   });
 
+  it('are cut from long texts as the former code cut them', () => {
+    const line = fc.constantFrom(
+      'AssertionError: expected 1 to be 2',
+      '    at t (/w/jobs/j1/test/a.test.js:1:2)',
+      '    at Test.run (node:internal/test_runner/test:1:2)',
+      '/usr/lib/python3.11/site-packages/x.py:3: in f',
+      '    x = 1',
+      '',
+      '   ',
+      '\u001b[31mred\u001b[39m',
+      'file:///w/jobs/j1/src/a.js:3',
+    );
+    let long = 0;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 4_000, size: 'max' }), (lines) => {
+        const text = lines.join('\n');
+        expect(failureMessage(text, CWD)).toBe(formerMessage(text, CWD));
+        if (text.length > 40_000) long++;
+      }),
+      { numRuns: 300 },
+    );
+    // Long enough, often enough, to be read in prefixes.
+    expect(long).toBeGreaterThan(100);
+  });
+
   it.each([
     ['a frame of 1 MB of ` (` ending in a line break', `at x${' (('.repeat(MB / 3)}\u2028)`],
     ['a path through 60,000 library folders', `${'/lib/python3.1/x'.repeat(60_000)}\tin f`],
