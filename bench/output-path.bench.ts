@@ -110,10 +110,13 @@ function readAll(output: string, goJson: string): string {
   return `${failureDetails(run, 'What failed', { open: true })}\n${fenceTestOutput(cleaned, 20_000)}`;
 }
 
+/** CPU seconds the call took: on a machine shared with other work, its wall time mostly measures
+ * the others (the split, a millisecond long, is rarely interrupted; the path is). */
 const seconds = (f: () => unknown) => {
-  const start = process.hrtime.bigint();
+  const start = process.cpuUsage();
   f();
-  return Number(process.hrtime.bigint() - start) / 1e9;
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
 };
 
 export default async function run(): Promise<BenchResult[]> {
@@ -135,7 +138,7 @@ export default async function run(): Promise<BenchResult[]> {
       value,
       baseline,
       ratio: ratio(value, baseline),
-      unit: "MB/s (baseline: split('\\n') of the same 1 MB)",
+      unit: "MB/s of CPU time (baseline: split('\\n') of the same 1 MB)",
       goal: 'value >= 20 MB/s',
     },
   ];
