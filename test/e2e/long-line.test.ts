@@ -33,6 +33,19 @@ test('parses 250ms, or says the state it got on one line', () => {
 });
 `;
 
+/** Each thread of a process at a higher priority than the machine's other work, where Linux lets it. */
+function aheadOfOthers(pid: number) {
+  let threads: string[] = [];
+  try {
+    threads = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {}
+  for (const thread of threads) {
+    try {
+      os.setPriority(Number(thread), -10);
+    } catch {}
+  }
+}
+
 describe('a test that prints a 1 MB line', () => {
   it('is read while serve answers /healthz within 100 ms all along, and the job refines to promoted', async () => {
     const repoDir = sampleRepoWith('maxAttempts: 3');
@@ -47,13 +60,6 @@ describe('a test that prints a 1 MB line', () => {
       poller = spawn(process.execPath, [compiled('test/e2e/fixtures/healthz-poller.ts'), url], {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
-      // The answers measure booty's event loop, not the machine's other work: serve and the poller
-      // are put ahead of the rest where the test may do so (as root; elsewhere they stay as they are).
-      for (const pid of [booty.proc.pid!, poller.pid!]) {
-        try {
-          os.setPriority(pid, -10);
-        } catch {}
-      }
       poller.stdout!.on('data', (d) => {
         answers += d;
       });
@@ -65,6 +71,10 @@ describe('a test that prints a 1 MB line', () => {
       const promoted = (repo: string) => () => world.github.pulls(OWNER, repo).some((p) => !p.draft);
       const output = () => `${booty.out()}${booty.err()}`;
       await until('the warm-up PR made ready for review', promoted('warm-up'), 300_000, output);
+      // The answers measure booty's event loop, not the machine's other work: serve's threads (its
+      // garbage collector's included) and the poller's are put ahead of the rest where the test may
+      // (as root; elsewhere they stay as they are).
+      for (const pid of [booty.proc.pid!, poller.pid!]) aheadOfOthers(pid);
       await until('the first /healthz answer', () => answers.length > 0, 10_000);
       const from = answers.length;
       await world.label();
