@@ -251,7 +251,7 @@ export const actions = {
     const outcome = failFastOutcome(context);
     return ended(context, outcome.message, outcome);
   }),
-  /** The last attempt applied nothing: the job fails only if no attempt applied anything. */
+  /** Out of attempts, the last applying nothing: the outcome if no attempt did; else the PR's tests decide. */
   endNoChanges: update(({ context }) =>
     ended(
       context,
