@@ -251,7 +251,7 @@ export const actions = {
     const outcome = failFastOutcome(context);
     return ended(context, outcome.message, outcome);
   }),
-  /** Out of attempts, the last applying nothing: the outcome if no attempt did; else the PR's tests decide. */
+  /** Out of attempts, the last applying nothing: the outcome if none did; else the PR's tests decide. */
   endNoChanges: update(({ context }) =>
     ended(
       context,
