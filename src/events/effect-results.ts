@@ -157,6 +157,7 @@ export const ReportSource = z.enum([
   'tap',
   'libtest',
   'uvu',
+  'rspec-json',
   'text',
   'none',
 ]);

@@ -22,6 +22,21 @@ const plan = (command: string, configured: string[] = []) =>
 const withScripts = (scripts: Record<string, string>) =>
   writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'x', scripts }));
 const pytestAddopts = () => `--junitxml='${reportDir}/pytest.xml' -o junit_family=xunit1`;
+/** What every plan sets, whatever the command: the runners that read their reporter from the environment. */
+const baseEnv = () => ({
+  PYTEST_ADDOPTS: pytestAddopts(),
+  SPEC_OPTS: `--format progress --format json --out '${reportDir}/rspec.json'`,
+  RUBYLIB: `${reportDir}/ruby`,
+  BOOTY_MINITEST_DIR: `${reportDir}/minitest`,
+  PW_TEST_REPORTER: 'junit',
+  PLAYWRIGHT_JUNIT_OUTPUT_FILE: `${reportDir}/playwright.xml`,
+});
+const environmentReports = () => [
+  { path: `${reportDir}/pytest.xml`, format: 'junit' },
+  { path: `${reportDir}/rspec.json`, format: 'rspec-json' },
+  { path: `${reportDir}/minitest`, format: 'junit', directory: true },
+  { path: `${reportDir}/playwright.xml`, format: 'junit' },
+];
 
 describe('planReporters: commands that start a runner', () => {
   const R = () => reportDir;
@@ -91,22 +106,96 @@ describe('planReporters: commands that start a runner', () => {
     ['pytest', 'pytest -q', 'pytest', () => 'pytest -q'],
     ['python -m pytest', 'python -m pytest tests', 'pytest', () => 'python -m pytest tests'],
     ['python3 -m pytest', 'python3 -m pytest', 'pytest', () => 'python3 -m pytest'],
-    ['make', 'make test', null, () => 'make test'],
+    ['make with no Makefile', 'make test', null, () => 'make test'],
     ['a pipeline is left alone', 'vitest run | tee log.txt', null, () => 'vitest run | tee log.txt'],
-    ['a sequence is left alone', 'tsc && vitest run', null, () => 'tsc && vitest run'],
+    [
+      'a list: the flags go to the runner’s command in it',
+      'tsc && vitest run; echo done',
+      'vitest',
+      () =>
+        `tsc && vitest run --reporter=default --reporter=junit --outputFile.junit='${R()}/vitest.xml'; echo done`,
+    ],
+    ['uvu: its lines are read', 'uvu -r esm test', 'uvu', () => 'uvu -r esm test'],
+    ['ava gets --tap', 'xo && ava --verbose', 'ava', () => 'xo && ava --verbose --tap'],
+    ['ava --tap already', 'ava --tap', 'ava', () => 'ava --tap'],
+    ['tape prints TAP as it is', "tape 'test/*.js'", 'tape', () => "tape 'test/*.js'"],
+    ['node-tap through npx', 'npx tap test/*.js', 'node-tap', () => 'npx tap test/*.js'],
+    ['tap report is not a run', 'tap report html', null, () => 'tap report html'],
+    [
+      'jasmine gets booty’s reporter',
+      'jasmine --config=spec/support/jasmine.json',
+      'jasmine',
+      () => `jasmine --config=spec/support/jasmine.json --reporter='${R()}/booty-jasmine-reporter.cjs'`,
+    ],
+    [
+      'jasmine with its own reporter',
+      'jasmine --reporter=./r.js',
+      'jasmine',
+      () => 'jasmine --reporter=./r.js',
+    ],
+    [
+      'playwright test: through the environment',
+      'npx playwright test',
+      'playwright',
+      () => 'npx playwright test',
+    ],
+    [
+      'bun test',
+      'bun test --timeout 500',
+      'bun',
+      () => `bun test --timeout 500 --reporter=junit --reporter-outfile='${R()}/bun.xml'`,
+    ],
+    [
+      'deno test: --junit-path before the tests’ own arguments',
+      'deno test -A tests/ -- --flag',
+      'deno',
+      () => `deno test --junit-path='${R()}/deno.xml' -A tests/ -- --flag`,
+    ],
+    [
+      'phpunit',
+      'vendor/bin/phpunit --testdox',
+      'phpunit',
+      () => `vendor/bin/phpunit --testdox --log-junit '${R()}/phpunit.xml'`,
+    ],
+    [
+      'php vendor/bin/phpunit',
+      'php vendor/bin/phpunit tests',
+      'phpunit',
+      () => `php vendor/bin/phpunit tests --log-junit '${R()}/phpunit.xml'`,
+    ],
+    ['rspec through bundle exec', 'bundle exec rspec', 'rspec', () => 'bundle exec rspec'],
+    ['rake spec', 'bundle exec rake spec', 'rspec', () => 'bundle exec rake spec'],
+    ['rake test', 'rake test', 'minitest', () => 'rake test'],
+    [
+      'ruby -Itest on a test file',
+      'ruby -Itest test/calc_test.rb',
+      'minitest',
+      () => 'ruby -Itest test/calc_test.rb',
+    ],
+    ['rails test', 'bin/rails test', 'minitest', () => 'bin/rails test'],
+    [
+      'ctest',
+      'ctest --test-dir build',
+      'ctest',
+      () => `ctest --test-dir build --output-junit '${R()}/ctest.xml'`,
+    ],
+    ['dotnet test', 'dotnet test', 'dotnet', () => 'dotnet test'],
+    ['mvn test', './mvnw -B test', 'maven', () => './mvnw -B test'],
+    ['gradle check', './gradlew check', 'gradle', () => './gradlew check'],
+    ['mvn compile runs no tests', 'mvn compile', null, () => 'mvn compile'],
   ];
   for (const [name, command, runner, expected] of table) {
     it(name, async () => {
       const p = await plan(command);
       expect([p.runner, p.command]).toEqual([runner, expected()]);
-      expect(p.env).toEqual({ PYTEST_ADDOPTS: pytestAddopts() });
+      expect(p.env).toEqual({ ...baseEnv(), ...(runner === 'node-tap' ? { TAP: '1' } : {}) });
     });
   }
 
   it('lists the injected report, then pytest’s, and sets stdout for go', async () => {
     expect((await plan('vitest run')).reports).toEqual([
       { path: `${reportDir}/vitest.xml`, format: 'junit' },
-      { path: `${reportDir}/pytest.xml`, format: 'junit' },
+      ...environmentReports(),
     ]);
     expect((await plan('node --test')).reports[0]).toEqual({ path: `${reportDir}/node.tap`, format: 'tap' });
     expect((await plan('go test ./...')).stdout).toBe('go-json');
@@ -124,7 +213,7 @@ describe('planReporters: commands that start a runner', () => {
     const p = await plan('pytest --junitxml=out/results.xml');
     expect(p.reports.map((r) => r.path)).toEqual([
       path.join(cwd, 'out/results.xml'),
-      `${reportDir}/pytest.xml`,
+      ...environmentReports().map((r) => r.path),
     ]);
   });
 
@@ -190,15 +279,50 @@ describe('planReporters: package scripts', () => {
       'jest',
       () => `pnpm run unit --json --outputFile='${R()}/jest.json' --testLocationInResults`,
     ],
-    ['a script of two commands', { test: 'tsc && vitest run' }, 'npm test', null, () => 'npm test'],
+    [
+      'a script of several commands: the runner is named, the command kept',
+      { test: 'xo && ava && tsd' },
+      'npm test',
+      'ava',
+      () => 'npm test',
+    ],
+    [
+      'a script that calls a script',
+      { test: 'npm run unit', unit: 'uvu tests' },
+      'npm test',
+      'uvu',
+      () => 'npm test',
+    ],
+    [
+      'yarn <script>',
+      { unit: 'jest' },
+      'yarn unit',
+      'jest',
+      () => `yarn unit --json --outputFile='${R()}/jest.json' --testLocationInResults`,
+    ],
+    ['yarn <program>', {}, 'yarn ava', 'ava', () => 'yarn ava'],
+    [
+      'pnpm <script>',
+      { spec: 'jasmine' },
+      'pnpm spec',
+      'jasmine',
+      () => `pnpm spec --reporter='${R()}/booty-jasmine-reporter.cjs'`,
+    ],
+    [
+      'bun run <script>',
+      { test: 'bun test' },
+      'bun run test',
+      'bun',
+      () => `bun run test --reporter=junit --reporter-outfile='${R()}/bun.xml'`,
+    ],
     ['a script that is not a runner', { test: 'make check' }, 'npm test', null, () => 'npm test'],
     ['go behind a script stays text', { test: 'go test ./...' }, 'npm test', 'go', () => 'npm test'],
     ['a missing script', { build: 'tsc' }, 'npm test', null, () => 'npm test'],
     [
-      'npm with more arguments is left alone',
+      'npm with more arguments: named, left alone',
       { test: 'jest' },
       'npm test -- --ci',
-      null,
+      'jest',
       () => 'npm test -- --ci',
     ],
   ];
@@ -229,7 +353,7 @@ describe('planReporters: package scripts', () => {
 describe('configured reports and clearReports', () => {
   it('adds configured globs as auto reports, anchored at the work tree', async () => {
     const p = await plan('make test', ['build/test-results/*.xml', 'report.tap']);
-    expect(p.reports.slice(1)).toEqual([
+    expect(p.reports.filter((r) => r.format === 'auto')).toEqual([
       { path: path.join(cwd, 'build/test-results/*.xml'), format: 'auto' },
       { path: path.join(cwd, 'report.tap'), format: 'auto' },
     ]);
