@@ -135,27 +135,43 @@ async function readScript(cwd: string, call: ScriptCall): Promise<string | null>
   return null;
 }
 
+/** A Makefile's `NAME = value` lines (also `?=`, `:=`), for the `$(NAME)` of its recipes. */
+function makeVariables(lines: string[]): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (const line of lines) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*[?:]?=\s*(.*)$/.exec(line);
+    if (m && !vars.has(m[1]!)) vars.set(m[1]!, m[2]!.trim());
+  }
+  return vars;
+}
+
+/** A recipe line with its variables put in (one level; an unknown one is empty, as in make). */
+const expand = (line: string, vars: Map<string, string>) =>
+  line.replace(/\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]/g, (_, name: string) => vars.get(name) ?? '');
+
 /** The recipe of `target` in the work tree's Makefile, one command a line, prefixes dropped. */
-async function makeRecipe(cwd: string, target: string): Promise<string[] | null> {
+async function makeRecipe(cwd: string, target: string): Promise<{ raw: string; line: string }[] | null> {
   let text: string | null = null;
   for (const name of ['GNUmakefile', 'makefile', 'Makefile']) {
     text ??= await readFile(path.join(cwd, name), 'utf8').catch(() => null);
   }
   if (text === null) return null;
   const lines = text.replace(/\\\n/g, ' ').split('\n');
+  const vars = makeVariables(lines);
   const at = lines.findIndex((l) => {
     const colon = l.indexOf(':');
     if (colon < 0 || l.startsWith('\t') || l[colon + 1] === '=') return false;
     return l.slice(0, colon).trim().split(/\s+/).includes(target);
   });
   if (at < 0) return null;
-  const recipe: string[] = [];
+  const recipe: { raw: string; line: string }[] = [];
   for (const line of lines.slice(at + 1)) {
     if (!line.startsWith('\t')) {
       if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
       break;
     }
-    recipe.push(line.trim().replace(/^[@+-]+/, ''));
+    const raw = line.trim().replace(/^[@+-]+/, '');
+    recipe.push({ raw, line: expand(raw, vars) });
   }
   return recipe;
 }
@@ -175,7 +191,6 @@ const MAX_DEPTH = 4;
 export async function resolveCommand(command: string, cwd: string, depth = 0): Promise<Resolution | null> {
   if (depth > MAX_DEPTH) return null;
   const segments = commandSegments(command);
-  const alone = segments.length === 1;
   for (const segment of segments) {
     const words = simpleCommandWords(segment.text);
     if (!words || words.length === 0) continue;
@@ -216,14 +231,14 @@ export async function resolveCommand(command: string, cwd: string, depth = 0): P
     const target = makeTarget(words);
     if (target) {
       const recipe = await makeRecipe(cwd, target);
-      for (const line of recipe ?? []) {
+      for (const { raw, line } of recipe ?? []) {
         const inner = await resolveCommand(line, cwd, depth + 1);
         if (!inner) continue;
-        const hasArgs = inner.invocation.runner === 'ctest' && /\$\(ARGS\)/.test(line);
+        const hasArgs = inner.invocation.runner === 'ctest' && raw.includes('$(ARGS)');
         const free = !words.some((w) => w.text.startsWith('ARGS='));
         return {
           invocation: inner.invocation,
-          route: hasArgs && free && alone ? { kind: 'make-args', end: segment.end } : { kind: 'opaque' },
+          route: hasArgs && free ? { kind: 'make-args', end: segment.end } : { kind: 'opaque' },
         };
       }
     }

@@ -43,6 +43,8 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: false,
   textNodeName: '#text',
+  // Numeric character references (bun writes line breaks in attributes as `&#10;`).
+  htmlEntities: true,
   isArray: (name, _path, _leaf, isAttribute) =>
     !isAttribute && ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name),
 });

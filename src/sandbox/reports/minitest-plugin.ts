@@ -45,7 +45,8 @@ module Minitest
       elsif !r.passed?
         tag = r.error? ? 'error' : 'failure'
         f = r.failure
-        row << %(<#{tag} message="#{esc(f.message)}">#{esc([f.message, *Array(f.backtrace)].join("\\n"))}</#{tag}>)
+        trace = Minitest.respond_to?(:filter_backtrace) ? Minitest.filter_backtrace(Array(f.backtrace)) : Array(f.backtrace)
+        row << %(<#{tag} message="#{esc(f.message)}">#{esc([f.message, *trace].join("\\n"))}</#{tag}>)
       end
       row << '</testcase>'
       @lock.synchronize { @rows << row }

@@ -29,7 +29,8 @@ export function isRspecJson(doc: unknown): doc is RspecReport {
 
 const STATUS: Record<string, TestStatus> = { passed: 'passed', failed: 'failed', pending: 'skipped' };
 
-const GEM_FRAME = /\/gems\/|\/rubygems|\/usr\/lib\/ruby\//;
+/** Frames of gems, Ruby itself and RSpec's own executable. */
+const GEM_FRAME = /\/gems\/|\/rubygems|\/usr\/lib\/ruby\/|\/(bin|exe)\/rspec:/;
 
 function messageOf(e: Example, cwd: string): string | null {
   const x = e.exception;

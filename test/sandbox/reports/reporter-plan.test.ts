@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -375,5 +383,99 @@ describe('configured reports and clearReports', () => {
     await clearReports(p, cwd);
     expect(stale.filter((f) => existsSync(f))).toEqual([]);
     expect(kept.filter((f) => existsSync(f))).toEqual(kept);
+  });
+});
+
+describe('planReporters: Makefiles, composer, deno tasks and the environment', () => {
+  const R = () => reportDir;
+  const put = (rel: string, content: string) => writeFileSync(path.join(cwd, rel), content);
+  afterAll(() => {
+    for (const f of ['Makefile', 'composer.json', 'deno.json']) rmSync(path.join(cwd, f), { force: true });
+  });
+
+  it('make <target> names the runner its recipe starts, its variables put in, and changes nothing', async () => {
+    put(
+      'Makefile',
+      'PY ?= python3\n\nlint:\n\truff check .\n\ntest: lint\n\t@echo running\n\t$(PY) -m pytest -q\n\tbundle exec rspec\n\nspec:\n\t$(NOPE) run\n\tbundle exec rspec --tag ~slow\n',
+    );
+    expect([(await plan('make test')).runner, (await plan('make test')).command]).toEqual([
+      'pytest',
+      'make test',
+    ]);
+    expect((await plan('make spec')).runner).toBe('rspec');
+    expect((await plan('make lint')).runner).toBeNull();
+    expect((await plan('make -C sub test')).runner).toBeNull();
+  });
+
+  it('make test over CMake’s test target hands ctest its flag through ARGS', async () => {
+    put(
+      'Makefile',
+      'test:\n\t@$(CMAKE_COMMAND) -E cmake_echo_color --cyan "Running tests..."\n\t/usr/bin/ctest --force-new-ctest-process $(ARGS)\n.PHONY : test\n',
+    );
+    const p = await plan('make test');
+    expect([p.runner, p.command]).toEqual([
+      'ctest',
+      `make test ARGS='--output-junit '\\''${R()}/ctest.xml'\\'''`,
+    ]);
+    expect(p.reports[0]).toEqual({ path: `${R()}/ctest.xml`, format: 'junit' });
+  });
+
+  it('composer test passes flags after --', async () => {
+    put(
+      'composer.json',
+      JSON.stringify({ scripts: { test: 'phpunit --colors=never', lint: ['phpcs', 'phpstan'] } }),
+    );
+    expect((await plan('composer test')).command).toBe(`composer test -- --log-junit '${R()}/phpunit.xml'`);
+    expect((await plan('composer run-script lint')).runner).toBeNull();
+  });
+
+  it('deno task <name> reads deno.json’s tasks', async () => {
+    put('deno.json', JSON.stringify({ tasks: { test: 'deno test -A' } }));
+    const p = await plan('deno task test');
+    expect([p.runner, p.command]).toEqual(['deno', 'deno task test']);
+  });
+
+  it('node-tap prints raw TAP (TAP=1), which booty reads from stdout; tape and ava --tap likewise', async () => {
+    const tap = await plan('tap');
+    expect([tap.env.TAP, tap.stdout]).toEqual(['1', 'tap']);
+    expect((await plan('tape test/*.js')).stdout).toBe('tap');
+    expect((await plan('ava')).stdout).toBe('tap');
+    expect((await plan('uvu tests')).stdout).toBeNull();
+    expect((await plan('uvu -r esm tests')).args).toEqual(['-r', 'esm', 'tests']);
+  });
+
+  it('ava in a script with other commands: no --tap, so no TAP is expected', async () => {
+    withScripts({ test: 'xo && ava && tsd' });
+    const p = await plan('npm test');
+    expect([p.runner, p.command, p.stdout]).toEqual(['ava', 'npm test', null]);
+  });
+
+  it('Maven and Gradle leave their reports where they always do', async () => {
+    expect((await plan('mvn -B verify')).reports[0]).toEqual({
+      path: path.join(cwd, '**/target/surefire-reports/TEST-*.xml'),
+      format: 'auto',
+    });
+    expect((await plan('./gradlew test')).reports[0]).toEqual({
+      path: path.join(cwd, '**/build/test-results/**/*.xml'),
+      format: 'auto',
+    });
+  });
+
+  it('writes booty’s jasmine reporter and minitest plugin where the run can load them', async () => {
+    await plan('jasmine');
+    expect(readFileSync(path.join(reportDir, 'booty-jasmine-reporter.cjs'), 'utf8')).toContain(
+      `const OUT = ${JSON.stringify(path.join(reportDir, 'jasmine.xml'))};`,
+    );
+    expect(readFileSync(path.join(reportDir, 'ruby/minitest/booty_plugin.rb'), 'utf8')).toContain(
+      'def self.plugin_booty_init',
+    );
+    expect(existsSync(path.join(reportDir, 'minitest'))).toBe(true);
+  });
+
+  it('clears minitest’s reports from an earlier run, and keeps its folder', async () => {
+    const p = await plan('rake test');
+    writeFileSync(path.join(reportDir, 'minitest', '123.xml'), '<testsuites/>');
+    await clearReports(p, cwd);
+    expect(readdirSync(path.join(reportDir, 'minitest'))).toEqual([]);
   });
 });
