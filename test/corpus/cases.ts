@@ -2,6 +2,7 @@ import { cargoCases } from './cases/cargo.js';
 import { goCases } from './cases/go.js';
 import { jestCases, mochaCases, nodeTestCases, vitestCases } from './cases/js.js';
 import { pytestCases } from './cases/pytest.js';
+import { runnerCases } from './cases/runners.js';
 
 // Small real repositories (test/corpus/repos), a change for each, and what booty must conclude.
 // Check them without booty: `node --import tsx test/corpus/check-corpus.ts [framework]`.
@@ -29,7 +30,26 @@ import { pytestCases } from './cases/pytest.js';
 //   go         3.1s / 4.2s   0.3s with -vet=off, 1-2s with vet on a fresh HOME's empty build cache
 // All 51 cases: ~43s of commands one after another, so ~22s on 2 cores before booty's own work.
 
-export type Framework = 'pytest' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'cargo' | 'go';
+export type Framework =
+  | 'pytest'
+  | 'jest'
+  | 'vitest'
+  | 'mocha'
+  | 'node-test'
+  | 'cargo'
+  | 'go'
+  | 'uvu'
+  | 'ava'
+  | 'tape'
+  | 'node-tap'
+  | 'jasmine'
+  | 'playwright'
+  | 'bun'
+  | 'deno'
+  | 'phpunit'
+  | 'rspec'
+  | 'minitest'
+  | 'ctest';
 
 export interface CorpusCase {
   framework: Framework;
@@ -64,4 +84,5 @@ export const corpusCases: CorpusCase[] = [
   ...nodeTestCases,
   ...cargoCases,
   ...goCases,
+  ...runnerCases,
 ];

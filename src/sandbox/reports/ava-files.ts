@@ -1,9 +1,7 @@
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import picomatch from 'picomatch';
 import type { TestCase } from '../../events/effect-results.js';
 import { uniqueIds } from './case-list.js';
+import { workTreeFiles } from './file-anchors.js';
 
 // ava names no file in its output. With more than one test file it puts the file before the
 // title: its path below the files' common folder, without `__tests__`, `.spec`/`.test`, `test-`
@@ -26,22 +24,6 @@ const HELPERS = picomatch([
   '**/__tests__/**/__{helper,fixture}?(s)__/**/*',
   '**/test?(s)/**/{helper,fixture}?(s)/**/*',
 ]);
-const MAX_FILES = 5_000;
-
-async function scriptFiles(cwd: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    const entries: Dirent[] = await readdir(path.join(cwd, dir), { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      if (out.length >= MAX_FILES) return;
-      const rel = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) await walk(rel);
-      else if (e.isFile() && EXTENSIONS.test(e.name)) out.push(rel);
-    }
-  };
-  await walk('');
-  return out.sort();
-}
 
 /** A file's path as ava's prefix spells it, as segments (the common folder not yet removed). */
 function avaSegments(file: string): string[] {
@@ -61,7 +43,7 @@ const endsWith = (whole: string[], tail: string[]) =>
 /** Cases read from ava (titles split on ` › `, no file) with their file, where it can be told. */
 export async function placeAvaCases(cases: TestCase[], cwd: string): Promise<TestCase[]> {
   if (cases.length === 0) return cases;
-  const files = await scriptFiles(cwd);
+  const files = await workTreeFiles(cwd, (name) => EXTENSIONS.test(name));
   const known = files.map((f) => ({ file: f, segments: avaSegments(f) }));
   const tests = files.filter((f) => DEFAULT_TESTS(f) && !HELPERS(f));
   const placed = cases.map((c) => {

@@ -4,6 +4,7 @@ import type { LoadError, ReportSource, TestCase } from '../../events/effect-resu
 import { placeAvaCases } from './ava-files.js';
 import { avaText } from './ava-text.js';
 import { type CaseBatch, uniqueIds } from './case-list.js';
+import { anchorFiles } from './file-anchors.js';
 import { parseGoJson } from './go-json.js';
 import { isJestJson, parseJestJson } from './jest-json.js';
 import { parseJunit } from './junit.js';
@@ -148,7 +149,7 @@ export async function readResults(input: {
       }
     }
   }
-  if (source) return done(source, batch);
+  if (source) return done(source, await anchorFiles(batch, cwd));
 
   const dialect = plan.runner ? TAP_DIALECT[plan.runner] : undefined;
   if (plan.stdout === 'tap') {

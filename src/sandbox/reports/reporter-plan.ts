@@ -162,7 +162,10 @@ async function injectionFor(inv: Invocation, reportDir: string): Promise<Injecti
       const given = flagValue(inv.args, '--junit-path');
       if (given) return { always: { report: { path: given, format: 'junit' } } };
       // --junit-path writes JUnit beside the pretty reporter; before any `--` (the tests' arguments).
-      return { afterAnchor: [{ flag: '--junit-path=', path: out('deno.xml') }], report: junit('deno.xml') };
+      const flag = [{ flag: '--junit-path=', path: out('deno.xml') }];
+      return inv.args.includes('--')
+        ? { afterAnchor: flag, report: junit('deno.xml') }
+        : { append: flag, report: junit('deno.xml') };
     }
     case 'phpunit': {
       const given = flagValue(inv.args, '--log-junit');

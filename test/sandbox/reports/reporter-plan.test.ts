@@ -432,7 +432,7 @@ describe('planReporters: Makefiles, composer, deno tasks and the environment', (
   it('deno task <name> reads deno.json’s tasks', async () => {
     put('deno.json', JSON.stringify({ tasks: { test: 'deno test -A' } }));
     const p = await plan('deno task test');
-    expect([p.runner, p.command]).toEqual(['deno', 'deno task test']);
+    expect([p.runner, p.command]).toEqual(['deno', `deno task test --junit-path='${R()}/deno.xml'`]);
   });
 
   it('node-tap prints raw TAP (TAP=1), which booty reads from stdout; tape and ava --tap likewise', async () => {
