@@ -153,8 +153,9 @@ function summaryCounts(fw: CorpusCase['framework'], raw: string): Counts | null 
       return { passed, failed: total - passed, skipped: 0 };
     }
     case 'ava':
+      // With failures ava prints no passed count: its ✔ lines are the passes.
       return {
-        passed: sum(out, /^\s*(\d+) tests? passed$/gm),
+        passed: (out.match(/^\s*✔ (?!\[expected fail\])/gm) ?? []).length,
         failed: sum(out, /^\s*(\d+) tests? failed$/gm),
         skipped: sum(out, /^\s*(\d+) tests? (?:skipped|todo)$/gm),
       };

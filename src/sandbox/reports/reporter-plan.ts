@@ -233,7 +233,7 @@ async function environmentReporters(
   };
 }
 
-/** Applies the injection's flags where the route lets booty put them; false when it cannot. */
+/** The command with the injection's flags where the route lets booty put them; null where it cannot. */
 function addFlags(command: string, inv: Invocation, route: Route, add: Injection): string | null {
   const after = add.afterAnchor ?? [];
   const append = add.append ?? [];
@@ -251,8 +251,8 @@ function addFlags(command: string, inv: Invocation, route: Route, add: Injection
     return `${command.slice(0, route.end)}${route.separator}${shellArgs(append)}${command.slice(route.end)}`;
   }
   if (route.kind === 'make-args' && after.length === 0) {
-    const args = append.map((a) => (typeof a === 'string' ? a : `${a.flag}${shellQuote(a.path)}`)).join(' ');
-    return `${command.slice(0, route.end)} ARGS=${shellQuote(args)}${command.slice(route.end)}`;
+    // make puts ARGS into the recipe's shell line as it is: quoted once for make's own command line.
+    return `${command.slice(0, route.end)} ARGS=${shellQuote(shellArgs(append))}${command.slice(route.end)}`;
   }
   return null;
 }
