@@ -18,8 +18,9 @@ import { failureMessage } from './case-message.js';
 //
 // So a file is the finest unit whose passing tests can be told: each file becomes one entry of
 // scope `file` with its counts. A failing test is named in its block, and becomes a case of its
-// own beside its file's entry. Skipped tests are counted in the run's total only. Read line by
-// line with plain string tests: no pattern here can backtrack over what a test printed.
+// own beside its file's entry. Skipped tests are counted in the run's `Skipped:` line only, so
+// they are a file's when one file ran. Read line by line with plain string tests: no pattern here
+// can backtrack over what a test printed.
 
 /** A line's `(passed / run)` ending, or null. */
 function suiteResult(line: string): { head: string; passed: number; run: number } | null {
@@ -63,23 +64,18 @@ function failedName(line: string, suite: string): string | null {
   return rest.slice(1, -1);
 }
 
-export interface UvuRun extends CaseBatch {
-  /** The run's own `Total:` line, when it printed one. */
-  total: number | null;
-}
-
 /**
  * `dir` is where uvu's file names are relative to (its `dir` argument, under its `--cwd`), as a
  * path relative to the work tree.
  */
-export function parseUvu(output: string, cwd: string, dir: string): UvuRun {
+export function parseUvu(output: string, cwd: string, dir: string): CaseBatch {
   const lines = stripAnsi(output).replace(/\r\n?/g, '\n').split('\n');
   const files = new Map<string, TestCase & { counts: NonNullable<TestCase['counts']> }>();
   const failures: TestCase[] = [];
   const fileOf = (name: string) => path.posix.normalize(path.posix.join(dir, name)).replace(/^\.\//, '');
   let file: string | null = null;
   let suite = '';
-  let total: number | null = null;
+  let skipped = 0;
   let previousBlank = true;
   let failing: { at: number; name: string } | null = null;
 
@@ -115,9 +111,10 @@ export function parseUvu(output: string, cwd: string, dir: string): UvuRun {
       failing = { at: i, name: failedName(line, suite)! };
     } else if (line.trimStart().startsWith('Total:')) {
       closeFailure(i);
-      const n = Number(line.trim().slice('Total:'.length).trim());
-      total = Number.isInteger(n) ? n : null;
       file = null;
+    } else if (line.trimStart().startsWith('Skipped:') && file === null) {
+      const n = Number(line.trim().slice('Skipped:'.length).trim());
+      if (Number.isInteger(n) && n > 0) skipped += n;
     } else if (previousBlank && isFileLine(line)) {
       closeFailure(i);
       file = fileOf(line);
@@ -139,13 +136,14 @@ export function parseUvu(output: string, cwd: string, dir: string): UvuRun {
   });
   closeFailure(lines.length);
 
+  if (files.size === 1 && skipped > 0) [...files.values()][0]!.counts.skipped += skipped;
   // A failing file's message: its failures' names, so the entry reads on its own.
   const entries = [...files.values()].map((f) => {
     if (f.status !== 'failed') return f;
     const names = failures.filter((c) => c.file === f.file).map((c) => c.name);
     return { ...f, message: names.length ? `failing: ${names.join(', ')}` : null };
   });
-  return { cases: [...entries, ...failures], loadErrors: [], total };
+  return { cases: [...entries, ...failures], loadErrors: [] };
 }
 
 /** uvu's `dir` argument, joined to its `--cwd`: where its file names start. */

@@ -33,8 +33,15 @@ describe('parseUvu', () => {
   });
 
   it('counts the tests of a file once, though its failures are also named', () => {
+    // The skipped test is in the run's total only, and two files ran: it is no file's.
     expect(totalsOf(run.cases)).toEqual({ total: 6, passed: 4, failed: 2, errored: 0, skipped: 0 });
-    expect(run.total).toBe(6);
+  });
+
+  it('gives the run’s skipped tests to its file when one file ran', () => {
+    const out = 'math.js\n• • (2 / 2)\n\n  Total:     2\n  Passed:    2\n  Skipped:   1\n  Duration:  1ms\n';
+    expect(parseUvu(out, '/repo', 'test').cases.map((c) => c.counts)).toEqual([
+      { passed: 2, failed: 0, skipped: 1 },
+    ]);
   });
 
   it('reads the clsx run of the issue: npm’s header, then a file per line', () => {
