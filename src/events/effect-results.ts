@@ -158,6 +158,7 @@ export const ReportSource = z.enum([
   'libtest',
   'uvu',
   'rspec-json',
+  'trx',
   'text',
   'none',
 ]);

@@ -100,10 +100,7 @@ export const RUNNER_ROWS: Record<Runner, [label: string, how: string]> = {
   ctest: ['ctest', "`--output-junit` (through `ARGS` for CMake's `make test`)"],
   maven: ['Maven (Surefire)', 'the JUnit XML it writes under `target/surefire-reports`'],
   gradle: ['Gradle', 'the JUnit XML it writes under `build/test-results`'],
-  dotnet: [
-    'dotnet test',
-    "its printed text: a JUnit logger (JunitXml.TestLogger) is the project's to add; point `test.report` at its file",
-  ],
+  dotnet: ['dotnet test', '`--logger trx --results-directory`: the TRX report of each test project'],
 };
 
 export function runnerTable(): string {
@@ -111,7 +108,7 @@ export function runnerTable(): string {
     '| runner | how booty reads it |',
     '|---|---|',
     ...Object.values(RUNNER_ROWS).map(([label, how]) => `| ${label} | ${how} |`),
-    '| anything else | the report `test.report` points at (JUnit XML, TAP, `go test -json`, RSpec JSON); else the printed text, which rarely proves enough |',
+    '| anything else | the report `test.report` points at (JUnit XML, TAP, `go test -json`, RSpec JSON, TRX); else the printed text, which rarely proves enough |',
   ].join('\n');
 }
 

@@ -16,6 +16,7 @@ import { isRspecJson, parseRspecJson } from './rspec-json.js';
 import { parseTap } from './tap.js';
 import { parseTapDialect, type TapDialect } from './tap-dialects.js';
 import { parseTextOutput } from './text-fallback.js';
+import { isTrx, parseTrx } from './trx.js';
 import { parseUvu, uvuDir } from './uvu.js';
 
 // After the run: the cases, from the best source there is. go's JSON stdout; else the report files
@@ -39,6 +40,7 @@ type Format = Exclude<ReportFile['format'], 'auto'> | 'go-json';
 /** A report the repository writes itself, recognised by its first characters. */
 export function sniffFormat(content: string): Format | null {
   const head = content.replace(/^\uFEFF/, '').trimStart();
+  if (isTrx(head)) return 'trx';
   if (head.startsWith('<')) return 'junit';
   if (/^\{"(Time|Action)"/.test(head)) return 'go-json';
   if (head.startsWith('{') || head.startsWith('[')) {
@@ -68,6 +70,8 @@ function parseAs(format: Format, content: string, cwd: string): CaseBatch {
       return parseTap(content, cwd);
     case 'rspec-json':
       return parseRspecJson(JSON.parse(content), cwd);
+    case 'trx':
+      return parseTrx(content, cwd);
     case 'go-json':
       return parseGoJson(content, cwd);
   }
@@ -86,6 +90,7 @@ const SOURCE: Record<Format, ReportSource> = {
   'mocha-json': 'mocha-json',
   tap: 'tap',
   'rspec-json': 'rspec-json',
+  trx: 'trx',
   'go-json': 'go-json',
 };
 

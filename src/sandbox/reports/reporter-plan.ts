@@ -16,8 +16,8 @@ import { shellQuote } from './shell-words.js';
 
 export interface ReportFile {
   path: string;
-  format: 'junit' | 'jest-json' | 'mocha-json' | 'tap' | 'rspec-json' | 'auto';
-  /** `path` is a directory: every `.xml` file in it (one per process, as minitest's plugin writes). */
+  format: 'junit' | 'jest-json' | 'mocha-json' | 'tap' | 'rspec-json' | 'trx' | 'auto';
+  /** `path` is a directory: every report in it (one per process or project: minitest, dotnet). */
   directory?: boolean;
 }
 
@@ -184,12 +184,20 @@ async function injectionFor(inv: Invocation, reportDir: string): Promise<Injecti
       return { always: { report: { path: '**/target/surefire-reports/TEST-*.xml', format: 'junit' } } };
     case 'gradle':
       return { always: { report: { path: '**/build/test-results/**/*.xml', format: 'junit' } } };
+    case 'dotnet': {
+      // The TRX logger comes with dotnet test; one file per test project, in the folder given.
+      if (has(inv.args, '--logger', '-l', '--results-directory')) return null;
+      const dir = out('dotnet');
+      return {
+        append: ['--logger', 'trx', { flag: '--results-directory ', path: dir }],
+        report: { path: dir, format: 'trx', directory: true },
+      };
+    }
     case 'cargo': // libtest's text is the structured output
     case 'uvu': // no reporter: its per-file lines are read
     case 'rspec': // SPEC_OPTS, always
     case 'minitest': // the RUBYLIB plugin, always
     case 'playwright': // PW_TEST_REPORTER, always
-    case 'dotnet': // its loggers need a package the project may not have: the text is read
       return {};
   }
 }
