@@ -77,7 +77,8 @@ const MANAGER_COMMANDS = new Set([
  * `npm test`, `npm t`, `npm run <s>`, `yarn test`, `yarn [run] <s>`, `pnpm test`, `pnpm [run] <s>`,
  * `bun run <s>`, `composer test`, `composer run-script <s>`, `deno task <s>`. npm strips `--` and
  * passes the rest; yarn 1 passes what follows the script name; pnpm 9 strips `--` after `pnpm test`
- * but passes it verbatim after `pnpm run <s>`; composer wants `--`; bun and deno pass what follows.
+ * but passes it verbatim after `pnpm run <s>`; composer wants `--` (its documentation says so);
+ * `bun run <s>` and `deno task <s>` pass what follows (checked with bun 1.4.5 and deno 2.9.6).
  */
 export function recogniseScriptCall(words: Word[]): ScriptCall | null {
   const [manager, verb, script] = words.map((w) => w.text);

@@ -53,6 +53,23 @@ test('ignores objects and arrays', () => {
 
 test.run();
 `;
+/** classes() rewritten with one loop and no recursion into a new array: the same results. */
+const classesFlat = `/** Class names from strings, numbers, objects (keys whose values are truthy) and nested arrays. */
+export function classes(...args) {
+  const out = [];
+  const stack = args.reverse();
+  while (stack.length) {
+    const arg = stack.pop();
+    if (!arg) continue;
+    if (typeof arg === 'string' || typeof arg === 'number') out.push(String(arg));
+    else if (Array.isArray(arg)) for (let i = arg.length - 1; i >= 0; i--) stack.push(arg[i]);
+    else if (typeof arg === 'object') for (const key of Object.keys(arg)) if (arg[key]) out.push(key);
+  }
+  return out.join(' ');
+}
+
+export default classes;
+`;
 const slugBroken = `/** A URL slug: lowercase words joined by dashes, punctuation dropped. */
 export function slugify(text) {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
@@ -630,6 +647,14 @@ export const runnerCases: CorpusCase[] = [
       // which uvu never names, are not seen one by one.
       after: verdict('unknown', 11),
     },
+  ),
+  // Its files all pass before and after, and no test changed: a pass on per-file evidence alone.
+  c(
+    'uvu',
+    'classnames',
+    'code-only-change',
+    { 'src/index.js': classesFlat },
+    { baseline: ran(8), after: verdict('pass', 8) },
   ),
   c(
     'uvu',
