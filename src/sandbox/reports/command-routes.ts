@@ -80,7 +80,7 @@ const MANAGER_COMMANDS = new Set([
  * but passes it verbatim after `pnpm run <s>`; composer wants `--` (its documentation says so);
  * `bun run <s>` and `deno task <s>` pass what follows (checked with bun 1.4.5 and deno 2.9.6).
  */
-export function recogniseScriptCall(words: Word[]): ScriptCall | null {
+function recogniseScriptCall(words: Word[]): ScriptCall | null {
   const [manager, verb, script] = words.map((w) => w.text);
   const call = (
     source: ScriptCall['source'],

@@ -7,7 +7,7 @@ import path from 'node:path';
 // later give `filename` and `parentSuiteId` on every result), suite path and failures. Written
 // into the report directory, which the sandboxed command can read; works in parallel mode too.
 
-export const JASMINE_REPORTER_FILE = 'booty-jasmine-reporter.cjs';
+const JASMINE_REPORTER_FILE = 'booty-jasmine-reporter.cjs';
 
 const source = (xml: string) => `// Written by booty: a spec line for people, JUnit XML for booty.
 'use strict';

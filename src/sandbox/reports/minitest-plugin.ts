@@ -8,8 +8,8 @@ import path from 'node:path';
 // source_location. It sits on the composite reporter itself, because minitest-reporters' `use!`
 // replaces the reporters inside it.
 
-export const MINITEST_LIB = 'ruby';
-export const MINITEST_REPORTS = 'minitest';
+const MINITEST_LIB = 'ruby';
+const MINITEST_REPORTS = 'minitest';
 
 const SOURCE = `# Written by booty: a JUnit report of every minitest result, beside the repository's reporters.
 module Minitest
