@@ -29,6 +29,7 @@ import {
   lastTestOf,
   maxAttemptsOf,
   mergeChanges,
+  type Outcome,
   type Round,
   type RoundTrigger,
   retryDeadline,
@@ -109,10 +110,11 @@ function newRound(context: JobState, triggers: RoundTrigger[]): Round {
 }
 
 /** The attempt under way, for the fail-fast message; its class is what the event recorded. */
-function failFastOutcome(context: JobState) {
+function failFastOutcome(context: JobState): Outcome {
   const attempt = context.attempts.at(-1)!;
-  const reason = attempt.failureClass as 'policy' | 'environment';
-  return { reason, message: failFastMessage(reason, attempt) };
+  const cls = attempt.failureClass as 'policy' | 'environment' | 'unreadable';
+  const message = failFastMessage(cls, attempt);
+  return { reason: cls === 'unreadable' ? 'tests-unreadable' : cls, message };
 }
 
 export const guards = {
@@ -298,7 +300,9 @@ export const actions = {
         message:
           broken.reason === 'test-command-timeout'
             ? `The test command \`${run.command}\` did not finish on the base branch before the timeout, so booty cannot judge a change with it. Nothing was sent to the model.`
-            : `The test command \`${run.command}\` does not work on the base branch: ${broken.message}. Nothing was sent to the model.`,
+            : broken.reason === 'tests-unreadable'
+              ? `booty cannot read the results of the test command \`${run.command}\` on the base branch: ${broken.message}. A change cannot be judged by tests booty cannot see, so nothing was sent to the model.`
+              : `The test command \`${run.command}\` does not work on the base branch: ${broken.message}. Nothing was sent to the model.`,
       },
     };
   }),

@@ -63,6 +63,7 @@ function stalled(context: JobState, event: unknown): boolean {
 const GAVE_UP = new Set<OutcomeReason>([
   'tests-failing',
   'tests-unknown',
+  'tests-unreadable',
   'stalled',
   'policy',
   'environment',
