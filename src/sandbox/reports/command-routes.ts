@@ -27,7 +27,7 @@ export interface Resolution {
 }
 
 /** Where a script call's extra arguments go: verified per manager (npm 11, yarn 1.22, pnpm 9.15). */
-interface ScriptCall {
+export interface ScriptCall {
   source: 'package.json' | 'composer.json' | 'deno.json';
   script: string;
   separator: ' -- ' | ' ';
@@ -80,7 +80,7 @@ const MANAGER_COMMANDS = new Set([
  * but passes it verbatim after `pnpm run <s>`; composer wants `--` (its documentation says so);
  * `bun run <s>` and `deno task <s>` pass what follows (checked with bun 1.4.5 and deno 2.9.6).
  */
-function recogniseScriptCall(words: Word[]): ScriptCall | null {
+export function recogniseScriptCall(words: Word[]): ScriptCall | null {
   const [manager, verb, script] = words.map((w) => w.text);
   const call = (
     source: ScriptCall['source'],
@@ -123,7 +123,7 @@ const field = (doc: unknown, key: string): unknown =>
   doc && typeof doc === 'object' && key in doc ? (doc as Record<string, unknown>)[key] : undefined;
 
 /** A script's text: package.json `scripts`, composer.json `scripts` (first of a list), deno `tasks`. */
-async function readScript(cwd: string, call: ScriptCall): Promise<string | null> {
+export async function readScript(cwd: string, call: ScriptCall): Promise<string | null> {
   const files = call.source === 'deno.json' ? ['deno.json', 'deno.jsonc'] : [call.source];
   for (const file of files) {
     const doc = await readJson(path.join(cwd, file));
