@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { machineJson, machineMermaid } from '../../src/machines/diagram.js';
-import { recordedJob } from '../inspect/recorded-job.js';
 import { cli } from '../support/cli.js';
+import { recordedJob } from '../views/recorded-job.js';
 
 describe('booty machine', () => {
   it('--mermaid prints the generated diagram; --json the definition', async () => {

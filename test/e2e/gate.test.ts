@@ -79,7 +79,7 @@ describe('the gate end to end', () => {
     expect(world!.pulls()).toEqual([]);
   });
 
-  it('given a change whose test needs a program the sandbox lacks, then it fails fast as environment after one attempt', async () => {
+  it("given a change whose own test needs a program the sandbox lacks, then that is the change's failure: refined, not an environment stop", async () => {
     const { snapshot } = await runJob({
       repoDir: path.join(REPOS_DIR, 'node-test-basic'),
       responder: filesModel([
@@ -91,20 +91,26 @@ describe('the gate end to end', () => {
             '',
           ].join('\n'),
         },
+        {
+          'test/pretty.test.js': [
+            "import assert from 'node:assert/strict';",
+            "import { it } from 'node:test';",
+            "it('pretty-prints', () => assert.equal(JSON.stringify({ a: 1 }, null, 1), '{\\n \"a\": 1\\n}'));",
+            '',
+          ].join('\n'),
+        },
       ]),
       env: { BOOTY_MAX_ATTEMPTS: '3' },
     });
-    expect(stateName(snapshot)).toBe('prOpened');
-    expect(snapshot.context.outcome?.reason).toBe('environment');
-    expect(snapshot.context.attempts.map((a) => a.failureClass)).toEqual(['environment']);
-    // The analysis and the one generation (token counts aside): no refine was asked for.
-    const answers = world!.anthropic.requests.map((r) => r.toolName).filter((t) => t !== null);
-    expect(answers).toEqual(['submit_analysis', 'submit_changes']);
-    const [pr] = world!.pulls();
-    expect(pr).toMatchObject({ draft: true });
-    expect(pr!.body).toContain(
-      'The tests need a program that is not available where booty runs them (`/bin/sh: 1: jq-nowhere: not found`)',
-    );
+    // The baseline ran without jq-nowhere: its absence is no environment booty must stop for.
+    expect(stateName(snapshot)).toBe('promoted');
+    expect(snapshot.context.attempts.map((a) => [a.test?.verdict, a.failureClass ?? null])).toEqual([
+      ['fail', 'unknown'],
+      ['pass', null],
+    ]);
+    const refine = world!.anthropic.messages().filter((r) => r.toolName === 'submit_changes')[1]!;
+    expect(refine.raw).toContain('jq-nowhere: not found');
+    expect(world!.pulls()[0]).toMatchObject({ draft: false });
   });
 
   it('given a change that breaks a parametrized pytest case whose id has spaces, then it is never promoted', async () => {
