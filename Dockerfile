@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # booty as a container: `docker compose up` runs PostgreSQL and two workers (compose.yaml).
-# Two stages: the build stage compiles TypeScript with the dev dependencies; the image keeps only
-# dist/ and the production dependencies, and runs as the unprivileged `node` user.
+# Two stages: the build stage emits JavaScript (esbuild) with the dev dependencies; the image
+# keeps only dist/ and the production dependencies, and runs as the unprivileged `node` user.
 
 ARG NODE_VERSION=20
 
@@ -10,9 +10,9 @@ WORKDIR /src
 # The lockfile first, so a change of source reuses the dependency layer.
 COPY package.json npm-shrinkwrap.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY scripts/copy-sql.mjs ./scripts/
+COPY sim ./sim
+COPY scripts/build.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim
@@ -46,5 +46,5 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 
 # tini reaps the test runs' stray children and forwards SIGTERM, so shutdown is graceful.
-ENTRYPOINT ["tini", "--", "node", "/app/dist/cli/bin.js"]
+ENTRYPOINT ["tini", "--", "node", "/app/dist/src/cli/bin.js"]
 CMD ["serve"]

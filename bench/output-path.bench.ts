@@ -9,7 +9,6 @@
 // failure class, runs of blank lines. The baseline is a plain split('\n') of the same bytes.
 import { fenceTestOutput } from '../src/claude/untrusted-text.js';
 import type { TestCase, TestRun } from '../src/events/effect-results.js';
-import { failureDetails } from '../src/github/attempt-report.js';
 import { classifyRun } from '../src/refine/failure-class.js';
 import { cleanOutput } from '../src/sandbox/clean-output.js';
 import { tailOf } from '../src/sandbox/output-cap.js';
@@ -18,6 +17,7 @@ import { parseGoJson } from '../src/sandbox/reports/go-json.js';
 import { parseTextOutput } from '../src/sandbox/reports/text-fallback.js';
 import { judge } from '../src/sandbox/test-verdict.js';
 import { scrubberOf } from '../src/secrets/scrub.js';
+import { failureDetails } from '../src/views/attempt-report.js';
 import { type BenchResult, median, ratio, round } from './bench-result.js';
 
 const MB = 1024 * 1024;
@@ -106,7 +106,7 @@ function readAll(output: string, goJson: string): string {
     ...judgement,
     passed: judgement.verdict === 'pass',
   };
-  run.failureClass = classifyRun(run);
+  run.failureClass = classifyRun(run, { baseline: null, changedPaths: [] });
   return `${failureDetails(run, 'What failed', { open: true })}\n${fenceTestOutput(cleaned, 20_000)}`;
 }
 

@@ -150,6 +150,23 @@ export function foldSteps(events: LoggedEvent[], until = events.length): FoldSte
 /** The snapshot a job's whole log folds to: where it stands, ready to resume. */
 export const foldJob = (events: LoggedEvent[]): JobSnapshot => fold(events, events.length);
 
+/**
+ * The snapshot the whole log folds to, and the first event whose recorded state the machine does
+ * not reach: `booty replay --verify`'s check of the states, at the cost of one fold.
+ */
+export function foldChecked(events: LoggedEvent[]): {
+  snapshot: JobSnapshot;
+  divergence: { seq: number; recorded: string; state: string } | null;
+} {
+  let divergence: { seq: number; recorded: string; state: string } | null = null;
+  const snapshot = fold(events, events.length, (i, step) => {
+    const recorded = events[i]!.state ?? null;
+    if (divergence === null && recorded !== null && recorded !== stateName(step))
+      divergence = { seq: i + 1, recorded, state: stateName(step) };
+  });
+  return { snapshot, divergence };
+}
+
 /** The first step whose recorded state differs from the one the machine reaches, if any. */
 export function firstDivergence(steps: FoldStep[]): FoldStep | null {
   return steps.find((s) => s.recorded !== null && s.recorded !== s.state) ?? null;

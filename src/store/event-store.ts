@@ -1,6 +1,6 @@
 // The event store contract. Every call returns a promise, so a server database can stand behind
 // it. The write-ahead rule does not rest on the store being synchronous: the job runner appends an
-// effect's result, and waits for the append, before the machine receives it (actors/job-runner.ts).
+// effect's result, and waits for the append, before the machine receives it (engine/job-runner.ts).
 // What must commit together commits in one call: an append with its job read model and the
 // webhook delivery that caused it.
 
@@ -125,7 +125,10 @@ export interface EventStore {
   getJob(jobId: string): Promise<JobRecord | null>;
   listJobs(filter?: { unfinished?: boolean }): Promise<JobRecord[]>;
   findActiveJob(repo: string, issue: number): Promise<JobRecord | null>;
-  /** The unfinished job whose pull request has this number, or whose branch this is. */
+  /**
+   * The unfinished job whose pull request has this number, or whose branch this is; else a damaged
+   * one (markDamaged), which a delivery about its PR must find to be answered so.
+   */
   findJobForPr(repo: string, ref: { pr?: number | null; branch?: string | null }): Promise<JobRecord | null>;
   /** Every job ever requested for an issue, oldest first. */
   jobsForIssue(repo: string, issue: number): Promise<JobRecord[]>;
@@ -133,8 +136,10 @@ export interface EventStore {
   listUnreported(): Promise<JobRecord[]>;
   markReported(jobId: string, version: number): Promise<void>;
   /**
-   * Takes a job whose log does not check out out of the running: state `damaged`, final. True
-   * when this call marked it, false when it was marked already (another worker booting with it).
+   * Takes a job whose log does not check out out of the running: state `damaged`, final, its
+   * report owed (listUnreported) until markReported says the damage was told on its issue. True
+   * when this call marked it, false when it was marked already (another worker or delivery found
+   * it first).
    */
   markDamaged(jobId: string): Promise<boolean>;
 

@@ -5,6 +5,11 @@ import type { StoredEvent } from './event-store.js';
 // anywhere shows: a changed payload or recorded state, a deleted, duplicated or reordered row. A
 // log from before the chain (no hashes) is chained all the same when it is checked, so a row
 // appended after an upgrade still covers the old ones.
+//
+// A missing hash is no way around it. The chain came with machine 2 (the hash column is the SQLite
+// store's second migration; PostgreSQL's rows always had it), so only rows machine 1 wrote may
+// lack one, and only before the first row that has one: those are the log from before the chain.
+// A row without a hash anywhere else is an edit, exactly as a wrong hash is.
 
 export interface ChainRow {
   streamId: string;
@@ -18,6 +23,9 @@ export interface ChainRow {
   at: number;
   hash: string | null;
 }
+
+/** The first machine version whose booty chained every row it wrote. */
+export const CHAINED_SINCE_MACHINE = 2;
 
 export function chainHash(previous: string, row: Omit<ChainRow, 'hash'>): string {
   // Fields joined by NUL, which JSON text never holds unescaped: no two rows hash the same input.
@@ -33,6 +41,8 @@ export function walkChain(rows: readonly ChainRow[]): {
   broken: { seq: number; reason: string } | null;
 } {
   let head = '';
+  /** The first row that carried a hash: the chain had begun by then. */
+  let chainedAt: number | null = null;
   for (const [i, row] of rows.entries()) {
     if (row.version !== i + 1) {
       return {
@@ -47,11 +57,32 @@ export function walkChain(rows: readonly ChainRow[]): {
       };
     }
     head = chainHash(head, row);
-    if (row.hash !== null && row.hash !== head) {
-      return { head, broken: { seq: row.version, reason: `event ${row.version} is not what was written` } };
-    }
+    const broken =
+      row.hash === null
+        ? unhashed(row, chainedAt)
+        : row.hash !== head
+          ? `event ${row.version} is not what was written`
+          : null;
+    if (broken) return { head, broken: { seq: row.version, reason: broken } };
+    if (row.hash !== null) chainedAt ??= row.version;
   }
   return { head, broken: null };
+}
+
+/** Why a row without a hash cannot be from before the chain; null when it can. */
+function unhashed(row: ChainRow, chainedAt: number | null): string | null {
+  if (chainedAt !== null)
+    return `event ${row.version} has no hash, though the chain began at event ${chainedAt}: every row since must carry one`;
+  const machine = machineOf(row.meta);
+  if (machine >= CHAINED_SINCE_MACHINE)
+    return `event ${row.version} has no hash, though machine ${machine} wrote it, and every booty since machine ${CHAINED_SINCE_MACHINE} chains its rows`;
+  return null;
+}
+
+/** The machine version a row's metadata (JSON text) names; rows of the first logs name 1 or none. */
+function machineOf(meta: string): number {
+  const version = (JSON.parse(meta) as { machineVersion?: unknown }).machineVersion;
+  return typeof version === 'number' ? version : 1;
 }
 
 /** A stored event as the chain hashes it: payload and metadata as the JSON text written. */

@@ -11,6 +11,8 @@ const isTest = picomatch(
     `**/*.{test,spec}.${JS}`,
     `**/__tests__/**/*.${JS}`,
     `{test,tests}/**/*.${JS}`,
+    // ava's and tape's habit: the tests of a small package in one file at its root.
+    `{test,tests}.${JS}`,
     '**/test_*.py',
     '**/*_test.py',
     '**/*_test.go',

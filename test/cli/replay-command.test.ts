@@ -3,10 +3,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { MACHINE_VERSION } from '../../src/events/versions.js';
 import { chainHash } from '../../src/store/hash-chain.js';
-import { recordedJob } from '../inspect/recorded-job.js';
 import { cli } from '../support/cli.js';
 import { compiled } from '../support/compiled.js';
+import { recordedJob } from '../views/recorded-job.js';
 
 const exec = promisify(execFile);
 
@@ -36,6 +37,7 @@ describe('booty replay', () => {
     expect(out).toMatch(/test done\s+refining\s+2/);
   });
 
+  /** An edit, what --verify says of it, and the row it names (0: none; -1: one past the last written). */
   const edits: [string, string, (db: Database.Database, jobId: string, n: number) => void, number][] = [
     [
       'a changed payload that leaves every state alone',
@@ -74,6 +76,35 @@ describe('booty replay', () => {
       0,
     ],
     [
+      'a changed payload whose hash was set to NULL, after the first hashed row',
+      'event 7 has no hash, though the chain began at event 1: every row since must carry one',
+      (db, jobId) =>
+        db
+          .prepare(
+            'UPDATE events SET data = replace(data, \'"exitCode":1\', \'"exitCode":3\'), hash = NULL WHERE stream_id = ? AND version = 7',
+          )
+          .run(jobId),
+      7,
+    ],
+    [
+      'a duplicated last event with no hash',
+      'has no hash, though the chain began at event 1',
+      (db, jobId, n) =>
+        db
+          .prepare(
+            `INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at, hash)
+             SELECT stream_id, version + 1, type, schema_version, data, state, meta, at, NULL FROM events WHERE stream_id = ? AND version = ?`,
+          )
+          .run(jobId, n),
+      -1,
+    ],
+    [
+      'every hash set to NULL, as if the log were from before the chain',
+      `event 1 has no hash, though machine ${MACHINE_VERSION} wrote it, and every booty since machine 2 chains its rows`,
+      (db, jobId) => db.prepare('UPDATE events SET hash = NULL WHERE stream_id = ?').run(jobId),
+      1,
+    ],
+    [
       'a reordered pair',
       'event 5 is not what was written',
       (db, jobId) => {
@@ -102,7 +133,8 @@ describe('booty replay', () => {
     expect(code).toBe(1);
     expect(err).toContain(`the log of job ${jobId} was changed after it was written`);
     expect(err).toContain(reason);
-    if (at) expect(err).toContain(`event ${at}`);
+    // -1: the row after the last one written.
+    if (at) expect(err).toContain(`event ${at === -1 ? n + 1 : at}`);
     expect(err).toContain('BOOTY_E_LOG_TAMPERED');
   });
 

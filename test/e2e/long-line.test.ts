@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { examplesDir, sampleIssue } from '../../src/demo/demo-script.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { compiled } from '../support/compiled.js';
 import { serveProcess } from '../support/serve-process.js';
 import { until } from '../support/until.js';

@@ -1,26 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { renderPrBody } from '../../src/github/pr-body.js';
-import { renderProgress } from '../../src/github/progress-render.js';
+import { catalogue } from '../../src/events/catalogue.js';
+import { MACHINE_VERSION } from '../../src/events/versions.js';
 import { foldJob } from '../../src/machines/fold.js';
 import { jobView } from '../../src/machines/job-context.js';
 import { readJobLog } from '../../src/store/job-log.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
+import { renderPrBody } from '../../src/views/pr-body.js';
+import { renderProgress } from '../../src/views/progress-render.js';
+import { cli } from '../support/cli.js';
 import { tempDir } from '../support/job-harness.js';
 
 // The three demo logs as M1 wrote them (test runs that named only their failures, no run number)
 // still replay, verified, and still render, through the upcasters.
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/legacy-logs');
-
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => out.push(t), env: {} });
-  return { code, out: out.join('\n') };
-}
 
 /** A copy of a fixture's one job: its log as read today, and what `booty replay --verify --json` says. */
 async function replayFixture(file: string) {
@@ -30,8 +27,8 @@ async function replayFixture(file: string) {
   const [job] = await store.listJobs();
   const events = await readJobLog(store, job!.jobId);
   await store.close();
-  const { code, out } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
-  expect(code, out).toBe(0);
+  const { code, out, err } = await cli(['replay', job!.jobId, '--verify', '--json', '--db', db]);
+  expect(code, err).toBe(0);
   return { jobId: job!.jobId, events, replay: JSON.parse(out) };
 }
 
@@ -90,5 +87,68 @@ describe('logs written by machine 5', () => {
     expect(snapshot.context.attempt).toBe(3);
     expect(snapshot.context.outcome?.reason).toBe('stalled');
     expect(jobView(snapshot.context).lastTest?.quality?.[0]?.newFindings).toHaveLength(1);
+  });
+});
+
+// A log from before the hash chain goes on after an upgrade: the rows appended since carry hashes
+// that cover the old ones, and only the old rows, first in the log, may lack one.
+describe('a log from before the hash chain, continued', () => {
+  async function continued() {
+    const db = path.join(tempDir('booty-legacy-'), 'booty.db');
+    fs.copyFileSync(path.join(fixtures, 'm1-demo-pass.db'), db);
+    const store = new SqliteEventStore(db);
+    const [job] = await store.listJobs();
+    const jobId = job!.jobId;
+    const legacy = await store.streamVersion(jobId);
+    await store.append(jobId, legacy, [
+      {
+        type: 'JobCancelled',
+        version: catalogue.JobCancelled.version,
+        data: { reason: 'operator', sender: 'octocat', deliveryId: null, at: 1_800_000_000_000 },
+        state: 'cancelled',
+        meta: { machineVersion: MACHINE_VERSION },
+      },
+    ]);
+    await store.close();
+    return { db, jobId, legacy };
+  }
+  const edit = (db: string, sql: string, ...params: unknown[]) => {
+    const raw = new Database(db);
+    raw.prepare(sql).run(...params);
+    raw.close();
+  };
+
+  it('verifies, its old rows without hashes and the new one chained over them', async () => {
+    const { db, jobId, legacy } = await continued();
+    const rows = new Database(db, { readonly: true })
+      .prepare('SELECT hash IS NULL AS unhashed FROM events WHERE stream_id = ? ORDER BY version')
+      .all(jobId) as { unhashed: number }[];
+    expect(rows.map((r) => r.unhashed)).toEqual([...Array(legacy).fill(1), 0]);
+    const { code, out, err } = await cli(['replay', jobId, '--verify', '--json', '--db', db]);
+    expect(code, err).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ verified: true, finalState: 'cancelled' });
+  });
+
+  it('given an old row edited, then the first hashed row after it is not what was written', async () => {
+    const { db, jobId, legacy } = await continued();
+    edit(
+      db,
+      'UPDATE events SET meta = replace(meta, \'"attempt":0\', \'"attempt":9\') WHERE stream_id = ? AND version = 2',
+      jobId,
+    );
+    const { code, err } = await cli(['replay', jobId, '--verify', '--db', db]);
+    expect(code).toBe(1);
+    expect(err).toContain(`event ${legacy + 1} is not what was written`);
+  });
+
+  it('given the new row without its hash, then --verify names it', async () => {
+    const { db, jobId, legacy } = await continued();
+    edit(db, 'UPDATE events SET hash = NULL WHERE stream_id = ? AND version = ?', jobId, legacy + 1);
+    const { code, err } = await cli(['replay', jobId, '--verify', '--db', db]);
+    expect(code).toBe(1);
+    expect(err).toContain(
+      `event ${legacy + 1} has no hash, though machine ${MACHINE_VERSION} wrote it, and every booty since machine 2 chains its rows`,
+    );
+    expect(err).toContain('BOOTY_E_LOG_TAMPERED');
   });
 });

@@ -222,6 +222,35 @@ export function eventStoreContract(name: string, target: ContractTarget) {
       expect(await store.countJobsByState()).toEqual({ promoted: 2, damaged: 1 });
     });
 
+    it('given a job with a PR marked damaged, then its PR still finds it (not an unfinished one first), and its report is owed until told', async () => {
+      const { store } = await target.make();
+      const withPr = (id: string, pr: number, branch: string) =>
+        store.append(id, 0, [ev('JobRequested', 1), ev('StepSucceeded', 2)], {
+          job: jobAt('promoted', { branch, pr }),
+        });
+      await withPr('old', 7, 'booty/issue-4-one');
+      await store.markReported('old', 2);
+      expect(await store.listUnreported()).toEqual([]);
+      expect(await store.markDamaged('old')).toBe(true);
+      expect(await store.findActiveJob('o/r', 4)).toBeNull();
+      for (const ref of [{ pr: 7 }, { branch: 'booty/issue-4-one' }])
+        expect(await store.findJobForPr('o/r', ref)).toMatchObject({ jobId: 'old', state: 'damaged' });
+      // Owed: the damage has not been said on the issue yet.
+      expect((await store.listUnreported()).map((j) => j.jobId)).toEqual(['old']);
+      await store.markReported('old', 2);
+      expect(await store.listUnreported()).toEqual([]);
+      // A job that finished normally is found by its PR no more; an unfinished one comes first.
+      await withPr('merged', 8, 'booty/issue-4-two');
+      await store.append('merged', 2, [ev('PrClosed', 3)], {
+        job: jobAt('merged', { final: true, outcome: 'merged' }),
+      });
+      expect(await store.findJobForPr('o/r', { pr: 8 })).toBeNull();
+      await store.append('next', 0, [ev('JobRequested', 1)], {
+        job: jobAt('promoted', { issue: 5, branch: 'booty/issue-4-one', pr: 9 }),
+      });
+      expect((await store.findJobForPr('o/r', { branch: 'booty/issue-4-one' }))?.jobId).toBe('next');
+    });
+
     it('given a first append without a repo and issue for its job, then it rejects and writes nothing', async () => {
       const { store } = await target.make();
       const caught = await rejection(

@@ -52,8 +52,8 @@ export const q = {
   ),
   activeForPr: statement(
     'active-for-pr',
-    `SELECT * FROM jobs WHERE repo = $1 AND NOT final AND (pr = $2 OR branch = $3)
-     ORDER BY created_at DESC LIMIT 1`,
+    `SELECT * FROM jobs WHERE repo = $1 AND (NOT final OR state = 'damaged') AND (pr = $2 OR branch = $3)
+     ORDER BY final, created_at DESC LIMIT 1`,
   ),
   forIssue: statement(
     'for-issue',
@@ -69,7 +69,8 @@ export const q = {
   ),
   markDamaged: statement(
     'mark-damaged',
-    "UPDATE jobs SET state = 'damaged', final = true, outcome = 'damaged', updated_at = $2 WHERE job_id = $1 AND state <> 'damaged'",
+    `UPDATE jobs SET state = 'damaged', final = true, outcome = 'damaged', reported_version = 0, updated_at = $2
+     WHERE job_id = $1 AND state <> 'damaged'`,
   ),
   countByState: statement('count-by-state', 'SELECT state, count(*) AS n FROM jobs GROUP BY state'),
 };
