@@ -56,7 +56,7 @@ export const catalogue = {
     503,
     true,
     (p) =>
-      `another booty (pid ${p.pid}) holds the database ${p.path}, and did not let go within ${p.waitMs} ms; stop it first, or give this one its own BOOTY_DB (many workers on one database is what the PostgreSQL store is for)`,
+      `another booty (pid ${p.pid}) holds the database ${p.path}${p.waitMs ? `, and did not let go within ${p.waitMs} ms` : ''}; stop it first, or give this one its own BOOTY_DB (many workers on one database is what the PostgreSQL store is for)`,
   ),
   BOOTY_E_STORE_UNAVAILABLE: spec(
     503,
@@ -69,6 +69,12 @@ export const catalogue = {
     false,
     (p) =>
       `the database file ${p.path} was ${p.how} while booty was using it; booty stopped writing and runs no job: restore the file and restart booty`,
+  ),
+  BOOTY_E_STORE_READONLY: spec(
+    503,
+    true,
+    (p) =>
+      `the database file ${p.path} refuses writes (${p.code}: made immutable or read-only, or its file system remounted read-only); make it writable again (chattr -i, chmod u+w, a read-write mount)`,
   ),
   BOOTY_E_LEASES_UNAVAILABLE: spec(
     500,
@@ -115,7 +121,7 @@ export const catalogue = {
     500,
     false,
     (p) =>
-      `job ${p.jobId} received ${p.type}, which its log does not hold; every effect must be provided through invokeEffect (actors/effect.ts)`,
+      `job ${p.jobId} received ${p.type}, which its log does not hold; every effect must be provided through invokeEffect (engine/effect.ts)`,
   ),
   BOOTY_E_EFFECT_FAILED: spec(500, false, (p) => `effect ${p.src} failed: ${p.reason}`),
   BOOTY_E_EFFECT_TRANSIENT: spec(503, true, (p) => `effect ${p.src} failed for now: ${p.reason}`),
@@ -151,6 +157,7 @@ export const catalogue = {
   // configuration and CLI
   BOOTY_E_ENV_INVALID: spec(500, false, (p) => `environment variable ${p.name} ${p.reason}`),
   BOOTY_E_USAGE: spec(400, false, (p) => `${p.reason}; see \`booty ${p.command} --help\``),
+  BOOTY_E_LISTEN: spec(500, false, (p) => `cannot listen on ${p.address}: ${p.reason}`),
   BOOTY_E_INSPECTOR: spec(503, true, (p) => `the inspector could not ${p.op}: ${p.reason}`),
   // gateway (add gateway codes below this line)
   BOOTY_E_WEBHOOK_SIGNATURE: spec(

@@ -8,7 +8,7 @@ import { emit } from '../scripts/build.mjs';
 // not TypeScript through tsx: tsx spends about a second of CPU on every start, and those tests
 // start booty some hundred times. The build's own emit (scripts/build.mjs) turns src/ and test/
 // into .test-dist/ once per run, file for file, in a fraction of a second; the layout and the
-// files beside the code (SQL migrations, JSON) stay the same.
+// files beside the code (SQL migrations, JSON, the seccomp filter) stay the same.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -16,7 +16,7 @@ export default async function setup(project: TestProject) {
   const out = path.join(root, '.test-dist', String(process.pid));
   const staging = `${out}.tmp`;
   rmSync(staging, { recursive: true, force: true });
-  await emit({ root, dirs: ['src', 'test'], outdir: staging, sourcemap: 'inline' });
+  await emit({ root, dirs: ['src', 'sim', 'test'], outdir: staging, sourcemap: 'inline' });
   mkdirSync(staging, { recursive: true });
   symlinkSync(path.join(root, 'examples'), path.join(staging, 'examples'));
   rmSync(out, { recursive: true, force: true });

@@ -121,7 +121,10 @@ export const changesTool = answerTool(
 );
 
 export const FailureClassAnswer = z.object({
-  failureClass: FailureClass.describe('The one class that best names the first cause of the failure.'),
+  // `unreadable` is booty's own reading of a run, never a failure's cause.
+  failureClass: FailureClass.exclude(['unreadable']).describe(
+    'The one class that best names the first cause of the failure.',
+  ),
 });
 
 export const failureClassTool = answerTool(

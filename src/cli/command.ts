@@ -71,7 +71,7 @@ const optionList = (options: Options) =>
 export async function openExistingStore(values: Values, env: NodeJS.ProcessEnv): Promise<EventStore> {
   const location =
     (values.db as string | undefined) || env.BOOTY_DATABASE_URL?.trim() || env.BOOTY_DB || './booty.db';
-  const { openExistingStore } = await import('../store/open-store.js');
+  const { openExistingStore } = await import('../main/open-store.js');
   return openExistingStore(location);
 }
 

@@ -1,4 +1,4 @@
-import { jobJson } from '../inspect/job-json.js';
+import { jobJson } from '../views/job-json.js';
 import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
 import { formatAge, table } from './format.js';
 

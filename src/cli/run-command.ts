@@ -2,10 +2,12 @@ import crypto from 'node:crypto';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
 import type { JobSettings } from '../events/job-events.js';
-import { sandboxNotice } from '../github/test-evidence.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
-import { composeBooty } from '../runtime/compose.js';
+import { type BootyConfig, composeBooty } from '../main/compose.js';
+import { lockStore } from '../main/open-store.js';
+import type { DbLock } from '../store/sqlite/db-lock.js';
+import { sandboxNotice } from '../views/test-evidence.js';
 import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
 
 const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
@@ -26,6 +28,7 @@ export const runCommand: Command = {
     '',
     'Refuses a PostgreSQL store (--db postgres://…, or BOOTY_DATABASE_URL): there the `booty serve`',
     'workers run the jobs, and one run here, holding no lease, could run beside them. Label the issue.',
+    'Refuses, naming its pid, a SQLite file another booty (`serve`, `demo`, `run`) is writing.',
     '',
     dbHelp,
   ].join('\n'),
@@ -53,9 +56,12 @@ export const runCommand: Command = {
         name: 'ANTHROPIC_API_KEY',
         reason: 'is missing: booty needs it to call Claude',
       });
+    // One writer per SQLite file: beside a `booty serve` on it, this run would run the job's step
+    // a second time, in the workspace the server uses. It does not wait for the holder to exit.
+    const lock = await lockStore(env.BOOTY_DB, { waitMs: 0 });
     const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
     let last = '';
-    const booty = composeBooty({
+    const booty = composeBootyOrRelease(lock, {
       env,
       log,
       concurrency: 1,
@@ -113,10 +119,19 @@ export const runCommand: Command = {
         ? 0
         : 1;
     } finally {
-      await booty.close();
+      await booty.close().finally(() => lock.release());
     }
   },
 };
+
+function composeBootyOrRelease(lock: DbLock, config: BootyConfig) {
+  try {
+    return composeBooty(config);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
 
 /** What a job that stopped here waits for, and who answers how; null for a job that ended. */
 function waitingLine(state: string, settings: JobSettings, headTested: boolean): string | null {

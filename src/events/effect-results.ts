@@ -61,6 +61,11 @@ export const RepoConfig = z.object({
   quality: z.object({ commands: z.array(z.string().min(1)) }).optional(),
   /** The branch PRs target; null is the repository's default branch (absent: null). */
   baseBranch: z.string().min(1).nullable().optional(),
+  /**
+   * What a change must show to pass: `tests`, results booty reads (absent: the same); `exit-code`,
+   * the exit status where booty cannot read enough of them (weak evidence, asked for in booty.yml).
+   */
+  gate: z.enum(['tests', 'exit-code']).optional(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
@@ -157,6 +162,8 @@ export const ReportSource = z.enum([
   'tap',
   'libtest',
   'uvu',
+  'rspec-json',
+  'trx',
   'text',
   'none',
 ]);
@@ -176,6 +183,8 @@ export const FailureClass = z.enum([
   'policy',
   'environment',
   'invalid-model-output',
+  /** The run exited 0 and named no failure, but booty could not read enough of it to call it a pass. */
+  'unreadable',
   'unknown',
 ]);
 export type FailureClass = z.infer<typeof FailureClass>;
@@ -220,12 +229,23 @@ export const TestRun = z.object({
   cases: z.array(TestCase),
   loadErrors: z.array(LoadError),
   totals: TestTotals,
-  /** On the baseline: why this run cannot gate a change (the job then ends before any model call). */
+  /**
+   * On the baseline: why this run cannot gate a change (the job then ends before any model call):
+   * the command cannot run, it timed out, or it ran and booty read no test from it.
+   */
   broken: z
-    .object({ reason: z.enum(['test-command-broken', 'test-command-timeout']), message: z.string() })
+    .object({
+      reason: z.enum(['test-command-broken', 'test-command-timeout', 'tests-unreadable']),
+      message: z.string(),
+    })
     .nullable(),
   /** pass only on positive evidence (see test-verdict.ts); unknown never promotes. */
   verdict: z.enum(['pass', 'fail', 'unknown']),
+  /**
+   * `exit-code`: the pass rests on the exit status alone, as booty.yml's `gate: exit-code` allows,
+   * where booty could not read enough of the results (its reasons say what). Absent otherwise.
+   */
+  evidence: z.literal('exit-code').optional(),
   reasons: z.array(VerdictReason),
   /** verdict === 'pass', kept for the machine's guards and older readers. */
   passed: z.boolean(),

@@ -19,8 +19,12 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
  * Machine 6 counts new quality findings in the stall's measure: an attempt that fixes lint findings
  * one by one improves. A job requested before (JobRequested v4, lifted with `qualityProgress:
  * false`) is measured as machine 5 measured it (test/fixtures/legacy-logs/m5-quality-stall.db).
+ * Machine 7 stops without refining on a run that exited 0 and named no failure (class
+ * `unreadable`, outcome `tests-unreadable`), and before the model on a baseline booty could read
+ * nothing from (broken `tests-unreadable`). Both read what the event recorded, so a log from before
+ * (no such class or reason) folds as it was written.
  */
-export const MACHINE_VERSION = 6;
+export const MACHINE_VERSION = 7;
 
 /**
  * A state a row recorded, in the words of today's machine. Machine 3 (the PR conversation) keeps a

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { BootyError } from '../errors.js';
-import { jobJson } from '../inspect/job-json.js';
-import { timelineJson } from '../inspect/timeline-json.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
+import { jobJson } from '../views/job-json.js';
+import { timelineJson } from '../views/timeline-json.js';
 
 // A read-only view of the jobs read model and each job's log, for people and dashboards.
 

@@ -52,6 +52,7 @@ export type OutcomeReason =
   | 'promotion-failed'
   | 'tests-failing'
   | 'tests-unknown'
+  | 'tests-unreadable'
   | 'test-command-broken'
   | 'test-command-timeout'
   | 'no-changes'

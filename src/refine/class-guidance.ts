@@ -1,8 +1,8 @@
 import type { FailureClass, QualityRun, Rejection, TestRun } from '../events/effect-results.js';
 import { classifyText, failureBlocks, unjudgedQuality } from './failure-class.js';
 
-// What each class of failure asks for: a hint for the model's next attempt, and for the two that
-// no attempt can fix (policy, environment), what a human must change instead.
+// What each class of failure asks for: a hint for the model's next attempt, and for those that
+// no attempt can fix (policy, environment, unreadable), what a human must change instead.
 
 /** One or two sentences per class, put at the head of the refine request. */
 export const CLASS_GUIDANCE: Record<FailureClass, string> = {
@@ -20,6 +20,7 @@ export const CLASS_GUIDANCE: Record<FailureClass, string> = {
     'The tests did not finish in time. Look for an endless loop, a wait that never ends or a server left open, and make the code and the tests end promptly.',
   policy: 'A change was refused by booty’s rules.',
   environment: 'The tests need something the sandbox does not have.',
+  unreadable: 'booty could not read the test results.',
   'invalid-model-output':
     'The last answer had nothing booty could apply. Change existing files with edits whose search text matches the current file exactly once, give new files whole, and stay within the rules above.',
   unknown: 'Read the failure below carefully and find its first cause before changing anything.',
@@ -38,12 +39,34 @@ function evidence(run: TestRun | null, cls: FailureClass): string | null {
 
 const quoted = (line: string | null) => (line ? ` (\`${line.replaceAll('`', "'")}\`)` : '');
 const again = 'then ask booty again: `@booty retry` on its pull request, or label the issue again.';
+const ticked = (text: string) => `\`${text.replaceAll('`', "'")}\``;
 
+/** How a repository lets booty read its runner, for a run (or a baseline) booty could not read. */
+export const READABLE_FIX =
+  "Let booty read the runner: have the tests write a JUnit XML or TAP report and point `test.report` in `.github/booty.yml` at it, or add the runner's TAP or JUnit reporter to `test.command` (for example `ava --tap`, `tape` prints TAP already); or, to accept the exit status alone, set `gate: exit-code` in booty.yml, which the pull request then shows as weak evidence";
+
+/** A run that exited 0 and named no failure, which booty could not read enough of to call a pass. */
+function unreadableMessage(attempt: { n: number; test: TestRun | null }): string {
+  const test = attempt.test;
+  const command = ticked(test?.command ?? 'the test command');
+  const stop = `booty stopped after attempt ${attempt.n} rather than ask the model to fix a change that may well work.`;
+  const unseen = test?.reasons.find((r) => r.code === 'changed-test-unseen')?.tests ?? [];
+  if (test && test.cases.length > 0 && unseen.length > 0) {
+    const names =
+      unseen.slice(0, 5).map(ticked).join(', ') + (unseen.length > 5 ? ` and ${unseen.length - 5} more` : '');
+    return `The tests exited 0 and named no failing test, but booty did not see the tests this change added or modified pass: ${names}. ${stop} Check that ${command} runs them and that its report names them as the source declares them (file, class or describe block, title). ${READABLE_FIX}; ${again}`;
+  }
+  if (test && test.cases.length > 0) {
+    return `The tests exited 0, but booty saw no test pass: every test it read from ${command} was skipped. ${stop} Check which tests ${command} runs; ${again}`;
+  }
+  return `The tests exited 0, but booty could not read which tests ran: ${command} printed no result booty knows how to read, so it cannot tell whether the change works. ${stop} ${READABLE_FIX}; ${again}`;
+}
 /** What a human must change after a failure no attempt can fix, for the PR body and the comment. */
 export function failFastMessage(
-  cls: 'policy' | 'environment',
+  cls: 'policy' | 'environment' | 'unreadable',
   attempt: { n: number; rejected: Rejection[]; test: TestRun | null },
 ): string {
+  if (cls === 'unreadable') return unreadableMessage(attempt);
   const line = evidence(attempt.test, cls);
   const stop = `booty stopped after attempt ${attempt.n}: another attempt cannot fix this.`;
   if (cls === 'policy' && attempt.test === null) {

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { type Probe, probe } from './probe.js';
+import { seccompFilter, withFilterOnFd3 } from './seccomp.js';
 
 // bubblewrap, binding only what a test needs: the system's program and library directories, a
 // few files under /etc (certificates, name service, the dynamic linker's cache), the toolchains
@@ -7,7 +8,8 @@ import { type Probe, probe } from './probe.js';
 // /etc/shadow, /root, /home, the service's own directory, other jobs' workspaces) does not exist
 // inside. /tmp, /dev and /proc are private, the pid namespace is new (so every process in it dies
 // with the command), tests have no network, and every capability is dropped: booty often runs as
-// root in a container, and root with CAP_SYS_ADMIN could remount its way out.
+// root in a container, and root with CAP_SYS_ADMIN could remount its way out. Last, a seccomp
+// filter (seccomp.ts) refuses the syscalls no test needs: ptrace, mount, keyctl, bpf, namespaces.
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 
@@ -39,6 +41,8 @@ export const ETC_FILES = [
   '/etc/pip.conf',
   '/etc/xdg/pip',
   '/etc/npmrc',
+  // PHP's php.ini and the conf.d that loads its extensions (dom, mbstring, xml: PHPUnit needs them).
+  '/etc/php',
 ];
 
 export interface BwrapMounts {
@@ -92,10 +96,22 @@ export function bwrapArgs({ writable, readOnly = [], toolchains = [], cwd, netwo
   args.push('--remount-ro', '/');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!network) args.push('--unshare-net');
-  args.push('--die-with-parent', '--cap-drop', 'ALL', '--chdir', cwd, '--');
+  // The filter is read from descriptor 3 (bwrapCommand opens it there).
+  args.push('--die-with-parent', '--cap-drop', 'ALL', '--seccomp', '3', '--chdir', cwd, '--');
   return args;
 }
 
-/** Whether this bwrap binary can actually build the sandbox here (user namespaces may be off). */
-export const probeBwrap = (bin = 'bwrap'): Promise<Probe> =>
-  probe(bin, [...bwrapArgs({ writable: [], cwd: '/', network: false }), 'true']);
+/** The command line that runs `command` in the sandbox, under the seccomp filter at `filter`. */
+export const bwrapCommand = (bin: string, filter: string, mounts: BwrapMounts, command: string[]) =>
+  withFilterOnFd3(filter, bin, [...bwrapArgs(mounts), ...command]);
+
+/**
+ * Whether this bwrap binary can build the whole sandbox here, seccomp filter included: it is
+ * installed, the filter is there for this machine, and the kernel lets it (user namespaces may be off).
+ */
+export async function probeBwrap(bin = 'bwrap', filter = seccompFilter()): Promise<Probe> {
+  const installed = await probe(bin, ['--version']);
+  if (!installed.ok) return installed;
+  if (!filter.ok) return filter;
+  return probe(...bwrapCommand(bin, filter.path, { writable: [], cwd: '/', network: false }, ['true']));
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { FileChange, RepoConfig } from '../events/effect-results.js';
@@ -45,9 +45,6 @@ export const SCRIPTS_OFF: Record<string, string> = {
   PIP_ONLY_BINARY: ':all:',
 };
 
-/** Written outside the sandbox's reach: .git is read-only inside it. */
-const MARKER = path.join('.git', 'booty-installed');
-
 export interface InstallPlan {
   command: string;
   /** The change touched a manifest: no lifecycle scripts. */
@@ -77,22 +74,22 @@ async function manifestDigest(dir: string, command: string, changes: readonly Fi
   return hash.digest('hex');
 }
 
-/** The install to run now, or null when the workspace is installed for these manifests. */
+/**
+ * The install to run now, or null when the workspace is installed for these manifests: `installed`
+ * is the digest of the last install whose output is still whole (install-record.ts), or null.
+ */
 export async function installPlan(
   dir: string,
   config: RepoConfig,
   changes: readonly FileChange[],
+  installed: string | null,
 ): Promise<InstallPlan | null> {
   if (!config.install) return null;
   const digest = await manifestDigest(dir, config.install.command, changes);
-  const marker = await readFile(path.join(dir, MARKER), 'utf8').catch(() => null);
-  if (marker === digest) return null;
+  if (installed === digest) return null;
   const untrusted = changes.some((c) => isManifest(c.path));
   return { command: config.install.command, untrusted, env: untrusted ? SCRIPTS_OFF : {}, digest };
 }
-
-export const markInstalled = (dir: string, plan: InstallPlan) =>
-  writeFile(path.join(dir, MARKER), plan.digest);
 
 /** A dependency spec fetched from somewhere other than the package registry. */
 const OFF_REGISTRY_NPM =
@@ -173,7 +170,7 @@ export function buildCodeChanged(changes: readonly FileChange[]): string | null 
     (c) =>
       c.content !== null &&
       (c.path.endsWith('setup.py') ||
-        (c.path.endsWith('pyproject.toml') && /^\s*backend-path\s*=/m.test(c.content))),
+        (c.path.endsWith('pyproject.toml') && /^[^\S\n\r\u2028\u2029]*backend-path\s*=/m.test(c.content))),
   );
   return hit?.path ?? null;
 }

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { BootyError } from '../errors.js';
-import { bwrapArgs, probeBwrap, type SandboxMode } from './bwrap.js';
+import { bwrapCommand, probeBwrap, type SandboxMode } from './bwrap.js';
 import { OutputCap } from './output-cap.js';
 import { groupAlive, groupGone, signalGroup } from './process-group.js';
 import { safeEnv } from './safe-env.js';
+import { FILTER_PATH } from './seccomp.js';
 import { detectToolchains, type Toolchains } from './toolchains.js';
 import { probeUnshare, unshareArgs } from './unshare.js';
 
@@ -104,21 +105,18 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   const script = `exec 2>&1\n${command}`;
   const [file, args] =
     sandbox === 'bwrap'
-      ? [
+      ? bwrapCommand(
           bin,
-          [
-            ...bwrapArgs({
-              writable: [options.workspace ?? cwd, home],
-              readOnly,
-              toolchains: toolchains.paths,
-              cwd,
-              network: options.network,
-            }),
-            '/bin/sh',
-            '-c',
-            script,
-          ],
-        ]
+          FILTER_PATH,
+          {
+            writable: [options.workspace ?? cwd, home],
+            readOnly,
+            toolchains: toolchains.paths,
+            cwd,
+            network: options.network,
+          },
+          ['/bin/sh', '-c', script],
+        )
       : sandbox === 'unshare'
         ? unshareArgs({ command: script, readOnly })
         : ['/bin/sh', ['-c', script]];

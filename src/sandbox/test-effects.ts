@@ -9,12 +9,13 @@ import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';
 import { touchedTests } from './changed-tests.js';
 import { cleanOutput } from './clean-output.js';
+import { homeManifest, settleHome } from './home-state.js';
+import { readInstallRecord, writeInstallRecord } from './install-record.js';
 import {
   buildCodeChanged,
   forgetHomeSettings,
   installPlan,
   isManifest,
-  markInstalled,
   offRegistryDependencies,
 } from './install-step.js';
 import { tailOf } from './output-cap.js';
@@ -24,19 +25,24 @@ import { totalsOf } from './reports/case-list.js';
 import { readResults } from './reports/read-results.js';
 import { clearReports, planReporters } from './reports/reporter-plan.js';
 import { type CommandResult, runCommand } from './run-command.js';
+import { runnerSeen } from './runner-seen.js';
 import { strictest } from './sandbox-mode.js';
 import { describeExit, failingIds, judge } from './test-verdict.js';
 
 // The two effects that run the repository's tests: once on the base commit (the baseline), and
 // after every applied attempt. Each run is read from the framework's own report where booty can get
 // one, and recorded case by case; the verdict needs positive evidence. The install step runs when
-// the workspace is new or a manifest changed, into a HOME kept for the whole job. Tests never have
-// network, and each run starts from exactly the logged change (workspace.treeForRun).
+// the workspace is new or a manifest changed, into a HOME kept for the whole job; what it writes
+// stays for every later run (install-record.ts), and nothing else a run wrote in HOME does
+// (home-state.ts). Tests never have network, and each run starts from exactly the logged change
+// (workspace.treeForRun).
 
 export interface TestEffectsOptions {
   workspace: {
     /** The job's work tree as base + logged changes (rebuilt from the log if it is gone), for a run. */
     treeForRun: (job: JobContext) => Promise<string>;
+    /** What is untracked in the job's tree besides the change's files: after an install, its output. */
+    untrackedOutputs: (job: JobContext) => Promise<string[]>;
     /** The job's sandbox HOME. */
     home: (job: JobContext) => Promise<string>;
     /** A reader of files at the base commit (null where absent); the named files are read at once. */
@@ -155,7 +161,12 @@ export function createTestEffects(options: TestEffectsOptions) {
     home: string,
     signal: AbortSignal,
   ): Promise<FailedInstall | null> {
-    const plan = await installPlan(dir, cfg, job.changes);
+    const record = await readInstallRecord(dir);
+    // Whatever a test run left in HOME goes before anything runs there again; a test that
+    // damaged what the install made there has it made again.
+    const settled = await settleHome(home, record?.home ?? {});
+    const installed = settled.damaged ? null : (record?.digest ?? null);
+    const plan = await installPlan(dir, cfg, job.changes, installed);
     if (!plan) return null;
     if (plan.untrusted) {
       const refused = await refusal(job);
@@ -175,7 +186,9 @@ export function createTestEffects(options: TestEffectsOptions) {
       signal,
     );
     if (result.exitCode === 0 && !result.timedOut) {
-      await markInstalled(dir, plan);
+      // What it left untracked in the tree stays through every reset, .gitignore or not.
+      const tree = await options.workspace.untrackedOutputs(job);
+      await writeInstallRecord(dir, { digest: plan.digest, tree, home: await homeManifest(home) });
       return null;
     }
     const output = clean(result.output, dir, home);
@@ -237,7 +250,7 @@ export function createTestEffects(options: TestEffectsOptions) {
       totals: totalsOf(cases),
       sandbox: result.sandbox,
     } as const;
-    return { facts, output };
+    return { facts, output, runner: plan.runner };
   }
 
   const runBaseline: EffectImpl<'runBaseline'> = async (input, { signal }): Promise<Run> => {
@@ -252,8 +265,11 @@ export function createTestEffects(options: TestEffectsOptions) {
       if (failedInstall.network) throw new BootyError('BOOTY_E_INSTALL_NETWORK', { command, tail });
       throw new BootyError('BOOTY_E_INSTALL_FAILED', { command, status, tail });
     }
-    const { facts, output } = await testRun(cfg, dir, home, signal);
-    const broken = baselineProblem({ ...facts, output });
+    const { facts, output, runner } = await testRun(cfg, dir, home, signal);
+    // Which runner booty saw, for a baseline it could read nothing from.
+    const unread = facts.cases.length === 0 && facts.loadErrors.length === 0;
+    const seen = unread ? await runnerSeen(cfg.test.command, dir, runner) : undefined;
+    const broken = baselineProblem({ ...facts, output }, { gate: cfg.gate, runner: seen });
     // What the quality commands show before any change, for the comparison after each one.
     const step = broken ? null : qualityStep(job, cfg, home, signal);
     const quality = step ? await baselineQuality(step) : null;
@@ -278,7 +294,7 @@ export function createTestEffects(options: TestEffectsOptions) {
     const dir = await options.workspace.treeForRun(job);
     const home = await options.workspace.home(job);
     const failedInstall = await install(job, cfg, dir, home, signal);
-    if (failedInstall) return classified(installFailed(cfg, failedInstall, job));
+    if (failedInstall) return classified(installFailed(cfg, failedInstall, job), job);
     const { facts } = await testRun(cfg, dir, home, signal);
     const readBase = await options.workspace.readBase(
       job,
@@ -292,43 +308,57 @@ export function createTestEffects(options: TestEffectsOptions) {
           after: c.content,
         })),
       ),
+      // A file the runner named tests in is a test file, wherever it sits.
+      new Set(facts.cases.flatMap((c) => (c.file === null ? [] : [c.file]))),
     );
-    const judgement = judge({ baseline: job.baseline, run: facts, touched });
+    const judgement = judge({ baseline: job.baseline, run: facts, touched, gate: cfg.gate });
     // Quality commands run once the tests pass: a failing test is the root cause to fix first. A
     // baseline with no quality record ran before booty had quality commands: the job keeps the gate
     // it started with, as nothing on the base commit could be compared with.
     const gated = judgement.verdict === 'pass' && job.baseline?.quality !== undefined;
     const step = gated ? qualityStep(job, cfg, home, signal) : null;
     if (!step)
-      return classified({ ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' });
+      return classified({ ...facts, broken: null, ...judgement, passed: judgement.verdict === 'pass' }, job);
     const quality = await changeQuality(step, job.baseline?.quality);
     const verdict = qualityVerdict(quality);
     const run: Run = { ...facts, broken: null, ...judgement, verdict, passed: verdict === 'pass', quality };
-    return run.passed ? run : { ...run, failureClass: qualityClass(run, quality, job.baseline?.quality) };
+    return run.passed ? run : { ...run, failureClass: qualityClass(run, quality, job) };
   };
 
   return { runBaseline, runTests };
 }
 
 /** A run that did not pass says why, in the log, so a replay routes it the same way for good. */
-const classified = (run: Run): Run => (run.passed ? run : { ...run, failureClass: classifyRun(run) });
+const classified = (run: Run, job: JobContext): Run =>
+  run.passed
+    ? run
+    : { ...run, failureClass: classifyRun(run, { baseline: job.baseline, changedPaths: changedPaths(job) }) };
+
+const changedPaths = (job: JobContext) => job.changes.map((c) => c.path);
 
 /** A run whose tests passed and whose quality did not: classed by what the quality commands printed. */
-function qualityClass(run: Run, quality: QualityRun[], base: readonly QualityRun[] = []) {
+function qualityClass(run: Run, quality: QualityRun[], job: JobContext) {
+  const base = job.baseline?.quality ?? [];
   const blocking = quality.filter((q) => q.verdict !== 'pass');
   // Nothing another attempt could change: booty cannot judge the commands on this repository.
   const onBase = (q: QualityRun) => base.find((b) => b.command === q.command);
   if (blocking.length > 0 && blocking.every((q) => unjudgeableOnBase(onBase(q), q)))
     return 'environment' as const;
-  // A command the shell could not find or start is the environment's doing, as for the tests.
-  const unstarted = blocking.find((q) => q.exitCode === 126 || q.exitCode === 127);
-  return classifyRun({
-    ...run,
-    timedOut: blocking.some((q) => q.timedOut),
-    outputTail: blocking.map((q) => q.outputTail).join('\n'),
+  // Read as a test run is: the environment's doing only where the same commands failed alike on
+  // the base commit.
+  const after = { ...run, timedOut: blocking.some((q) => q.timedOut), ...asOneRun(blocking) };
+  const before = { ...asOneRun(blocking.map(onBase)), cases: [], loadErrors: [] };
+  return classifyRun(after, { baseline: before, changedPaths: changedPaths(job) });
+}
+
+/** Quality commands' runs as one: their output, and the status of one the shell could not start. */
+function asOneRun(runs: (QualityRun | undefined)[]) {
+  const unstarted = runs.find((q) => q?.exitCode === 126 || q?.exitCode === 127);
+  return {
+    outputTail: runs.map((q) => q?.outputTail ?? '').join('\n'),
     ran: !unstarted,
-    exitCode: (unstarted ?? blocking[0])?.exitCode ?? null,
-  });
+    exitCode: (unstarted ?? runs[0])?.exitCode ?? null,
+  };
 }
 
 /** An install that failed after the change touched a manifest: the change broke it. */

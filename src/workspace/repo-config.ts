@@ -141,6 +141,11 @@ export const RepoConfigFile = z
       .optional(),
     /** The branch PRs are opened against; unset means the repository's default branch. */
     baseBranch: branchName.optional(),
+    /**
+     * `exit-code`: a change whose tests exit 0 passes where booty cannot read enough of their
+     * results, shown in the PR as weak evidence. Never the default: `tests` needs results booty reads.
+     */
+    gate: z.enum(['tests', 'exit-code'], { error: 'must be one of tests, exit-code' }).optional(),
     /** Probot's convention: the settings this file builds on (`.github`, `repo`, `owner/repo:path.yml`). */
     _extends: z
       .string({ error: 'must be a repository (.github, repo or owner/repo), optionally with :path.yml' })
@@ -208,7 +213,10 @@ export function detectSetup(
 }
 
 const valueAt = (data: unknown, keys: PropertyKey[]) =>
-  keys.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as any)[k] : undefined), data);
+  keys.reduce<unknown>(
+    (v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+    data,
+  );
 
 function invalid(file: string, field: string, problem: string): BootyError {
   return new BootyError('BOOTY_E_CONFIG_INVALID', { path: file, field, problem });
@@ -296,5 +304,6 @@ export function resolveConfig(input: {
     approval: parsed.approval ?? 'none',
     quality: { commands: parsed.quality?.commands ?? [] },
     baseBranch: parsed.baseBranch ?? null,
+    gate: parsed.gate ?? 'tests',
   };
 }

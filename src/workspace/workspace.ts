@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import { type EffectInput, type JobContext, mergeChanges } from '../machines/job-context.js';
 import { classifyApplied } from '../refine/failure-class.js';
+import { readInstallRecord } from '../sandbox/install-record.js';
 import { writeChanges } from './apply-changes.js';
 import type { Author } from './commit-build.js';
 import { baseEntries, commitAndPush } from './commit-push.js';
@@ -28,6 +29,7 @@ import { CONFIG_PATHS, resolveConfig } from './repo-config.js';
 import { pushRound, type Round } from './round-push.js';
 import { selfModificationConfig } from './self-modification.js';
 import { isTestFile } from './test-files.js';
+import { cleanUntracked, isKept, untrackedBesides } from './untracked.js';
 import { jobHomePath, jobPath, mirrorPath, sparePath } from './workspace-layout.js';
 
 // The effects that touch the target repository's files and git: prepare a job's clone, rebuild
@@ -301,23 +303,26 @@ export function createWorkspace(options: WorkspaceOptions) {
 
   /**
    * Puts the work tree back to the base commit plus the logged changes: tracked files restored,
-   * untracked ones a test left removed (ignored build output such as node_modules stays), and every
-   * change written again. Skipped when this process knows the tree is already exactly that, with
-   * nothing run in it since.
+   * untracked ones a test left removed (ignored build output stays, and so does what the install
+   * step wrote, ignored or not), and every change written again. Skipped when this process knows
+   * the tree is already exactly that, with nothing run in it since.
    */
   async function resetTree(job: JobContext, signal?: AbortSignal): Promise<string> {
     const dir = await ensure(job, signal);
     const want = fingerprint(job.workspace!.baseSha, job.changes);
     if (cleanAs.get(job.jobId) === want) return dir;
+    // What the last install wrote into the tree and left untracked: kept.
+    const installed = (await readInstallRecord(dir))?.tree ?? [];
     // With no changes yet the tree must be the base commit, which `git status` can vouch for in
-    // one process: HEAD there, nothing modified, nothing untracked (ignored output stays, as with clean).
-    if (job.changes.length === 0 && (await atCommit(dir, job.workspace!.baseSha))) {
+    // one process: HEAD there, nothing modified, nothing untracked but the install's (ignored
+    // output stays, as with clean).
+    if (job.changes.length === 0 && (await atCommit(dir, job.workspace!.baseSha, installed))) {
       cleanAs.set(job.jobId, want);
       return dir;
     }
     cleanAs.delete(job.jobId);
     await git(['reset', '--hard', '--quiet', job.workspace!.baseSha], { cwd: dir, op: 'reset' });
-    await git(['clean', '-fdq'], { cwd: dir, op: 'clean' });
+    await cleanUntracked(dir, installed);
     await writeLogged(dir, job);
     return dir;
   }
@@ -333,13 +338,17 @@ export function createWorkspace(options: WorkspaceOptions) {
     cleanAs.set(job.jobId, fingerprint(job.workspace!.baseSha, job.changes));
   }
 
-  async function atCommit(dir: string, sha: string): Promise<boolean> {
-    const status = await git(['status', '--porcelain=v2', '--branch', '--untracked-files=all'], {
+  /** HEAD at `sha`, nothing modified, and nothing untracked but what the install wrote. */
+  async function atCommit(dir: string, sha: string, kept: readonly string[]): Promise<boolean> {
+    const status = await git(['status', '-z', '--porcelain=v2', '--branch', '--untracked-files=normal'], {
       cwd: dir,
       op: 'status',
     });
-    const lines = status.split('\n').filter(Boolean);
-    return lines.includes(`# branch.oid ${sha}`) && lines.every((l) => l.startsWith('# '));
+    const entries = status.split('\0').filter(Boolean);
+    return (
+      entries.includes(`# branch.oid ${sha}`) &&
+      entries.every((e) => e.startsWith('# ') || (e.startsWith('? ') && isKept(e.slice(2), kept)))
+    );
   }
 
   /**
@@ -351,6 +360,17 @@ export function createWorkspace(options: WorkspaceOptions) {
     const dir = await resetTree(job, signal);
     cleanAs.delete(job.jobId);
     return dir;
+  }
+
+  /**
+   * What is untracked in the job's tree besides the change's own files: right after the install
+   * step, what it wrote, which every later reset keeps.
+   */
+  async function untrackedOutputs(job: JobContext): Promise<string[]> {
+    return untrackedBesides(
+      jobPath(root, job.jobId),
+      job.changes.map((c) => c.path),
+    );
   }
 
   /**
@@ -485,6 +505,7 @@ export function createWorkspace(options: WorkspaceOptions) {
     syncRound,
     pushRound: pushRoundJob,
     treeForRun,
+    untrackedOutputs,
     readBase,
     home,
     dispose,

@@ -5,9 +5,9 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MACHINE_VERSION } from '../../src/events/versions.js';
 import { chainHash } from '../../src/store/hash-chain.js';
-import { recordedJob } from '../inspect/recorded-job.js';
 import { cli } from '../support/cli.js';
 import { compiled } from '../support/compiled.js';
+import { recordedJob } from '../views/recorded-job.js';
 
 const exec = promisify(execFile);
 

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoResponder } from '../../src/demo/demo-script.js';
 import { stateName } from '../../src/machines/fold.js';
 import { corpusCases } from '../corpus/cases.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
+import { tempDir } from '../support/job-harness.js';
 import { e2eWorld, type WorldOptions } from './e2e-world.js';
 import { filesModel } from './scripted-model.js';
 
@@ -42,7 +44,42 @@ describe('the gate end to end', () => {
     expect(world!.pulls()).toEqual([]);
   });
 
-  it('given a change whose test needs a program the sandbox lacks, then it fails fast as environment after one attempt', async () => {
+  it('given a runner booty cannot read, then the job stops before any model request and its comment names the fix', async () => {
+    // No booty.yml: booty detects npm and runs `npm test`, whose runner prints what booty cannot read.
+    const repoDir = path.join(tempDir('booty-unreadable-'), 'repo');
+    fs.mkdirSync(repoDir);
+    const manifest = {
+      name: 'durations',
+      version: '1.0.0',
+      private: true,
+      scripts: { test: 'node check.js' },
+    };
+    const lock = {
+      ...manifest,
+      lockfileVersion: 3,
+      requires: true,
+      packages: { '': { name: 'durations', version: '1.0.0' } },
+    };
+    fs.writeFileSync(path.join(repoDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    fs.writeFileSync(path.join(repoDir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+    fs.writeFileSync(path.join(repoDir, 'check.js'), "console.log('durations: 3 of 3 fine');\n");
+    const { snapshot } = await runJob({ repoDir });
+    expect(stateName(snapshot)).toBe('failed');
+    expect(snapshot.context.outcome?.reason).toBe('tests-unreadable');
+    expect(world!.anthropic.requests).toEqual([]);
+    const comments = world!.comments();
+    expect(comments).toHaveLength(1);
+    const body = comments[0]!.body;
+    expect(body).toContain(
+      'booty cannot read the results of the test command `npm test` on the base branch: the tests ran and exited 0, but booty read no test result from them: the command starts `node check.js` (the `test` script), whose output booty cannot read.',
+    );
+    expect(body).toContain('point `test.report` in `.github/booty.yml` at it');
+    expect(body).toContain('# .github/booty.yml\ntest:\n  command: npm test\n  report: test-results.xml');
+    expect(body).toContain('# gate: exit-code');
+    expect(world!.pulls()).toEqual([]);
+  });
+
+  it("given a change whose own test needs a program the sandbox lacks, then that is the change's failure: refined, not an environment stop", async () => {
     const { snapshot } = await runJob({
       repoDir: path.join(REPOS_DIR, 'node-test-basic'),
       responder: filesModel([
@@ -54,20 +91,26 @@ describe('the gate end to end', () => {
             '',
           ].join('\n'),
         },
+        {
+          'test/pretty.test.js': [
+            "import assert from 'node:assert/strict';",
+            "import { it } from 'node:test';",
+            "it('pretty-prints', () => assert.equal(JSON.stringify({ a: 1 }, null, 1), '{\\n \"a\": 1\\n}'));",
+            '',
+          ].join('\n'),
+        },
       ]),
       env: { BOOTY_MAX_ATTEMPTS: '3' },
     });
-    expect(stateName(snapshot)).toBe('prOpened');
-    expect(snapshot.context.outcome?.reason).toBe('environment');
-    expect(snapshot.context.attempts.map((a) => a.failureClass)).toEqual(['environment']);
-    // The analysis and the one generation (token counts aside): no refine was asked for.
-    const answers = world!.anthropic.requests.map((r) => r.toolName).filter((t) => t !== null);
-    expect(answers).toEqual(['submit_analysis', 'submit_changes']);
-    const [pr] = world!.pulls();
-    expect(pr).toMatchObject({ draft: true });
-    expect(pr!.body).toContain(
-      'The tests need a program that is not available where booty runs them (`/bin/sh: 1: jq-nowhere: not found`)',
-    );
+    // The baseline ran without jq-nowhere: its absence is no environment booty must stop for.
+    expect(stateName(snapshot)).toBe('promoted');
+    expect(snapshot.context.attempts.map((a) => [a.test?.verdict, a.failureClass ?? null])).toEqual([
+      ['fail', 'unknown'],
+      ['pass', null],
+    ]);
+    const refine = world!.anthropic.messages().filter((r) => r.toolName === 'submit_changes')[1]!;
+    expect(refine.raw).toContain('jq-nowhere: not found');
+    expect(world!.pulls()[0]).toMatchObject({ draft: false });
   });
 
   it('given a change that breaks a parametrized pytest case whose id has spaces, then it is never promoted', async () => {

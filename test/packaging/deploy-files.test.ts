@@ -82,7 +82,15 @@ describe('the Dockerfile', () => {
           .slice(0, -1),
       );
     expect(sources.sort()).toEqual(
-      ['app.yml', 'examples', 'npm-shrinkwrap.json', 'package.json', 'scripts/build.mjs', 'src'].sort(),
+      [
+        'app.yml',
+        'examples',
+        'npm-shrinkwrap.json',
+        'package.json',
+        'scripts/build.mjs',
+        'sim',
+        'src',
+      ].sort(),
     );
     for (const s of sources) {
       expect(fs.existsSync(path.join(repo, s)), s).toBe(true);
@@ -110,7 +118,7 @@ describe('the Dockerfile', () => {
     expect(of(image!, 'VOLUME')[0]!.args).toBe('["/var/lib/booty"]');
     expect(env.BOOTY_WORKDIR?.startsWith('/var/lib/booty/')).toBe(true);
     expect(env.BOOTY_DB?.startsWith('/var/lib/booty/')).toBe(true);
-    expect(of(image!, 'ENTRYPOINT')[0]!.args).toBe('["tini", "--", "node", "/app/dist/cli/bin.js"]');
+    expect(of(image!, 'ENTRYPOINT')[0]!.args).toBe('["tini", "--", "node", "/app/dist/src/cli/bin.js"]');
     expect(of(image!, 'CMD')[0]!.args).toBe('["serve"]');
   });
 
@@ -162,8 +170,39 @@ describe('compose.yaml', () => {
     for (const [, w] of workers) {
       expect(w.privileged).toBeUndefined();
       expect(w.cap_add).toBeUndefined();
-      expect(w.security_opt).toEqual(['seccomp=unconfined', 'apparmor=unconfined', 'systempaths=unconfined']);
+      expect(w.security_opt).toEqual([
+        'seccomp=./compose-seccomp.json',
+        'apparmor=unconfined',
+        'systempaths=unconfined',
+      ]);
     }
+  });
+
+  it("keeps a seccomp filter on the container: the sandbox's deny list less what bubblewrap needs to build it", () => {
+    const profile = JSON.parse(read('compose-seccomp.json')) as {
+      defaultAction: string;
+      archMap: { architecture: string; subArchitectures: string[] }[];
+      syscalls: { names: string[]; action: string; errnoRet: number }[];
+    };
+    const source = read('src/sandbox/seccomp/filter.c');
+    const list = /DENIED\[\] = \{([\s\S]*?)\};/.exec(source)![1]!.replace(/\/\/.*$/gm, '');
+    const sandboxDenies = [...list.matchAll(/"(\w+)"/g)].map((m) => m[1]!);
+    const bubblewrapNeeds = ['mount', 'umount2', 'pivot_root', 'unshare'];
+    expect(bubblewrapNeeds.every((n) => sandboxDenies.includes(n))).toBe(true);
+    expect(profile.defaultAction).toBe('SCMP_ACT_ALLOW');
+    expect(profile.archMap.map((a) => [a.architecture, ...a.subArchitectures])).toEqual([
+      ['SCMP_ARCH_X86_64', 'SCMP_ARCH_X86', 'SCMP_ARCH_X32'],
+      ['SCMP_ARCH_AARCH64', 'SCMP_ARCH_ARM'],
+    ]);
+    // clone is left open (bubblewrap's namespaces); clone3 answers ENOSYS, as in the sandbox.
+    expect(profile.syscalls).toEqual([
+      {
+        names: sandboxDenies.filter((n) => !bubblewrapNeeds.includes(n)),
+        action: 'SCMP_ACT_ERRNO',
+        errnoRet: 1,
+      },
+      { names: ['clone3'], action: 'SCMP_ACT_ERRNO', errnoRet: 38 },
+    ]);
   });
 
   it("sets settings booty accepts as they are: a worker starts with the team's secrets added", () => {
@@ -180,6 +219,15 @@ describe('compose.yaml', () => {
       );
       expect(env.BOOTY_DATABASE_URL).toBe('postgres://booty:booty@postgres:5432/booty');
       expect(env.BOOTY_SANDBOX).toBe('required');
+    }
+  });
+
+  it("waits longer for a worker to stop than booty's shutdown grace, so SIGTERM never races a SIGKILL", () => {
+    for (const [name, w] of workers) {
+      const grace = loadEnv({ ...w.environment, GITHUB_WEBHOOK_SECRET: 'shh' }).BOOTY_SHUTDOWN_GRACE_MS;
+      const seconds = /^(\d+)s$/.exec(String(w.stop_grace_period))?.[1];
+      expect({ name, seconds }).toEqual({ name, seconds: expect.stringMatching(/^\d+$/) });
+      expect(Number(seconds) * 1000).toBeGreaterThan(grace);
     }
   });
 });

@@ -29,12 +29,15 @@ const samples = readdirSync(dir)
 
 const failing = (change: Partial<ReturnType<typeof testRun>>) => ({ ...testRun(false, []), ...change });
 
+/** The baseline failed alike: the class is what the run's words say. */
+const alike = (run: ReturnType<typeof failing>) => ({ baseline: run, changedPaths: [] });
+
 describe('failure classes', () => {
   it('has a real sample of every class a test run can show', () => {
     expect(new Set(samples.map(([, cls]) => cls))).toEqual(
       new Set(
         FailureClass.options.filter(
-          (c) => c !== 'timeout' && c !== 'invalid-model-output' && c !== 'unknown',
+          (c) => c !== 'timeout' && c !== 'invalid-model-output' && c !== 'unknown' && c !== 'unreadable',
         ),
       ),
     );
@@ -42,7 +45,8 @@ describe('failure classes', () => {
 
   it.each(samples)('%s is read as %s', (_file, cls, text) => {
     expect(classifyText(text)).toBe(cls);
-    expect(classifyRun(failing({ outputTail: text }))).toBe(cls);
+    const run = failing({ outputTail: text });
+    expect(classifyRun(run, alike(run))).toBe(cls);
   });
 
   it.each([
@@ -133,7 +137,94 @@ describe('failure classes', () => {
       }),
       'assertion',
     ],
-  ])('%s', (_name, run, cls) => expect(classifyRun(run)).toBe(cls));
+  ])('%s, given the baseline failed alike', (_name, run, cls) =>
+    expect(classifyRun(run, alike(run))).toBe(cls),
+  );
+
+  const NETWORK =
+    'npm error code EAI_AGAIN\nnpm error request to https://registry.npmjs.org/vitest failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org';
+  const jq = '/bin/sh: 1: jq-nowhere: not found';
+  const passedBaseline = { ...testRun(true), outputTail: 'ok 1 - works' };
+  it.each([
+    [
+      'a run that went to the registry, on a baseline that ran: the change is refined',
+      failing({ ran: true, exitCode: 1, cases: [], outputTail: NETWORK }),
+      passedBaseline,
+      [],
+      'unknown',
+    ],
+    [
+      'a program missing for a test the change added: refined by the class of its other words',
+      failing({
+        cases: [case_('test/pretty.test.js > pretty-prints', `Error: Command failed: jq-nowhere\n${jq}`)],
+        changedTests: ['test/pretty.test.js > pretty-prints'],
+        addedTestsFailing: ['test/pretty.test.js > pretty-prints'],
+        outputTail: jq,
+      }),
+      passedBaseline,
+      ['test/pretty.test.js'],
+      'unknown',
+    ],
+    [
+      'a test the change modified, failing as it did on the baseline: the change is refined',
+      failing({
+        cases: [
+          case_(
+            'test/fetch.test.js > fetches',
+            'TypeError: fetch failed\ngetaddrinfo ENOTFOUND api.example.test',
+          ),
+        ],
+        changedTests: ['test/fetch.test.js > fetches'],
+        newFailures: [],
+      }),
+      {
+        ...testRun(false, ['test/fetch.test.js > fetches']),
+        cases: [
+          case_(
+            'test/fetch.test.js > fetches',
+            'TypeError: fetch failed\ngetaddrinfo ENOTFOUND api.example.test',
+          ),
+        ],
+      },
+      ['test/fetch.test.js'],
+      'type-or-value',
+    ],
+    [
+      'an untouched test failing with the same words as on the baseline: the environment',
+      failing({
+        cases: [case_('test/fetch.test.js > fetches', 'getaddrinfo ENOTFOUND api.example.test')],
+        changedTests: [],
+        newFailures: [],
+      }),
+      {
+        ...testRun(false, ['test/fetch.test.js > fetches']),
+        cases: [case_('test/fetch.test.js > fetches', 'getaddrinfo ENOTFOUND api.example.test')],
+      },
+      ['src/a.js'],
+      'environment',
+    ],
+    [
+      'a file the change wrote that did not load, as an old file did on the baseline: the change is refined',
+      failing({
+        loadErrors: [{ file: 'tests/test_api.py', message: 'socket.gaierror: Name or service not known' }],
+      }),
+      {
+        ...testRun(true),
+        loadErrors: [{ file: 'tests/test_api.py', message: 'socket.gaierror: Name or service not known' }],
+      },
+      ['tests/test_api.py'],
+      'unknown',
+    ],
+    [
+      'a command the shell could not start, where the baseline started it: the change is refined',
+      failing({ ran: false, exitCode: 127, cases: [], outputTail: '' }),
+      passedBaseline,
+      [],
+      'unknown',
+    ],
+  ])('%s', (_name, run, baseline, changedPaths, cls) =>
+    expect(classifyRun(run, { baseline, changedPaths })).toBe(cls),
+  );
 
   it.each([
     ['something applied', [{ path: 'a' }], [], undefined],
@@ -145,7 +236,29 @@ describe('failure classes', () => {
   );
 
   it('fails fast only on what no attempt can change', () => {
-    expect(FailureClass.options.filter(failsFast)).toEqual(['policy', 'environment']);
+    expect(FailureClass.options.filter(failsFast)).toEqual(['policy', 'environment', 'unreadable']);
+  });
+
+  it('reads a run that exited 0 and named no failure as unreadable, whatever it printed', () => {
+    const unknownReason = { level: 'unknown' as const, tests: [] };
+    const quiet = failing({
+      exitCode: 0,
+      cases: [],
+      outputTail: 'lite.js (5 / 5)\nAssertionError in a log line',
+      failingTests: [],
+      verdict: 'unknown',
+      reasons: [{ ...unknownReason, code: 'no-test-passed', message: 'no test was seen passing' }],
+    });
+    // No baseline evidence: these classes never need it.
+    const none = { baseline: null, changedPaths: [] };
+    expect(classifyRun(quiet, none)).toBe('unreadable');
+    // Exited 1, or named a failing test, or timed out: the change's doing as before.
+    const exitDisagrees = { ...unknownReason, code: 'exit-disagrees' as const, message: 'exited 1' };
+    expect(classifyRun({ ...quiet, exitCode: 1, reasons: [...quiet.reasons, exitDisagrees] }, none)).toBe(
+      'assertion',
+    );
+    expect(classifyRun({ ...quiet, failingTests: ['test/a.test.js > adds'] }, none)).toBe('assertion');
+    expect(classifyRun({ ...quiet, exitCode: null, timedOut: true }, none)).toBe('timeout');
   });
 });
 

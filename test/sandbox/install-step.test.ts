@@ -63,13 +63,12 @@ describe('installPlan', () => {
       protectedPaths: [],
       sandbox: null,
     };
-    const first = await installPlan(dir, config, [{ path: 'src/a.js', content: 'x' }]);
+    const first = await installPlan(dir, config, [{ path: 'src/a.js', content: 'x' }], null);
     expect(first).toMatchObject({ untrusted: false, env: {} });
-    fs.writeFileSync(path.join(dir, '.git', 'booty-installed'), first!.digest);
-    expect(await installPlan(dir, config, [{ path: 'src/a.js', content: 'x' }])).toBeNull();
+    expect(await installPlan(dir, config, [{ path: 'src/a.js', content: 'x' }], first!.digest)).toBeNull();
 
     fs.writeFileSync(path.join(dir, 'package.json'), '{"dependencies":{"left":"1.0.0"}}');
-    const changed = await installPlan(dir, config, [{ path: 'package.json', content: '{}' }]);
+    const changed = await installPlan(dir, config, [{ path: 'package.json', content: '{}' }], first!.digest);
     expect(changed).toMatchObject({ untrusted: true, env: { npm_config_ignore_scripts: 'true' } });
   });
 });

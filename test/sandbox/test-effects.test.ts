@@ -210,8 +210,33 @@ describe('test effects', () => {
     expect(run.outputTail).not.toMatch(/\u001b|\[31m|\[0m/);
   });
 
-  it('calls a run it cannot read unknown, never passed', async () => {
-    const { job, effects, input } = await preparedJob();
+  it('stops on a baseline it cannot read, naming the runner; a run it cannot read is unreadable, never passed', async () => {
+    const { job, effects, input } = await preparedJob({
+      'package.json': JSON.stringify({ name: 'sample', scripts: { test: 'node check.js' } }),
+      'check.js': "console.log('checked 3 durations: all good');\n",
+    });
+    const opaque = { ...job, config: { ...job.config!, install: null } };
+    const baseline = await effects.runBaseline(input(opaque, 'runBaseline'), { signal });
+    expect(baseline).toMatchObject({
+      ran: true,
+      exitCode: 0,
+      totals: { total: 0 },
+      broken: {
+        reason: 'tests-unreadable',
+        message:
+          'the tests ran and exited 0, but booty read no test result from them: the command starts `node check.js` (the `test` script), whose output booty cannot read',
+      },
+    });
+    // Had the job gone on: the run exited 0 and named no failure, so no attempt can change it.
+    const after = await effects.runTests(input({ ...opaque, baseline: { ...baseline, at: 0 } }, 'runTests'), {
+      signal,
+    });
+    expect(after).toMatchObject({ verdict: 'unknown', passed: false, failureClass: 'unreadable' });
+    expect(after.reasons.map((r) => r.code)).toEqual(['no-test-passed']);
+  });
+
+  it('with gate: exit-code, takes a run it cannot read on its exit status, as weak evidence', async () => {
+    const { job, effects, input } = await preparedJob({}, { gate: 'exit-code' });
     const opaque = {
       ...job,
       config: { ...job.config!, install: null, test: { command: 'echo all good', report: [] } },
@@ -221,8 +246,17 @@ describe('test effects', () => {
     const after = await effects.runTests(input({ ...opaque, baseline: { ...baseline, at: 0 } }, 'runTests'), {
       signal,
     });
-    expect(after).toMatchObject({ verdict: 'unknown', passed: false });
+    expect(after).toMatchObject({ verdict: 'pass', passed: true, evidence: 'exit-code' });
     expect(after.reasons.map((r) => r.code)).toEqual(['no-test-passed']);
+    const failing = {
+      ...opaque,
+      config: { ...opaque.config, test: { command: 'echo broken; exit 1', report: [] } },
+    };
+    const red = await effects.runTests(input({ ...failing, baseline: { ...baseline, at: 0 } }, 'runTests'), {
+      signal,
+    });
+    expect(red).toMatchObject({ verdict: 'unknown', passed: false });
+    expect(red.evidence).toBeUndefined();
   });
 
   it('keeps the gate a job started with: a baseline from before quality commands skips them, one with a record runs them', async () => {

@@ -76,7 +76,7 @@ describe('the verdict', () => {
             cases: casesOf(w.after),
             loadErrors: [],
           },
-          touched: IDS.filter((_, i) => w.touched[i]).map(({ file, name }) => ({ file, name })),
+          touched: IDS.filter((_, i) => w.touched[i]).map(({ file, name }) => ({ file, path: [name] })),
         });
         expect(j.verdict === 'pass').toBe(ruleHolds({ ...w, ran }));
         if (j.verdict === 'pass') passes += 1;

@@ -79,6 +79,7 @@ describe('resolveConfig', () => {
         'quality:',
         '  commands: [npm run lint, npx tsc --noEmit]',
         'baseBranch: release/2.x',
+        'gate: exit-code',
       ].join('\n'),
     );
     expect(config).toEqual({
@@ -97,6 +98,7 @@ describe('resolveConfig', () => {
       approval: 'plan',
       quality: { commands: ['npm run lint', 'npx tsc --noEmit'] },
       baseBranch: 'release/2.x',
+      gate: 'exit-code',
     });
   });
 
@@ -116,6 +118,7 @@ describe('resolveConfig', () => {
       approval: 'none',
       quality: { commands: [] },
       baseBranch: null,
+      gate: 'tests',
     });
   });
 
@@ -161,6 +164,7 @@ describe('resolveConfig', () => {
       problem: 'must be a user (octocat) or a team (org/team) (got "not a user")',
     },
     { text: 'approval: always\n', field: 'approval', problem: 'must be one of plan, none (got "always")' },
+    { text: 'gate: exit\n', field: 'gate', problem: 'must be one of tests, exit-code (got "exit")' },
     {
       text: 'quality:\n  command: npm run lint\n',
       field: 'quality.command',

@@ -82,6 +82,7 @@ describe('prepare', () => {
         approval: 'none',
         quality: { commands: [] },
         baseBranch: null,
+        gate: 'tests',
       },
     });
     const mirror = path.join(root, 'mirrors/acme/widgets.git');

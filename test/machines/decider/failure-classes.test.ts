@@ -3,6 +3,7 @@ import type { DomainEvent } from '../../../src/events/catalogue.js';
 import { FailureClass } from '../../../src/events/effect-results.js';
 import { foldJob, stateName } from '../../../src/machines/fold.js';
 import { effectInput } from '../../../src/machines/job-context.js';
+import { failsFast } from '../../../src/refine/failure-class.js';
 import { testRun } from '../../support/scripted-effects.js';
 import { check, effect, happy, later, ok, outside, type Row, succeeded } from './decider.js';
 
@@ -34,8 +35,8 @@ const protectedOnly = (attempt = 1): DomainEvent =>
     attempt,
   );
 
-/** Every class but the two that fail fast. */
-const refinable = FailureClass.options.filter((c) => c !== 'policy' && c !== 'environment');
+/** Every class but those that fail fast (unreadable has its own table: unreadable.test.ts). */
+const refinable = FailureClass.options.filter((c) => !failsFast(c));
 
 const NETWORK = 'Error: getaddrinfo ENOTFOUND registry.npmjs.org';
 
