@@ -1,5 +1,5 @@
+import { startAnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
 import { BootyError } from '../errors.js';
-import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
 import { type ModelEndpoint, startPassThrough, startReplay } from './cassette.js';
 import { type ScriptedTask, scriptedResponder } from './scripted-models.js';
 

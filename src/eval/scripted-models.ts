@@ -1,5 +1,5 @@
+import type { Responder, SimRequest, Turn } from '../../sim/anthropic/anthropic-simulator.js';
 import type { Analysis } from '../events/effect-results.js';
-import type { Responder, SimRequest, Turn } from '../simulators/anthropic-simulator.js';
 import type { GoldAnswer } from './gold-answer.js';
 
 // The two scripted models that check the harness itself, as SWE-bench checks its own: the oracle

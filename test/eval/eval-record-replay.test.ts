@@ -1,13 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnthropicSimulator, startAnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
 import { main } from '../../src/cli/main.js';
 import { CASSETTE_FILE } from '../../src/eval/cassette.js';
 import type { EvalReport } from '../../src/eval/eval-report.js';
-import {
-  type AnthropicSimulator,
-  startAnthropicSimulator,
-} from '../../src/simulators/anthropic-simulator.js';
 import { tempDir } from '../support/job-harness.js';
 import { standInModel } from './stand-in-model.js';
 

@@ -1,4 +1,4 @@
-import type { Responder, Turn } from '../../src/simulators/anthropic-simulator.js';
+import type { Responder, Turn } from '../../sim/anthropic/anthropic-simulator.js';
 
 // A stand-in for the real API in record/replay tests: a model that answers the pycalc tasks
 // (fixtures/pycalc-tasks.jsonl) as a fallible model might. On pycalc-clamp it makes the plausible
