@@ -11,6 +11,7 @@ WORKDIR /src
 COPY package.json npm-shrinkwrap.json ./
 RUN npm ci --no-audit --no-fund
 COPY src ./src
+COPY sim ./sim
 COPY scripts/build.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
@@ -45,5 +46,5 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 
 # tini reaps the test runs' stray children and forwards SIGTERM, so shutdown is graceful.
-ENTRYPOINT ["tini", "--", "node", "/app/dist/cli/bin.js"]
+ENTRYPOINT ["tini", "--", "node", "/app/dist/src/cli/bin.js"]
 CMD ["serve"]

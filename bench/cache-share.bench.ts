@@ -10,12 +10,12 @@
 // part as it was then; they are sent in the same order to a fresh simulator.
 import fs from 'node:fs';
 import path from 'node:path';
+import { type RecordedRequest, startAnthropicSimulator } from '../sim/anthropic/anthropic-simulator.js';
 import { appliedChanges } from '../src/claude/attempt-patches.js';
 import { touchedFileText } from '../src/claude/prompts.js';
 import { examplesDir } from '../src/demo/demo-script.js';
 import type { FileChange } from '../src/events/effect-results.js';
 import { type AttemptRecord, mergeChanges } from '../src/machines/job-context.js';
-import { type RecordedRequest, startAnthropicSimulator } from '../src/simulators/anthropic-simulator.js';
 import { e2eWorld } from '../test/e2e/e2e-world.js';
 import { tempDir } from '../test/support/job-harness.js';
 import { type BenchResult, ratio, round } from './bench-result.js';

@@ -1,14 +1,14 @@
 // event-store: appends through EventStore against raw better-sqlite3 inserts in the same mode,
 // and 1,000 recorded jobs of 30 events checked and folded back into snapshots as boot does it:
 // the hash chain walked, every row lifted and checked against the catalogue, then one fold that
-// checks every recorded state (`booty replay --verify`'s check, src/actors/log-check.ts).
+// checks every recorded state (`booty replay --verify`'s check, src/engine/log-check.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { checkLog } from '../src/actors/log-check.js';
-import { migrations } from '../src/store/migrations.js';
-import { SqliteEventStore } from '../src/store/sqlite-event-store.js';
+import { checkLog } from '../src/engine/log-check.js';
+import { migrations } from '../src/store/sqlite/migrations.js';
+import { SqliteEventStore } from '../src/store/sqlite/sqlite-event-store.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
 import { EVENTS_PER_JOB, recordJobs } from './recorded-jobs.js';
 

@@ -19,12 +19,13 @@ import path from 'node:path';
 
 // What ships, not the sources through a loader: the types are the sources'.
 const built = <T>(file: string) => import(`../dist/${file}`) as Promise<T>;
-const { readTimeline } = await built<typeof import('../src/actors/timeline.js')>('actors/timeline.js');
-const { examplesDir } = await built<typeof import('../src/demo/demo-script.js')>('demo/demo-script.js');
-const { runDemo } = await built<typeof import('../src/demo/run-demo.js')>('demo/run-demo.js');
-const { openStore } = await built<typeof import('../src/store/open-store.js')>('store/open-store.js');
-const { forgetCommits } =
-  await built<typeof import('../src/workspace/commit-cache.js')>('workspace/commit-cache.js');
+const { readTimeline } = await built<typeof import('../src/engine/timeline.js')>('src/engine/timeline.js');
+const { examplesDir } = await built<typeof import('../src/demo/demo-script.js')>('src/demo/demo-script.js');
+const { runDemo } = await built<typeof import('../src/demo/run-demo.js')>('src/demo/run-demo.js');
+const { openStore } = await built<typeof import('../src/main/open-store.js')>('src/main/open-store.js');
+const { forgetCommits } = await built<typeof import('../src/workspace/commit-cache.js')>(
+  'src/workspace/commit-cache.js',
+);
 
 import { type BenchResult, median, ratio, round } from './bench-result.js';
 import { forkRemoteSimulators, type RemoteSimulators } from './remote-simulators.js';

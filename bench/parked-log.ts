@@ -9,14 +9,16 @@ import type { Usage } from '../src/events/effect-results.js';
 import { testRun, usage } from '../test/support/scripted-effects.js';
 
 const built = <T>(file: string) => import(`../dist/${file}`) as Promise<T>;
-const { catalogue } = await built<typeof import('../src/events/catalogue.js')>('events/catalogue.js');
-const { JobRequested } = await built<typeof import('../src/events/job-events.js')>('events/job-events.js');
-const { MACHINE_VERSION } = await built<typeof import('../src/events/versions.js')>('events/versions.js');
-const { foldSteps, stateName } = await built<typeof import('../src/machines/fold.js')>('machines/fold.js');
-const { jobUpdate } = await built<typeof import('../src/actors/job-runner.js')>('actors/job-runner.js');
-const { loadEnv, jobSettingsFrom } = await built<typeof import('../src/env.js')>('env.js');
-const { SqliteEventStore } = await built<typeof import('../src/store/sqlite-event-store.js')>(
-  'store/sqlite-event-store.js',
+const { catalogue } = await built<typeof import('../src/events/catalogue.js')>('src/events/catalogue.js');
+const { JobRequested } =
+  await built<typeof import('../src/events/job-events.js')>('src/events/job-events.js');
+const { MACHINE_VERSION } = await built<typeof import('../src/events/versions.js')>('src/events/versions.js');
+const { foldSteps, stateName } =
+  await built<typeof import('../src/machines/fold.js')>('src/machines/fold.js');
+const { jobUpdate } = await built<typeof import('../src/engine/job-runner.js')>('src/engine/job-runner.js');
+const { loadEnv, jobSettingsFrom } = await built<typeof import('../src/env.js')>('src/env.js');
+const { SqliteEventStore } = await built<typeof import('../src/store/sqlite/sqlite-event-store.js')>(
+  'src/store/sqlite/sqlite-event-store.js',
 );
 
 type Catalogued = keyof typeof catalogue;

@@ -4,13 +4,13 @@
 // 1,000 jobs parked in `promoted` are written straight into one SQLite database through the store,
 // event for event as the job runner writes them (bench/parked-log.ts); one of them is checked with
 // `booty replay --verify`'s logic (hash chain, and every recorded state against the fold) before
-// anything is measured. The real CLI (dist/cli/bin.js serve, as an installed booty runs) then
+// anything is measured. The real CLI (dist/src/cli/bin.js serve, as an installed booty runs) then
 // starts on that database with BOOTY_SANDBOX=off and a stand-in GitHub API (bench/parked-github.ts)
 // in this process; serve needs no model for this, so ANTHROPIC_BASE_URL points at the stand-in too.
 //
 // parked-rss: VmRSS of the idle serve 2 s after it says it listens, median of 3, against the same
 // serve on an empty database, in turns. Booting checks every parked job's log as `booty replay
-// --verify` does (src/actors/log-check.ts), and must not run one: no job event is logged and no
+// --verify` does (src/engine/log-check.ts), and must not run one: no job event is logged and no
 // GitHub request made before the first webhook.
 //
 // wake-p99: one signed check_suite.completed delivery at a time, each for a different parked job's
@@ -35,9 +35,9 @@ import { OWNER, type ParkedJob, REPO, writeParkedJobs } from './parked-log.js';
 
 const built = <T>(file: string) => import(`../dist/${file}`) as Promise<T>;
 const { readTimeline, assertVerified } =
-  await built<typeof import('../src/actors/timeline.js')>('actors/timeline.js');
-const { SqliteEventStore } = await built<typeof import('../src/store/sqlite-event-store.js')>(
-  'store/sqlite-event-store.js',
+  await built<typeof import('../src/engine/timeline.js')>('src/engine/timeline.js');
+const { SqliteEventStore } = await built<typeof import('../src/store/sqlite/sqlite-event-store.js')>(
+  'src/store/sqlite/sqlite-event-store.js',
 );
 
 const PARKED = 1_000;
@@ -50,7 +50,7 @@ const SECRET = 'bench-parked-secret';
 const WAIT_MS = 15_000;
 
 const root = path.resolve(import.meta.dirname, '..');
-const bin = path.join(root, 'dist/cli/bin.js');
+const bin = path.join(root, 'dist/src/cli/bin.js');
 
 interface JobLine {
   jobId: string;

@@ -1,5 +1,5 @@
 // The jobs the fold benchmarks read back: one real job run on the store under test, copied.
-import { Supervisor } from '../src/actors/supervisor.js';
+import { Supervisor } from '../src/engine/supervisor.js';
 import type { EventStore } from '../src/store/event-store.js';
 import { sampleRequest } from '../test/support/job-harness.js';
 import { scriptedEffects } from '../test/support/scripted-effects.js';

@@ -6,7 +6,7 @@ import type { RemoteCall, RemoteReply } from './remote-simulators.js';
 // What ships, not the sources through a loader: the types are the sources'.
 const built = <T>(file: string) => import(`../dist/${file}`) as Promise<T>;
 const { startDemoRemotes } =
-  await built<typeof import('../src/demo/demo-remotes.js')>('demo/demo-remotes.js');
+  await built<typeof import('../src/demo/demo-remotes.js')>('src/demo/demo-remotes.js');
 
 let remotes: DemoRemotes | null = null;
 

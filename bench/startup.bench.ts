@@ -9,7 +9,7 @@ import path from 'node:path';
 import { type BenchResult, median, ratio, round } from './bench-result.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const bin = path.join(root, 'dist/cli/bin.js');
+const bin = path.join(root, 'dist/src/cli/bin.js');
 
 function wallMs(args: string[], runs = 15): number {
   const times: number[] = [];

@@ -20,9 +20,9 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { pino } from 'pino';
 import { loadEnv } from '../src/env.js';
-import { startServer } from '../src/gateway/serve.js';
 import { createLogger } from '../src/log.js';
-import { composeBooty } from '../src/runtime/compose.js';
+import { composeBooty } from '../src/main/compose.js';
+import { startServer } from '../src/main/serve.js';
 import { scriptedEffects } from '../test/support/scripted-effects.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
 

@@ -15,12 +15,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startAnthropicSimulator } from '../sim/anthropic/anthropic-simulator.js';
+import { startGitHubSimulator } from '../sim/github/github-simulator.js';
 import { demoResponder, examplesDir, sampleIssue } from '../src/demo/demo-script.js';
-import { startAnthropicSimulator } from '../src/simulators/anthropic-simulator.js';
-import { startGitHubSimulator } from '../src/simulators/github-simulator.js';
 import { PostgresEventStore } from '../src/store/postgres/postgres-event-store.js';
+import { startFanout } from '../test/engine/webhook-fanout.js';
 import { startPostgresServer } from '../test/support/postgres-server.js';
-import { startFanout } from '../test/workers/webhook-fanout.js';
 import { type BenchResult, median, ratio, round } from './bench-result.js';
 import { createDatabase } from './postgres-database.js';
 
@@ -31,7 +31,7 @@ const ROUNDS = 3;
 const WAIT_MS = 2_000;
 const TOKEN = `ghp_${'bench'.repeat(8)}`;
 const SECRET = 'bench-webhook-secret';
-const bin = path.join(import.meta.dirname, '..', 'dist', 'cli', 'bin.js');
+const bin = path.join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'bin.js');
 
 /** The sample repository with a test that waits, as a suite waits on a database or a browser. */
 function waitingRepo(): string {

@@ -2,7 +2,7 @@
 // kept), and copies the files the code reads from beside itself (SQL migrations, JSON, the
 // sandbox's seccomp filter). Type checking is `npm run typecheck` (tsc --noEmit), run apart by CI:
 // emitting through tsc took minutes on a loaded 2-core machine, esbuild takes about a second.
-//   node scripts/build.mjs            src/ -> dist/
+//   node scripts/build.mjs            src/ -> dist/src/, sim/ -> dist/sim/ (`booty demo` runs the simulators)
 // The tests' compiled copy (test/global-setup.ts) calls `emit` with its own roots and folder.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,6 +48,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const outdir = path.join(root, 'dist');
   fs.rmSync(outdir, { recursive: true, force: true });
-  await emit({ root, dirs: ['src'], outdir, outbase: path.join(root, 'src') });
-  fs.chmodSync(path.join(outdir, 'cli/bin.js'), 0o755);
+  await emit({ root, dirs: ['src', 'sim'], outdir });
+  fs.chmodSync(path.join(outdir, 'src/cli/bin.js'), 0o755);
 }

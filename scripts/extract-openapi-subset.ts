@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { servedOperations } from '../src/simulators/github-sim-operations.js';
+import { servedOperations } from '../sim/github/github-sim-operations.js';
 
 // Extracts the operations the GitHub simulator serves from GitHub's published OpenAPI description
 // (@octokit/openapi, generated/api.github.com.json) into a small committed JSON file. The package

@@ -7,7 +7,7 @@ import { loadEnv } from '../src/env.js';
 import { gatewayConfig } from '../src/gateway/gateway-config.js';
 import { openApiDocument } from '../src/gateway/openapi-document.js';
 import { createLogger } from '../src/log.js';
-import { composeBooty } from '../src/runtime/compose.js';
+import { composeBooty } from '../src/main/compose.js';
 
 const env = loadEnv({ BOOTY_DB: ':memory:', GITHUB_WEBHOOK_SECRET: 'unused', BOOTY_WORKDIR: os.tmpdir() });
 const booty = composeBooty({ env, log: createLogger({ level: 'silent' }), effects: {} });

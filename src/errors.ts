@@ -56,7 +56,7 @@ export const catalogue = {
     503,
     true,
     (p) =>
-      `another booty (pid ${p.pid}) holds the database ${p.path}, and did not let go within ${p.waitMs} ms; stop it first, or give this one its own BOOTY_DB (many workers on one database is what the PostgreSQL store is for)`,
+      `another booty (pid ${p.pid}) holds the database ${p.path}${p.waitMs ? `, and did not let go within ${p.waitMs} ms` : ''}; stop it first, or give this one its own BOOTY_DB (many workers on one database is what the PostgreSQL store is for)`,
   ),
   BOOTY_E_STORE_UNAVAILABLE: spec(
     503,
@@ -69,6 +69,12 @@ export const catalogue = {
     false,
     (p) =>
       `the database file ${p.path} was ${p.how} while booty was using it; booty stopped writing and runs no job: restore the file and restart booty`,
+  ),
+  BOOTY_E_STORE_READONLY: spec(
+    503,
+    true,
+    (p) =>
+      `the database file ${p.path} refuses writes (${p.code}: made immutable or read-only, or its file system remounted read-only); make it writable again (chattr -i, chmod u+w, a read-write mount)`,
   ),
   BOOTY_E_LEASES_UNAVAILABLE: spec(
     500,
@@ -115,7 +121,7 @@ export const catalogue = {
     500,
     false,
     (p) =>
-      `job ${p.jobId} received ${p.type}, which its log does not hold; every effect must be provided through invokeEffect (actors/effect.ts)`,
+      `job ${p.jobId} received ${p.type}, which its log does not hold; every effect must be provided through invokeEffect (engine/effect.ts)`,
   ),
   BOOTY_E_EFFECT_FAILED: spec(500, false, (p) => `effect ${p.src} failed: ${p.reason}`),
   BOOTY_E_EFFECT_TRANSIENT: spec(503, true, (p) => `effect ${p.src} failed for now: ${p.reason}`),
@@ -151,6 +157,7 @@ export const catalogue = {
   // configuration and CLI
   BOOTY_E_ENV_INVALID: spec(500, false, (p) => `environment variable ${p.name} ${p.reason}`),
   BOOTY_E_USAGE: spec(400, false, (p) => `${p.reason}; see \`booty ${p.command} --help\``),
+  BOOTY_E_LISTEN: spec(500, false, (p) => `cannot listen on ${p.address}: ${p.reason}`),
   BOOTY_E_INSPECTOR: spec(503, true, (p) => `the inspector could not ${p.op}: ${p.reason}`),
   // gateway (add gateway codes below this line)
   BOOTY_E_WEBHOOK_SIGNATURE: spec(
@@ -346,6 +353,39 @@ export const catalogue = {
     500,
     false,
     (p) => `${p.step} cannot run for job ${p.jobId}: ${p.reason}`,
+  ),
+  // eval (add `booty eval` codes below this line)
+  BOOTY_E_EVAL_TASKS_UNREADABLE: spec(
+    400,
+    false,
+    (p) => `cannot read the eval tasks in ${p.file}: ${p.reason}; give a JSONL file with one task a line`,
+  ),
+  BOOTY_E_EVAL_TASK_INVALID: spec(
+    400,
+    false,
+    (p) =>
+      `${p.file} line ${p.line}: ${p.field} ${p.problem}; see "Measuring booty" in the README for the task format`,
+  ),
+  BOOTY_E_EVAL_TASK_SETUP: spec(
+    500,
+    false,
+    (p) => `task ${p.task}: ${p.reason}; fix the task's line (${p.origin}) and run again`,
+  ),
+  BOOTY_E_EVAL_CASSETTE: spec(
+    400,
+    false,
+    (p) => `the cassette in ${p.dir} ${p.reason}; record it again with --record ${p.dir}`,
+  ),
+  BOOTY_E_EVAL_CASSETTE_MISS: spec(
+    400,
+    false,
+    (p) =>
+      `replay: request ${p.n} (${p.method} ${p.path}) is not in the cassette ${p.dir}: ${p.reason}; the run differs from the recorded one (record it again with --record)`,
+  ),
+  BOOTY_E_EVAL_DIR_USED: spec(
+    400,
+    false,
+    (p) => `${p.dir} holds an earlier eval run (${p.file}); give an empty or new --dir`,
   ),
 } satisfies Record<string, ErrorSpec>;
 

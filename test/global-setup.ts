@@ -16,7 +16,7 @@ export default async function setup(project: TestProject) {
   const out = path.join(root, '.test-dist', String(process.pid));
   const staging = `${out}.tmp`;
   rmSync(staging, { recursive: true, force: true });
-  await emit({ root, dirs: ['src', 'test'], outdir: staging, sourcemap: 'inline' });
+  await emit({ root, dirs: ['src', 'sim', 'test'], outdir: staging, sourcemap: 'inline' });
   mkdirSync(staging, { recursive: true });
   symlinkSync(path.join(root, 'examples'), path.join(staging, 'examples'));
   rmSync(out, { recursive: true, force: true });

@@ -1,15 +1,16 @@
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { BootyError } from '../errors.js';
+import { packageRoot } from '../package-root.js';
 
 // booty's GitHub App manifest: app.yml at the package root holds what does not change (events,
 // permissions, description); the rest is filled in for each registration (name, homepage, the
 // webhook URL and the local page GitHub sends the browser back to).
 
-/** The app.yml booty ships, beside src/ and dist/. */
-export const bundledManifest = fileURLToPath(new URL('../../app.yml', import.meta.url));
+/** The app.yml booty ships, at the package root. */
+export const bundledManifest = path.join(packageRoot, 'app.yml');
 
 const Level = z.enum(['read', 'write', 'admin']);
 

@@ -78,7 +78,7 @@ export const storeOf = (values: Values, env: NodeJS.ProcessEnv): string =>
 /** The database for read-only commands: never created by reading it. Loaded only by them. */
 export async function openExistingStore(values: Values, env: NodeJS.ProcessEnv): Promise<EventStore> {
   const location = storeOf(values, env);
-  const { openExistingStore } = await import('../store/open-store.js');
+  const { openExistingStore } = await import('../main/open-store.js');
   return openExistingStore(location);
 }
 

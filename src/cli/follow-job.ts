@@ -1,9 +1,9 @@
-import type { JobObserver } from '../actors/supervisor.js';
+import type { JobObserver } from '../engine/supervisor.js';
 import type { JobSettings } from '../events/job-events.js';
-import { sandboxNotice } from '../github/test-evidence.js';
 import { stateName } from '../machines/fold.js';
-import type { Booty } from '../runtime/compose.js';
+import type { Booty } from '../main/compose.js';
 import { sandboxChoice } from '../sandbox/sandbox-mode.js';
+import { sandboxNotice } from '../views/test-evidence.js';
 import type { Io } from './command.js';
 
 // A job run in this process (`booty run`, `booty jobs retry`), followed to where it stops: each

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import { loadEnv } from '../env.js';
 import { BootyError, isBootyError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { composeBooty } from '../runtime/compose.js';
-import type { DbLock } from '../store/db-lock.js';
-import { lockStore } from '../store/open-store.js';
+import { composeBooty } from '../main/compose.js';
+import { lockStore } from '../main/open-store.js';
+import type { DbLock } from '../store/sqlite/db-lock.js';
 import { dbEnv, type Io, type Values } from './command.js';
 import { followJob, stateEcho } from './follow-job.js';
 

@@ -1,5 +1,5 @@
 import { BootyError } from '../errors.js';
-import { jobJson } from '../inspect/job-json.js';
+import { jobJson } from '../views/job-json.js';
 import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
 import { formatAge, table } from './format.js';
 

@@ -32,6 +32,11 @@ export const commands: Entry[] = [
     load: async () => (await import('./run-command.js')).runCommand,
   },
   {
+    name: 'eval',
+    summary: 'measure how many issues booty resolves, and at what cost, on a set of tasks',
+    load: async () => (await import('./eval-command.js')).evalCommand,
+  },
+  {
     name: 'jobs',
     summary: 'list jobs: id, repo#issue, state, attempts, age',
     load: async () => (await import('./jobs-command.js')).jobsCommand,

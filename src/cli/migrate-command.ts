@@ -23,7 +23,7 @@ export const migrateCommand: Command = {
   async run({ values }, io) {
     const env = loadEnv({ ...io.env, ...(values.db ? dbEnv(values.db as string) : {}) });
     const location = storeLocation(env);
-    const { openStore } = await import('../store/open-store.js');
+    const { openStore } = await import('../main/open-store.js');
     const postgres = isPostgresUrl(location);
     // A leasing store starts the queue, which is what creates pg-boss's schema and booty's queue.
     const store = openStore(

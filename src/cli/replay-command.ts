@@ -1,12 +1,12 @@
 import fs from 'node:fs';
-import { assertVerified, readTimeline, type Timeline } from '../actors/timeline.js';
+import { replayInspection } from '../engine/replay-inspection.js';
+import { assertVerified, readTimeline, type Timeline } from '../engine/timeline.js';
 import { BootyError } from '../errors.js';
-import { startInspectorServer } from '../inspect/inspector-server.js';
-import { renderJobView } from '../inspect/job-view.js';
-import { sendToRelay } from '../inspect/relay-client.js';
-import { replayInspection } from '../inspect/replay-inspection.js';
-import { timelineToJson } from '../inspect/timeline-json.js';
+import { startInspectorServer } from '../gateway/inspector-server.js';
+import { sendToRelay } from '../gateway/relay-client.js';
 import { type LogEntry, readJobLog } from '../store/job-log.js';
+import { renderJobView } from '../views/job-view.js';
+import { timelineToJson } from '../views/timeline-json.js';
 import {
   type Command,
   dbHelp,

@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { composeBooty } from '../runtime/compose.js';
+import { type BootyConfig, composeBooty } from '../main/compose.js';
+import { lockStore } from '../main/open-store.js';
+import type { DbLock } from '../store/sqlite/db-lock.js';
 import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
 import { followJob, stateEcho } from './follow-job.js';
 
@@ -24,6 +26,7 @@ export const runCommand: Command = {
     '',
     'Refuses a PostgreSQL store (--db postgres://…, or BOOTY_DATABASE_URL): there the `booty serve`',
     'workers run the jobs, and one run here, holding no lease, could run beside them. Label the issue.',
+    'Refuses, naming its pid, a SQLite file another booty (`serve`, `demo`, `run`) is writing.',
     '',
     dbHelp,
   ].join('\n'),
@@ -51,8 +54,11 @@ export const runCommand: Command = {
         name: 'ANTHROPIC_API_KEY',
         reason: 'is missing: booty needs it to call Claude',
       });
+    // One writer per SQLite file: beside a `booty serve` on it, this run would run the job's step
+    // a second time, in the workspace the server uses. It does not wait for the holder to exit.
+    const lock = await lockStore(env.BOOTY_DB, { waitMs: 0 });
     const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
-    const booty = composeBooty({ env, log, concurrency: 1, observers: [stateEcho(io)] });
+    const booty = composeBootyOrRelease(lock, { env, log, concurrency: 1, observers: [stateEcho(io)] });
     const { supervisor } = booty;
     const runtime = booty.runtime!;
     try {
@@ -84,7 +90,16 @@ export const runCommand: Command = {
       if (submitted.outcome === 'already-active') await supervisor.resume(jobId);
       return await followJob(booty, jobId, io);
     } finally {
-      await booty.close();
+      await booty.close().finally(() => lock.release());
     }
   },
 };
+
+function composeBootyOrRelease(lock: DbLock, config: BootyConfig) {
+  try {
+    return composeBooty(config);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}

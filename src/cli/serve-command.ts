@@ -1,14 +1,14 @@
 import { leaseSettings, loadEnv, storeLocation } from '../env.js';
 import { BootyError } from '../errors.js';
 import { gatewayConfig } from '../gateway/gateway-config.js';
-import { installShutdownSignals } from '../gateway/serve.js';
-import type { WebhookProxy } from '../gateway/webhook-proxy.js';
-import { startLiveInspector } from '../inspect/live-inspector.js';
+import { startLiveInspector } from '../gateway/live-inspector.js';
+import type { WebhookProxy } from '../intake/webhook-proxy.js';
 import { createLogger } from '../log.js';
-import { startBooty } from '../runtime/compose.js';
-import { endLeanStart } from '../runtime/lean-start.js';
+import { startBooty } from '../main/compose.js';
+import { endLeanStart } from '../main/lean-start.js';
+import { openStore } from '../main/open-store.js';
+import { installShutdownSignals } from '../main/serve.js';
 import { probeBwrap } from '../sandbox/bwrap.js';
-import { openStore } from '../store/open-store.js';
 import { isPostgresUrl, redactUrl } from '../store/postgres/postgres-url.js';
 import { type Command, intOption } from './command.js';
 
@@ -64,7 +64,7 @@ export const serveCommand: Command = {
     if (env.WEBHOOK_PROXY_URL) {
       try {
         // smee-client and undici load only for a serve that uses a channel.
-        const { startWebhookProxy } = await import('../gateway/webhook-proxy.js');
+        const { startWebhookProxy } = await import('../intake/webhook-proxy.js');
         proxy = await startWebhookProxy({
           source: env.WEBHOOK_PROXY_URL,
           target: `${server.url}${env.WEBHOOK_PATH}`,
@@ -93,7 +93,7 @@ export const serveCommand: Command = {
         { log, exit: resolve, graceMs: env.BOOTY_SHUTDOWN_GRACE_MS },
       );
     });
-    // V8 goes back to its own tuning (runtime/lean-start.ts) once there is load to tune for: the
+    // V8 goes back to its own tuning (main/lean-start.ts) once there is load to tune for: the
     // first request, or now when jobs resumed from their logs. Until then serve only waits.
     if (server.resumed.length > 0) endLeanStart();
     else server.app.server.once('request', endLeanStart);

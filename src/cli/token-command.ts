@@ -39,7 +39,7 @@ export const tokenCommand: Command = {
       );
 
     const location = storeOf(values, io.env);
-    const { openExistingStore, openStore } = await import('../store/open-store.js');
+    const { openExistingStore, openStore } = await import('../main/open-store.js');
     // A token is the first thing a new deployment may make: create opens (and makes) the store.
     const store: EventStore = action === 'create' ? openStore(location) : await openExistingStore(location);
     try {

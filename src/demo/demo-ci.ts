@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { CiScriptInput } from '../simulators/github-sim-ci-script.js';
-import type { CiJob, CiResult } from '../simulators/github-sim-state-ci.js';
+import type { CiScriptInput } from '../../sim/github/github-sim-ci-script.js';
+import type { CiJob, CiResult } from '../../sim/github/github-sim-state-ci.js';
 import type { FileChange } from './demo-script.js';
 
 // The sample repository's CI in the `ci-red` scenario, as a GitHub Actions runner runs it on a

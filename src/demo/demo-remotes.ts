@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
-import type { CiScriptInput } from '../simulators/github-sim-ci-script.js';
-import { bareDir } from '../simulators/github-sim-git.js';
-import type { SimComment, SimIssue, SimPull } from '../simulators/github-sim-state.js';
-import type { SimWorkflowRun } from '../simulators/github-sim-state-ci.js';
-import type { Role, SimReview, SimReviewComment } from '../simulators/github-sim-state-conversation.js';
-import type { WebhookTarget } from '../simulators/github-sim-webhooks.js';
-import { type GitHubSimulator, startGitHubSimulator } from '../simulators/github-simulator.js';
+import { startAnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
+import type { CiScriptInput } from '../../sim/github/github-sim-ci-script.js';
+import { bareDir } from '../../sim/github/github-sim-git.js';
+import type { SimComment, SimIssue, SimPull } from '../../sim/github/github-sim-state.js';
+import type { SimWorkflowRun } from '../../sim/github/github-sim-state-ci.js';
+import type { Role, SimReview, SimReviewComment } from '../../sim/github/github-sim-state-conversation.js';
+import type { WebhookTarget } from '../../sim/github/github-sim-webhooks.js';
+import { type GitHubSimulator, startGitHubSimulator } from '../../sim/github/github-simulator.js';
 import { demoResponder, type Scenario } from './demo-script.js';
 
 // The two remote services a demo job talks to, GitHub and Anthropic, as the demo drives them. Every

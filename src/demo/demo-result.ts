@@ -1,6 +1,6 @@
-import { sandboxNotice } from '../github/test-evidence.js';
 import { type JobSnapshot, stateName } from '../machines/fold.js';
 import { maxAttemptsOf } from '../machines/job-context.js';
+import { sandboxNotice } from '../views/test-evidence.js';
 import type { DemoRemotes } from './demo-remotes.js';
 import { expectedEnd, type Scenario } from './demo-script.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Responder, Turn } from '../simulators/anthropic-simulator.js';
+import type { Responder, Turn } from '../../sim/anthropic/anthropic-simulator.js';
+import { packageRoot } from '../package-root.js';
 
 // What the scripted model says in each demo scenario. The turns are written for the sample
 // repository's issue (examples/): the demo shows booty's machinery, not a model. The answer for a
@@ -23,8 +23,8 @@ const plans: Record<Scenario, ('fixed' | 'buggy')[]> = {
   'ci-red': ['fixed'],
 };
 
-/** The examples/ folder of this package, the same from src/ (tsx) and dist/. */
-export const examplesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples');
+/** The examples/ folder of this package. */
+export const examplesDir = path.join(packageRoot, 'examples');
 
 const read = (...p: string[]) => fs.readFileSync(path.join(examplesDir, ...p), 'utf8');
 

@@ -1,6 +1,6 @@
 // The jobs API's shapes as JSON Schema: fastify checks requests against them, and @fastify/swagger
 // builds the OpenAPI document (GET /openapi.json, docs/openapi.json) from them. The job's shape is
-// inspect/job-json.ts's; objects allow more properties, so a field added there is served, not cut.
+// views/job-json.ts's; objects allow more properties, so a field added there is served, not cut.
 
 const isoTime = { type: 'string', format: 'date-time' } as const;
 

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import type { Supervisor } from '../actors/supervisor.js';
+import type { Supervisor } from '../engine/supervisor.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';
 import type { ApiAuth } from './api-auth.js';
@@ -42,10 +42,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     // Close idle keep-alive connections on close, so shutdown does not wait on GitHub's sockets.
     forceCloseConnections: 'idle',
-    // A client that sends its headers or body slowly is cut off within 10 s (8 s, and node looks
-    // every 2 s): a thousand slow connections must not hold a thousand sockets.
-    requestTimeout: 8_000,
-    http: { headersTimeout: 8_000, requestTimeout: 8_000, connectionsCheckingInterval: 2_000 },
+    // A client that sends its headers or body slowly, or nothing, is cut off within 10 s: 5 s, and
+    // node looks every second, which leaves 4 s for a loaded machine to get round to a thousand of
+    // them at once. A kept-alive connection left idle goes after 5 s too (fastify's default is
+    // 72 s). No socket idle timeout (connectionTimeout): the job view's live streams stay quiet
+    // for minutes. A thousand slow connections must not hold a thousand sockets.
+    requestTimeout: 5_000,
+    keepAliveTimeout: 5_000,
+    http: { headersTimeout: 5_000, requestTimeout: 5_000, connectionsCheckingInterval: 1_000 },
   });
   installErrorReplies(app, deps.config.webhookPath, (code) => deps.metrics.countDelivery(code));
   await app.register(webhookRoutes, deps);

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { readTimeline } from '../actors/timeline.js';
-import { renderJobList, renderJobView } from '../inspect/job-view.js';
+import { readTimeline } from '../engine/timeline.js';
 import type { EventStore } from '../store/event-store.js';
+import { renderJobList, renderJobView } from '../views/job-view.js';
 
 // The job view, served: a list of jobs at `/` and each job's page at `/jobs/:id/view`, the same
 // page `booty replay --html` writes, kept live by server-sent events that say "changed" when the

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { BootyError, isBootyError } from '../errors.js';
-import { MAX_WEBHOOK_BYTES } from './webhook-body.js';
+import { MAX_WEBHOOK_BYTES } from '../forges/github/webhook-body.js';
 
 // The one place an error becomes an HTTP reply: every error is first a BootyError, whose catalogue
 // entry carries the status, and the body is always { error: { code, message } }.

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import type { Supervisor } from '../actors/supervisor.js';
+import type { Supervisor } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
 import type { EventStore } from '../store/event-store.js';
 import { bootyVersion } from '../version.js';

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { BootyError } from '../errors.js';
-import { jobJson } from '../inspect/job-json.js';
-import { timelineJson } from '../inspect/timeline-json.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
+import { jobJson } from '../views/job-json.js';
+import { timelineJson } from '../views/timeline-json.js';
 import { requireScope } from './api-auth.js';
 import { getJobSchema, listJobsSchema, timelineSchema } from './api-schemas.js';
 

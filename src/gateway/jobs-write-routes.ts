@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Supervisor } from '../actors/supervisor.js';
+import type { Supervisor } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
 import type { RepoRef } from '../events/job-events.js';
-import { jobJson } from '../inspect/job-json.js';
 import type { EventStore, JobRecord } from '../store/event-store.js';
+import { jobJson } from '../views/job-json.js';
 import { callerName, requireScope } from './api-auth.js';
 import { cancelJobSchema, retryJobSchema, startJobSchema } from './api-schemas.js';
 import type { GatewayConfig } from './gateway-config.js';

@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobChange } from '../actors/job-runner.js';
-import type { JobObserver } from '../actors/supervisor.js';
+import type { JobChange } from '../engine/job-runner.js';
+import type { JobObserver } from '../engine/supervisor.js';
 import type { EffectName } from '../events/effect-results.js';
 import type { EventStore } from '../store/event-store.js';
 

@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import type { Supervisor } from '../actors/supervisor.js';
+import type { Supervisor } from '../engine/supervisor.js';
 import type { EventStore } from '../store/event-store.js';
 import { apiTokensOf } from '../store/open-api-tokens.js';
 import type { GatewayConfig } from './gateway-config.js';

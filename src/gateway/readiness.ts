@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../env.js';
 import { BootyError } from '../errors.js';
-import { authFromEnv } from '../github/auth.js';
+import { authFromEnv } from '../forges/github/auth.js';
 import type { StoreHealth } from '../store/store-health.js';
 
 // Ready means this process can take a delivery now: the database takes a write and the config holds.

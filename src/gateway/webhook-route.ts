@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type Intent, NOTHING_NEW, type SubmitResult, type Supervisor } from '../actors/supervisor.js';
+import { type Intent, NOTHING_NEW, type SubmitResult, type Supervisor } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
 import type { FeedbackPlace, ReviewComment } from '../events/conversation-events.js';
 import type { RepoRef } from '../events/job-events.js';
 import { issueKey } from '../events/job-events.js';
-import { isBootysOwn } from '../github/markers.js';
-import { classifyDelivery } from './classify.js';
-import type { ConversationIntent } from './classify-conversation.js';
+import { classifyDelivery } from '../forges/github/classify.js';
+import type { ConversationIntent } from '../forges/github/classify-conversation.js';
+import { isBootysOwn } from '../forges/github/markers.js';
+import { checkSignature } from '../forges/github/signature.js';
+import { decodeWebhookBody, MAX_WEBHOOK_BYTES } from '../forges/github/webhook-body.js';
 import type { GatewayConfig } from './gateway-config.js';
 import type { GatewayMetrics } from './metrics.js';
-import { checkSignature } from './signature.js';
-import { decodeWebhookBody, MAX_WEBHOOK_BYTES } from './webhook-body.js';
 
 // POST /webhooks. Verify, classify, record and reply in one request; the job runs after the reply.
 // The supervisor records the delivery id and creates or cancels the job in one transaction, so a

@@ -2,7 +2,7 @@ import type { EffectName, EffectOutput } from '../events/effect-results.js';
 import type { EffectInput } from './job-context.js';
 
 // What an effect is, for the code that implements one: a plain async function of the job's view
-// that resolves with its result (the wrapper in actors/effect.ts stamps the time, validates it and
+// that resolves with its result (the wrapper in engine/effect.ts stamps the time, validates it and
 // logs it). Effects depend on this contract, never on the runtime that runs them.
 
 export type EffectImpl<K extends EffectName> = (

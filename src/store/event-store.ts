@@ -1,6 +1,6 @@
 // The event store contract. Every call returns a promise, so a server database can stand behind
 // it. The write-ahead rule does not rest on the store being synchronous: the job runner appends an
-// effect's result, and waits for the append, before the machine receives it (actors/job-runner.ts).
+// effect's result, and waits for the append, before the machine receives it (engine/job-runner.ts).
 // What must commit together commits in one call: an append with its job read model and the
 // webhook delivery that caused it.
 

@@ -3,8 +3,8 @@ import type { ApiTokens } from './api-tokens.js';
 import type { EventStore } from './event-store.js';
 import { PostgresApiTokens } from './postgres/postgres-api-tokens.js';
 import { PostgresEventStore } from './postgres/postgres-event-store.js';
+import { SqliteEventStore } from './sqlite/sqlite-event-store.js';
 import { SqliteApiTokens } from './sqlite-api-tokens.js';
-import { SqliteEventStore } from './sqlite-event-store.js';
 
 // The jobs API's tokens live in the event store's own database, so a fleet's workers all accept
 // the tokens any of them was given, and a backup of the store keeps them.

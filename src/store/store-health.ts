@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { BootyError } from '../errors.js';
+import { BootyError, isBootyError } from '../errors.js';
 import type { EventStore } from './event-store.js';
 
 // Whether the store takes writes, for a long-running server. A write that fails for lack of disk
@@ -13,16 +13,18 @@ import type { EventStore } from './event-store.js';
 export type StoreState = 'ok' | 'failing' | 'lost';
 
 /**
- * A store that cannot write now. SQLite: the disk, I/O, a read-only or vanished file. PostgreSQL
- * (SQLSTATE): the connection (08), the server's resources or disk (53), a server shutting down
- * (57P), a read-only one (25006); and a connection the network refused or lost.
+ * A store that cannot write now. SQLite: the disk, I/O, a read-only or vanished file, and a file
+ * that refuses writes (EPERM, EACCES, EROFS) before SQLite touches it (write-guard.ts).
+ * PostgreSQL (SQLSTATE): the connection (08), the server's resources or disk (53), a server
+ * shutting down (57P), a read-only one (25006); and a connection the network refused or lost.
  */
 function isStoreFault(err: unknown): boolean {
+  if (isBootyError(err, 'BOOTY_E_STORE_READONLY')) return true;
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   if (typeof message === 'string' && /^Connection terminated/.test(message)) return true;
   return (
     typeof code === 'string' &&
-    (/^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)/.test(code) ||
+    (/^SQLITE_(FULL|IOERR|READONLY|PERM|CANTOPEN|CORRUPT|NOTADB)/.test(code) ||
       /^(08...|53...|57P0.|25006)$/.test(code) ||
       /^E(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH)$/.test(code))
   );

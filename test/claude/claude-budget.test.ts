@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toFailure } from '../../src/actors/effect.js';
-import { Supervisor } from '../../src/actors/supervisor.js';
+import type { AnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
+import { toFailure } from '../../src/engine/effect.js';
+import { Supervisor } from '../../src/engine/supervisor.js';
 import { BootyError } from '../../src/errors.js';
 import { effectInput } from '../../src/machines/job-context.js';
-import type { AnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { sampleRequest, tempDir } from '../support/job-harness.js';
 import { scriptedEffects } from '../support/scripted-effects.js';
 import { analysis, claudeOverSimulator, job, makeRepo, signal } from './claude-fixtures.js';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { toFailure } from '../../src/actors/effect.js';
+import { type AnthropicSimulator, faults } from '../../sim/anthropic/anthropic-simulator.js';
+import { toFailure } from '../../src/engine/effect.js';
 import { BootyError } from '../../src/errors.js';
 import { effectInput, type JobContext } from '../../src/machines/job-context.js';
-import { type AnthropicSimulator, faults } from '../../src/simulators/anthropic-simulator.js';
 import { analysis, attempt, claudeOverSimulator, job, makeRepo, signal } from './claude-fixtures.js';
 
 let sim: AnthropicSimulator | undefined;

@@ -2,14 +2,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  type AnthropicSimulatorOptions,
+  startAnthropicSimulator,
+} from '../../sim/anthropic/anthropic-simulator.js';
 import { type ClaudeEffectsOptions, createClaudeEffects } from '../../src/claude/claude-effects.js';
 import { repoReaderFor } from '../../src/claude/repo-reader.js';
 import type { Analysis, TestRun } from '../../src/events/effect-results.js';
 import type { AttemptRecord, JobContext } from '../../src/machines/job-context.js';
-import {
-  type AnthropicSimulatorOptions,
-  startAnthropicSimulator,
-} from '../../src/simulators/anthropic-simulator.js';
 import { sampleJobView } from '../support/job-harness.js';
 import { testRun } from '../support/scripted-effects.js';
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { type AnthropicSimulator, scriptByTool } from '../../sim/anthropic/anthropic-simulator.js';
 import { changesTool } from '../../src/claude/answer-schemas.js';
 import type { Keep } from '../../src/claude/context-budget.js';
 import { repoReaderFor } from '../../src/claude/repo-reader.js';
@@ -7,7 +8,6 @@ import { estimateTokens } from '../../src/claude/token-counter.js';
 import { Generated } from '../../src/events/effect-results.js';
 import { effectInput, type JobContext } from '../../src/machines/job-context.js';
 import { CLASS_GUIDANCE } from '../../src/refine/class-guidance.js';
-import { type AnthropicSimulator, scriptByTool } from '../../src/simulators/anthropic-simulator.js';
 import { checkChanges } from '../../src/workspace/path-policy.js';
 import { analysis, attempt, claudeOverSimulator, job, MODEL, makeRepo, signal } from './claude-fixtures.js';
 

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
 import { effectInput, emptyConversation, type Round } from '../../src/machines/job-context.js';
-import type { AnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
 import { analysis, claudeOverSimulator, job, makeRepo, signal } from './claude-fixtures.js';
 
 // A follow-up round's request carries the pull request's whole change: booty's first commit and a

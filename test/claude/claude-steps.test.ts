@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
 import { analysisTool, changesTool } from '../../src/claude/answer-schemas.js';
 import { SYSTEM_PROMPT } from '../../src/claude/prompts.js';
 import { effectInput, mergeChanges } from '../../src/machines/job-context.js';
-import type { AnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
 import { analysis, attempt, claudeOverSimulator, job, MODEL, makeRepo, signal } from './claude-fixtures.js';
 
 const ephemeral = { type: 'ephemeral' };

@@ -5,11 +5,11 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { identify } from '../../src/gateway/api-auth.js';
 import { jobsRoutes } from '../../src/gateway/jobs-routes.js';
+import { openStore } from '../../src/main/open-store.js';
 import { apiTokensOf } from '../../src/store/open-api-tokens.js';
-import { openStore } from '../../src/store/open-store.js';
-import { recordedJob } from '../inspect/recorded-job.js';
 import { cli } from '../support/cli.js';
 import { compiled } from '../support/compiled.js';
+import { recordedJob } from '../views/recorded-job.js';
 
 // The command line's edges, each with the exact line a user sees.
 

@@ -5,9 +5,9 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MACHINE_VERSION } from '../../src/events/versions.js';
 import { chainHash } from '../../src/store/hash-chain.js';
-import { recordedJob } from '../inspect/recorded-job.js';
 import { cli } from '../support/cli.js';
 import { compiled } from '../support/compiled.js';
+import { recordedJob } from '../views/recorded-job.js';
 
 const exec = promisify(execFile);
 
@@ -234,7 +234,7 @@ describe('booty jobs', () => {
     const unknown = await run(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim()).toBe(
-      `booty: unknown command "frobnicate"; the commands are demo, serve, run, jobs, migrate, token, replay, app, machine; see \`node ${path.relative(process.cwd(), compiled('src/cli/bin.ts'))} --help\` (BOOTY_E_USAGE)`,
+      `booty: unknown command "frobnicate"; the commands are demo, serve, run, eval, jobs, migrate, token, replay, app, machine; see \`node ${path.relative(process.cwd(), compiled('src/cli/bin.ts'))} --help\` (BOOTY_E_USAGE)`,
     );
     const help = await run(['jobs', '--help']);
     expect(help.code).toBe(0);

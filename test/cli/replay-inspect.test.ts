@@ -5,9 +5,9 @@ import { machineJson } from '../../src/machines/diagram.js';
 import { machineEventOf } from '../../src/machines/fold.js';
 import { jobMachine } from '../../src/machines/job.js';
 import type { StoredEvent } from '../../src/store/event-store.js';
-import { type Message, parse, recordedJob, relayListener, viewer } from '../inspect/recorded-job.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/job-harness.js';
+import { type Message, parse, recordedJob, relayListener, viewer } from '../views/recorded-job.js';
 
 /** Asserts the messages are the log played through the machine, event by event. */
 function expectReplayOf(messages: Message[], events: StoredEvent[]) {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ciGreen, ciRed } from '../../sim/github/github-sim-ci-script.js';
 import { examplesDir } from '../../src/demo/demo-script.js';
-import { ciGreen, ciRed } from '../../src/simulators/github-sim-ci-script.js';
 import { tempDir } from '../support/job-harness.js';
 import { type ConversationWorld, promotedJob } from './conversation-world.js';
 import { OWNER, REPO } from './e2e-world.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Responder } from '../../sim/anthropic/anthropic-simulator.js';
 import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { expectReplayVerified } from './conversation-world.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
 

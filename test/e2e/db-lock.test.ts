@@ -1,15 +1,31 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Responder } from '../../sim/anthropic/anthropic-simulator.js';
 import { demoResponder } from '../../src/demo/demo-script.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { compiled } from '../support/compiled.js';
 import { serveProcess as serve } from '../support/serve-process.js';
 import { until } from '../support/until.js';
+import { bootyBin, exec } from './cli-process.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
 
 // One writing booty per SQLite file. A second `serve` on the same database is a rolling deploy:
 // it waits for the first to exit and then takes over, or gives up with one line naming the holder.
-// Never do both run the jobs: the model sees each step asked by one process at a time.
+// Never do both run the jobs: the model sees each step asked by one process at a time. `booty run`
+// takes the same lock and does not wait; `booty jobs` and `replay` only read, beside any of them.
+
+/** The CLI in its own process with this environment: its exit code and output, a failure included. */
+async function cli(args: string[], env: Record<string, string>) {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [bootyBin(), ...args], {
+      env: { ...process.env, ...env },
+      timeout: 20_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number | null; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
 
 const worlds: { close(): Promise<void> }[] = [];
 const procs: ReturnType<typeof serve>[] = [];
@@ -50,6 +66,22 @@ describe('one booty per database', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^booty serve: another booty \(pid \d+\) holds the database /);
     expect(lines[0]).toContain(`(pid ${first.proc.pid})`);
+
+    // `booty run` on the issue whose job the server runs: it runs no step of it (the model is not
+    // asked again), and says in one line who holds the database, without waiting.
+    const run = await cli(['run', `${OWNER}/${REPO}#${w.issue}`, '--db', env.BOOTY_DB!], env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `booty run: another booty (pid ${first.proc.pid}) holds the database ${env.BOOTY_DB}; stop it first, or give this one its own BOOTY_DB (many workers on one database is what the PostgreSQL store is for) (BOOTY_E_DB_LOCKED)`,
+    ]);
+    expect(asked).toHaveLength(1);
+    // The commands that only read work beside it.
+    const listed = await cli(['jobs', '--json', '--db', env.BOOTY_DB!], env);
+    const [job] = JSON.parse(listed.stdout) as { jobId: string; state: string }[];
+    expect(job).toMatchObject({ state: 'analyzing' });
+    const replay = await cli(['replay', job!.jobId, '--verify', '--db', env.BOOTY_DB!], env);
+    expect(replay).toMatchObject({ code: 0, stderr: '' });
 
     // A second that waits: it does not start, nor resume the job, while the first runs.
     const next = serve({ ...env, BOOTY_LOCK_WAIT_MS: '30000' });

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startGitHubSimulator } from '../../sim/github/github-simulator.js';
 import { foldJob, type JobSnapshot } from '../../src/machines/fold.js';
-import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { readJobLog } from '../../src/store/job-log.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 import { booty, demoJson, exec, killWhen, lastJson, startDemo } from './cli-process.js';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogue, isEventType } from '../../src/events/catalogue.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 import { booty, bootyBin, demoJson, killWhen, lastJson, startDemo } from './cli-process.js';
 

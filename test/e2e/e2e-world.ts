@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type Responder, startAnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
+import { type GitHubSimulator, startGitHubSimulator } from '../../sim/github/github-simulator.js';
 import { demoResponder, examplesDir, type Scenario, sampleIssue } from '../../src/demo/demo-script.js';
 import { loadEnv } from '../../src/env.js';
 import { createLogger } from '../../src/log.js';
-import { type Booty, startBooty } from '../../src/runtime/compose.js';
-import { type Responder, startAnthropicSimulator } from '../../src/simulators/anthropic-simulator.js';
-import { type GitHubSimulator, startGitHubSimulator } from '../../src/simulators/github-simulator.js';
+import { type Booty, startBooty } from '../../src/main/compose.js';
 import { tempDir } from '../support/job-harness.js';
 
 // The world an end-to-end test runs in: a local GitHub holding the sample repository and its

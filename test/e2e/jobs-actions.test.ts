@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { lockDatabase } from '../../src/store/db-lock.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { lockDatabase } from '../../src/store/sqlite/db-lock.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { e2eWorld, OWNER, REPO, sampleRepoWith } from './e2e-world.js';
 
 // `booty jobs cancel|retry ID` on a local store: the job ends here, or runs again here as a fresh

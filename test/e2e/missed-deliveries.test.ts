@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/gateway/serve.js';
-import type { Booty } from '../../src/runtime/compose.js';
+import type { Booty } from '../../src/main/compose.js';
+import type { RunningServer } from '../../src/main/serve.js';
 import { personOn } from '../support/github-person.js';
 import { followUpResponder } from './conversation-world.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SELF_MODIFICATION_NOTE } from '../../src/github/pr-body.js';
 import { stateName } from '../../src/machines/fold.js';
+import { SELF_MODIFICATION_NOTE } from '../../src/views/pr-body.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
 import { tempDir } from '../fixtures/git-fixtures.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Responder } from '../../sim/anthropic/anthropic-simulator.js';
 import { demoResponder } from '../../src/demo/demo-script.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 import { cli } from '../support/cli.js';
 import { personOn } from '../support/github-person.js';
 import { expectReplayVerified } from './conversation-world.js';

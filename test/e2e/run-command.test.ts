@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { e2eWorld, OWNER, REPO, sampleRepoWith } from './e2e-world.js';
 
 // `booty run owner/repo#N`: one job with no webhook, the issue read through the API.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Responder } from '../../sim/anthropic/anthropic-simulator.js';
 import { examplesDir } from '../../src/demo/demo-script.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
 
 // Scripted models for the e2e tests: the demo's analysis, then a fixed answer per request for changes.
 

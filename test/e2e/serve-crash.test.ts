@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
 import { crashingServe } from './fixtures/crashing-serve.js';
 

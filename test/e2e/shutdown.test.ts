@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Responder } from '../../sim/anthropic/anthropic-simulator.js';
+import { startGitHubSimulator } from '../../sim/github/github-simulator.js';
 import { demoResponder } from '../../src/demo/demo-script.js';
-import type { Responder } from '../../src/simulators/anthropic-simulator.js';
-import { startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { serveProcess as serve } from '../support/serve-process.js';
 import { until } from '../support/until.js';
 import { e2eWorld, OWNER, REPO, TOKEN } from './e2e-world.js';
@@ -91,4 +91,37 @@ describe('shutdown while GitHub is down', () => {
       expect(await next.exited).toBe(0);
     }
   }, 120_000);
+});
+
+describe('shutdown while GitHub and the model hang', () => {
+  it('exits 0 within 5 s of SIGTERM, aborting the requests in flight instead of waiting on them', async () => {
+    // The model never answers the analysis, and GitHub never answers the 👀 reaction the progress
+    // comment starts with: at SIGTERM a request to each is in flight, on a connection held open.
+    let asked = 0;
+    const scripted = demoResponder('pass');
+    const responder: Responder = async (request) => {
+      if (request.toolName === 'submit_analysis') {
+        asked++;
+        await new Promise(() => {});
+      }
+      return scripted(request);
+    };
+    const w = await e2eWorld('pass', { responder });
+    worlds.push(w);
+    w.github.fault('reactions/create-for-issue', { kind: 'hang' });
+    const s = serve(w.env({ LOG_LEVEL: 'warn', BOOTY_SHUTDOWN_GRACE_MS: '10000' }));
+    w.github.setWebhook({ url: `${await s.url}/webhooks`, secret: 'e2e-webhook-secret' });
+    await w.label();
+    await until('the model to be asked', () => asked === 1);
+    await until('the reaction to hang', () =>
+      w.github.requests().some((r) => r.operation === 'reactions/create-for-issue' && r.status === 0),
+    );
+
+    const stopping = Date.now();
+    s.proc.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    // Not cut off by the grace: the requests were aborted, and booty stopped on its own.
+    expect(s.out()).not.toContain('shutdown grace is over');
+  }, 60_000);
 });

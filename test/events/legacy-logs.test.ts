@@ -5,12 +5,12 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/events/catalogue.js';
 import { MACHINE_VERSION } from '../../src/events/versions.js';
-import { renderPrBody } from '../../src/github/pr-body.js';
-import { renderProgress } from '../../src/github/progress-render.js';
 import { foldJob } from '../../src/machines/fold.js';
 import { jobView } from '../../src/machines/job-context.js';
 import { readJobLog } from '../../src/store/job-log.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
+import { renderPrBody } from '../../src/views/pr-body.js';
+import { renderProgress } from '../../src/views/progress-render.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/job-harness.js';
 

@@ -5,7 +5,7 @@ import { isBootyError } from '../../src/errors.js';
 import { catalogue } from '../../src/events/catalogue.js';
 import { foldJob, jobInput } from '../../src/machines/fold.js';
 import { readJobLog } from '../../src/store/job-log.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 
 /** The fields every JobRequested version has in this shape (v2 and later), for job `j`. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_WEBHOOK_BYTES } from '../../src/gateway/webhook-body.js';
+import { MAX_WEBHOOK_BYTES } from '../../src/forges/github/webhook-body.js';
 import {
   type Delivery,
   deliver,

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/env.js';
-import { classifyDelivery } from '../../src/gateway/classify.js';
-import { mayActOn } from '../../src/gateway/classify-conversation.js';
+import { classifyDelivery } from '../../src/forges/github/classify.js';
+import { mayActOn } from '../../src/forges/github/classify-conversation.js';
 import { gatewayConfig } from '../../src/gateway/gateway-config.js';
 
 // The catch-up asks GitHub to send again only deliveries that could give a job work. Checked

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/env.js';
 import { gatewayConfig } from '../../src/gateway/gateway-config.js';
 import { openApiDocument } from '../../src/gateway/openapi-document.js';
-import { composeBooty } from '../../src/runtime/compose.js';
+import { composeBooty } from '../../src/main/compose.js';
 import { tempDir } from '../support/job-harness.js';
 import { scriptedEffects } from '../support/scripted-effects.js';
 import { captureLog, startTestServer } from './gateway-harness.js';

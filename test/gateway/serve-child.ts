@@ -1,7 +1,7 @@
 import { loadEnv } from '../../src/env.js';
-import { installShutdownSignals, startServer } from '../../src/gateway/serve.js';
 import { createLogger } from '../../src/log.js';
-import { composeBooty } from '../../src/runtime/compose.js';
+import { composeBooty } from '../../src/main/compose.js';
+import { installShutdownSignals, startServer } from '../../src/main/serve.js';
 import { gatedEffects } from './gateway-harness.js';
 
 // `booty serve` in miniature, for tests that need a real process: it reads the environment,

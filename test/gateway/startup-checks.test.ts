@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 import { serveProcess } from '../support/serve-process.js';
 import { startTestServer } from './gateway-harness.js';
@@ -152,6 +155,70 @@ describe('booty serve start-up checks', () => {
       s.proc.kill('SIGTERM');
       expect(await s.exited).toBe(0);
     }
+  });
+});
+
+describe('booty serve on a database that refuses writes', () => {
+  it('exits 1 with one line naming the file, not a server that can never write', async () => {
+    const dir = tempDir('booty-readonly-');
+    const db = path.join(dir, 'booty.db');
+    await new SqliteEventStore(db).close();
+    // Immutable (as root): SQLite would open it read-only, and stay so once it is writable again.
+    execFileSync('chattr', ['+i', db]);
+    const s = serve({ GITHUB_TOKEN: `ghp_${'a'.repeat(36)}`, BOOTY_DB: db });
+    try {
+      expect(await Promise.race([s.exited, s.url.then(() => 'listening')])).toBe(1);
+      expect(s.err().trim().split('\n')).toEqual([
+        `booty serve: the database file ${db} refuses writes (EPERM: made immutable or read-only, or its file system remounted read-only); make it writable again (chattr -i, chmod u+w, a read-write mount) (BOOTY_E_STORE_READONLY)`,
+      ]);
+      expect(s.out()).toBe('');
+    } finally {
+      s.proc.kill('SIGKILL');
+      execFileSync('chattr', ['-i', db]);
+    }
+  });
+});
+
+describe('booty serve when it cannot listen', () => {
+  const token = { GITHUB_TOKEN: `ghp_${'a'.repeat(36)}` };
+  const cannot = (address: string, reason: string) =>
+    `booty serve: cannot listen on ${address}: ${reason} (BOOTY_E_LISTEN)`;
+
+  it('exits 1 with one line naming the address when the port is in use', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const r = await refused({ ...token, PORT: String(port) });
+      expect(r.code).toBe(1);
+      expect(r.lines).toEqual([
+        cannot(
+          `127.0.0.1:${port}`,
+          'the address is in use: another process listens there; stop it, or set PORT to a free port',
+        ),
+      ]);
+      expect(r.out).toBe('');
+    } finally {
+      taken.close();
+    }
+  });
+
+  it.each([
+    [
+      'not an address',
+      '999.1.1.1',
+      'HOST (999.1.1.1) is not an address: it does not resolve; set HOST to an address of this machine, or 0.0.0.0 for all',
+    ],
+    [
+      'not one of this machine',
+      '192.0.2.1',
+      'HOST (192.0.2.1) is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0 for all',
+    ],
+  ])('exits 1 with one line when HOST is %s', async (_, host, reason) => {
+    const r = await refused({ ...token, HOST: host, PORT: '3999', LOG_LEVEL: 'debug' });
+    expect(r.code).toBe(1);
+    expect(r.lines).toEqual([cannot(`${host}:3999`, reason)]);
+    expect(r.out).toBe('');
   });
 });
 

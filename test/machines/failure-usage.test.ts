@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toFailure } from '../../src/actors/effect.js';
+import { toFailure } from '../../src/engine/effect.js';
 import { BootyError } from '../../src/errors.js';
 import { parseEvent } from '../../src/events/catalogue.js';
 import { toDomainEvent, toMachineEvent } from '../../src/machines/machine-events.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobChange } from '../../src/actors/job-runner.js';
+import type { JobChange } from '../../src/engine/job-runner.js';
 import { stateName } from '../../src/machines/fold.js';
 import { jobStates } from '../../src/machines/job.js';
 import { maxAttemptsOf } from '../../src/machines/job-context.js';

@@ -84,7 +84,15 @@ describe('the Dockerfile', () => {
           .slice(0, -1),
       );
     expect(sources.sort()).toEqual(
-      ['app.yml', 'examples', 'npm-shrinkwrap.json', 'package.json', 'scripts/build.mjs', 'src'].sort(),
+      [
+        'app.yml',
+        'examples',
+        'npm-shrinkwrap.json',
+        'package.json',
+        'scripts/build.mjs',
+        'sim',
+        'src',
+      ].sort(),
     );
     for (const s of sources) {
       expect(fs.existsSync(path.join(repo, s)), s).toBe(true);
@@ -112,7 +120,7 @@ describe('the Dockerfile', () => {
     expect(of(image!, 'VOLUME')[0]!.args).toBe('["/var/lib/booty"]');
     expect(env.BOOTY_WORKDIR?.startsWith('/var/lib/booty/')).toBe(true);
     expect(env.BOOTY_DB?.startsWith('/var/lib/booty/')).toBe(true);
-    expect(of(image!, 'ENTRYPOINT')[0]!.args).toBe('["tini", "--", "node", "/app/dist/cli/bin.js"]');
+    expect(of(image!, 'ENTRYPOINT')[0]!.args).toBe('["tini", "--", "node", "/app/dist/src/cli/bin.js"]');
     expect(of(image!, 'CMD')[0]!.args).toBe('["serve"]');
   });
 

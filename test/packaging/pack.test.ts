@@ -40,13 +40,13 @@ describe('the npm package', () => {
     const tarball = fs.readdirSync(packed).find((f) => f.endsWith('.tgz'))!;
     const { stdout: listing } = await exec('tar', ['tzf', path.join(packed, tarball)]);
     const files = listing.trim().split('\n');
-    expect(files).toContain('package/dist/cli/bin.js');
+    expect(files).toContain('package/dist/src/cli/bin.js');
     expect(files).toContain('package/examples/sample-repo/package.json');
-    expect(files).toContain('package/dist/simulators/openapi/api.github.com.subset.json');
+    expect(files).toContain('package/dist/sim/github/openapi/api.github.com.subset.json');
     // The PostgreSQL migrations are SQL files beside the compiled code, copied there by the build.
-    expect(files).toContain('package/dist/store/postgres/migrations/001-init.sql');
+    expect(files).toContain('package/dist/src/store/postgres/migrations/001-init.sql');
     // So is the sandbox's seccomp filter, which bubblewrap loads.
-    expect(files).toContain('package/dist/sandbox/seccomp/filter.bpf');
+    expect(files).toContain('package/dist/src/sandbox/seccomp/filter.bpf');
     // The license package.json names, and the version `booty --version` reads.
     expect(files).toContain('package/LICENSE');
     expect(files.filter((f) => /^package\/(src|test|bench)\//.test(f) || f.endsWith('.map'))).toEqual([]);

@@ -4,7 +4,7 @@ import { apiTokenHash, newApiTokenSecret } from '../../src/store/api-token-secre
 import type { EventStore } from '../../src/store/event-store.js';
 import { apiTokensOf } from '../../src/store/open-api-tokens.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
 import { freshDatabase } from '../support/postgres-database.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Supervisor } from '../../src/actors/supervisor.js';
+import { Supervisor } from '../../src/engine/supervisor.js';
 import { type BootyError, isBootyError } from '../../src/errors.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { sampleRequest } from '../support/job-harness.js';

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { loadEnv } from '../../src/env.js';
-import { composeBooty } from '../../src/runtime/compose.js';
-import { openStore } from '../../src/store/open-store.js';
+import { composeBooty } from '../../src/main/compose.js';
+import { openStore } from '../../src/main/open-store.js';
 import { tempDir } from '../support/job-harness.js';
 
 // `pg` and pg-boss are loaded only by a booty that uses PostgreSQL (pg-boss by a serve's store,

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { recordedJob } from '../inspect/recorded-job.js';
+import { recordedJob } from '../views/recorded-job.js';
 
 // Jobs recorded by a real run in a SQLite file, and the edits an intruder with that file makes to
 // their logs, for the tests that booty sees each one wherever it reads the log: `replay --verify`,

@@ -1,5 +1,5 @@
 import { Octokit } from '@octokit/rest';
-import type { GitHubSimulator } from '../../src/simulators/github-simulator.js';
+import type { GitHubSimulator } from '../../sim/github/github-simulator.js';
 
 // A person on the simulated GitHub: an octokit with that user's own token, for what people do
 // through the REST API (reviews, comments, reactions) exactly as booty's requests go.

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Supervisor, type SupervisorOptions } from '../../src/actors/supervisor.js';
+import { Supervisor, type SupervisorOptions } from '../../src/engine/supervisor.js';
 import { JobRequested, type JobRequestedInput } from '../../src/events/job-events.js';
 import { initialContext, type JobContext, jobView } from '../../src/machines/job-context.js';
-import { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { type Script, scriptedEffects } from './scripted-effects.js';
 
 export function tempDir(prefix = 'booty-test-') {

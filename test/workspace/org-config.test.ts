@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GitHubSimulator, startGitHubSimulator } from '../../sim/github/github-simulator.js';
 import { isBootyError } from '../../src/errors.js';
-import { type GitHubSimulator, startGitHubSimulator } from '../../src/simulators/github-simulator.js';
 import { parseExtends } from '../../src/workspace/config-extends.js';
 import { DEFAULT_PROTECTED_PATHS } from '../../src/workspace/repo-config.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';

@@ -53,7 +53,7 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Opening connects and migrates in the background, so that opening a store stays synchronous
-   * (runtime/compose.ts): every call waits for it, and rejects with the reason when it failed.
+   * (main/compose.ts): every call waits for it, and rejects with the reason when it failed.
    */
   constructor(url: string, options: PoolOptions & { leases?: LeaseSettings } = {}) {
     this.location = redactUrl(url);

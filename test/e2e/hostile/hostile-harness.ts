@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { expect } from 'vitest';
+import type { Responder } from '../../../sim/anthropic/anthropic-simulator.js';
+import { bareDir } from '../../../sim/github/github-sim-git.js';
 import type { JobSnapshot } from '../../../src/machines/fold.js';
-import type { Responder } from '../../../src/simulators/anthropic-simulator.js';
-import { bareDir } from '../../../src/simulators/github-sim-git.js';
 import { tempDir } from '../../support/job-harness.js';
 import { type e2eWorld, OWNER, REPO } from '../e2e-world.js';
 

@@ -1,0 +1,161 @@
+import type { JobObserver } from '../engine/supervisor.js';
+import { type Env, secretValues } from '../env.js';
+import { authFromEnv } from '../forges/github/auth.js';
+import { createGitHubClients, type GitHubClients } from '../forges/github/clients.js';
+import { createGitHubEffects, type GitHubEffects } from '../forges/github/github-effects.js';
+import type { Logger } from '../log.js';
+import type { EffectImpls } from '../machines/effect-contract.js';
+import type { SandboxMode } from '../sandbox/bwrap.js';
+import { sandboxChoice } from '../sandbox/sandbox-mode.js';
+import { scrubberOf } from '../secrets/scrub.js';
+import type { EventStore } from '../store/event-store.js';
+import { jobViewBase } from '../views/job-link.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { createConversationEffects } from './conversation-effects.js';
+import { onFirstUse } from './on-first-use.js';
+import { createProgressReporter, type ProgressReporter } from './progress-reporter.js';
+
+// Every effect the machine invokes, made from the real clients (GitHub, Claude, git, the sandbox),
+// plus the observers that show a job to people. The composition root (compose.ts) builds it for
+// `serve`, `run` and `demo`, so they run exactly the same job.
+
+export interface JobRuntimeOptions {
+  env: Env;
+  log: Logger;
+  store: EventStore;
+  /** The sandbox mode when BOOTY_SANDBOX does not say: `serve` requires one, `run` and `demo` use auto. */
+  defaultSandbox?: SandboxMode;
+}
+
+export interface JobRuntime {
+  effects: EffectImpls;
+  observers: JobObserver[];
+  clients: GitHubClients;
+  github: GitHubEffects;
+  reporter: ProgressReporter;
+  /** Shutdown: GitHub requests and spare clones under way are cut short. */
+  stop(): void;
+  /** Resolves when the progress comments and the clones under way are written. */
+  idle(): Promise<void>;
+}
+
+export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
+  const { env, log, store } = options;
+  const auth = authFromEnv(env);
+  const clients = createGitHubClients({
+    apiUrl: env.GITHUB_API_URL,
+    auth,
+    log,
+  });
+  // The key as read once (from the env or its file): the scrubber hides it wherever it shows up.
+  const scrub = scrubberOf(() => secretValues(env, auth.kind === 'app' ? auth.privateKey : null));
+  // Who chose the mode, for the notices that say the tests ran without bubblewrap.
+  const sandbox = sandboxChoice(env.BOOTY_SANDBOX, options.defaultSandbox ?? 'auto');
+  const github = createGitHubEffects({ clients, log, scrub, sandbox });
+  // The workspace (git, the mirror cache, the repository config), the test runners and the Claude
+  // SDK load with the first job that needs them: an idle serve holds none of them.
+  let made: Workspace | null = null;
+  let stopped = false;
+  const workspace = onFirstUse(async () => {
+    const { createWorkspace } = await import('../workspace/workspace.js');
+    made = createWorkspace({
+      root: env.BOOTY_WORKDIR,
+      remoteUrl: (repo) => clients.gitRemoteUrl(repo),
+      credentials: (job) => clients.gitCredentials(job),
+      author: { name: env.BOOTY_GIT_AUTHOR_NAME, email: env.BOOTY_GIT_AUTHOR_EMAIL },
+      log,
+    });
+    if (stopped) made.stop();
+    return made;
+  });
+  const tests = onFirstUse(async () =>
+    (await import('../sandbox/test-effects.js')).createTestEffects({
+      workspace: await workspace(),
+      sandbox: sandbox.mode,
+      roPaths: env.BOOTY_SANDBOX_RO_PATHS,
+      scrub,
+    }),
+  );
+  const claude = onFirstUse(async () => {
+    const [{ createClaudeEffects }, { repoReaderFor }, ws] = await Promise.all([
+      import('../claude/claude-effects.js'),
+      import('../claude/repo-reader.js'),
+      workspace(),
+    ]);
+    return createClaudeEffects({
+      apiKey: env.ANTHROPIC_API_KEY ?? '',
+      baseURL: env.ANTHROPIC_BASE_URL,
+      model: env.BOOTY_MODEL,
+      maxInputTokens: env.BOOTY_MAX_INPUT_TOKENS,
+      log,
+      // The repository as it stands at the base commit: a stable prefix the prompt cache can reuse.
+      repo: async (job) => repoReaderFor(await ws.ensure(job), { ref: job.workspace!.baseSha }),
+    });
+  });
+
+  const effects: EffectImpls = {
+    prepare: async (input, ctx) => {
+      // Independent reads: the clone and the issue's comments, at once.
+      const [prepared, comments] = await Promise.all([
+        workspace().then((ws) => ws.prepare(input, ctx)),
+        github.listIssueComments(input.job),
+      ]);
+      return { ...prepared, comments };
+    },
+    runBaseline: async (input, ctx) => (await tests()).runBaseline(input, ctx),
+    analyze: async (input, ctx) => (await claude()).analyze(input, ctx),
+    generate: async (input, ctx) => (await claude()).generate(input, ctx),
+    refine: async (input, ctx) => (await claude()).refine(input, ctx),
+    applyChanges: async (input, ctx) => (await workspace()).applyChanges(input, ctx),
+    runTests: async (input, ctx) => (await tests()).runTests(input, ctx),
+    openPr: async (input, ctx) => {
+      const ws = await workspace();
+      const { headSha, branchCreated } = await ws.commitAndPush(input, ctx);
+      const { dependencyChanges, dependencyPaths } = await import('../workspace/dependency-changes.js');
+      const dependencies = await dependencyChanges(
+        input.job.changes,
+        await ws.readBase(input.job, dependencyPaths(input.job.changes)),
+      );
+      return github.openDraftPr(input, { headSha, dependencies, branchCreated });
+    },
+    promotePr: github.promotePr,
+    postPlan: github.postPlan,
+    escalate: github.escalate,
+    ...createConversationEffects(github, workspace),
+  };
+
+  const reporter = createProgressReporter({
+    clients,
+    store,
+    log,
+    scrub,
+    // The comment links to the job's page only where people can open it.
+    publicUrl: jobViewBase(env),
+    sandbox,
+  });
+  // A finished job's clone goes; its branch is pushed and its log can rebuild it.
+  const cleanup: JobObserver = {
+    settled: async (jobId) => {
+      await workspace()
+        .then((ws) => ws.dispose(jobId))
+        .catch((err) => log.warn({ err, jobId }, 'could not remove the workspace'));
+    },
+  };
+
+  return {
+    effects,
+    observers: [reporter, cleanup],
+    clients,
+    github,
+    reporter,
+    stop() {
+      stopped = true;
+      clients.stop();
+      made?.stop();
+    },
+    async idle() {
+      await reporter.idle();
+      await made?.idle();
+    },
+  };
+}

@@ -1,0 +1,769 @@
+import { randomBytes } from 'node:crypto';
+import PQueue from 'p-queue';
+import type { InspectionEvent } from 'xstate';
+import type { z } from 'zod';
+import { BootyError, isBootyError } from '../errors.js';
+import { catalogue } from '../events/catalogue.js';
+import type { ConversationEvent } from '../events/conversation-events.js';
+import type { EffectName } from '../events/effect-results.js';
+import {
+  type CancelReason,
+  type JobCancelled,
+  JobRequested,
+  type JobRequestedInput,
+  type RepoRef,
+} from '../events/job-events.js';
+import { MACHINE_VERSION } from '../events/versions.js';
+import type { EffectImpls } from '../machines/effect-contract.js';
+import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machines/fold.js';
+import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
+import { readJobLog } from '../store/job-log.js';
+import type { StoreHealth } from '../store/store-health.js';
+import {
+  isParked,
+  type JobChange,
+  JobRunner,
+  jobUpdate,
+  type OutsideEvent,
+  type ReceiveResult,
+} from './job-runner.js';
+import { LeasedJobs } from './leased-jobs.js';
+import { type CheckedLog, damageIn, newerWriting, readCheckedLog } from './log-check.js';
+
+// Owns every running job in this process: starts them within the concurrency bound, resumes the
+// unfinished ones at start-up, routes cancels, and stops cleanly. A job's stream is written only
+// through its runner (JobRequested aside, which creates it), so a stream has one writer here.
+//
+// On a store with leases (many workers on one PostgreSQL database) a job with work is offered to
+// the queue instead of run at once, and runs on whichever worker leases it
+// (src/engine/leased-jobs.ts). Any worker takes any webhook: the event is appended to the job's
+// log and the job offered. A worker whose append conflicts has met another writer of the job: its
+// runner stops, acting no further, and the job is offered again to be folded anew.
+
+export interface JobObserver {
+  /** After each event is logged. Must not throw or block. */
+  changed?(change: ObservedChange): void;
+  /** Awaited when a job finishes (or on boot for a finished job whose report lags), e.g. to flush a comment. */
+  settled?(jobId: string, snapshot: JobSnapshot, version: number): Promise<void>;
+  /**
+   * A job whose log does not check out was marked damaged here: it will not run, and takes no
+   * event. Awaited at boot and in a job's turn; after a delivery found the damage, not waited for
+   * by the delivery's answer (onIdle waits for it).
+   */
+  damaged?(job: JobRecord, problem: BootyError): Promise<void>;
+  /** With leases: a job's run begins on this worker, which holds its lease. Must not throw or block. */
+  running?(jobId: string): void;
+  /** With leases: awaited as a job's run here ends, before its lease is let go: it may run elsewhere next. */
+  leaving?(jobId: string): Promise<void>;
+}
+
+export interface ObservedChange extends JobChange {
+  /**
+   * The job runs on this worker. Always, without leases; with them, false for an event this
+   * worker's gateway logged for a job that runs on another worker, or on none yet.
+   */
+  runsHere: boolean;
+}
+
+export interface Delivery {
+  id: string;
+  event: string;
+  action: string | null;
+}
+
+export type Intent =
+  | {
+      kind: 'request';
+      request: Omit<JobRequestedInput, 'type' | 'jobId' | 'requestedAt' | 'settings' | 'deliveryId'>;
+    }
+  | { kind: 'cancel'; repo: RepoRef; issue: number; reason: z.infer<typeof CancelReason>; sender: string }
+  | WakeIntent
+  | { kind: 'ignore'; reason: string };
+
+/** Why an event reached no job: it had ended, or the machine had nothing to do with the event. */
+export const JOB_FINISHED = 'the job already finished';
+export const NOTHING_NEW = 'nothing new for the job';
+
+/** Something happened to a job's PR, its branch, or (for a comment) its issue. */
+export interface WakeIntent {
+  kind: 'wake';
+  repo: RepoRef;
+  /** How to find the job: its PR's number, its branch, or its issue. */
+  target: JobTarget;
+  event: DistributiveOmit<ConversationEvent, 'deliveryId' | 'at'>;
+}
+
+export interface JobTarget {
+  pr?: number | null;
+  branch?: string | null;
+  issue?: number | null;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export type SubmitResult =
+  | { outcome: 'duplicate' }
+  | { outcome: 'created'; jobId: string }
+  | { outcome: 'already-active'; jobId: string }
+  | { outcome: 'cancelled'; jobIds: string[] }
+  | { outcome: 'woke'; jobId: string }
+  | { outcome: 'ignored'; reason: string };
+
+export interface SupervisorOptions {
+  store: EventStore;
+  /** The effects every job's machine invokes: the real ones, or a test's. */
+  effects: Partial<EffectImpls>;
+  /** Called with every finished effect, for metrics. */
+  observeEffect?: (src: EffectName, durationMs: number, ok: boolean) => void;
+  concurrency?: number;
+  /** Settings stamped into every new job, e.g. from the environment. */
+  settings?: Partial<JobRequested['settings']>;
+  /** Repositories (owner/name) whose jobs modify booty itself. */
+  isSelf?: (repo: RepoRef) => boolean;
+  observers?: JobObserver[];
+  inspect?: (event: InspectionEvent) => void;
+  onError?: (err: unknown, jobId: string) => void;
+  clock?: () => number;
+  /**
+   * Whether the store takes writes (a server's). While it does not, deliveries are refused with
+   * 503, and a job whose append failed is paused, its slot freed, until `resumePaused`.
+   */
+  health?: StoreHealth;
+}
+
+export class Supervisor {
+  private readonly options: SupervisorOptions;
+  private readonly queue: PQueue;
+  /** Runners of the jobs queued or running here. */
+  private readonly runners = new Map<string, JobRunner>();
+  /** Jobs stopped because the store took no writes: they resume from their logs when it does. */
+  private readonly paused = new Set<string>();
+  private submits: Promise<unknown> = Promise.resolve();
+  private readonly finished = new Map<string, Promise<JobSnapshot>>();
+  private accepting = true;
+  /** Leased runs (a store with leases): the jobs this worker takes from the queue. */
+  private readonly leased: LeasedJobs | null;
+  /** Reports of damaged jobs under way that no caller waits for. */
+  private readonly telling = new Set<Promise<void>>();
+  private readonly ignored: {
+    delivery: DeliveryRecord;
+    done: (fresh: boolean) => void;
+    fail: (err: unknown) => void;
+  }[] = [];
+
+  constructor(options: SupervisorOptions) {
+    this.options = options;
+    const slots = Math.max(1, options.concurrency ?? 2);
+    this.queue = new PQueue({ concurrency: slots });
+    const { leases } = options.store;
+    this.leased = leases
+      ? new LeasedJobs(leases, slots, {
+          store: options.store,
+          runners: this.runners,
+          runHere: (jobId) => this.runHere(jobId),
+          onError: (err, jobId) => this.options.onError?.(err, jobId),
+          now: () => this.now(),
+        })
+      : null;
+  }
+
+  get store() {
+    return this.options.store;
+  }
+
+  get running(): string[] {
+    return [...this.runners.keys()];
+  }
+
+  /**
+   * Checks every unfinished job's log as `booty replay --verify` does, parked jobs included, and
+   * resumes those with work; marks the ones whose log does not check out damaged. Settles finished
+   * and parked jobs whose report lags.
+   */
+  async boot(): Promise<string[]> {
+    const { store } = this.options;
+    // A worker whose queue cannot start would take deliveries and run nothing: it does not start.
+    await this.leased?.ready();
+    const unreported = await store.listUnreported();
+    const lagging = new Set(unreported.map((j) => j.jobId));
+    const resumed: string[] = [];
+    for (const job of await store.listJobs({ unfinished: true })) {
+      const checked = await this.bootCheck(job.jobId);
+      if (!checked) continue;
+      if (checked.damage) {
+        // Not resumed in silence: marked, logged, and said on the issue, by one worker of those
+        // booting.
+        const marked = await this.markDamaged(job.jobId, checked.damage);
+        if (marked) await this.tellDamaged(marked, checked.damage);
+        continue;
+      }
+      if (isParked(checked.snapshot)) {
+        // A parked job waits for an event, not for a slot. One that parked before its progress
+        // comment caught up is shown as it stands; with leases it is offered instead: workers
+        // booting together would each find no comment and each create one, while the lease lets
+        // one worker at a time fold and settle it.
+        if (!lagging.has(job.jobId)) continue;
+        if (this.leased) await this.leased.offer([job.jobId]);
+        else await this.settle(job.jobId, checked.snapshot, checked.events.length);
+        continue;
+      }
+      // With leases, offering is idempotent: a job queued or running on another worker stays so.
+      if (this.leased) await this.leased.offer([job.jobId]);
+      else this.runHere(job.jobId);
+      resumed.push(job.jobId);
+    }
+    // Finished jobs whose report lags are shown as they ended; a damaged one whose report did not
+    // go out (GitHub failed, or the process stopped first) is told again, here alone: with leases,
+    // workers booting together would each create the comment.
+    for (const job of unreported.filter((j) => j.final)) {
+      if (job.state === DAMAGED) {
+        if (this.leased) continue;
+        const checked = await this.bootCheck(job.jobId).catch(() => null);
+        await this.tellDamaged(job, checked?.damage ?? damagedJob(job.jobId));
+      } else if (this.leased) await this.leased.offer([job.jobId]);
+      else {
+        // A finished log that no longer reads is no reason not to start: it is reported.
+        let snapshot: JobSnapshot;
+        try {
+          snapshot = foldJob(await readJobLog(store, job.jobId));
+        } catch (err) {
+          this.options.onError?.(err, job.jobId);
+          continue;
+        }
+        await this.settle(job.jobId, snapshot, job.version);
+      }
+    }
+    this.leased?.start();
+    return resumed;
+  }
+
+  /**
+   * A job's log checked for boot; null, the error reported, when a newer booty wrote rows this one
+   * cannot read: that is no damage, and the job waits for a booty that reads them.
+   */
+  private async bootCheck(jobId: string): Promise<CheckedLog | null> {
+    try {
+      return await readCheckedLog(this.options.store, jobId);
+    } catch (err) {
+      if (!newerWriting(err)) throw err;
+      this.options.onError?.(err, jobId);
+      return null;
+    }
+  }
+
+  /**
+   * Takes a job whose log does not check out out of the running: state `damaged`, final. Its
+   * record when this call marked it (logged here; the caller tells its issue), null when it was
+   * marked already (another worker, or an earlier delivery, found it first).
+   */
+  private async markDamaged(jobId: string, problem: BootyError): Promise<JobRecord | null> {
+    const { store } = this.options;
+    if (!(await store.markDamaged(jobId))) return null;
+    this.options.onError?.(problem, jobId);
+    return store.getJob(jobId);
+  }
+
+  private async tellDamaged(job: JobRecord, problem: BootyError) {
+    for (const o of this.options.observers ?? []) {
+      await o.damaged?.(job, problem).catch((err: unknown) => this.options.onError?.(err, job.jobId));
+    }
+  }
+
+  /** Runs one unfinished job from its log (a no-op when it is finished, queued or running). */
+  async resume(jobId: string) {
+    if ((await this.options.store.getJob(jobId))?.final === false) await this.enqueue(jobId);
+  }
+
+  /**
+   * Records a delivery and acts on it in the same commit; a repeated delivery changes nothing.
+   * Submits take turns, so two deliveries for one issue cannot both find it without a job.
+   * Deliveries that start nothing go through `ignore`, which batches their commits.
+   */
+  submit(delivery: Delivery, intent: Exclude<Intent, { kind: 'ignore' }>): Promise<SubmitResult> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
+    const next = this.submits.then(() => this.storeGuarded(() => this.submitNow(delivery, intent)));
+    this.submits = next.catch(() => {});
+    return next;
+  }
+
+  private async submitNow(
+    delivery: Delivery,
+    intent: Exclude<Intent, { kind: 'ignore' }>,
+  ): Promise<SubmitResult> {
+    const { store } = this.options;
+    const record = (outcome: string, jobId: string | null = null): DeliveryRecord => ({
+      deliveryId: delivery.id,
+      event: delivery.event,
+      action: delivery.action,
+      outcome,
+      jobId,
+    });
+    const recordAlone = async (d: DeliveryRecord) => (await store.recordDeliveries([d]))[0] === true;
+    if (intent.kind === 'wake') return this.wake(delivery, intent, record, recordAlone);
+    const repo = intent.kind === 'cancel' ? intent.repo : intent.request.repo;
+    const issue = intent.kind === 'cancel' ? intent.issue : intent.request.issue.number;
+    const active = await store.findActiveJob(`${repo.owner}/${repo.name}`, issue);
+    if (intent.kind === 'cancel') {
+      if (!active) {
+        const damaged = await this.damagedJobOf(`${repo.owner}/${repo.name}`, issue);
+        if (damaged) throw damagedJob(damaged.jobId);
+        return (await recordAlone(record('cancelled')))
+          ? { outcome: 'ignored', reason: 'no active job for this issue' }
+          : { outcome: 'duplicate' };
+      }
+      const cancel = { reason: intent.reason, sender: intent.sender, deliveryId: delivery.id };
+      const done = await this.cancel(active.jobId, cancel, record('cancelled', active.jobId));
+      if (done === 'duplicate') return { outcome: 'duplicate' };
+      // Finished between the lookup and the cancel: nothing was appended, so record the delivery alone.
+      if (done === 'finished') {
+        return (await recordAlone(record('cancelled', active.jobId)))
+          ? { outcome: 'ignored', reason: JOB_FINISHED }
+          : { outcome: 'duplicate' };
+      }
+      return { outcome: 'cancelled', jobIds: [active.jobId] };
+    }
+    if (active) {
+      return (await recordAlone(record('already-active', active.jobId)))
+        ? { outcome: 'already-active', jobId: active.jobId }
+        : { outcome: 'duplicate' };
+    }
+    const jobId = newJobId(this.now());
+    const created = await this.create(jobId, record('created', jobId), intent.request).catch(
+      (err: unknown) => {
+        if (isBootyError(err, 'BOOTY_E_ISSUE_HAS_JOB')) return 'taken' as const;
+        throw err;
+      },
+    );
+    // Another worker started a job for the issue at the same moment: this delivery found it active.
+    if (created === 'taken') {
+      const winner = await store.findActiveJob(`${repo.owner}/${repo.name}`, issue);
+      return (await recordAlone(record('already-active', winner?.jobId ?? null)))
+        ? { outcome: 'already-active', jobId: winner?.jobId ?? '' }
+        : { outcome: 'duplicate' };
+    }
+    if (!created) return { outcome: 'duplicate' };
+    this.notify(created, !this.leased);
+    await this.enqueue(jobId);
+    return { outcome: 'created', jobId };
+  }
+
+  /**
+   * The job a PR, branch or issue belongs to: the unfinished one, else a damaged one, which takes
+   * no event (a delivery for it is answered BOOTY_E_JOB_DAMAGED).
+   */
+  async jobFor(repo: RepoRef, target: JobTarget): Promise<JobRecord | null> {
+    const { store } = this.options;
+    const name = `${repo.owner}/${repo.name}`;
+    if (target.pr != null || target.branch != null) {
+      const byPr = await store.findJobForPr(name, { pr: target.pr, branch: target.branch });
+      if (byPr || target.issue == null) return byPr;
+    }
+    if (target.issue == null) return null;
+    return (await store.findActiveJob(name, target.issue)) ?? this.damagedJobOf(name, target.issue);
+  }
+
+  /** The issue's latest job when it is damaged: no job has been started for the issue since. */
+  private async damagedJobOf(repo: string, issue: number): Promise<JobRecord | null> {
+    const last = (await this.options.store.jobsForIssue(repo, issue)).at(-1);
+    return last?.state === DAMAGED ? last : null;
+  }
+
+  /**
+   * Hands an event about a job's PR to the job: appended with its delivery in one commit, then sent
+   * to its actor when it runs here, or, when it is parked, the job starts again from its log if
+   * the event gave it work.
+   */
+  private async wake(
+    delivery: Delivery,
+    intent: WakeIntent,
+    record: (outcome: string, jobId?: string | null) => DeliveryRecord,
+    recordAlone: (d: DeliveryRecord) => Promise<boolean>,
+  ): Promise<SubmitResult> {
+    const job = await this.jobFor(intent.repo, intent.target);
+    if (!job) {
+      return (await recordAlone(record('ignored')))
+        ? { outcome: 'ignored', reason: 'no unfinished job for this pull request or issue' }
+        : { outcome: 'duplicate' };
+    }
+    if (job.state === DAMAGED) throw damagedJob(job.jobId);
+    const event = { ...intent.event, deliveryId: delivery.id, at: this.now() } as OutsideEvent;
+    const done = await this.receive(job.jobId, event, record('woke', job.jobId));
+    if (done === 'duplicate') return { outcome: 'duplicate' };
+    if (done === 'finished' || done === 'ignored') {
+      return (await recordAlone(record('ignored', job.jobId)))
+        ? {
+            outcome: 'ignored',
+            reason: done === 'finished' ? JOB_FINISHED : NOTHING_NEW,
+          }
+        : { outcome: 'duplicate' };
+    }
+    return { outcome: 'woke', jobId: job.jobId };
+  }
+
+  /**
+   * An outside event for a job, through its runner: the runner of a job under way here, or a new
+   * one that appends to the log of a job that waits. A waiting job the event gave work starts.
+   */
+  private async receive(
+    jobId: string,
+    event: OutsideEvent,
+    delivery?: DeliveryRecord,
+  ): Promise<ReceiveResult> {
+    const { leased } = this;
+    for (let tries = 1, fresh = false; ; tries++) {
+      // With leases, a runner here that has stopped (a conflict, a lapse) writes nothing more: the
+      // event goes through a fresh runner, as it does once the log has moved on under this one.
+      const here = fresh ? undefined : this.runners.get(jobId);
+      const running = leased && here?.isStopped ? undefined : here;
+      const runner = running ?? this.runner(jobId, { quiet: true });
+      try {
+        const result = await runner.receive(event, delivery);
+        const work = !isParked(runner.snapshot) && runner.snapshot.status !== 'done';
+        // With leases, offered even when a runner here took it: that runner may have parked or
+        // stopped before the event, and offering a job leased here already does nothing. A job no
+        // run took is given its turn even when the event left it parked or ended it: the worker
+        // that runs it folds and settles it, so its comment shows the event and its report is done.
+        if (result === 'received' && (work || !running)) {
+          if (leased) await leased.offer([jobId]);
+          else if (!running) await this.enqueue(jobId, runner);
+        }
+        return result;
+      } catch (err) {
+        // The log does not check out: nothing was written, and the job is taken out of the running.
+        const damage = damageIn(err);
+        if (damage) {
+          const marked = await this.markDamaged(jobId, damage);
+          if (marked) this.tellLater(marked, damage);
+          throw err;
+        }
+        if (tries >= CONFLICT_TRIES || !isBootyError(err, 'BOOTY_E_VERSION_CONFLICT')) throw err;
+        // Without leases a job runs in this process only, and its runner's conflict is not retried.
+        if (running && !leased) throw err;
+        // The job ran on another worker, which appended between this read and this write: read
+        // again. A runner here that met it has stopped, and its job is offered when it lets go.
+        fresh = true;
+      }
+    }
+  }
+
+  /**
+   * Records a delivery that starts nothing, durably, before the promise resolves. Deliveries that
+   * arrive in the same turn of the event loop share one commit (group commit): most of what a
+   * GitHub App receives is of this kind, and a commit per delivery was most of its cost.
+   */
+  ignore(delivery: Delivery, reason: string): Promise<SubmitResult> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
+    return new Promise((resolve, reject) => {
+      if (this.ignored.length === 0) setImmediate(() => void this.flushIgnored());
+      this.ignored.push({
+        delivery: {
+          deliveryId: delivery.id,
+          event: delivery.event,
+          action: delivery.action,
+          outcome: 'ignored',
+          jobId: null,
+        },
+        done: (fresh) => resolve(fresh ? { outcome: 'ignored', reason } : { outcome: 'duplicate' }),
+        fail: reject,
+      });
+    });
+  }
+
+  private async flushIgnored() {
+    const batch = this.ignored.splice(0);
+    if (batch.length === 0) return;
+    let fresh: boolean[];
+    try {
+      fresh = await this.options.store.recordDeliveries(batch.map((b) => b.delivery));
+    } catch (err) {
+      const reported = this.storeError(err);
+      for (const b of batch) b.fail(reported);
+      return;
+    }
+    for (const [i, b] of batch.entries()) b.done(fresh[i]!);
+  }
+
+  /**
+   * Cancels a job through its runner: appended and sent to its actor when it runs here, appended to
+   * its log alone when it waits for a slot or runs nowhere. With a delivery, both commit together.
+   */
+  async cancel(
+    jobId: string,
+    cancel: { reason: z.infer<typeof CancelReason>; sender: string; deliveryId?: string | null },
+    delivery?: DeliveryRecord,
+  ): Promise<'cancelled' | 'duplicate' | 'finished'> {
+    const event: JobCancelled = {
+      type: 'JobCancelled',
+      reason: cancel.reason,
+      sender: cancel.sender,
+      deliveryId: cancel.deliveryId ?? null,
+      at: this.now(),
+    };
+    const result = await this.receive(jobId, event, delivery);
+    return result === 'received' ? 'cancelled' : result === 'ignored' ? 'finished' : result;
+  }
+
+  /** Resolves with the job's final snapshot once it has run here (or at once if already finished). */
+  async whenFinished(jobId: string): Promise<JobSnapshot> {
+    // A job cancelled while it waited for a slot is finished now, not when the slot frees up.
+    const pending = this.finished.get(jobId);
+    if (pending && !(await this.options.store.getJob(jobId))?.final) return pending;
+    return foldJob(await readJobLog(this.options.store, jobId));
+  }
+
+  /** Resolves when no job is running or queued, and no damaged job's report is under way. */
+  async onIdle(): Promise<void> {
+    await this.queue.onIdle();
+    await Promise.all(this.telling);
+  }
+
+  /** Tells a damaged job's issue without making the caller (a delivery's answer) wait for GitHub. */
+  private tellLater(job: JobRecord, problem: BootyError) {
+    const telling = this.tellDamaged(job, problem).finally(() => this.telling.delete(telling));
+    this.telling.add(telling);
+  }
+
+  /**
+   * Takes no more work and stops every job: from the moment this is called, no effect's outcome is
+   * written, so whatever the caller aborts next (requests, processes) cannot fail a job.
+   */
+  async shutdown(): Promise<void> {
+    this.accepting = false;
+    // No job is leased here from now on only to be handed straight back.
+    this.leased?.stopTaking();
+    this.queue.clear();
+    for (const runner of this.runners.values()) runner.stop();
+    await this.flushIgnored();
+    await this.queue.onIdle();
+    // Leased jobs stopped here go back to the queue for another worker (released).
+    await this.leased?.stop();
+  }
+
+  /** Appends the job's JobRequested with its delivery; null when the delivery was seen before. */
+  private async create(
+    jobId: string,
+    delivery: DeliveryRecord,
+    request: Intent & { kind: 'request' } extends { request: infer R } ? R : never,
+  ): Promise<JobChange | null> {
+    const { store } = this.options;
+    const earlier = await store.jobsForIssue(
+      `${request.repo.owner}/${request.repo.name}`,
+      request.issue.number,
+    );
+    const last = earlier.at(-1);
+    const previousPr = last ? foldJob(await readJobLog(store, last.jobId)).context.pr : null;
+    const parsed = JobRequested.parse({
+      ...request,
+      type: 'JobRequested',
+      jobId,
+      deliveryId: delivery.deliveryId,
+      requestedAt: this.now(),
+      settings: {
+        ...this.options.settings,
+        selfModification: this.options.isSelf?.(request.repo) ?? false,
+      },
+      // A fresh attempt after a finished one works on its own branch and links the earlier PR.
+      run: earlier.length + 1,
+      previous: last
+        ? { jobId: last.jobId, pr: previousPr ? { number: previousPr.number, url: previousPr.url } : null }
+        : null,
+    });
+    const initial = initialSnapshot(parsed);
+    const { type, ...data } = parsed;
+    const appended = await store.append(
+      jobId,
+      0,
+      [
+        {
+          type,
+          version: catalogue.JobRequested.version,
+          data,
+          state: stateName(initial),
+          meta: { machineVersion: MACHINE_VERSION, deliveryId: delivery.deliveryId },
+        },
+      ],
+      { job: jobUpdate(initial), delivery },
+    );
+    return appended.duplicate ? null : { jobId, version: 1, eventType: type, snapshot: initial };
+  }
+
+  /** `quiet`: a runner that only appends an outside event, whose conflicts are retried, not reported. */
+  private runner(jobId: string, { quiet = false } = {}): JobRunner {
+    const runner: JobRunner = new JobRunner(jobId, {
+      store: this.options.store,
+      effects: this.options.effects,
+      effectOptions: { clock: this.options.clock, observe: this.options.observeEffect },
+      // With leases, only the runner of the job's run here speaks for it: not a runner that only
+      // appended an event for a job that runs on another worker, nor one whose run has ended.
+      onChange: (change) => this.notify(change, !this.leased || this.runners.get(jobId) === runner),
+      inspect: this.options.inspect,
+      onError: (err) => {
+        const conflict = this.stoppedOn(jobId, err);
+        if (!(quiet && conflict)) this.options.onError?.(err, jobId);
+      },
+    });
+    return runner;
+  }
+
+  /**
+   * A job's run stopped on an error: a store fault pauses it until the store takes writes (not
+   * until a restart); with leases, anything but a conflict halts it, so its lease is let go with a
+   * wait (src/engine/halt-delay.ts). True when it was a conflict: another writer, not a fault.
+   */
+  private stoppedOn(jobId: string, err: unknown): boolean {
+    const storeFault = this.options.health?.failed(err) === true;
+    if (storeFault) this.paused.add(jobId);
+    const conflict = isBootyError(err, 'BOOTY_E_VERSION_CONFLICT');
+    if (!conflict) this.leased?.halt(jobId, { error: err, storeFault });
+    return conflict;
+  }
+
+  /** Why no delivery is taken now: shutting down, or a store that takes no writes. */
+  private refusal(): BootyError | null {
+    const { health } = this.options;
+    if (health && !health.ok) return health.error();
+    return this.accepting ? null : new BootyError('BOOTY_E_SHUTTING_DOWN');
+  }
+
+  /** A store fault becomes the health's 503 (and marks the store failing); anything else stays. */
+  private storeError(err: unknown): unknown {
+    const { health } = this.options;
+    return health?.failed(err) ? health.error() : err;
+  }
+
+  /** Runs store work, its store faults answered as storeError says. */
+  private async storeGuarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw this.storeError(err);
+    }
+  }
+
+  /** The store takes writes again: every paused job resumes from its log, as after a restart. */
+  resumePaused() {
+    for (const jobId of [...this.paused]) {
+      this.paused.delete(jobId);
+      this.leased?.unhalt(jobId);
+      void this.enqueue(jobId).catch((err: unknown) => this.options.onError?.(err, jobId));
+    }
+  }
+
+  /** Jobs waiting for the store. */
+  get pausedJobs(): string[] {
+    return [...this.paused];
+  }
+
+  /**
+   * Gives a job its turn: here, or with leases, on whichever worker leases it (offered, unless it
+   * runs here now). `folded`: a runner that has just read the job's log, so it is not read twice.
+   */
+  private async enqueue(jobId: string, folded?: JobRunner): Promise<void> {
+    if (!this.leased) return void this.runHere(jobId, folded);
+    if (this.runners.has(jobId)) return;
+    await this.leased.offer([jobId]);
+  }
+
+  private runHere(jobId: string, folded?: JobRunner): Promise<JobSnapshot> | undefined {
+    if (!this.accepting || this.runners.has(jobId)) return;
+    // The runner exists from now on, so a cancel while the job waits for a slot goes through it.
+    const runner = folded ?? this.runner(jobId);
+    this.runners.set(jobId, runner);
+    let parked: JobSnapshot | null = null;
+    const done = this.queue.add(async () => {
+      try {
+        if (!this.accepting) return foldJob(await readJobLog(this.options.store, jobId));
+        if (this.leased) this.tell((o) => o.running?.(jobId), jobId);
+        const snapshot = await runner.run();
+        if (isParked(snapshot)) parked = snapshot;
+        // Settled at the version its snapshot stands at, read together: an event another worker
+        // appended since is not marked shown, so a later fold still shows it.
+        if (snapshot.status === 'done' || isParked(snapshot))
+          await this.settle(jobId, runner.snapshot, runner.version);
+        return snapshot;
+      } catch (err) {
+        // The log could not be read or folded: not offered straight back to meet the same fault.
+        this.stoppedOn(jobId, err);
+        const damage = damageIn(err);
+        if (!damage) this.options.onError?.(err, jobId);
+        else {
+          const marked = await this.markDamaged(jobId, damage);
+          if (marked) await this.tellDamaged(marked, damage);
+        }
+        return runner.snapshot;
+      } finally {
+        this.runners.delete(jobId);
+        // A finished job is answered from its log from now on; the map only holds jobs under way.
+        this.finished.delete(jobId);
+        // Its lease may be another worker's next: nothing of it is written from here after that.
+        if (this.leased) await this.leaving(jobId);
+        // An event that came while the job parked found its runner still here, which wrote it but
+        // runs no more (its actor stopped): the job runs again to take it (or, ended by it, to settle).
+        // With leases, the lease is let go first and the job offered again (released).
+        if (
+          !this.leased &&
+          this.accepting &&
+          parked !== null &&
+          (runner.snapshot !== parked || (await this.options.store.streamVersion(jobId)) > runner.version)
+        )
+          this.runHere(jobId);
+      }
+    }) as Promise<JobSnapshot>;
+    this.finished.set(jobId, done);
+    return done;
+  }
+
+  private notify(change: JobChange, runsHere: boolean) {
+    const observed: ObservedChange = { ...change, runsHere };
+    this.tell((o) => o.changed?.(observed), change.jobId);
+  }
+
+  /** Calls every observer; one that throws is reported, and the others are still called. */
+  private tell(call: (o: JobObserver) => void, jobId: string) {
+    for (const o of this.options.observers ?? []) {
+      try {
+        call(o);
+      } catch (err) {
+        this.options.onError?.(err, jobId);
+      }
+    }
+  }
+
+  private async leaving(jobId: string) {
+    for (const o of this.options.observers ?? []) {
+      try {
+        await o.leaving?.(jobId);
+      } catch (err) {
+        this.options.onError?.(err, jobId);
+      }
+    }
+  }
+
+  private async settle(jobId: string, snapshot: JobSnapshot, version: number) {
+    for (const o of this.options.observers ?? []) {
+      try {
+        await o.settled?.(jobId, snapshot, version);
+      } catch (err) {
+        this.options.onError?.(err, jobId);
+      }
+    }
+  }
+
+  private now() {
+    return (this.options.clock ?? Date.now)();
+  }
+}
+
+/** Appends an outside event that meet another worker's append are read and tried again this often. */
+const CONFLICT_TRIES = 5;
+
+/** The state of a job whose log does not check out (store.markDamaged): final, it takes no event. */
+const DAMAGED = 'damaged';
+
+const damagedJob = (jobId: string) => new BootyError('BOOTY_E_JOB_DAMAGED', { jobId });
+
+export function newJobId(now: number): string {
+  return `${now.toString(36)}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,154 @@
+import type { Timeline } from '../engine/timeline.js';
+import { restingGraph } from '../machines/diagram.js';
+import { finalStates, JOB_STATES } from '../machines/job.js';
+import { escapeHtml as esc } from '../text.js';
+
+// One job on one page that needs nothing from outside: the machine drawn as SVG with the job's
+// path on it (states visited, the current or final one marked, the transitions taken), the
+// timeline, and each attempt's tests. The page is HTML and CSS only; a served page may add one
+// line of script for live reloads. `booty replay --html` writes it, `booty serve` serves it.
+
+const BOX = { w: 112, h: 34, gapX: 22, gapY: 90, pad: 20 };
+
+/** Where each state is drawn: the running states in a row, in reading order; the final ones below. */
+function layout(): Map<string, { x: number; y: number }> {
+  const finals = new Set<string>(finalStates);
+  const running = JOB_STATES.filter((s) => !finals.has(s));
+  const place = new Map<string, { x: number; y: number }>();
+  const column = (i: number) => BOX.pad + i * (BOX.w + BOX.gapX);
+  for (const [i, s] of running.entries()) place.set(s, { x: column(i), y: BOX.pad });
+  // Under the states that mostly lead to them, at the row's right end.
+  const start = running.length - finalStates.length;
+  for (const [i, s] of finalStates.entries())
+    place.set(s, { x: column(start + i), y: BOX.pad + BOX.h + BOX.gapY });
+  return place;
+}
+
+/** The machine with the job's path: visited states, the one it stands in, the transitions taken. */
+export function pathDiagram(path: readonly string[]): string {
+  const graph = restingGraph();
+  const place = layout();
+  const visited = new Set(path);
+  const current = path.at(-1);
+  const taken = new Set(path.slice(1).map((to, i) => `${path[i]}>${to}`));
+  const edges = new Map<string, { from: string; to: string }>();
+  for (const t of graph.transitions) {
+    if (t.from === t.to || t.fromRoot) continue;
+    edges.set(`${t.from}>${t.to}`, { from: t.from, to: t.to });
+  }
+  // A cancel is allowed from every running state: drawn only where this job took it.
+  for (const key of taken)
+    if (!edges.has(key)) edges.set(key, { from: key.split('>')[0]!, to: key.split('>')[1]! });
+  const center = (s: string) => {
+    const p = place.get(s)!;
+    return { x: p.x + BOX.w / 2, y: p.y + BOX.h / 2 };
+  };
+  const lines = [...edges.entries()].map(([key, { from, to }]) => {
+    const a = center(from);
+    const b = center(to);
+    const sameRow = a.y === b.y;
+    // Forward along the row: an arc above; backward (a refinement loop): below; down to a final: straight.
+    const bend = sameRow ? (b.x > a.x ? -1 : 1) * (16 + Math.min(54, Math.abs(b.x - a.x) / 12)) : 0;
+    const cx = (a.x + b.x) / 2;
+    const cy = (sameRow ? a.y : (a.y + b.y) / 2) + bend;
+    const y1 = sameRow ? a.y + (bend < 0 ? -BOX.h / 2 : BOX.h / 2) : a.y + BOX.h / 2;
+    const y2 = sameRow ? b.y + (bend < 0 ? -BOX.h / 2 : BOX.h / 2) : b.y - BOX.h / 2;
+    const cls = taken.has(key) ? 'edge taken' : 'edge';
+    return `<path class="${cls}" data-edge="${esc(key)}" d="M${a.x},${y1} Q${cx},${cy} ${b.x},${y2}" marker-end="url(#arrow)"/>`;
+  });
+  const boxes = graph.states.map((s) => {
+    const p = place.get(s.name)!;
+    const cls = ['state', s.type, visited.has(s.name) ? 'visited' : '', s.name === current ? 'current' : '']
+      .filter(Boolean)
+      .join(' ');
+    return `<g class="${cls}" data-state="${esc(s.name)}"><rect x="${p.x}" y="${p.y}" width="${BOX.w}" height="${BOX.h}" rx="8"/><text x="${p.x + BOX.w / 2}" y="${p.y + BOX.h / 2 + 4}">${esc(s.name)}</text></g>`;
+  });
+  const width = Math.max(...[...place.values()].map((p) => p.x)) + BOX.w + BOX.pad;
+  const height = BOX.pad * 2 + BOX.h * 2 + BOX.gapY + 30;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="machine" viewBox="0 -50 ${width} ${height + 20}" role="img" aria-label="the job machine, with this job's path">`,
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>',
+    ...lines,
+    ...boxes,
+    '</svg>',
+  ].join('\n');
+}
+
+const CSS = `
+body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1f2328;background:#fff}
+h1{font-size:20px;margin:0 0 4px} .sub{color:#59636e;margin-bottom:16px}
+.machine{width:100%;max-width:1300px;height:auto;border:1px solid #d1d9e0;border-radius:8px;background:#f6f8fa}
+.state rect{fill:#fff;stroke:#d1d9e0;stroke-width:1.5} .state text{text-anchor:middle;font-size:12px;fill:#59636e}
+.state.visited rect{fill:#dafbe1;stroke:#1a7f37} .state.visited text{fill:#1f2328}
+.state.current rect{stroke:#0969da;stroke-width:3} .state.final.current.visited rect{fill:#ddf4ff}
+.edge{fill:none;stroke:#d1d9e0;stroke-width:1} .edge.taken{stroke:#1a7f37;stroke-width:2.5}
+marker path{fill:#8c959f}
+table{border-collapse:collapse;margin:12px 0 24px;min-width:60%} th,td{border-bottom:1px solid #d1d9e0;padding:4px 10px;text-align:left;vertical-align:top}
+th{background:#f6f8fa} td.num{text-align:right;font-variant-numeric:tabular-nums} code{font-size:12px}
+.pass{color:#1a7f37} .fail{color:#d1242f} .unknown{color:#9a6700}`;
+
+/** For a served page: reload when the server says the log changed. */
+const liveReload = (url?: string) =>
+  url ? `<script>new EventSource(${JSON.stringify(url)}).onmessage=()=>location.reload()</script>` : '';
+
+const time = (at: number) =>
+  new Date(at)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
+
+/** The whole page for one job. `live` is the URL of its event stream, for a served page. */
+export function renderJobView(timeline: Timeline, options: { live?: string } = {}): string {
+  const path = [timeline.entries[0]?.state ?? 'preparing'];
+  for (const e of timeline.entries.slice(1)) if (e.state !== path.at(-1)) path.push(e.state);
+  const rows = timeline.entries.map((e) => {
+    const tokens = e.tokens
+      ? e.tokens.input + e.tokens.output + e.tokens.cacheRead + e.tokens.cacheWrite
+      : '';
+    return `<tr class="event" data-seq="${e.seq}"><td class="num">${e.seq}</td><td>${esc(time(e.at))}</td><td class="num">+${e.deltaMs} ms</td><td>${esc(e.label)}</td><td><code>${esc(e.state)}</code></td><td class="num">${e.attempt}</td><td class="num">${tokens}</td></tr>`;
+  });
+  const attempts = timeline.snapshot.context.attempts.map((a) => {
+    const t = a.test;
+    const verdict = t ? t.verdict : a.applied ? 'not tested yet' : 'nothing applied';
+    const totals = t ? `${t.totals.passed} passed, ${t.totals.failed} failed of ${t.totals.total}` : '';
+    const reasons = t?.reasons.map((r) => esc(r.message)).join('<br>') ?? '';
+    return `<tr class="attempt"><td class="num">${a.n}</td><td>${a.files.map((f) => `<code>${esc(f)}</code>`).join('<br>')}</td><td class="${esc(verdict)}">${esc(verdict)}</td><td>${esc(totals)}</td><td>${reasons}</td></tr>`;
+  });
+  const baseline = timeline.snapshot.context.baseline;
+  const live = liveReload(options.live);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>booty job ${esc(timeline.jobId)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${CSS}</style></head>
+<body>
+<h1>Job <code>${esc(timeline.jobId)}</code>: ${esc(timeline.finalState)}</h1>
+<div class="sub">${esc(timeline.repo)}#${timeline.issue} · ${timeline.entries.length} events · log ${timeline.verified ? 'verified' : 'does not verify'}${timeline.snapshot.context.outcome ? ` · ${esc(timeline.snapshot.context.outcome.message)}` : ''}</div>
+${pathDiagram(path)}
+<h2>Timeline</h2>
+<table class="timeline"><thead><tr><th>#</th><th>time</th><th>delta</th><th>event</th><th>state</th><th>attempt</th><th>tokens</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>
+<h2>Tests</h2>
+<p>Baseline: ${baseline ? `${esc(baseline.verdict)}, ${baseline.totals.passed} passed, ${baseline.totals.failed} failed of ${baseline.totals.total}` : 'not run yet'}</p>
+<table class="attempts"><thead><tr><th>attempt</th><th>files</th><th>verdict</th><th>tests</th><th>why</th></tr></thead>
+<tbody>${attempts.join('\n')}</tbody></table>
+${live}
+</body></html>
+`;
+}
+
+/** The served list of jobs, newest first, each linking to its view. */
+export function renderJobList(
+  jobs: { jobId: string; repo: string; issue: number; state: string; updatedAt: number }[],
+  options: { live?: string } = {},
+): string {
+  const rows = jobs.map(
+    (j) =>
+      `<tr class="job"><td><a href="/jobs/${encodeURIComponent(j.jobId)}/view"><code>${esc(j.jobId)}</code></a></td><td>${esc(j.repo)}#${j.issue}</td><td><code>${esc(j.state)}</code></td><td>${esc(time(j.updatedAt))}</td></tr>`,
+  );
+  const live = liveReload(options.live);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>booty jobs</title><link rel="icon" href="data:,"><style>${CSS}</style></head>
+<body><h1>booty jobs</h1><div class="sub">${jobs.length} jobs, newest first</div>
+<table class="jobs"><thead><tr><th>job</th><th>issue</th><th>state</th><th>updated</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>${live}</body></html>
+`;
+}

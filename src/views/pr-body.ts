@@ -1,0 +1,136 @@
+import { prMarker } from '../forges/github/markers.js';
+import { qualityBlocks } from '../machines/attempt-progress.js';
+import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
+import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
+import type { DependencyChange } from '../workspace/dependency-changes.js';
+import { selfConfigChanges } from '../workspace/self-modification.js';
+import { failingCount, failureDetails } from './attempt-report.js';
+import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
+import { qualityHold, sandboxWarning, testEvidence, weakEvidence } from './test-evidence.js';
+
+// The draft pull request's title and body: a pure function of the job, so a resumed job writes
+// exactly the body the first run would have written.
+
+export const SELF_MODIFICATION_NOTE =
+  '> [!WARNING]\n> This pull request changes booty itself. It stays a draft until a human reviews it: booty never promotes its own changes.';
+
+export function prTitle(job: Pick<JobContext, 'analysis' | 'issue'>): string {
+  const kind = job.analysis?.changeKind ?? 'fix';
+  const title = job.issue.title.trim() || `issue #${job.issue.number}`;
+  const full = `${kind}: ${title}`;
+  return full.length > 200 ? `${full.slice(0, 199)}…` : full;
+}
+
+/** The model's own account of the change: its last applied attempt's explanation. */
+export function changeSummary(job: Pick<JobContext, 'attempts' | 'analysis' | 'issue'>): string {
+  const applied = job.attempts.filter((a) => a.applied && a.files.length > 0).at(-1);
+  return (applied?.explanation || job.analysis?.summary || job.issue.title).trim();
+}
+
+/** Outcomes that leave the tests passing: only these may close the issue. */
+const PASSING: ReadonlySet<string> = new Set(['tests-passed', 'self-modification', 'promotion-failed']);
+
+/**
+ * Whether the work in this PR was seen passing: the latest attempt's own run passed and nothing
+ * failed the job since. An attempt that applied changes and was never tested proves nothing.
+ */
+export function testsProven(job: Pick<JobContext, 'attempts' | 'outcome'>): boolean {
+  const latest = job.attempts.at(-1);
+  return latest?.test?.passed === true && (!job.outcome || PASSING.has(job.outcome.reason));
+}
+
+export function renderPrBody(
+  job: JobContext,
+  extra: { dependencies?: DependencyChange[]; sandbox?: SandboxChoice } = {},
+): string {
+  const test = job.lastTest;
+  const passed = testsProven(job);
+  const sections = [prMarker(job.jobId)];
+  if (job.settings.selfModification) sections.push(SELF_MODIFICATION_NOTE);
+  const selfConfig = job.settings.selfModification ? selfConfigChanges(job.changes.map((c) => c.path)) : [];
+  if (selfConfig.length) sections.push(selfConfigWarning(selfConfig));
+  if (!passed) {
+    const why =
+      qualityHold(job) ??
+      job.outcome?.message ??
+      (test?.verdict === 'unknown'
+        ? `booty could not see the tests pass after ${job.attempt} of ${job.maxAttempts} attempts.`
+        : `The tests still fail after ${job.attempt} of ${job.maxAttempts} attempts.`);
+    sections.push(`> [!CAUTION]\n> ${why} This draft holds the work so far for a human to pick up.`);
+  }
+  const warning = sandboxWarning([job.baseline, test], extra.sandbox);
+  if (warning) sections.push(warning);
+  const weak = passed ? weakEvidence(test) : null;
+  if (weak) sections.push(weak);
+  // Only a change whose tests were seen passing closes the issue.
+  const link = passed ? `Closes #${job.issue.number}` : `Refs #${job.issue.number}`;
+  const previous = job.request.previous?.pr
+    ? `\n\nFollows #${job.request.previous.pr.number}, the earlier attempt at this issue, which this pull request does not change.`
+    : '';
+  sections.push(`## Summary\n\n${changeSummary(job)}\n\n${link}${previous}`);
+  sections.push(
+    `## Files changed\n\n${bullets(
+      job.changes.map((c) => (c.content === null ? `${c.path} (deleted)` : c.path)),
+      50,
+    )}`,
+  );
+  const dependencies = extra.dependencies ?? [];
+  if (dependencies.length) {
+    // Installed without their lifecycle scripts: booty does not run code the change brought in.
+    sections.push(
+      `## Dependency changes\n\n${dependencies
+        .map((d) => `${code(d.file)}:\n${fenced(d.lines.join('\n'), 'diff')}`)
+        .join(
+          '\n\n',
+        )}\n\nbooty installs the dependencies a change brings without running their install scripts.`,
+    );
+  }
+  sections.push(`## Test evidence\n\n${testEvidence(job)}`);
+  // The reasons are in the evidence above; this is what a person picking the work up runs into.
+  // A quality command's findings are listed in the evidence already.
+  if (test && !test.passed && qualityBlocks(test).length === 0) {
+    sections.push(
+      `## What failed\n\n${failureDetails(test, 'The last run', { reasons: false, open: true })}`,
+    );
+  }
+  if (job.attempts.length > 1) sections.push(`## Attempts\n\n${attemptsTable(job)}`);
+  sections.push(`## Model usage\n\n${usageLine(job.usage)}`);
+  sections.push(
+    `---\nOpened by booty for job ${code(job.jobId)} from #${job.issue.number}, branch ${code(job.branch)}.`,
+  );
+  return capBody(sections.join('\n\n'));
+}
+
+/** A self-modification that touches booty's workflows or config: the reviewer must see it first. */
+function selfConfigWarning(paths: string[]): string {
+  return `> [!IMPORTANT]\n> **This change touches booty's workflows or configuration**, which decide how booty is built, checked and run:\n${paths
+    .slice(0, 20)
+    .map((p) => `> - ${code(p)}`)
+    .join('\n')}`;
+}
+
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** Tokens in all four kinds, and what they cost. */
+export function usageLine(usage: UsageTotals): string {
+  return `${thousands(tokensSpent(usage))} tokens (${thousands(usage.inputTokens)} in, ${thousands(usage.outputTokens)} out, ${thousands(usage.cacheReadTokens)} cache read, ${thousands(usage.cacheWriteTokens)} cache write) · $${usage.costUsd.toFixed(4)}`;
+}
+
+export function attemptsTable(job: Pick<JobContext, 'attempts'>): string {
+  const rows = job.attempts.map((a) => {
+    const result = a.test
+      ? a.test.passed
+        ? `✅ passed (${a.test.totals?.passed ?? 0} tests)`
+        : qualityBlocks(a.test).length
+          ? `${a.test.verdict === 'unknown' ? '❔' : '❌'} tests passed; ${qualityBlocks(a.test)
+              .map((q) => code(q.command))
+              .join(', ')} did not`
+          : a.test.verdict === 'unknown'
+            ? `❔ not proven: ${a.test.reasons?.[0]?.message ?? 'no result'}`
+            : `❌ ${failingCount(a.test)} failing${a.test.timedOut ? ', timed out' : ''}`
+      : 'nothing applied';
+    const rejected = a.rejected.length ? `${a.rejected.length} rejected` : '';
+    return `| ${a.n} | ${a.files.length}${rejected ? ` (${rejected})` : ''} | ${result} | ${a.test ? formatDuration(a.test.durationMs) : ''} |`;
+  });
+  return ['| Attempt | Files | Result | Duration |', '|---|---|---|---|', ...rows].join('\n');
+}
