@@ -17,7 +17,6 @@ export interface EventStore extends EventLog, JobIndex, DeliveryLog {
   close(): Promise<void>;
 }
 
-// The contracts' records and options, named here too for the parts that still import them from
-// the whole store; new code imports them from records.ts and event-log.ts.
-export type { AppendOptions, AppendResult } from './event-log.js';
+// The records, named here too for the parts that still import them from the whole store; new code
+// imports them from records.ts.
 export type { DeliveryRecord, EventMeta, JobRecord, JobUpdate, NewEvent, StoredEvent } from './records.js';
