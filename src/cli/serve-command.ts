@@ -1,5 +1,4 @@
 import { leaseSettings, loadEnv, storeLocation } from '../env.js';
-import { withDotEnv } from '../env-sources.js';
 import { BootyError } from '../errors.js';
 import { gatewayConfig } from '../gateway/gateway-config.js';
 import { startLiveInspector } from '../gateway/live-inspector.js';
@@ -18,7 +17,7 @@ export const serveCommand: Command = {
   usage: [
     'Usage: booty serve [--inspect] [--inspect-port N]',
     '',
-    'Listens on $PORT (default 3000) for GitHub webhooks at POST /webhooks and runs the jobs they',
+    'Listens on $PORT (default 3000) for GitHub webhooks at POST /webhooks (WEBHOOK_PATH) and runs the jobs they',
     'start; unfinished jobs resume from their logs. Settings come from the environment, and from a',
     '.env file in this directory for what the environment does not set (see .env.example). With',
     'WEBHOOK_PROXY_URL set, webhooks also arrive through that smee.io channel.',
@@ -29,8 +28,8 @@ export const serveCommand: Command = {
   options: { inspect: { type: 'boolean' }, 'inspect-port': { type: 'string' } },
   positionals: [],
   async run({ values }, io) {
-    // Probot reads ./.env too; what the real environment sets wins.
-    const env = loadEnv(withDotEnv(io.env), { server: true });
+    // ./.env is in io.env already (main.ts), under what the real environment sets.
+    const env = loadEnv(io.env, { server: true });
     // Everything that can be checked without opening anything, first: the webhook settings, an
     // App's key, the workdir. Each failure is one line naming the variable.
     const gateway = gatewayConfig(env);
@@ -68,7 +67,7 @@ export const serveCommand: Command = {
         const { startWebhookProxy } = await import('../intake/webhook-proxy.js');
         proxy = await startWebhookProxy({
           source: env.WEBHOOK_PROXY_URL,
-          target: `${server.url}/webhooks`,
+          target: `${server.url}${env.WEBHOOK_PATH}`,
           log,
         });
       } catch (err) {
@@ -104,7 +103,7 @@ export const serveCommand: Command = {
         ? 'booty is listening, and leasing jobs from the database with its other workers'
         : 'booty is listening',
     );
-    io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
+    io.out(`booty is listening on ${server.url} (webhooks: ${server.url}${env.WEBHOOK_PATH})`);
     if (proxy) io.out(`webhooks also arrive through ${proxy.source} (WEBHOOK_PROXY_URL)`);
     if (inspector) {
       if (server.dashboard) inspector.fallbackTo(`${server.url}/`);

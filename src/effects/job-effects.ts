@@ -6,6 +6,7 @@ import { createGitHubEffects, type GitHubEffects } from '../forges/github/github
 import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
+import { sandboxChoice } from '../sandbox/sandbox-mode.js';
 import { scrubberOf } from '../secrets/scrub.js';
 import type { EventStore } from '../store/event-store.js';
 import { jobViewBase } from '../views/job-link.js';
@@ -48,7 +49,9 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
   });
   // The key as read once (from the env or its file): the scrubber hides it wherever it shows up.
   const scrub = scrubberOf(() => secretValues(env, auth.kind === 'app' ? auth.privateKey : null));
-  const github = createGitHubEffects({ clients, log, scrub });
+  // Who chose the mode, for the notices that say the tests ran without bubblewrap.
+  const sandbox = sandboxChoice(env.BOOTY_SANDBOX, options.defaultSandbox ?? 'auto');
+  const github = createGitHubEffects({ clients, log, scrub, sandbox });
   // The workspace (git, the mirror cache, the repository config), the test runners and the Claude
   // SDK load with the first job that needs them: an idle serve holds none of them.
   let made: Workspace | null = null;
@@ -68,7 +71,7 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
   const tests = onFirstUse(async () =>
     (await import('../sandbox/test-effects.js')).createTestEffects({
       workspace: await workspace(),
-      sandbox: env.BOOTY_SANDBOX ?? options.defaultSandbox ?? 'auto',
+      sandbox: sandbox.mode,
       roPaths: env.BOOTY_SANDBOX_RO_PATHS,
       scrub,
     }),
@@ -128,6 +131,7 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     scrub,
     // The comment links to the job's page only where people can open it.
     publicUrl: jobViewBase(env),
+    sandbox,
   });
   // A finished job's clone goes; its branch is pushed and its log can rebuild it.
   const cleanup: JobObserver = {

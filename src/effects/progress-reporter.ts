@@ -5,6 +5,7 @@ import { progressMarker } from '../forges/markers.js';
 import type { Logger } from '../log.js';
 import { foldJob, type JobSnapshot } from '../machines/fold.js';
 import { jobView } from '../machines/job-context.js';
+import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import { jobViewUrl } from '../views/job-link.js';
@@ -32,6 +33,8 @@ export interface ProgressReporterOptions {
   scrub?: (text: string) => string;
   /** Where people reach booty's job view (BOOTY_PUBLIC_URL, when the view is served): comments link there. */
   publicUrl?: string | null;
+  /** The sandbox mode and who chose it, for the notice that the tests ran without bubblewrap. */
+  sandbox?: SandboxChoice;
   /** Tries per write before waiting for the next change; default 4. */
   attempts?: number;
   /** Pause before a retry, doubled each time; default 500 ms. */
@@ -110,7 +113,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       );
       e.reacted = true;
     }
-    const rendered = renderProgress(snapshot, { jobViewUrl: link(ctx.jobId) });
+    const rendered = renderProgress(snapshot, { jobViewUrl: link(ctx.jobId), sandbox: options.sandbox });
     const body = options.scrub ? options.scrub(rendered) : rendered;
     e.comment = await options.comments.write(ctx, body, e.comment);
   }

@@ -24,13 +24,17 @@ export function errorReply(err: BootyError): ErrorReply {
   return { status: err.status, body: { error: { code: err.code, message: err.message } } };
 }
 
-export function installErrorReplies(app: FastifyInstance, onError: (outcome: string) => void) {
+export function installErrorReplies(
+  app: FastifyInstance,
+  webhookPath: string,
+  onError: (outcome: string) => void,
+) {
   app.setErrorHandler((err, request, reply) => {
     const booty = toBootyError(err, request.id);
     // Log the code and message only: never the body, the headers or the signature.
     if (booty.status >= 500) request.log.error({ err }, booty.message);
     else request.log.info({ code: booty.code }, booty.message);
-    if (request.routeOptions.url === '/webhooks') onError(booty.code);
+    if (request.routeOptions.url === webhookPath) onError(booty.code);
     const { status, body } = errorReply(booty);
     // A 503 is a "not now": say when to come back (a restart takes seconds).
     if (status === 503) reply.header('retry-after', '10');

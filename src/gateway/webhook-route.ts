@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ConversationGate, ForgeWebhooks, IntakeConfig } from '../forges/forge.js';
+import type { ConversationGate, ForgeWebhooks } from '../forges/forge.js';
 import type { Intake } from '../intake/deliveries.js';
+import type { IntakeSettings } from '../intake/intake-config.js';
 import { takeDelivery } from '../intake/take-delivery.js';
 import type { GatewayMetrics } from './metrics.js';
 
@@ -9,7 +10,7 @@ import type { GatewayMetrics } from './metrics.js';
 // runs after the reply.
 
 export interface WebhookDeps {
-  config: IntakeConfig;
+  config: IntakeSettings;
   intake: Intake;
   metrics: GatewayMetrics;
   /** The forge whose deliveries this route takes. */
@@ -26,7 +27,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookDeps) {
     done(null, body),
   );
   app.post(
-    '/webhooks',
+    deps.config.webhookPath,
     {
       bodyLimit: webhooks.maxBytes,
       // The request's own logger carries the delivery id and event from the start, so every line

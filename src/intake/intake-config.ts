@@ -6,9 +6,15 @@ import type { IntakeConfig } from '../forges/forge.js';
 // What intake needs from the environment, checked before anything opens: a server that cannot
 // verify a delivery, or whose repository filter is a typo, must not start.
 
+/** What intake reads from the environment: the forge's settings, and where deliveries are posted. */
+export interface IntakeSettings extends IntakeConfig {
+  /** Where deliveries are posted (WEBHOOK_PATH, Probot's name; default /webhooks). */
+  webhookPath: string;
+}
+
 const repoGlob = /^[^/\s]+\/[^/\s]+$/;
 
-export function intakeConfig(env: Env): IntakeConfig {
+export function intakeConfig(env: Env): IntakeSettings {
   if (!env.GITHUB_WEBHOOK_SECRET) {
     throw new BootyError('BOOTY_E_ENV_INVALID', {
       name: 'GITHUB_WEBHOOK_SECRET',
@@ -33,6 +39,7 @@ export function intakeConfig(env: Env): IntakeConfig {
   const allowed = env.BOOTY_REPOS.length > 0 ? picomatch(env.BOOTY_REPOS, { nocase: true }) : () => true;
   return {
     triggerLabel: env.BOOTY_TRIGGER_LABEL,
+    webhookPath: env.WEBHOOK_PATH,
     secrets: [env.GITHUB_WEBHOOK_SECRET, env.GITHUB_WEBHOOK_SECRET_PREVIOUS].filter(
       (s): s is string => s !== undefined,
     ),

@@ -5,11 +5,14 @@ import { BootyError } from '../errors.js';
 import { webhookConversation } from '../forges/github/webhook-conversation.js';
 import { buildApp } from '../gateway/app.js';
 import { type GatewayConfig, gatewayConfig } from '../gateway/gateway-config.js';
+import type { ReadIssue } from '../gateway/jobs-write-routes.js';
 import type { GatewayMetrics } from '../gateway/metrics.js';
 import { checkJobPrerequisites, databaseReady, probe } from '../gateway/readiness.js';
 import { type DeliveryCatchUp, startDeliveryCatchUp } from '../intake/delivery-catch-up.js';
 import type { Logger } from '../log.js';
+import { isLoopbackHost } from '../loopback.js';
 import type { EventStore } from '../store/event-store.js';
+import { apiTokensOf } from '../store/open-api-tokens.js';
 import { dashboardServed } from '../views/job-link.js';
 import type { Booty } from './compose.js';
 
@@ -34,8 +37,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** `checked`: the gateway config when the caller has already checked the env (startBooty has). */
-export async function startServer(booty: Booty, checked?: GatewayConfig): Promise<RunningServer> {
+/**
+ * `checked`: the gateway config when the caller has already checked the env (startBooty has).
+ * `readIssue`: how `POST /jobs` reads an issue, where booty has no GitHub client of its own (a test's
+ * effects); the runtime's GitHub effects otherwise.
+ */
+export async function startServer(
+  booty: Booty,
+  checked?: GatewayConfig,
+  readIssue?: ReadIssue,
+): Promise<RunningServer> {
   const { env, log, store, supervisor, metrics, health } = booty;
   // A server is composed with `server: true`, which gives its store a health (compose.ts).
   if (!health) throw new Error('startServer needs a booty composed as a server');
@@ -59,6 +70,13 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     metrics,
     log,
     dashboard,
+    auth: {
+      tokens: apiTokensOf(store),
+      // A server on loopback answers this machine only: there, by default, no token is needed.
+      open: env.BOOTY_API_AUTH === 'auto' && isLoopbackHost(env.HOST),
+    },
+    rateLimit: env.BOOTY_API_RATE_LIMIT,
+    readIssue: readIssue ?? booty.runtime?.github.getIssue,
     conversation: booty.runtime ? webhookConversation(booty.runtime.clients) : undefined,
     readiness: async () => [
       await databaseReady(health),

@@ -48,9 +48,8 @@ export function classifyDelivery(event: string, payload: unknown, config: Intake
     };
   }
   if (event !== 'issues') {
-    const any = parse(AnyPayload, event, payload);
     return {
-      action: any.action ?? null,
+      action: parse(AnyPayload, event, payload).action ?? null,
       intent: { kind: 'ignore', reason: `event ${event} starts nothing` },
     };
   }
