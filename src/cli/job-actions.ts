@@ -51,7 +51,7 @@ export async function jobAction(
       const delivery = { id: `cli-${crypto.randomUUID()}`, event: 'cli', action };
       if (action === 'cancel') {
         if (job.final) throw new BootyError('BOOTY_E_JOB_FINISHED', { jobId, state: job.state });
-        await booty.supervisor.submit(delivery, {
+        await booty.intake.submit(delivery, {
           kind: 'cancel',
           repo,
           issue: job.issue,
@@ -75,8 +75,8 @@ export async function jobAction(
           name: 'ANTHROPIC_API_KEY',
           reason: 'is missing: booty needs it to call Claude',
         });
-      const issue = await booty.runtime!.github.getIssue(repo, job.issue);
-      const submitted = await booty.supervisor.submit(delivery, {
+      const issue = await booty.forge!.effects.getIssue(repo, job.issue);
+      const submitted = await booty.intake.submit(delivery, {
         kind: 'request',
         request: {
           repo,

@@ -63,8 +63,8 @@ export const runCommand: Command = {
     const runtime = booty.runtime!;
     try {
       const repo = { owner, name };
-      const issue = await runtime.github.getIssue(repo, Number(number));
-      const submitted = await supervisor.submit(
+      const issue = await booty.forge!.effects.getIssue(repo, Number(number));
+      const submitted = await booty.intake.submit(
         { id: `run-${crypto.randomUUID()}`, event: 'issues', action: 'labeled' },
         {
           kind: 'request',

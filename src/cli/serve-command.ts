@@ -1,13 +1,12 @@
 import { leaseSettings, loadEnv, storeLocation } from '../env.js';
 import { BootyError } from '../errors.js';
-import { gatewayConfig } from '../gateway/gateway-config.js';
 import { startLiveInspector } from '../gateway/live-inspector.js';
 import type { WebhookProxy } from '../intake/webhook-proxy.js';
 import { createLogger } from '../log.js';
-import { startBooty } from '../main/compose.js';
 import { endLeanStart } from '../main/lean-start.js';
 import { openStore } from '../main/open-store.js';
-import { installShutdownSignals } from '../main/serve.js';
+import { serverSettings, startBooty } from '../main/serve.js';
+import { installShutdownSignals } from '../main/signals.js';
 import { probeBwrap } from '../sandbox/bwrap.js';
 import { isPostgresUrl, redactUrl } from '../store/postgres/postgres-url.js';
 import { type Command, intOption } from './command.js';
@@ -32,7 +31,7 @@ export const serveCommand: Command = {
     const env = loadEnv(io.env, { server: true });
     // Everything that can be checked without opening anything, first: the webhook settings, an
     // App's key, the workdir. Each failure is one line naming the variable.
-    const gateway = gatewayConfig(env);
+    const settings = serverSettings(env);
     // A server runs strangers' code all day: without a wall it does not start, unless told to.
     const sandbox = env.BOOTY_SANDBOX ?? 'required';
     if (sandbox === 'required') {
@@ -48,14 +47,16 @@ export const serveCommand: Command = {
     const store = isPostgresUrl(location)
       ? openStore(location, { server: true, leases: leaseSettings(env) })
       : undefined;
-    const booty = await startBooty({
-      env,
-      log,
-      inspect: inspector?.inspect,
-      defaultSandbox: sandbox,
-      gateway,
-      store,
-    }).catch(async (err: unknown) => {
+    const booty = await startBooty(
+      {
+        env,
+        log,
+        inspect: inspector?.inspect,
+        defaultSandbox: sandbox,
+        store,
+      },
+      settings,
+    ).catch(async (err: unknown) => {
       await store?.close();
       throw err;
     });

@@ -108,9 +108,9 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
   async function show(e: Entry, snapshot: JobSnapshot) {
     const ctx = jobView(snapshot.context);
     if (!e.reacted) {
-      await options.comments.acknowledge(ctx).catch((err) =>
-        log?.warn({ jobId: ctx.jobId, err: String(err) }, 'no 👀 reaction'),
-      );
+      await options.comments
+        .acknowledge(ctx)
+        .catch((err) => log?.warn({ jobId: ctx.jobId, err: String(err) }, 'no 👀 reaction'));
       e.reacted = true;
     }
     const rendered = renderProgress(snapshot, { jobViewUrl: link(ctx.jobId), sandbox: options.sandbox });
@@ -247,7 +247,12 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     async damaged(job, problem) {
       // The log cannot be folded: the comment says so in words, with no state to show.
       const [owner, name] = job.repo.split('/') as [string, string];
-      const target = { jobId: job.jobId, repo: { owner, name }, issue: { number: job.issue }, installationId: null };
+      const target = {
+        jobId: job.jobId,
+        repo: { owner, name },
+        issue: { number: job.issue },
+        installationId: null,
+      };
       const body = [
         progressMarker(job.jobId),
         '### ⚠️ booty stopped working on this issue: its log is damaged',

@@ -8,8 +8,8 @@ import type { EffectName } from '../events/effect-results.js';
 import {
   type CancelReason,
   type JobCancelled,
-  JobRequested,
   type JobRequest,
+  JobRequested,
   type RepoRef,
 } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
@@ -325,7 +325,11 @@ export class Supervisor {
    * it its turn. `duplicate`: the delivery was seen before, and nothing was written; `taken`:
    * another writer started a job for the issue at the same moment (BOOTY_E_ISSUE_HAS_JOB).
    */
-  async request(jobId: string, delivery: DeliveryRecord, request: JobRequest): Promise<'created' | 'duplicate' | 'taken'> {
+  async request(
+    jobId: string,
+    delivery: DeliveryRecord,
+    request: JobRequest,
+  ): Promise<'created' | 'duplicate' | 'taken'> {
     const created = await this.create(jobId, delivery, request).catch((err: unknown) => {
       if (isBootyError(err, 'BOOTY_E_ISSUE_HAS_JOB')) return 'taken' as const;
       throw err;
@@ -338,7 +342,11 @@ export class Supervisor {
   }
 
   /** Appends the job's JobRequested with its delivery; null when the delivery was seen before. */
-  private async create(jobId: string, delivery: DeliveryRecord, request: JobRequest): Promise<JobChange | null> {
+  private async create(
+    jobId: string,
+    delivery: DeliveryRecord,
+    request: JobRequest,
+  ): Promise<JobChange | null> {
     const { store } = this.options;
     const earlier = await store.jobsForIssue(
       `${request.repo.owner}/${request.repo.name}`,

@@ -8,7 +8,7 @@ import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { type JobSnapshot, stateName } from '../machines/fold.js';
-import { startBooty } from '../main/compose.js';
+import { startBooty } from '../main/serve.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
 import type { Miss } from './cassette.js';
 import { type GoldAnswer, goldAnswer } from './gold-answer.js';

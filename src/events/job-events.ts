@@ -73,7 +73,10 @@ export type JobRequested = z.infer<typeof JobRequested>;
 export type JobRequestedInput = z.input<typeof JobRequested>;
 
 /** A new job as a delivery (or `booty run`) asks for it: what the request says, before booty stamps it. */
-export type JobRequest = Omit<JobRequestedInput, 'type' | 'jobId' | 'requestedAt' | 'settings' | 'deliveryId'>;
+export type JobRequest = Omit<
+  JobRequestedInput,
+  'type' | 'jobId' | 'requestedAt' | 'settings' | 'deliveryId'
+>;
 
 export const CancelReason = z.enum(['unlabeled', 'closed', 'operator']);
 

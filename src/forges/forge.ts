@@ -172,13 +172,19 @@ export interface ProgressComments {
   /** 👀 on the issue that asked. Repeating it is harmless. */
   acknowledge(job: ProgressTarget): Promise<void>;
   /** Writes the body into the job's comment (the known one, else the one its marker finds, else a new one). */
-  write(job: ProgressTarget, body: string, known: { id: number; body: string } | null): Promise<{ id: number; body: string }>;
+  write(
+    job: ProgressTarget,
+    body: string,
+    known: { id: number; body: string } | null,
+  ): Promise<{ id: number; body: string }>;
 }
 
 /** Where the workspace clones from and pushes to, and with what. */
 export interface RepoRemote {
   url(repo: RepoRef): string;
-  credentials(job: Pick<JobContext, 'repo' | 'installationId'>): Promise<{ username: string; password: string }>;
+  credentials(
+    job: Pick<JobContext, 'repo' | 'installationId'>,
+  ): Promise<{ username: string; password: string }>;
 }
 
 /** One attempt at a delivery, as the forge's own delivery log lists it. */

@@ -1,13 +1,13 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import type { Supervisor } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
+import type { Intake } from '../intake/deliveries.js';
+import type { IntakeSettings } from '../intake/intake-config.js';
 import type { EventStore } from '../store/event-store.js';
 import { bootyVersion } from '../version.js';
 import { type ApiAuth, identify, rateKey } from './api-auth.js';
 import { dashboardRoutes } from './dashboard-routes.js';
-import type { GatewayConfig } from './gateway-config.js';
 import { jobsRoutes } from './jobs-routes.js';
 import { jobsWriteRoutes, type ReadIssue } from './jobs-write-routes.js';
 import { viewGuard, viewTokenRoute } from './view-auth.js';
@@ -20,8 +20,8 @@ import { viewOffPage } from './view-pages.js';
 
 export interface JobsApiDeps {
   store: EventStore;
-  supervisor: Supervisor;
-  config: GatewayConfig;
+  intake: Intake;
+  config: IntakeSettings;
   auth: ApiAuth;
   /** Requests a minute per token or address (BOOTY_API_RATE_LIMIT). */
   rateLimit: number;

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Supervisor } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
 import type { RepoRef } from '../events/job-events.js';
+import type { Intake } from '../intake/deliveries.js';
+import type { IntakeSettings } from '../intake/intake-config.js';
 import type { EventStore, JobRecord } from '../store/event-store.js';
 import { jobJson } from '../views/job-json.js';
 import { callerName, requireScope } from './api-auth.js';
 import { cancelJobSchema, retryJobSchema, startJobSchema } from './api-schemas.js';
-import type { GatewayConfig } from './gateway-config.js';
 
 // A write token's routes: start a job for an issue, cancel one, run a finished one again. Each goes
-// through the supervisor as a webhook delivery does, recorded under an `api-…` delivery id, so the
+// through intake as a webhook delivery does, recorded under an `api-…` delivery id, so the
 // log says a job was started or cancelled through the API, and by which token.
 
 /** The issue as GitHub has it now: what a job is started with. */
@@ -21,8 +21,8 @@ export type ReadIssue = (
 
 export interface WriteDeps {
   store: EventStore;
-  supervisor: Supervisor;
-  config: GatewayConfig;
+  intake: Intake;
+  config: IntakeSettings;
   /** Reads an issue from GitHub; absent where booty has no GitHub client (a test's effects). */
   readIssue?: ReadIssue;
 }
@@ -31,7 +31,7 @@ export interface WriteDeps {
 const NOT_RETRIED = new Set(['merged']);
 
 export async function jobsWriteRoutes(app: FastifyInstance, deps: WriteDeps) {
-  const { store, supervisor, config } = deps;
+  const { store, intake, config } = deps;
   const delivery = (action: string) => ({ id: `api-${randomUUID()}`, event: 'api', action });
 
   const jobOf = async (id: string): Promise<JobRecord> => {
@@ -54,7 +54,7 @@ export async function jobsWriteRoutes(app: FastifyInstance, deps: WriteDeps) {
         reason: 'this booty has no GitHub client to read the issue',
       });
     const issue = await deps.readIssue(repo, number);
-    const submitted = await supervisor.submit(delivery(action), {
+    const submitted = await intake.submit(delivery(action), {
       kind: 'request',
       request: {
         repo,
@@ -90,7 +90,7 @@ export async function jobsWriteRoutes(app: FastifyInstance, deps: WriteDeps) {
       const job = await jobOf(request.params.id);
       if (job.final) throw new BootyError('BOOTY_E_JOB_FINISHED', { jobId: job.jobId, state: job.state });
       const [owner, name] = job.repo.split('/') as [string, string];
-      const done = await supervisor.submit(delivery('cancel'), {
+      const done = await intake.submit(delivery('cancel'), {
         kind: 'cancel',
         repo: { owner, name },
         issue: job.issue,

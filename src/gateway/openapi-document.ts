@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
-import type { Supervisor } from '../engine/supervisor.js';
+import type { Intake } from '../intake/deliveries.js';
+import type { IntakeSettings } from '../intake/intake-config.js';
 import type { EventStore } from '../store/event-store.js';
 import { apiTokensOf } from '../store/open-api-tokens.js';
-import type { GatewayConfig } from './gateway-config.js';
 import { documentedRoutes } from './jobs-api.js';
 
 // The jobs API's OpenAPI document without a listening server: the documented routes registered on
@@ -16,8 +16,8 @@ export interface DocumentedRoute {
 
 export async function openApiDocument(deps: {
   store: EventStore;
-  supervisor: Supervisor;
-  config: GatewayConfig;
+  intake: Intake;
+  config: IntakeSettings;
 }): Promise<{ document: Record<string, unknown>; routes: DocumentedRoute[] }> {
   const app = Fastify();
   const routes: DocumentedRoute[] = [];

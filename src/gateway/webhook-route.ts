@@ -53,7 +53,11 @@ const clip = (value: string | string[] | undefined) =>
 async function receive(request: FastifyRequest, reply: FastifyReply, deps: WebhookDeps) {
   const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   const read = await deps.webhooks.read({ headers: request.headers, body }, deps.config);
-  const { result, status, body: answer } = await takeDelivery(
+  const {
+    result,
+    status,
+    body: answer,
+  } = await takeDelivery(
     read,
     { intake: deps.intake, conversation: deps.conversation, countDelivery: deps.metrics.countDelivery },
     request.log,
@@ -65,7 +69,10 @@ async function receive(request: FastifyRequest, reply: FastifyReply, deps: Webho
     request.log.debug({ action, outcome: result.outcome, reason: result.reason }, 'delivery');
   else {
     const jobId = 'jobId' in result ? result.jobId : 'jobIds' in result ? result.jobIds.join(',') : undefined;
-    (jobId ? request.log.child({ jobId }) : request.log).info({ action, outcome: result.outcome }, 'delivery');
+    (jobId ? request.log.child({ jobId }) : request.log).info(
+      { action, outcome: result.outcome },
+      'delivery',
+    );
   }
   return reply.code(status).send(answer);
 }

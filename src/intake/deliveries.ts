@@ -1,6 +1,6 @@
-import type { RepoRef } from '../events/job-events.js';
 import type { OutsideEvent } from '../engine/job-runner.js';
 import { DAMAGED, damagedJob, newJobId, type Supervisor } from '../engine/supervisor.js';
+import type { RepoRef } from '../events/job-events.js';
 import type { Delivery, Intent, JobTarget, WakeIntent } from '../forges/forge.js';
 import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
 
@@ -22,10 +22,7 @@ export type SubmitResult =
 export const JOB_FINISHED = 'the job already finished';
 export const NOTHING_NEW = 'nothing new for the job';
 
-type Store = Pick<
-  EventStore,
-  'findActiveJob' | 'findJobForPr' | 'jobsForIssue' | 'recordDeliveries'
->;
+type Store = Pick<EventStore, 'findActiveJob' | 'findJobForPr' | 'jobsForIssue' | 'recordDeliveries'>;
 
 export class Intake {
   private submits: Promise<unknown> = Promise.resolve();
@@ -56,7 +53,10 @@ export class Intake {
     return next;
   }
 
-  private async submitNow(delivery: Delivery, intent: Exclude<Intent, { kind: 'ignore' }>): Promise<SubmitResult> {
+  private async submitNow(
+    delivery: Delivery,
+    intent: Exclude<Intent, { kind: 'ignore' }>,
+  ): Promise<SubmitResult> {
     const record = (outcome: string, jobId: string | null = null): DeliveryRecord => ({
       deliveryId: delivery.id,
       event: delivery.event,

@@ -160,7 +160,10 @@ export function deliveryCatchUp(
       return true;
     } catch (err) {
       if (!history.refusedAlone(err)) throw err;
-      log.warn({ deliveryId: d.id, err: history.explain(err) }, 'the forge would not send this delivery again');
+      log.warn(
+        { deliveryId: d.id, err: history.explain(err) },
+        'the forge would not send this delivery again',
+      );
       return false;
     }
   }

@@ -6,7 +6,8 @@ import type { SentDelivery } from '../forges/forge.js';
 // (a duplicate's 200); a 4xx (a bad signature, a header booty refused) would fail the same again.
 
 /** Whether the forge would get a different answer from a booty that is up: no response, or a 5xx. */
-export const failedAsIfDown = (d: Pick<SentDelivery, 'statusCode'>) => d.statusCode === 0 || d.statusCode >= 500;
+export const failedAsIfDown = (d: Pick<SentDelivery, 'statusCode'>) =>
+  d.statusCode === 0 || d.statusCode >= 500;
 
 /**
  * The newest attempt of each delivery to redeliver, oldest delivery first: asked one at a time in

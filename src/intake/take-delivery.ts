@@ -75,7 +75,8 @@ async function vetted(
       reviewComments.reviewId,
     );
     const comments = listed.filter((c) => !isBootysOwn(c.body));
-    if (!event.body.trim() && comments.length === 0) return { kind: 'ignore', reason: 'the review says nothing' };
+    if (!event.body.trim() && comments.length === 0)
+      return { kind: 'ignore', reason: 'the review says nothing' };
     intent = { ...intent, event: { ...event, comments } };
   }
   if (!(await conversation.isWriter(intent.repo, installationId, writer))) {
@@ -85,12 +86,17 @@ async function vetted(
         intent.repo,
         installationId,
         // Answered where they wrote: the PR, or the issue (a target without either is the PR's).
-        intent.target.issue ? { issue: intent.target.issue } : { pr: intent.target.pr ?? job.pr, issue: job.issue },
+        intent.target.issue
+          ? { issue: intent.target.issue }
+          : { pr: intent.target.pr ?? job.pr, issue: job.issue },
         writer,
         commentId,
       )
       .catch((err: unknown) => log.warn({ err }, 'could not answer a reader'));
-    return { kind: 'ignore', reason: `${writer} has no write access to ${intent.repo.owner}/${intent.repo.name}` };
+    return {
+      kind: 'ignore',
+      reason: `${writer} has no write access to ${intent.repo.owner}/${intent.repo.name}`,
+    };
   }
   return intent;
 }
@@ -108,10 +114,12 @@ async function closedByMerge(
   if (intent.reason !== 'closed' || !deps.conversation) return intent;
   const job = await deps.intake.jobFor(intent.repo, { issue: intent.issue });
   if (job?.pr == null) return intent;
-  const mergedBy = await deps.conversation.mergedBy(intent.repo, installationId, job.pr).catch((err: unknown) => {
-    log.warn({ err }, 'could not read whether the pull request was merged; the job is cancelled');
-    return null;
-  });
+  const mergedBy = await deps.conversation
+    .mergedBy(intent.repo, installationId, job.pr)
+    .catch((err: unknown) => {
+      log.warn({ err }, 'could not read whether the pull request was merged; the job is cancelled');
+      return null;
+    });
   if (mergedBy === null) return intent;
   const merged: ConversationIntent = {
     kind: 'wake',
@@ -174,7 +182,10 @@ async function answerIgnored(intent: ConversationIntent, reason: string, deps: T
 }
 
 /** The reply for each submit outcome. Pure, so the contract with the forge reads in one place. */
-export function replyFor(result: SubmitResult, intent: Intent): { status: number; body: Record<string, unknown> } {
+export function replyFor(
+  result: SubmitResult,
+  intent: Intent,
+): { status: number; body: Record<string, unknown> } {
   switch (result.outcome) {
     case 'created':
       return { status: 202, body: { jobId: result.jobId } };

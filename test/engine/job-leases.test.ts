@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type JobObserver, Supervisor } from '../../src/engine/supervisor.js';
 import { BootyError } from '../../src/errors.js';
+import { Intake } from '../../src/intake/deliveries.js';
 import type { LeaseSettings } from '../../src/store/job-leases.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { issueComment, sampleRequest } from '../support/job-harness.js';
@@ -33,11 +34,12 @@ function worker(url: string, script: Script = {}, concurrency = 2, observers: Jo
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     onError: (err) => errors.push(err),
   });
+  const intake = new Intake(supervisor);
   closing.push(async () => {
     await supervisor.shutdown();
     await store.close();
   });
-  return { store, supervisor, effects, errors };
+  return { store, supervisor, intake, effects, errors };
 }
 
 const labeled = (issue: number, id = `d-${issue}`) =>
@@ -47,8 +49,8 @@ const labeled = (issue: number, id = `d-${issue}`) =>
   ] as const;
 
 /** Starts a job for the issue through the worker's gateway; its id. */
-async function startJob(w: { supervisor: Supervisor }, issue: number): Promise<string> {
-  const created = await w.supervisor.submit(...labeled(issue));
+async function startJob(w: { intake: Intake }, issue: number): Promise<string> {
+  const created = await w.intake.submit(...labeled(issue));
   if (created.outcome !== 'created') throw new Error(created.outcome);
   return created.jobId;
 }
@@ -98,7 +100,7 @@ describe('workers on one database', () => {
     await Promise.all(workers.map((w) => w.supervisor.boot()));
     const issues = Array.from({ length: 8 }, (_, i) => i + 1);
     const answers = await Promise.all(
-      issues.flatMap((issue) => workers.map((w) => w.supervisor.submit(...labeled(issue)))),
+      issues.flatMap((issue) => workers.map((w) => w.intake.submit(...labeled(issue)))),
     );
     expect(answers.filter((a) => a.outcome === 'created')).toHaveLength(issues.length);
     expect(answers.filter((a) => a.outcome === 'duplicate')).toHaveLength(issues.length);
@@ -126,8 +128,8 @@ describe('workers on one database', () => {
     const answers = await Promise.all(
       issues.map((issue) =>
         Promise.all([
-          a.supervisor.submit(...labeled(issue, `opened-${issue}`)),
-          b.supervisor.submit(...labeled(issue, `labeled-${issue}`)),
+          a.intake.submit(...labeled(issue, `opened-${issue}`)),
+          b.intake.submit(...labeled(issue, `labeled-${issue}`)),
         ]),
       ),
     );
@@ -149,7 +151,7 @@ describe('workers on one database', () => {
     await a.supervisor.shutdown();
     await b.supervisor.boot();
 
-    const woke = await b.supervisor.submit(
+    const woke = await b.intake.submit(
       { id: 'd-review', event: 'pull_request_review', action: 'submitted' },
       {
         kind: 'wake',
@@ -243,7 +245,7 @@ describe('workers on one database', () => {
     // job with no effect to stop.
     await until('the first effect to start', async () => started);
 
-    const cancel = await b.supervisor.submit(
+    const cancel = await b.intake.submit(
       { id: 'd-closed', event: 'issues', action: 'closed' },
       {
         kind: 'cancel',
@@ -428,8 +430,8 @@ describe('events for a job running on a worker', () => {
     await until('the first effect to start', async () => starts === 1);
 
     // The other worker's gateway writes first; the running worker's runner is now behind the log.
-    expect(await b.supervisor.submit(...issueComment(501))).toEqual({ outcome: 'woke', jobId: jobId });
-    expect(await a.supervisor.submit(...issueComment(502))).toEqual({ outcome: 'woke', jobId: jobId });
+    expect(await b.intake.submit(...issueComment(501))).toEqual({ outcome: 'woke', jobId: jobId });
+    expect(await a.intake.submit(...issueComment(502))).toEqual({ outcome: 'woke', jobId: jobId });
 
     const events = await a.store.readStream(jobId);
     expect(events.filter((e) => e.type === 'FeedbackReceived').map((e) => e.data.commentId)).toEqual([

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/env.js';
-import { gatewayConfig } from '../../src/gateway/gateway-config.js';
 import { openApiDocument } from '../../src/gateway/openapi-document.js';
+import { intakeConfig } from '../../src/intake/intake-config.js';
 import { composeBooty } from '../../src/main/compose.js';
 import { tempDir } from '../support/job-harness.js';
 import { scriptedEffects } from '../support/scripted-effects.js';
@@ -27,7 +27,7 @@ afterAll(() => booty.close());
 
 describe('the OpenAPI document', () => {
   it('lists exactly the routes the API registers, with their methods', async () => {
-    const { document, routes } = await openApiDocument({ ...booty, config: gatewayConfig(env) });
+    const { document, routes } = await openApiDocument({ ...booty, config: intakeConfig(env) });
     const registered = routes.map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`).sort();
     const documented = Object.entries((document as typeof committed).paths)
       .flatMap(([route, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${route}`))

@@ -1,10 +1,11 @@
 import type { Env } from '../../env.js';
 import type { Logger } from '../../log.js';
-import type { Forge } from '../forge.js';
+import type { SandboxChoice } from '../../sandbox/sandbox-mode.js';
+import type { Forge, ProgressComments } from '../forge.js';
 import { authFromEnv } from './auth.js';
 import { createGitHubClients, type GitHubClients } from './clients.js';
-import { createGitHubEffects } from './github-effects.js';
 import { githubConversation } from './github-conversation.js';
+import { createGitHubEffects } from './github-effects.js';
 import { githubWebhooks } from './github-webhooks.js';
 import { hookDeliveries } from './hook-deliveries.js';
 import { reactEyes, upsertProgressComment } from './progress-comment.js';
@@ -24,11 +25,14 @@ export function createGitHubForge(options: {
   log?: Logger;
   /** Hides booty's secrets in what it writes to GitHub. */
   scrub?: (text: string) => string;
+  /** The sandbox's mode and who chose it, for the PR's notice when tests ran without bubblewrap. */
+  sandbox?: SandboxChoice;
 }): GitHubForge {
   const { env, log } = options;
   const auth = authFromEnv(env);
   const clients = createGitHubClients({ apiUrl: env.GITHUB_API_URL, auth, log });
-  return githubForge({ clients, log, scrub: options.scrub, secrets: auth.kind === 'app' ? [auth.privateKey] : [] });
+  const secrets = auth.kind === 'app' ? [auth.privateKey] : [];
+  return githubForge({ clients, log, scrub: options.scrub, sandbox: options.sandbox, secrets });
 }
 
 /** The forge over clients made elsewhere (tests, the benchmarks). */
@@ -36,20 +40,18 @@ export function githubForge(options: {
   clients: GitHubClients;
   log?: Logger;
   scrub?: (text: string) => string;
+  sandbox?: SandboxChoice;
   secrets?: string[];
 }): GitHubForge {
-  const { clients, log, scrub } = options;
+  const { clients, log, scrub, sandbox } = options;
   return {
     name: 'github',
     clients,
     secrets: options.secrets ?? [],
     webhooks: githubWebhooks,
     conversation: githubConversation(clients),
-    effects: createGitHubEffects({ clients, log, scrub }),
-    progress: {
-      acknowledge: async (job) => reactEyes(await clients.forJob(job), job),
-      write: async (job, body, known) => upsertProgressComment(await clients.forJob(job), job, body, known),
-    },
+    effects: createGitHubEffects({ clients, log, scrub, sandbox }),
+    progress: githubProgress(clients),
     remote: {
       url: (repo) => clients.gitRemoteUrl(repo),
       credentials: (job) => clients.gitCredentials(job),
@@ -57,5 +59,13 @@ export function githubForge(options: {
     // Only an App can list its webhook's deliveries; a token's webhooks are another's to manage.
     history: clients.isApp ? hookDeliveries(clients) : null,
     stop: () => clients.stop(),
+  };
+}
+
+/** The progress comment on GitHub: 👀 on the issue, and the one comment found by its marker. */
+export function githubProgress(clients: GitHubClients): ProgressComments {
+  return {
+    acknowledge: async (job) => reactEyes(await clients.forJob(job), job),
+    write: async (job, body, known) => upsertProgressComment(await clients.forJob(job), job, body, known),
   };
 }

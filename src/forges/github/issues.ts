@@ -1,9 +1,9 @@
 import type { IssueComment } from '../../events/effect-results.js';
 import type { IssueRef, RepoRef } from '../../events/job-events.js';
 import type { JobContext } from '../../machines/job-context.js';
+import { isBootysOwn } from '../markers.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { mapped } from './github-errors.js';
-import { isBootysOwn } from '../markers.js';
 
 // Reading an issue: for `booty run`, and its discussion for the model's context.
 

@@ -1,9 +1,9 @@
 import { BootyError } from '../../errors.js';
 import type { ProgressTarget } from '../forge.js';
+import { progressMarker } from '../markers.js';
 import type { GitHubClient } from './clients.js';
 import { githubError, httpStatus, mapped } from './github-errors.js';
 import { allIssueComments } from './issues.js';
-import { progressMarker } from '../markers.js';
 
 // The one progress comment per job, found again by its hidden marker. Upserting is safe to repeat:
 // a create whose reply was lost is found by the marker before anything is created again.
