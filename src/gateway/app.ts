@@ -55,7 +55,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keepAliveTimeout: 5_000,
     http: { headersTimeout: 5_000, requestTimeout: 5_000, connectionsCheckingInterval: 1_000 },
   });
-  installErrorReplies(app, deps.config.webhookPath, (code) => deps.metrics.countDelivery(code));
+  installErrorReplies(app, { path: deps.config.webhookPath, bodyLimit: deps.webhooks.maxBytes }, (code) =>
+    deps.metrics.countDelivery(code),
+  );
   await app.register(webhookRoutes, deps);
   await app.register(opsRoutes, deps);
   // Jobs' logs hold the issues, the code and the test output of private repositories: the API and

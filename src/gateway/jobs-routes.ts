@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { readTimeline } from '../engine/timeline.js';
 import { BootyError } from '../errors.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import { jobJson } from '../views/job-json.js';
-import { timelineJson } from '../views/timeline-json.js';
+import { timelineToJson } from '../views/timeline-json.js';
 import { requireScope } from './api-auth.js';
 import { getJobSchema, listJobsSchema, timelineSchema } from './api-schemas.js';
 
@@ -38,6 +39,6 @@ export async function jobsRoutes(app: FastifyInstance, deps: { store: EventStore
   app.get<{ Params: { id: string } }>(
     '/jobs/:id/timeline',
     { schema: timelineSchema, preHandler: read },
-    async (request) => timelineJson(deps.store, request.params.id),
+    async (request) => timelineToJson(await readTimeline(deps.store, request.params.id), false),
   );
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
-import { jobPath } from '../../src/views/job-diagram.js';
-import { timelineJson } from '../../src/views/timeline-json.js';
+import { jobPath, readTimeline } from '../../src/engine/timeline.js';
+import { timelineToJson } from '../../src/views/timeline-json.js';
+
+const timelineJson = async (store: Parameters<typeof readTimeline>[0], jobId: string, until?: number) =>
+  timelineToJson(await readTimeline(store, jobId, until), until !== undefined);
 import { cli } from '../support/cli.js';
 import { recordedJob } from './recorded-job.js';
 
