@@ -37,9 +37,9 @@ function start(settings: { dotEnv?: string; envFile?: string }) {
   if (settings.dotEnv !== undefined) fs.writeFileSync(path.join(workdir, '.env'), settings.dotEnv);
   const envFile = settings.envFile === undefined ? {} : parseEnv(settings.envFile);
   const { env, entrypoint, cmd } = imageStart(volume);
-  // tini -- node /app/dist/cli/bin.js serve: the part after tini, with this checkout's build.
+  // tini -- node /app/dist/src/cli/bin.js serve: the part after tini, with this checkout's build.
   expect(entrypoint.slice(0, 3)).toEqual(['tini', '--', 'node']);
-  expect(entrypoint[3]).toBe('/app/dist/cli/bin.js');
+  expect(entrypoint[3]).toBe('/app/dist/src/cli/bin.js');
   const proc = spawn(process.execPath, [compiled('src/cli/bin.ts'), ...cmd], {
     cwd: workdir,
     env: { PATH: process.env.PATH!, HOME: volume, ...env, ...envFile, PORT: '0' },
