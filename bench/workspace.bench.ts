@@ -107,7 +107,7 @@ export default async function run(): Promise<BenchResult[]> {
         initialContext({
           type: 'JobRequested',
           jobId: `bench-${n}`,
-          repo: { owner: 'bench', name: 'synthetic' },
+          repo: { forge: 'github', owner: 'bench', name: 'synthetic' },
           issue: { number: n, title: 'Bench', body: '', url: '' },
           triggerLabel: 'booty',
           sender: 'bench',

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { loadEnv } from '../env.js';
 import { BootyError, isBootyError } from '../errors.js';
+import { repoFromKey } from '../events/job-events.js';
 import { createLogger } from '../log.js';
 import { composeBooty } from '../main/compose.js';
 import { lockStore } from '../main/open-store.js';
@@ -46,8 +47,7 @@ export async function jobAction(
     try {
       const job = await booty.store.getJob(jobId);
       if (!job) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: jobId });
-      const [owner, name] = job.repo.split('/') as [string, string];
-      const repo = { owner, name };
+      const repo = repoFromKey(job.repo);
       const delivery = { id: `cli-${crypto.randomUUID()}`, event: 'cli', action };
       if (action === 'cancel') {
         if (job.final) throw new BootyError('BOOTY_E_JOB_FINISHED', { jobId, state: job.state });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
+import { repoFromKey } from '../events/job-events.js';
 import { createLogger } from '../log.js';
 import { type BootyConfig, composeBooty } from '../main/compose.js';
 import { lockStore } from '../main/open-store.js';
@@ -8,7 +9,8 @@ import type { DbLock } from '../store/sqlite/db-lock.js';
 import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
 import { followJob, stateEcho } from './follow-job.js';
 
-const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
+/** `owner/repo#N` on GitHub, `gitlab:group/project#N` (subgroups too) on GitLab. */
+const TARGET = /^((?:gitlab:)?[\w.-]+(?:\/[\w.-]+)+)#(\d+)$/;
 
 export const runCommand: Command = {
   name: 'run',
@@ -40,7 +42,8 @@ export const runCommand: Command = {
         reason: `expected owner/repo#N, not ${JSON.stringify(positionals[0])}`,
       });
     }
-    const [, owner, name, number] = match as unknown as [string, string, string, string];
+    const [, key, number] = match as unknown as [string, string, string];
+    const repo = repoFromKey(key);
     const env = loadEnv({ ...io.env, ...(values.db ? dbEnv(values.db as string) : {}) });
     // One job in this process, with no lease: on PostgreSQL a `booty serve` worker could run it too.
     if (env.BOOTY_DATABASE_URL) {
@@ -62,7 +65,6 @@ export const runCommand: Command = {
     const { supervisor } = booty;
     const runtime = booty.runtime!;
     try {
-      const repo = { owner, name };
       const issue = await booty.forge!.effects.getIssue(repo, Number(number));
       const submitted = await booty.intake.submit(
         { id: `run-${crypto.randomUUID()}`, event: 'issues', action: 'labeled' },
@@ -78,7 +80,7 @@ export const runCommand: Command = {
         },
       );
       if (submitted.outcome === 'already-active')
-        io.out(`${owner}/${name}#${number} already has job ${submitted.jobId}; following it`);
+        io.out(`${key}#${number} already has job ${submitted.jobId}; following it`);
       const jobId =
         submitted.outcome === 'created' || submitted.outcome === 'already-active' ? submitted.jobId : null;
       if (!jobId)
@@ -86,7 +88,7 @@ export const runCommand: Command = {
           src: 'run',
           reason: `the job was not created (${submitted.outcome})`,
         });
-      io.out(`job ${jobId} for ${owner}/${name}#${number}`);
+      io.out(`job ${jobId} for ${key}#${number}`);
       if (submitted.outcome === 'already-active') await supervisor.resume(jobId);
       return await followJob(booty, jobId, io);
     } finally {

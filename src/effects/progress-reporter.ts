@@ -1,5 +1,6 @@
 import type { JobObserver } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
+import { repoFromKey } from '../events/job-events.js';
 import type { ProgressComments } from '../forges/forge.js';
 import { progressMarker } from '../forges/markers.js';
 import type { Logger } from '../log.js';
@@ -246,10 +247,9 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     refresh,
     async damaged(job, problem) {
       // The log cannot be folded: the comment says so in words, with no state to show.
-      const [owner, name] = job.repo.split('/') as [string, string];
       const target = {
         jobId: job.jobId,
-        repo: { owner, name },
+        repo: repoFromKey(job.repo),
         issue: { number: job.issue },
         installationId: null,
       };

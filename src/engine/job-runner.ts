@@ -3,7 +3,7 @@ import { BootyError } from '../errors.js';
 import { catalogue, type DomainEvent } from '../events/catalogue.js';
 import type { ConversationEvent } from '../events/conversation-events.js';
 import type { EffectName, Usage } from '../events/effect-results.js';
-import type { JobCancelled } from '../events/job-events.js';
+import { type JobCancelled, repoKey } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
 import type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
 import { type JobSnapshot, jobInput, nextSnapshot, stateName } from '../machines/fold.js';
@@ -317,7 +317,7 @@ function metaFor(event: DomainEvent, next: JobSnapshot): EventMeta {
 export function jobUpdate(snapshot: JobSnapshot): JobUpdate {
   const { context } = snapshot;
   return {
-    repo: `${context.repo.owner}/${context.repo.name}`,
+    repo: repoKey(context.repo),
     issue: context.issue.number,
     state: stateName(snapshot),
     attempts: context.attempt,

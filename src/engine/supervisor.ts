@@ -11,6 +11,7 @@ import {
   type JobRequest,
   JobRequested,
   type RepoRef,
+  repoKey,
 } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
@@ -348,10 +349,7 @@ export class Supervisor {
     request: JobRequest,
   ): Promise<JobChange | null> {
     const { store } = this.options;
-    const earlier = await store.jobsForIssue(
-      `${request.repo.owner}/${request.repo.name}`,
-      request.issue.number,
-    );
+    const earlier = await store.jobsForIssue(repoKey(request.repo), request.issue.number);
     const last = earlier.at(-1);
     const previousPr = last ? foldJob(await readJobLog(store, last.jobId)).context.pr : null;
     const parsed = JobRequested.parse({

@@ -1,4 +1,5 @@
 import { BootyError } from '../errors.js';
+import { repoKey } from '../events/job-events.js';
 import { type FoldStep, firstDivergence, foldSteps, type JobSnapshot } from '../machines/fold.js';
 import type { EventStore, StoredEvent } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
@@ -59,7 +60,7 @@ export async function readTimeline(store: EventStore, jobId: string, until?: num
   const { repo, issue } = last.snapshot.context;
   return {
     jobId,
-    repo: `${repo.owner}/${repo.name}`,
+    repo: repoKey(repo),
     issue: issue.number,
     verified: diverged === null && tampered === null,
     divergence: diverged && {

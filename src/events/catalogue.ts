@@ -109,13 +109,13 @@ export type DomainEvent = JobRequested | JobCancelled | StepSucceeded | StepFail
 
 /** Each type's schema and the version rows are written with now. */
 export const catalogue = {
-  JobRequested: { version: 5, schema: JobRequested },
+  JobRequested: { version: 6, schema: JobRequested },
   JobCancelled: { version: 3, schema: JobCancelled },
   StepSucceeded: { version: 1, schema: StepSucceeded },
   StepFailed: { version: 1, schema: StepFailed },
   FeedbackReceived: { version: 1, schema: FeedbackReceived },
   CommandReceived: { version: 1, schema: CommandReceived },
-  CiCompleted: { version: 1, schema: CiCompleted },
+  CiCompleted: { version: 2, schema: CiCompleted },
   PrClosed: { version: 1, schema: PrClosed },
   PrUpdated: { version: 1, schema: PrUpdated },
 } as const;

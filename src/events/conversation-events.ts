@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The GitHub events that wake a job whose pull request is open, in booty's words. The gateway
+// The forge's events that wake a job whose pull request is open, in booty's words. The gateway
 // appends one to the job's log before the job acts on it; times are epoch milliseconds from the
 // payload's arrival, so the machine never reads a clock.
 
@@ -60,11 +60,14 @@ export const CommandReceived = z.object({
 });
 export type CommandReceived = z.infer<typeof CommandReceived>;
 
-/** A check suite, check run, status or workflow run finished on a commit: the job reads CI again. */
+/**
+ * CI finished something on a commit: on GitHub a check suite, check run, status or workflow run,
+ * on GitLab a pipeline or a job (v2; v1 knew GitHub's four). The job reads CI again.
+ */
 export const CiCompleted = z.object({
   type: z.literal('CiCompleted'),
   headSha: z.string().min(7),
-  source: z.enum(['check_suite', 'check_run', 'status', 'workflow_run']),
+  source: z.enum(['check_suite', 'check_run', 'status', 'workflow_run', 'pipeline', 'job']),
   /** What the one event said (success, failure, ...); the job reads the whole picture itself. */
   conclusion: z.string().nullable(),
   deliveryId,

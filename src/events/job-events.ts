@@ -3,7 +3,17 @@ import { z } from 'zod';
 // The events that come from outside a job: a request to start it and a request to cancel it.
 // Times are epoch milliseconds carried in the payload, so the machine never reads a clock.
 
+/** The forges booty serves: where a job's issue, pull request and remote live. */
+export const ForgeName = z.enum(['github', 'gitlab']);
+export type ForgeName = z.infer<typeof ForgeName>;
+
+/**
+ * A repository on a forge: GitHub's owner and name, or GitLab's namespace (a group, its subgroups
+ * included) and project path. Requests logged before GitLab (JobRequested v5 and older) name no
+ * forge and are lifted to GitHub.
+ */
 export const RepoRef = z.object({
+  forge: ForgeName,
   owner: z.string().min(1),
   name: z.string().min(1),
 });
@@ -89,4 +99,23 @@ export const JobCancelled = z.object({
 });
 export type JobCancelled = z.infer<typeof JobCancelled>;
 
-export const issueKey = (repo: RepoRef, issue: number) => `${repo.owner}/${repo.name}#${issue}`;
+/** The repository as people name it: `owner/name` on GitHub, `group/project` on GitLab. */
+export const repoName = (repo: Pick<RepoRef, 'owner' | 'name'>) => `${repo.owner}/${repo.name}`;
+
+/**
+ * The repository as the job index keys it: GitHub's as it always was (`owner/name`), another
+ * forge's with its name in front (`gitlab:group/project`), so two forges' namesakes never share a job.
+ */
+export const repoKey = (repo: RepoRef) =>
+  repo.forge === 'github' ? repoName(repo) : `${repo.forge}:${repoName(repo)}`;
+
+/** The repository a key names (repoKey's inverse); a GitLab project's last segment is its path. */
+export function repoFromKey(key: string): RepoRef {
+  const prefixed = /^([a-z]+):(.+)$/.exec(key);
+  const forge = prefixed ? ForgeName.parse(prefixed[1]) : 'github';
+  const path = prefixed ? prefixed[2]! : key;
+  const cut = path.lastIndexOf('/');
+  return { forge, owner: path.slice(0, cut), name: path.slice(cut + 1) };
+}
+
+export const issueKey = (repo: RepoRef, issue: number) => `${repoKey(repo)}#${issue}`;

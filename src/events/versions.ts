@@ -149,6 +149,12 @@ const upcasters: Record<string, Record<number, Upcaster>> = {
     3: ({ data }) => ({ type: 'JobRequested', version: 4, data: { ...data, loopControls: false } }),
     // v5 says whether new quality findings count as improvement: a job requested before did not.
     4: ({ data }) => ({ type: 'JobRequested', version: 5, data: { ...data, qualityProgress: false } }),
+    // v6 names the repository's forge: every job requested before GitLab was served was GitHub's.
+    5: ({ data }) => ({
+      type: 'JobRequested',
+      version: 6,
+      data: { ...data, repo: { forge: 'github', ...(data.repo as Record<string, unknown>) } },
+    }),
   },
 };
 

@@ -107,7 +107,11 @@ export const startJobSchema = {
     required: ['repo', 'issue'],
     additionalProperties: false,
     properties: {
-      repo: { type: 'string', pattern: '^[\\w.-]+/[\\w.-]+$', description: 'owner/name' },
+      repo: {
+        type: 'string',
+        pattern: '^(gitlab:)?[\\w.-]+(/[\\w.-]+)+$',
+        description: 'owner/name on GitHub, gitlab:group/project on GitLab',
+      },
       issue: { type: 'integer', minimum: 1 },
     },
   },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BootyError } from '../errors.js';
-import type { RepoRef } from '../events/job-events.js';
+import { type RepoRef, repoFromKey } from '../events/job-events.js';
 import type { Intake } from '../intake/deliveries.js';
 import type { IntakeSettings } from '../intake/intake-config.js';
 import type { EventStore, JobRecord } from '../store/event-store.js';
@@ -78,8 +78,7 @@ export async function jobsWriteRoutes(app: FastifyInstance, deps: WriteDeps) {
     '/jobs',
     { schema: startJobSchema, preValidation: requireScope('write', 'starting a job') },
     async (request, reply) => {
-      const [owner, name] = request.body.repo.split('/') as [string, string];
-      return start(request, reply, { owner, name }, request.body.issue, 'start');
+      return start(request, reply, repoFromKey(request.body.repo), request.body.issue, 'start');
     },
   );
 
@@ -89,10 +88,9 @@ export async function jobsWriteRoutes(app: FastifyInstance, deps: WriteDeps) {
     async (request) => {
       const job = await jobOf(request.params.id);
       if (job.final) throw new BootyError('BOOTY_E_JOB_FINISHED', { jobId: job.jobId, state: job.state });
-      const [owner, name] = job.repo.split('/') as [string, string];
       const done = await intake.submit(delivery('cancel'), {
         kind: 'cancel',
-        repo: { owner, name },
+        repo: repoFromKey(job.repo),
         issue: job.issue,
         reason: 'operator',
         sender: callerName(request),
@@ -122,8 +120,7 @@ export async function jobsWriteRoutes(app: FastifyInstance, deps: WriteDeps) {
           jobId: job.jobId,
           reason: `its pull request was ${job.state}`,
         });
-      const [owner, name] = job.repo.split('/') as [string, string];
-      return start(request, reply, { owner, name }, job.issue, 'retry');
+      return start(request, reply, repoFromKey(job.repo), job.issue, 'retry');
     },
   );
 }

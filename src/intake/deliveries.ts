@@ -1,6 +1,6 @@
 import type { OutsideEvent } from '../engine/job-runner.js';
 import { DAMAGED, damagedJob, newJobId, type Supervisor } from '../engine/supervisor.js';
-import type { RepoRef } from '../events/job-events.js';
+import { type RepoRef, repoKey } from '../events/job-events.js';
 import type { Delivery, Intent, JobTarget, WakeIntent } from '../forges/forge.js';
 import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
 
@@ -184,4 +184,4 @@ export class Intake {
   }
 }
 
-const fullName = (repo: RepoRef) => `${repo.owner}/${repo.name}`;
+const fullName = repoKey;

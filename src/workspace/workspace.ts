@@ -171,7 +171,7 @@ export function createWorkspace(options: WorkspaceOptions) {
    * cannot find, or may not read, is `no-repo`, as GitHub answers both the same.
    */
   async function readRemoteFile(job: JobContext, ref: ConfigRef, signal?: AbortSignal): Promise<RemoteFile> {
-    const repo = { owner: ref.owner, name: ref.name };
+    const repo = { forge: job.repo.forge, owner: ref.owner, name: ref.name };
     let mirror: string;
     try {
       mirror = await syncMirror({ root, repo, url: options.remoteUrl(repo), auth: await auth(job), signal });

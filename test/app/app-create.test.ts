@@ -103,7 +103,7 @@ describe('booty app create', () => {
       apiUrl: env.GITHUB_API_URL,
       auth: authFromEnv(env),
     });
-    const gh = await clients.forRepo({ owner: 'acme', name: 'widgets' });
+    const gh = await clients.forRepo({ forge: 'github' as const, owner: 'acme', name: 'widgets' });
     const { data } = await gh.rest.repos.get({ owner: 'acme', repo: 'widgets' });
     expect(data.full_name).toBe('acme/widgets');
     expect(sim.tokensMinted().map((t) => t.login)).toEqual(['booty-test[bot]']);

@@ -112,7 +112,7 @@ const ciOnHead = (id: string) =>
     { id, event: 'check_suite', action: 'completed' },
     {
       kind: 'wake',
-      repo: { owner: 'acme', name: 'widgets' },
+      repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
       target: { pr: 7 },
       event: { type: 'CiCompleted', headSha: 'b'.repeat(40), source: 'check_suite', conclusion: 'success' },
     },
@@ -156,7 +156,7 @@ describe('boot checks every unfinished log as replay --verify does', () => {
         { id: 'd-unlabeled', event: 'issues', action: 'unlabeled' },
         {
           kind: 'cancel',
-          repo: { owner: 'acme', name: 'widgets' },
+          repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
           issue: 1,
           reason: 'unlabeled',
           sender: 'octocat',

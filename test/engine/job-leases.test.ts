@@ -155,7 +155,7 @@ describe('workers on one database', () => {
       { id: 'd-review', event: 'pull_request_review', action: 'submitted' },
       {
         kind: 'wake',
-        repo: { owner: 'acme', name: 'widgets' },
+        repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
         target: { pr: 7 },
         event: {
           type: 'FeedbackReceived',
@@ -249,7 +249,7 @@ describe('workers on one database', () => {
       { id: 'd-closed', event: 'issues', action: 'closed' },
       {
         kind: 'cancel',
-        repo: { owner: 'acme', name: 'widgets' },
+        repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
         issue: 1,
         reason: 'closed',
         sender: 'octocat',

@@ -89,7 +89,13 @@ const labeled = [
 
 const closed: Parameters<Intake['submit']> = [
   { id: 'd-closed', event: 'issues', action: 'closed' },
-  { kind: 'cancel', repo: { owner: 'acme', name: 'widgets' }, issue: 1, reason: 'closed', sender: 'octocat' },
+  {
+    kind: 'cancel',
+    repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
+    issue: 1,
+    reason: 'closed',
+    sender: 'octocat',
+  },
 ];
 
 /** The comment shows the job as its whole log stands, and the job is reported up to it. */

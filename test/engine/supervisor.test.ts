@@ -63,7 +63,7 @@ describe('supervisor: a cancel for a job that finished meanwhile', () => {
     const h = harness({}, { db: first.db });
     const cancel = {
       kind: 'cancel' as const,
-      repo: { owner: 'acme', name: 'widgets' },
+      repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
       issue: 1,
       reason: 'unlabeled' as const,
       sender: 'octocat',
@@ -108,7 +108,7 @@ describe('supervisor: an event that comes while a job parks', () => {
       { id: 'd-ci', event: 'check_suite', action: 'completed' },
       {
         kind: 'wake',
-        repo: { owner: 'acme', name: 'widgets' },
+        repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
         target: { pr: 7 },
         event: { type: 'CiCompleted', headSha: 'b'.repeat(40), source: 'check_suite', conclusion: 'success' },
       },

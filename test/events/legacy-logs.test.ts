@@ -49,6 +49,8 @@ describe('logs written by M1', () => {
     expect(last).toMatchObject({ source: 'text', verdict: scenario === 'exhausted' ? 'fail' : 'pass' });
     expect(last.totals.failed).toBe(last.failingTests.length);
     expect(snapshot.context.branch).toBe('booty/issue-1-add-parseduration-turn-1h-30m-into-milli');
+    // Written before booty served a second forge: the job is GitHub's.
+    expect(snapshot.context.repo).toEqual({ forge: 'github', owner: 'demo', name: 'tiny-durations' });
     expect(renderProgress(snapshot)).toContain(`booty job \`${jobId}\``);
     expect(renderPrBody(jobView(snapshot.context))).toContain('## Test evidence');
   });

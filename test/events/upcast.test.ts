@@ -48,7 +48,7 @@ describe('event upcasting', () => {
     const [row] = await readJobLog(store, 'old-1');
     expect(row!.schemaVersion).toBe(catalogue.JobRequested.version);
     const input = jobInput(row);
-    expect(input.repo).toEqual({ owner: 'acme', name: 'widgets' });
+    expect(input.repo).toEqual({ forge: 'github' as const, owner: 'acme', name: 'widgets' });
     expect(input.issue).toEqual({ number: 12, title: 'Fix the parser', body: '', url: '' });
     expect(input.settings.maxAttempts).toBe(3);
     const snapshot = foldJob(await readJobLog(store, 'old-1'));
@@ -71,6 +71,30 @@ describe('event upcasting', () => {
       expect(snapshot.context.request).toMatchObject(request);
     },
   );
+
+  it.each([
+    [5, { owner: 'o', name: 'r' }, 'github'],
+    [6, { forge: 'gitlab', owner: 'group/sub', name: 'r' }, 'gitlab'],
+    [6, { forge: 'github', owner: 'o', name: 'r' }, 'github'],
+  ] as const)(
+    'given a JobRequested v%i naming the repository %j, when read, then the job is on %s',
+    async (version, repo, forge) => {
+      const store = new SqliteEventStore(path.join(tempDir(), 'forge.db'));
+      await store.append('j', 0, [{ type: 'JobRequested', version, data: { ...requestOfJ, repo } }]);
+      const [row] = await readJobLog(store, 'j');
+      await store.close();
+      expect(row!.schemaVersion).toBe(6);
+      expect(jobInput(row).repo).toEqual({ ...repo, forge });
+    },
+  );
+
+  it('refuses a v6 JobRequested that names no forge: only older rows are lifted', async () => {
+    const store = new SqliteEventStore(path.join(tempDir(), 'noforge.db'));
+    await store.append('j', 0, [{ type: 'JobRequested', version: 6, data: requestOfJ }]);
+    const caught = await readJobLog(store, 'j').catch((err: unknown) => err);
+    await store.close();
+    expect(isBootyError(caught, 'BOOTY_E_EVENT_INVALID')).toBe(true);
+  });
 
   it.each([
     [

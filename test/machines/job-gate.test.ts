@@ -86,7 +86,7 @@ describe('a relabel after the job finished', () => {
       { id: 'd-closed', event: 'pull_request', action: 'closed' },
       {
         kind: 'wake',
-        repo: { owner: 'acme', name: 'widgets' },
+        repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
         target: { pr: 7 },
         event: { type: 'PrClosed', merged: false, sender: 'octocat' },
       },

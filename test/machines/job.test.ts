@@ -233,7 +233,7 @@ describe('job machine', () => {
     const delivery = { id: 'd-review', event: 'pull_request_review', action: 'submitted' };
     const woke = await h.intake.submit(delivery, {
       kind: 'wake',
-      repo: { owner: 'acme', name: 'widgets' },
+      repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
       target: { pr: 7 },
       event: {
         type: 'FeedbackReceived',
@@ -261,7 +261,7 @@ describe('job machine', () => {
     expect(
       await h.intake.submit(delivery, {
         kind: 'wake',
-        repo: { owner: 'acme', name: 'widgets' },
+        repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
         target: { pr: 7 },
         event: { type: 'PrClosed', merged: true, sender: 'x' },
       }),
@@ -270,7 +270,7 @@ describe('job machine', () => {
 
   it('given news the job already has (an echo of its own promotion, CI on an old commit), then nothing is logged', async () => {
     const { h, jobId, events } = await runJob({});
-    const repo = { owner: 'acme', name: 'widgets' };
+    const repo = { forge: 'github' as const, owner: 'acme', name: 'widgets' };
     const echo = await h.intake.submit(
       { id: 'd-ready', event: 'pull_request', action: 'ready_for_review' },
       {

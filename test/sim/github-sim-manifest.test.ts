@@ -130,7 +130,7 @@ describe('an App registered from a manifest', () => {
       auth: { kind: 'app', appId: String(app.id), privateKey: app.pem },
       paced: false,
     });
-    const repo = { owner: 'acme', name: 'widgets' };
+    const repo = { forge: 'github' as const, owner: 'acme', name: 'widgets' };
     const gh = await clients.forRepo(repo);
     expect((await gh.rest.issues.get({ owner: 'acme', repo: 'widgets', issue_number: 1 })).data.title).toBe(
       'One',

@@ -74,7 +74,7 @@ describe('GitHub simulator', () => {
 
   it('refuses to open a second PR for the same head, and one without commits', async () => {
     const { sim, clients } = await started();
-    const gh = await clients.forRepo({ owner: 'acme', name: 'widgets' });
+    const gh = await clients.forRepo({ forge: 'github' as const, owner: 'acme', name: 'widgets' });
     const empty = await gh.rest.pulls
       .create({ owner: 'acme', repo: 'widgets', head: 'main', base: 'main', title: 't' })
       .catch((e) => e);
@@ -198,7 +198,7 @@ describe('GitHub simulator', () => {
     closers.push(() => again.sim.close());
     const second = again.sim.createIssue('acme', 'widgets', { title: 'two' });
     expect(second.number).toBe(2);
-    const gh = await again.clients.forRepo({ owner: 'acme', name: 'widgets' });
+    const gh = await again.clients.forRepo({ forge: 'github' as const, owner: 'acme', name: 'widgets' });
     const { data } = await gh.rest.issues.get({ owner: 'acme', repo: 'widgets', issue_number: 1 });
     expect(data.title).toBe('one');
   });

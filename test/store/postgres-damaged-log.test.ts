@@ -58,7 +58,7 @@ const ciOnHead = (id: string) =>
     { id, event: 'check_suite', action: 'completed' },
     {
       kind: 'wake',
-      repo: { owner: 'acme', name: 'widgets' },
+      repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
       target: { pr: 7 },
       event: { type: 'CiCompleted', headSha: 'b'.repeat(40), source: 'check_suite', conclusion: 'success' },
     },

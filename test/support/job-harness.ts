@@ -13,7 +13,7 @@ export function tempDir(prefix = 'booty-test-') {
 }
 
 export const sampleRequest = (issue = 1) => ({
-  repo: { owner: 'acme', name: 'widgets' },
+  repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
   issue: {
     number: issue,
     title: 'Add an add() function',
@@ -33,7 +33,7 @@ export const issueComment = (
   { id: `d-comment-${commentId}`, event: 'issue_comment', action: 'created' },
   {
     kind: 'wake',
-    repo: { owner: 'acme', name: 'widgets' },
+    repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' },
     target: { issue: 1 },
     event: {
       type: 'FeedbackReceived',

@@ -42,7 +42,7 @@ async function prepare(owner: string, name: string) {
     author,
     spares: false,
   });
-  const job = sampleJob({ jobId: `job-${++n}`, repo: { owner, name } });
+  const job = sampleJob({ jobId: `job-${++n}`, repo: { forge: 'github', owner, name } });
   try {
     return (await ws.prepare({ key: 'k', step: 'prepare', attempt: 0, notBefore: null, job }, { signal }))
       .config;

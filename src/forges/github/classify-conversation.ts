@@ -91,7 +91,11 @@ const BRANCH_PREFIX = 'booty/';
 const PR_UPDATES: readonly string[] = PrUpdated.shape.action.options;
 const isPrUpdate = (action: string): action is PrUpdated['action'] => PR_UPDATES.includes(action);
 const isBot = (a: { login: string; type?: string }) => a.type === 'Bot' || a.login.endsWith('[bot]');
-const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({ owner: r.owner.login, name: r.name });
+const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({
+  forge: 'github',
+  owner: r.owner.login,
+  name: r.name,
+});
 
 /**
  * What the commenter said in their own words: a quoted line is someone else's (a reply quoting

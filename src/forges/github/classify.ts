@@ -55,7 +55,7 @@ export function classifyDelivery(event: string, payload: unknown, config: Intake
   }
   const p = parse(IssuesPayload, event, payload);
   const ignore = (reason: string): Classified => ({ action: p.action, intent: { kind: 'ignore', reason } });
-  const repo = { owner: p.repository.owner.login, name: p.repository.name };
+  const repo = { forge: 'github' as const, owner: p.repository.owner.login, name: p.repository.name };
   // Label names are unique regardless of case within a repository, so compare them that way.
   const isTrigger = p.label?.name.toLowerCase() === config.triggerLabel.toLowerCase();
   const cancel = (reason: 'unlabeled' | 'closed'): Classified => ({

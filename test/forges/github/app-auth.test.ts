@@ -42,7 +42,7 @@ describe('GitHub App auth', () => {
       GITHUB_PRIVATE_KEY: undefined,
     });
     const clients = createGitHubClients({ apiUrl: sim.url, auth, paced: false });
-    const job = { repo: { owner: 'acme', name: 'widgets' }, installationId };
+    const job = { repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' }, installationId };
 
     const gh = await clients.forJob(job);
     await gh.rest.issues.createComment({ owner: 'acme', repo: 'widgets', issue_number: 1, body: 'hello' });
@@ -90,7 +90,7 @@ describe('GitHub App auth', () => {
       paced: false,
     });
     const err = await clients
-      .gitCredentials({ repo: { owner: 'acme', name: 'widgets' }, installationId })
+      .gitCredentials({ repo: { forge: 'github' as const, owner: 'acme', name: 'widgets' }, installationId })
       .catch((e) => e);
     expect(isBootyError(err, 'BOOTY_E_GITHUB_AUTH')).toBe(true);
     expect(err.message).toContain('A JSON web token could not be decoded');
@@ -99,7 +99,7 @@ describe('GitHub App auth', () => {
 });
 
 describe('gitRemoteUrl', () => {
-  const repo = { owner: 'o', name: 'n' };
+  const repo = { forge: 'github' as const, owner: 'o', name: 'n' };
   it('maps github.com, GitHub Enterprise and any other API URL to the git remote', () => {
     expect(gitRemoteUrl('https://api.github.com', repo)).toBe('https://github.com/o/n.git');
     expect(gitRemoteUrl('https://ghe.example.com/api/v3', repo)).toBe('https://ghe.example.com/o/n.git');

@@ -21,11 +21,11 @@ describe('GitHub clients', () => {
     });
     expect([...loaded]).toEqual([]);
 
-    const gh = await clients.forRepo({ owner: 'acme', name: 'widgets' });
+    const gh = await clients.forRepo({ forge: 'github' as const, owner: 'acme', name: 'widgets' });
     expect(typeof gh.rest.issues.get).toBe('function');
     expect(await gh.token()).toBe('ghp_test');
     // A token needs no App auth.
     expect([...loaded]).toEqual(['@octokit/rest']);
-    expect(await clients.forRepo({ owner: 'acme', name: 'widgets' })).toBe(gh);
+    expect(await clients.forRepo({ forge: 'github' as const, owner: 'acme', name: 'widgets' })).toBe(gh);
   });
 });

@@ -22,7 +22,7 @@ describe('GitHub clients at shutdown', () => {
     sim.createIssue('acme', 'widgets', { title: 'Add an add() function' });
     sim.fault('issues/list-comments', { kind: 'hang' });
     sim.fault('graphql', { kind: 'hang' });
-    const gh = await clients.forRepo({ owner: 'acme', name: 'widgets' });
+    const gh = await clients.forRepo({ forge: 'github' as const, owner: 'acme', name: 'widgets' });
     const rest = gh.rest.issues
       .listComments({ owner: 'acme', repo: 'widgets', issue_number: 1 })
       .catch((err: unknown) => err);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { conversationGate, isWriter } from '../../../src/forges/github/conversation-gate.js';
 import { calls, openPrFixture } from './pr-fixture.js';
 
-const repo = { owner: 'acme', name: 'widgets' };
+const repo = { forge: 'github' as const, owner: 'acme', name: 'widgets' };
 const PERMISSION = 'repos/get-collaborator-permission-level';
 
 describe('who may steer booty', () => {

@@ -277,7 +277,7 @@ describe('progress comment', () => {
   it("reads the issue, and its discussion without booty's own comments (progress, replies)", async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
-    const gh = await clients.forRepo({ owner: 'acme', name: 'widgets' });
+    const gh = await clients.forRepo({ forge: 'github' as const, owner: 'acme', name: 'widgets' });
     await gh.rest.issues.createComment({
       owner: 'acme',
       repo: 'widgets',
@@ -295,7 +295,7 @@ describe('progress comment', () => {
 
     const effects = createGitHubEffects({ clients });
     const comments = await effects.listIssueComments(jobView(foldJob(events).context));
-    const issue = await effects.getIssue({ owner: 'acme', name: 'widgets' }, 2);
+    const issue = await effects.getIssue({ forge: 'github' as const, owner: 'acme', name: 'widgets' }, 2);
 
     expect(sim.comments('acme', 'widgets', 1)).toHaveLength(3);
     expect(comments).toEqual([{ author: 'booty-bot', body: 'Use BigInt please' }]);
