@@ -56,6 +56,27 @@ const apiUrl = httpUrl.refine((v) => !/^https?:\/\/(www\.)?github\.com\/?$/i.tes
     "is GitHub's web address; the API is https://api.github.com (GitHub Enterprise: https://<host>/api/v3)",
 });
 
+/** A GitLab token's shape (personal, project or group access tokens are glpat-…), before GitLab is asked. */
+export function gitlabTokenProblem(value: string): string | null {
+  if (/\s/.test(value))
+    return 'has whitespace in it (a newline or space copied with it?); set the token alone';
+  if (/^["'`]|["'`]$/.test(value)) return 'is wrapped in quotes; set the token without them';
+  if (!/^[A-Za-z0-9_.-]{20,}$/.test(value))
+    return 'does not look like a GitLab access token (glpat-…: a project, group or personal access token)';
+  return null;
+}
+
+const gitlabToken = optionalText.superRefine((value, ctx) => {
+  const problem = value === undefined ? null : gitlabTokenProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** The instance's own address: booty adds /api/v4 itself, and git is served beside it. */
+const gitlabUrl = httpUrl.refine((v) => !/\/api\/v4\/?$/.test(v), {
+  message:
+    "is GitLab's API address; give the instance's address (https://gitlab.example.com), booty adds /api/v4",
+});
+
 /** Paths booty serves itself, which the webhook path may not take. */
 const RESERVED_PATHS = ['/', '/jobs', '/healthz', '/readyz', '/metrics', '/openapi.json', '/stream'];
 const RESERVED_PATHS_TEXT = RESERVED_PATHS.slice(1).join(', ');
@@ -84,6 +105,12 @@ export const EnvSchema = z.object({
       message: `must not be / or under one of booty's own routes (${RESERVED_PATHS_TEXT})`,
     })
     .default('/webhooks'),
+  /** GitLab: the instance (gitlab.com or self-managed), a project or group access token with `api`, and the webhook's secret token. */
+  GITLAB_URL: gitlabUrl.default('https://gitlab.com'),
+  GITLAB_TOKEN: gitlabToken,
+  GITLAB_WEBHOOK_SECRET: optionalText,
+  /** The previous secret token while a rotation is under way: deliveries with either are accepted. */
+  GITLAB_WEBHOOK_SECRET_PREVIOUS: optionalText,
   /** A smee.io channel (Probot's name): `serve` takes its webhooks from there, for development. */
   WEBHOOK_PROXY_URL: httpUrl.optional(),
 
@@ -189,26 +216,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
   const env = withDatabasePassword(parsed.data, named);
   recordSources(env, from);
   if (needs.server) {
-    if (!env.GITHUB_WEBHOOK_SECRET) {
-      throw new BootyError('BOOTY_E_ENV_INVALID', {
-        name: 'GITHUB_WEBHOOK_SECRET',
-        reason:
-          "is missing: set it (or Probot's WEBHOOK_SECRET) to the secret of your GitHub App or repository webhook",
-      });
-    }
-    if (!env.GITHUB_TOKEN && !env.GITHUB_APP_ID) {
-      throw new BootyError('BOOTY_E_ENV_INVALID', {
-        name: 'GITHUB_TOKEN',
-        reason:
-          'is missing: set GITHUB_TOKEN, or GITHUB_APP_ID with GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH (`booty app create` makes an App)',
-      });
-    }
-    if (env.GITHUB_APP_ID && !env.GITHUB_PRIVATE_KEY && !env.GITHUB_PRIVATE_KEY_PATH) {
-      throw new BootyError('BOOTY_E_ENV_INVALID', {
-        name: 'GITHUB_PRIVATE_KEY',
-        reason: 'is missing: a GitHub App needs GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH',
-      });
-    }
+    checkGitLab(env);
+    // GitHub is served when anything of it is set, or when nothing of GitLab is.
+    if (githubConfigured(env)) checkGitHub(env);
     if (!env.ANTHROPIC_API_KEY) {
       throw new BootyError('BOOTY_E_ENV_INVALID', {
         name: 'ANTHROPIC_API_KEY',
@@ -217,6 +227,60 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
     }
   }
   return env;
+}
+
+/** Whether booty serves GitHub: something of it is set, or nothing of GitLab is (GitHub is the default forge). */
+export const githubConfigured = (env: Env) =>
+  Boolean(env.GITHUB_WEBHOOK_SECRET || env.GITHUB_TOKEN || env.GITHUB_APP_ID) || !gitlabConfigured(env);
+
+/** Whether booty serves GitLab: its token or its webhook's secret is set. */
+export const gitlabConfigured = (env: Env) => Boolean(env.GITLAB_TOKEN || env.GITLAB_WEBHOOK_SECRET);
+
+/** The forges a server takes deliveries from, GitHub first. */
+export const configuredForges = (env: Env): ('github' | 'gitlab')[] => [
+  ...(githubConfigured(env) ? (['github'] as const) : []),
+  ...(gitlabConfigured(env) ? (['gitlab'] as const) : []),
+];
+
+function checkGitLab(env: Env) {
+  if (!gitlabConfigured(env)) return;
+  if (!env.GITLAB_TOKEN) {
+    throw new BootyError('BOOTY_E_ENV_INVALID', {
+      name: 'GITLAB_TOKEN',
+      reason:
+        'is missing: GITLAB_WEBHOOK_SECRET is set, so booty serves GitLab; set GITLAB_TOKEN to a project or group access token with the api scope and the Developer role',
+    });
+  }
+  if (!env.GITLAB_WEBHOOK_SECRET) {
+    throw new BootyError('BOOTY_E_ENV_INVALID', {
+      name: 'GITLAB_WEBHOOK_SECRET',
+      reason:
+        "is missing: GITLAB_TOKEN is set, so booty serves GitLab; set it to the webhook's secret token (Settings > Webhooks)",
+    });
+  }
+}
+
+function checkGitHub(env: Env) {
+  if (!env.GITHUB_WEBHOOK_SECRET) {
+    throw new BootyError('BOOTY_E_ENV_INVALID', {
+      name: 'GITHUB_WEBHOOK_SECRET',
+      reason:
+        "is missing: set it (or Probot's WEBHOOK_SECRET) to the secret of your GitHub App or repository webhook",
+    });
+  }
+  if (!env.GITHUB_TOKEN && !env.GITHUB_APP_ID) {
+    throw new BootyError('BOOTY_E_ENV_INVALID', {
+      name: 'GITHUB_TOKEN',
+      reason:
+        'is missing: set GITHUB_TOKEN, or GITHUB_APP_ID with GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH (`booty app create` makes an App)',
+    });
+  }
+  if (env.GITHUB_APP_ID && !env.GITHUB_PRIVATE_KEY && !env.GITHUB_PRIVATE_KEY_PATH) {
+    throw new BootyError('BOOTY_E_ENV_INVALID', {
+      name: 'GITHUB_PRIVATE_KEY',
+      reason: 'is missing: a GitHub App needs GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH',
+    });
+  }
 }
 
 /** BOOTY_DATABASE_URL with BOOTY_DATABASE_PASSWORD put in it, which must then be its only password. */
@@ -248,6 +312,9 @@ export function secretValues(env: Env, privateKey?: string | null): string[] {
     env.GITHUB_WEBHOOK_SECRET_PREVIOUS,
     env.GITHUB_PRIVATE_KEY,
     env.GITHUB_CLIENT_SECRET,
+    env.GITLAB_TOKEN,
+    env.GITLAB_WEBHOOK_SECRET,
+    env.GITLAB_WEBHOOK_SECRET_PREVIOUS,
     privateKey ?? undefined,
     env.ANTHROPIC_API_KEY,
     env.BOOTY_DATABASE_PASSWORD,

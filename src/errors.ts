@@ -166,6 +166,12 @@ export const catalogue = {
     (p) =>
       `the x-hub-signature-256 header ${p.reason}; check that the webhook secret matches GITHUB_WEBHOOK_SECRET`,
   ),
+  BOOTY_E_WEBHOOK_TOKEN: spec(
+    401,
+    false,
+    (p) =>
+      `the x-gitlab-token header ${p.reason}; check that the webhook's secret token matches GITLAB_WEBHOOK_SECRET`,
+  ),
   BOOTY_E_WEBHOOK_HEADER: spec(400, false, (p) => `the ${p.header} header ${p.reason}`),
   BOOTY_E_WEBHOOK_NOT_JSON: spec(400, false, (p) => `the delivery body is not JSON: ${p.reason}`),
   BOOTY_E_WEBHOOK_PAYLOAD: spec(
@@ -353,6 +359,39 @@ export const catalogue = {
     500,
     false,
     (p) => `${p.step} cannot run for job ${p.jobId}: ${p.reason}`,
+  ),
+  // gitlab (add gitlab codes below this line)
+  BOOTY_E_GITLAB_UNAVAILABLE: spec(
+    503,
+    true,
+    (p) => `GitLab did not answer ${p.method} ${p.url}: ${p.reason}; booty retries the step`,
+  ),
+  BOOTY_E_GITLAB_RATE_LIMITED: spec(
+    429,
+    true,
+    (p) => `GitLab rate-limited ${p.method} ${p.url} (${p.reason}); booty retries the step later`,
+  ),
+  BOOTY_E_GITLAB_AUTH: spec(
+    502,
+    false,
+    (p) =>
+      `GitLab rejected booty's token for ${p.method} ${p.url}: ${p.reason}; check GITLAB_TOKEN (a project or group access token with the api scope)`,
+  ),
+  BOOTY_E_GITLAB_REQUEST: spec(
+    502,
+    false,
+    (p) => `GitLab refused ${p.method} ${p.url} with ${p.status}: ${p.reason}`,
+  ),
+  BOOTY_E_GITLAB_PRECONDITION: spec(
+    500,
+    false,
+    (p) => `${p.step} cannot run for job ${p.jobId}: ${p.reason}`,
+  ),
+  BOOTY_E_FORGE_NOT_SERVED: spec(
+    400,
+    false,
+    (p) =>
+      `this booty does not serve ${p.forge}: set ${p.forge === 'gitlab' ? 'GITLAB_TOKEN and GITLAB_WEBHOOK_SECRET' : 'GITHUB_TOKEN (or a GitHub App) and GITHUB_WEBHOOK_SECRET'} to serve it`,
   ),
   // eval (add `booty eval` codes below this line)
   BOOTY_E_EVAL_TASKS_UNREADABLE: spec(

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { type CommandWord, type FeedbackPlace, PrUpdated } from '../../events/conversation-events.js';
+import { type FeedbackPlace, PrUpdated } from '../../events/conversation-events.js';
 import type { RepoRef } from '../../events/job-events.js';
+import { BRANCH_PREFIX } from '../conventions.js';
 import type { ConversationIntent, JobTarget, WakeIntent } from '../forge.js';
 import { isBootysOwn } from '../markers.js';
-import { parse } from './payload.js';
+import { parseMention } from '../mention.js';
+import { parse } from '../payload.js';
 
 // The deliveries that wake a job with an open PR: comments, reviews, the PR itself and CI. Pure,
 // like classify.ts: the payload in, what to do out. What needs GitHub (who may steer booty, a
@@ -86,7 +88,6 @@ export type ConversationClassified =
   | { action: string | null; intent: ConversationIntent }
   | { action: string | null; intent: { kind: 'ignore'; reason: string } };
 
-const BRANCH_PREFIX = 'booty/';
 /** What happens to a PR that its job hears of, besides its closing. */
 const PR_UPDATES: readonly string[] = PrUpdated.shape.action.options;
 const isPrUpdate = (action: string): action is PrUpdated['action'] => PR_UPDATES.includes(action);
@@ -96,46 +97,6 @@ const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({
   owner: r.owner.login,
   name: r.name,
 });
-
-/**
- * What the commenter said in their own words: a quoted line is someone else's (a reply quoting
- * `@booty cancel` must not cancel again), and code, fenced or inline, or an HTML comment (an issue
- * template's hint) shows a command without giving it.
- */
-function ownWords(body: string): string {
-  // Blanked, not cut: a position in the result is the same position in the body.
-  const blank = (text: string) => text.replace(/[^\n]/g, ' ');
-  return body
-    .replace(/^[ \t]*(```|~~~)[\s\S]*?(?:^[ \t]*\1[^\n]*$|(?![\s\S]))/gm, blank)
-    .replace(/<!--[\s\S]*?(?:-->|(?![\s\S]))/g, blank)
-    .replace(/^[ \t]*>.*$/gm, blank)
-    .replace(/`[^`\n]*`/g, blank);
-}
-
-/**
- * `@booty retry|stop|cancel|continue|approve`, `@booty revise <what to change>` (the text may run
- * on over the following lines), or `@booty <request>`; null when booty is not called in the
- * commenter's own words.
- */
-export function parseMention(
-  body: string,
-  name = 'booty',
-): { command: CommandWord; text?: string } | { request: string } | null {
-  const own = ownWords(body);
-  const m = new RegExp(`(?:^|\\s)@${name}\\b[ \\t]*([^\\n]*)`, 'i').exec(own);
-  if (!m) return null;
-  const rest = m[1]!.trim();
-  // A command may end a sentence (`@booty approve.`, `@booty continue!`): punctuation is not a request.
-  const word = /^(retry|stop|cancel|continue|approve)\b[\s.!,;:)]*$/i.exec(rest)?.[1]?.toLowerCase();
-  if (word) return { command: word as CommandWord };
-  // The revision is the writer's whole text from there on, their code and quotes included.
-  const revise = /^revise\b/i.test(rest) && /\brevise\b\s*([\s\S]*)$/i.exec(body.slice(m.index));
-  if (revise) {
-    const text = revise[1]!.trim();
-    return text ? { command: 'revise', text } : { command: 'revise' };
-  }
-  return { request: body.trim() };
-}
 
 /** A delivery with its payload as parsed: switching on `event` narrows `p`. */
 type Delivery = {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { hasPlanLabel } from '../conventions.js';
 import type { ConversationIntent, IntakeConfig, Intent } from '../forge.js';
+import { invalid, parse } from '../payload.js';
 import { classifyConversation, isConversationEvent } from './classify-conversation.js';
-import { invalid, parse } from './payload.js';
 
 // Turns a verified delivery into what the supervisor should do with it. Pure: the event name, the
 // payload and the config in, an Intent out. Only the parts of the payload read here are validated,
@@ -24,9 +25,6 @@ const IssuesPayload = z.object({
   label: z.object({ name: z.string().min(1) }).optional(),
   installation: z.object({ id: z.number().int() }).nullish(),
 });
-
-/** The label that asks for the plan to wait for a writer's approval before any code is written. */
-export const PLAN_LABEL = 'booty:plan';
 
 /** Every other event only has to be an object; its action, when present, is recorded. */
 const AnyPayload = z.object({ action: z.string().optional() });
@@ -85,7 +83,7 @@ export function classifyDelivery(event: string, payload: unknown, config: Intake
             triggerLabel: p.label.name,
             sender: p.sender.login,
             installationId: p.installation?.id ?? null,
-            ...(hasPlanLabel(p.issue.labels) ? { planApproval: true } : {}),
+            ...(hasPlanLabel((p.issue.labels ?? []).map((l) => l.name)) ? { planApproval: true } : {}),
           },
         },
       };
@@ -99,6 +97,3 @@ export function classifyDelivery(event: string, payload: unknown, config: Intake
       return ignore(`issues.${p.action} starts nothing`);
   }
 }
-
-const hasPlanLabel = (labels: { name: string }[] | null | undefined) =>
-  (labels ?? []).some((l) => l.name.toLowerCase() === PLAN_LABEL);

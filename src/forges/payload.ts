@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { BootyError } from '../../errors.js';
+import { BootyError } from '../errors.js';
 
-// Webhook payloads are checked only in the parts booty reads, so GitHub adding fields never breaks
+// Webhook payloads are checked only in the parts booty reads, so the forge adding fields never breaks
 // a delivery; a part that is missing or malformed is named in the error.
 
 export function parse<T extends z.ZodType>(schema: T, event: string, payload: unknown): z.infer<T> {

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import type { FeedbackPlace } from '../../events/conversation-events.js';
+import { BRANCH_PREFIX } from '../conventions.js';
+import type { ConversationIntent } from '../forge.js';
+import { isBootysOwn } from '../markers.js';
+import { parseMention } from '../mention.js';
+import { parse } from '../payload.js';
+import { type Classified, repoOfPath, wake } from './intents.js';
+
+// A Note Hook: a comment on an issue or a merge request. On an issue, or in an MR's general
+// discussion, booty hears `@booty` (a command or a request); a comment on the MR's diff is a
+// review comment, which asks for a change as a GitHub review does, called by name or not, and its
+// thread gets booty's reply. Who may steer booty is asked of GitLab later (needs.writer).
+
+const Note = z.object({
+  object_kind: z.literal('note'),
+  user: z.object({ username: z.string().min(1) }),
+  project: z.object({ path_with_namespace: z.string().regex(/^[^/]+(\/[^/]+)+$/) }),
+  object_attributes: z.object({
+    id: z.number().int(),
+    note: z.string().nullish(),
+    noteable_type: z.string(),
+    system: z.boolean().nullish(),
+    action: z.string().nullish(),
+    type: z.string().nullish(),
+    position: z
+      .object({
+        new_path: z.string().nullish(),
+        old_path: z.string().nullish(),
+        new_line: z.number().int().nullish(),
+        old_line: z.number().int().nullish(),
+      })
+      .nullish(),
+  }),
+  issue: z.object({ iid: z.number().int().positive() }).nullish(),
+  merge_request: z.object({ iid: z.number().int().positive(), source_branch: z.string() }).nullish(),
+});
+
+export function classifyNote(payload: unknown): Classified {
+  const p = parse(Note, 'Note Hook', payload);
+  const note = p.object_attributes;
+  // Older GitLab sends no action: such a hook is a new note.
+  const action = note.action ?? 'create';
+  const ignore = (reason: string): Classified => ({ action, intent: { kind: 'ignore', reason } });
+  if (action !== 'create') return ignore(`note.${action} asks nothing`);
+  if (note.system) return ignore("GitLab's own notes ask nothing");
+  const body = note.note ?? '';
+  if (isBootysOwn(body)) return ignore("booty's own notes are ignored");
+  const repo = repoOfPath(p.project.path_with_namespace);
+  const author = p.user.username;
+  const onMr = note.noteable_type === 'MergeRequest' ? p.merge_request : null;
+  const onIssue = note.noteable_type === 'Issue' ? p.issue : null;
+  if (!onMr && !onIssue) return ignore(`a note on a ${note.noteable_type} asks nothing`);
+  if (onMr && !onMr.source_branch.startsWith(BRANCH_PREFIX)) return ignore('not a booty merge request');
+
+  const target = onMr ? { pr: onMr.iid, branch: onMr.source_branch } : { issue: onIssue!.iid };
+  const mention = parseMention(body);
+  const onDiff = Boolean(onMr && note.position && (note.position.new_path || note.position.old_path));
+  const place: FeedbackPlace = !onMr ? 'issue-comment' : onDiff ? 'review' : 'pr-comment';
+  const needs: Partial<ConversationIntent['needs']> = {
+    writer: author,
+    react: { place, commentId: note.id },
+  };
+  if (mention && 'command' in mention) {
+    return wake(
+      action,
+      repo,
+      target,
+      {
+        type: 'CommandReceived',
+        command: mention.command,
+        place: onMr ? 'pr-comment' : 'issue-comment',
+        author,
+        commentId: note.id,
+        ...(mention.text ? { text: mention.text } : {}),
+      },
+      { ...needs, react: { place: onMr ? 'pr-comment' : 'issue-comment', commentId: note.id } },
+    );
+  }
+  if (onDiff) {
+    const position = note.position!;
+    const comment = {
+      id: note.id,
+      path: position.new_path ?? position.old_path ?? null,
+      line: position.new_line ?? position.old_line ?? null,
+      body,
+    };
+    return wake(
+      action,
+      repo,
+      target,
+      {
+        type: 'FeedbackReceived',
+        place,
+        author,
+        body: '',
+        commentId: note.id,
+        comments: [comment],
+        mention: mention !== null,
+      },
+      needs,
+    );
+  }
+  if (!mention) return ignore('the note does not call on @booty');
+  return wake(
+    action,
+    repo,
+    target,
+    {
+      type: 'FeedbackReceived',
+      place,
+      author,
+      body: mention.request,
+      commentId: note.id,
+      comments: [],
+      mention: true,
+    },
+    needs,
+  );
+}

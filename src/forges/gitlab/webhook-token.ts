@@ -1,0 +1,18 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+// GitLab sends the webhook's secret token as it is, in X-Gitlab-Token; nothing signs the body. The
+// token is compared in constant time (both sides hashed first, so their lengths never show), and
+// any configured secret is accepted, so a rotation drops no delivery.
+
+export type TokenCheck = { ok: true } | { ok: false; reason: string };
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+export function checkToken(token: string | undefined, secrets: readonly string[]): TokenCheck {
+  if (token === undefined || token === '') return { ok: false, reason: 'is missing' };
+  const given = digest(token);
+  // Every secret is compared, whichever matches: the time taken says nothing of which one did.
+  let matched = false;
+  for (const secret of secrets) matched = timingSafeEqual(given, digest(secret)) || matched;
+  return matched ? { ok: true } : { ok: false, reason: 'does not match' };
+}
