@@ -17,12 +17,12 @@ import { scriptedEffects } from '../support/scripted-effects.js';
 
 // What a maintainer reads, pinned whole: the progress comment of a job whose first attempt fails and
 // whose second passes, and the body of a PR whose tests never passed. The test runs are real:
-// node:test 20.20 ran on a copy of the demo repository (test/github/golden/node-test/, the workspace
+// node:test 20.20 ran on a copy of the demo repository (test/views/golden/node-test/, the workspace
 // path renamed), and each is read by booty's own parser and verdict, as the test step reads it.
 // The job goes through the supervisor and its log is folded, as the reporter folds it.
 // UPDATE_GOLDEN=1 npx vitest run test/views/progress-golden.test.ts writes the files anew.
 
-const GOLDEN = fileURLToPath(new URL('../github/golden', import.meta.url));
+const GOLDEN = fileURLToPath(new URL('./golden', import.meta.url));
 const RUNS = path.join(GOLDEN, 'node-test');
 const CWD = '/home/runner/work/tiny-durations';
 const VIEW = 'https://booty.example.com';
