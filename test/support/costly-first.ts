@@ -3,9 +3,23 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Vitest starts the files it has timed before longest first, but a fresh clone (CI) has no timings,
 // and then it starts the largest files first: a short file of 50 jobs on three workers would start
-// last and run alone at the end. These files, the costliest measured (seconds of CPU, one file at a
-// time; README "Developing"), start first, costliest first; the rest keep Vitest's order.
-const COSTS: Record<string, number> = {};
+// a third of the way in. These files, the longest in a whole run (seconds each took in `npm test`,
+// three workers on two cores), start first, longest first; the rest keep Vitest's order. The
+// corpus counts the install of its runners, which a fresh clone does first (mostly network waits).
+const COSTS: Record<string, number> = {
+  'test/engine/crash.test.ts': 168,
+  'test/engine/many-workers.test.ts': 164,
+  'test/corpus/corpus.test.ts': 62 + 27,
+  'test/e2e/demo-conversation.test.ts': 68,
+  'test/e2e/serve-crash-rounds.test.ts': 53,
+  'test/engine/job-leases.test.ts': 51,
+  'test/e2e/demo.test.ts': 37,
+  'test/e2e/hostile/orphans.test.ts': 33,
+  'test/e2e/refine-crash.test.ts': 31,
+  'test/e2e/gate.test.ts': 29,
+  'test/packaging/pack.test.ts': 26,
+  'test/e2e/serve-crash.test.ts': 20,
+};
 
 export class CostlyFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
