@@ -1,5 +1,6 @@
 // The jobs the fold benchmarks read back: one real job run on the store under test, copied.
 import { Supervisor } from '../src/engine/supervisor.js';
+import { Intake } from '../src/intake/deliveries.js';
 import type { EventStore } from '../src/store/event-store.js';
 import { sampleRequest } from '../test/support/job-harness.js';
 import { scriptedEffects } from '../test/support/scripted-effects.js';
@@ -31,7 +32,8 @@ export async function recordJobs(store: EventStore, jobs: number): Promise<strin
     effects: effects.impls,
     settings: { retryBaseMs: 1, retryCapMs: 2 },
   });
-  const r = await supervisor.submit(
+  const intake = new Intake(supervisor);
+  const r = await intake.submit(
     { id: 'bench', event: 'issues', action: 'labeled' },
     { kind: 'request', request: sampleRequest(1) },
   );

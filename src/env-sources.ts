@@ -3,8 +3,9 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { BootyError } from './errors.js';
 
-// Where booty's settings come from: the environment, Probot's names for the same settings, and a
-// `.env` file for `serve`. The real environment wins over the file, and booty's names over Probot's.
+// Where booty's settings come from: the environment, Probot's names for the same settings, a
+// `.env` file, and a file per secret (`NAME_FILE`, as Docker and Compose `secrets:` mount them).
+// The real environment wins over the .env file, and booty's names over Probot's.
 
 /** Probot's names for booty's settings. booty's own name wins when both are set. */
 export const ENV_ALIASES = {
@@ -75,4 +76,55 @@ export function withDotEnv(source: NodeJS.ProcessEnv, file = path.resolve('.env'
     });
   }
   return { ...parseEnv(text), ...source };
+}
+
+/**
+ * The secrets that may come from a file: `NAME_FILE=/run/secrets/name` instead of `NAME=value`,
+ * so a container's secrets never stand in its environment or its compose file.
+ */
+export const FILE_SECRETS = [
+  'GITHUB_WEBHOOK_SECRET',
+  'GITHUB_WEBHOOK_SECRET_PREVIOUS',
+  'GITHUB_TOKEN',
+  'GITHUB_PRIVATE_KEY',
+  'GITHUB_CLIENT_SECRET',
+  'ANTHROPIC_API_KEY',
+  'BOOTY_DATABASE_URL',
+  'BOOTY_DATABASE_PASSWORD',
+] as const;
+
+/**
+ * Each `NAME_FILE` read into NAME. The file's trailing line breaks are dropped (an editor or
+ * `echo` adds one); what is left must not be empty. Setting both NAME and NAME_FILE is an error,
+ * not a silent choice between two secrets. `from` names the variable each value came from.
+ */
+export function withSecretFiles(source: NodeJS.ProcessEnv): {
+  values: NodeJS.ProcessEnv;
+  from: Record<string, string>;
+} {
+  const values: NodeJS.ProcessEnv = { ...source };
+  const from: Record<string, string> = {};
+  for (const name of FILE_SECRETS) {
+    const fileName = `${name}_FILE`;
+    const file = source[fileName];
+    delete values[fileName];
+    if (!given(file)) continue;
+    const invalid = (reason: string) => new BootyError('BOOTY_E_ENV_INVALID', { name: fileName, reason });
+    if (given(source[name]))
+      throw invalid(`is set, and so is ${name}: set one of them (the file is for container secrets)`);
+    let text: string;
+    try {
+      text = fs.readFileSync(file.trim(), 'utf8');
+    } catch (err) {
+      throw invalid(
+        `names ${file.trim()}, which cannot be read (${(err as Error).message}); mount the secret there or fix its permissions`,
+      );
+    }
+    const value = text.replace(/[\r\n]+$/, '');
+    if (value.trim() === '')
+      throw invalid(`names ${file.trim()}, which is empty; put the ${name} value in it`);
+    values[name] = value;
+    from[name] = fileName;
+  }
+  return { values, from };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recordSources, withAliases } from './env-sources.js';
+import { recordSources, withAliases, withSecretFiles } from './env-sources.js';
 import { BootyError } from './errors.js';
 
 // Every environment variable booty reads, checked once at start. A missing or malformed one stops
@@ -56,6 +56,10 @@ const apiUrl = httpUrl.refine((v) => !/^https?:\/\/(www\.)?github\.com\/?$/i.tes
     "is GitHub's web address; the API is https://api.github.com (GitHub Enterprise: https://<host>/api/v3)",
 });
 
+/** Paths booty serves itself, which the webhook path may not take. */
+const RESERVED_PATHS = ['/', '/jobs', '/healthz', '/readyz', '/metrics', '/openapi.json', '/stream'];
+const RESERVED_PATHS_TEXT = RESERVED_PATHS.slice(1).join(', ');
+
 export const EnvSchema = z.object({
   PORT: int(0, 65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -72,6 +76,14 @@ export const EnvSchema = z.object({
   /** The App's OAuth client, written by `booty app create`; booty itself does not use it yet. */
   GITHUB_CLIENT_ID: optionalText,
   GITHUB_CLIENT_SECRET: optionalText,
+  /** Where GitHub posts webhooks (Probot's name and default path). */
+  WEBHOOK_PATH: z
+    .string()
+    .regex(/^\/[\w./-]*$/, 'must be a path like /webhooks or /api/github/webhooks')
+    .refine((v) => !RESERVED_PATHS.some((r) => v === r || v.startsWith(`${r}/`)), {
+      message: `must not be / or under one of booty's own routes (${RESERVED_PATHS_TEXT})`,
+    })
+    .default('/webhooks'),
   /** A smee.io channel (Probot's name): `serve` takes its webhooks from there, for development. */
   WEBHOOK_PROXY_URL: httpUrl.optional(),
 
@@ -88,6 +100,8 @@ export const EnvSchema = z.object({
   BOOTY_DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\/\S+$/i.test(v), {
     message: 'must be a postgres:// or postgresql:// URL, as in postgres://user:password@host:5432/booty',
   }),
+  /** The password of BOOTY_DATABASE_URL's user, kept out of the URL (BOOTY_DATABASE_PASSWORD_FILE: a secret). */
+  BOOTY_DATABASE_PASSWORD: optionalText,
   BOOTY_WORKDIR: z.string().min(1).default('./.booty'),
   BOOTY_TRIGGER_LABEL: z.string().min(1).default('booty'),
   BOOTY_CONCURRENCY: int(1, 64).default(2),
@@ -106,6 +120,13 @@ export const EnvSchema = z.object({
   BOOTY_LOCK_WAIT_MS: int(0, 600_000).default(30_000),
   /** The job view at `/` and `/jobs/:id/view`: on, off, or (unset) on only when serving on loopback. */
   BOOTY_DASHBOARD: z.enum(['on', 'off']).optional(),
+  /**
+   * Who may read the jobs API and the job view: `token` asks every request for a token (`booty
+   * token create`); `auto` (the default) lets a server that listens on loopback only answer without.
+   */
+  BOOTY_API_AUTH: z.enum(['auto', 'token']).default('auto'),
+  /** Requests one client may make to the jobs API per minute. */
+  BOOTY_API_RATE_LIMIT: int(1, 100_000).default(120),
   /** Where people reach this booty (e.g. https://booty.example.com): comments link to the job view there. */
   BOOTY_PUBLIC_URL: httpUrl.optional(),
   /** Repositories booty may work on, as globs like `org/*`; empty allows all. */
@@ -150,8 +171,12 @@ export interface EnvRequirements {
 }
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequirements = {}): Env {
-  const { values, from } = withAliases(source);
-  // An error names the variable the operator set: Probot's name, when that is where it came from.
+  const files = withSecretFiles(source);
+  const aliased = withAliases(files.values);
+  const { values } = aliased;
+  const from = { ...files.from, ...aliased.from };
+  // An error names the variable the operator set: Probot's name, or NAME_FILE, when that is where
+  // it came from.
   const named = (name: string) => from[name] ?? name;
   const parsed = EnvSchema.safeParse(values);
   if (!parsed.success) {
@@ -161,7 +186,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
       reason: `is invalid: ${issue.message}`,
     });
   }
-  const env = parsed.data;
+  const env = withDatabasePassword(parsed.data, named);
   recordSources(env, from);
   if (needs.server) {
     if (!env.GITHUB_WEBHOOK_SECRET) {
@@ -194,6 +219,23 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
   return env;
 }
 
+/** BOOTY_DATABASE_URL with BOOTY_DATABASE_PASSWORD put in it, which must then be its only password. */
+function withDatabasePassword(env: Env, named: (name: string) => string): Env {
+  const password = env.BOOTY_DATABASE_PASSWORD;
+  if (password === undefined) return env;
+  const invalid = (reason: string) =>
+    new BootyError('BOOTY_E_ENV_INVALID', { name: named('BOOTY_DATABASE_PASSWORD'), reason });
+  if (!env.BOOTY_DATABASE_URL)
+    throw invalid('is set, but BOOTY_DATABASE_URL is not: it is the password of that URL’s user');
+  const url = new URL(env.BOOTY_DATABASE_URL);
+  if (url.password)
+    throw invalid(
+      `is set, and ${named('BOOTY_DATABASE_URL')} has a password too: leave the password out of the URL`,
+    );
+  url.password = encodeURIComponent(password);
+  return { ...env, BOOTY_DATABASE_URL: url.href };
+}
+
 /** Whether a repository (owner/name) is booty's own: its PRs stay draft for a human. */
 export const isSelfRepo = (env: Pick<Env, 'BOOTY_SELF_REPO'>, fullName: string) =>
   env.BOOTY_SELF_REPO !== undefined && fullName.toLowerCase() === env.BOOTY_SELF_REPO.toLowerCase();
@@ -208,6 +250,7 @@ export function secretValues(env: Env, privateKey?: string | null): string[] {
     env.GITHUB_CLIENT_SECRET,
     privateKey ?? undefined,
     env.ANTHROPIC_API_KEY,
+    env.BOOTY_DATABASE_PASSWORD,
   ].filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
 

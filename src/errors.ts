@@ -184,9 +184,43 @@ export const catalogue = {
     404,
     false,
     () =>
-      'the jobs are not shown on this address: serve on loopback behind a proxy that checks who asks, or set BOOTY_DASHBOARD=on',
+      'the job view is off on this address: set BOOTY_DASHBOARD=on to serve it (people then open it with a read token from `booty token create --scope read`); the jobs API at /jobs answers a request with a token',
   ),
   BOOTY_E_NOT_READY: spec(503, true, (p) => `booty is not ready: ${p.reason}`),
+  BOOTY_E_API_UNAUTHORIZED: spec(
+    401,
+    false,
+    (p) =>
+      `${p.reason}; send a token as \`Authorization: Bearer <token>\` (an operator makes one with \`booty token create --scope read\` or \`--scope write\`)`,
+  ),
+  BOOTY_E_API_FORBIDDEN: spec(
+    403,
+    false,
+    (p) =>
+      `token ${p.id} (${p.name}) may only read; ${p.action} needs a token made with \`booty token create --scope write\``,
+  ),
+  BOOTY_E_API_RATE_LIMITED: spec(
+    429,
+    true,
+    (p) =>
+      `over the jobs API's limit of ${p.max} requests a minute (BOOTY_API_RATE_LIMIT); try again in ${p.after}`,
+  ),
+  BOOTY_E_REPO_NOT_ALLOWED: spec(
+    403,
+    false,
+    (p) => `booty does not work on ${p.repo}: BOOTY_REPOS leaves it out`,
+  ),
+  BOOTY_E_JOB_NOT_RETRYABLE: spec(409, false, (p) => `job ${p.jobId} cannot be retried: ${p.reason}`),
+  BOOTY_E_JOB_FINISHED: spec(
+    409,
+    false,
+    (p) => `job ${p.jobId} has finished (${p.state}); there is nothing to cancel`,
+  ),
+  BOOTY_E_API_TOKEN_UNKNOWN: spec(
+    404,
+    false,
+    (p) => `no API token ${p.id}, or it was revoked already; list them with \`booty token list\``,
+  ),
   BOOTY_E_INTERNAL: spec(500, false, (p) => `unexpected error (request ${p.requestId}); see the server log`),
   // workspace and sandbox (add workspace and sandbox codes below this line)
   BOOTY_E_CONFIG_INVALID: spec(
@@ -319,6 +353,39 @@ export const catalogue = {
     500,
     false,
     (p) => `${p.step} cannot run for job ${p.jobId}: ${p.reason}`,
+  ),
+  // eval (add `booty eval` codes below this line)
+  BOOTY_E_EVAL_TASKS_UNREADABLE: spec(
+    400,
+    false,
+    (p) => `cannot read the eval tasks in ${p.file}: ${p.reason}; give a JSONL file with one task a line`,
+  ),
+  BOOTY_E_EVAL_TASK_INVALID: spec(
+    400,
+    false,
+    (p) =>
+      `${p.file} line ${p.line}: ${p.field} ${p.problem}; see "Measuring booty" in the README for the task format`,
+  ),
+  BOOTY_E_EVAL_TASK_SETUP: spec(
+    500,
+    false,
+    (p) => `task ${p.task}: ${p.reason}; fix the task's line (${p.origin}) and run again`,
+  ),
+  BOOTY_E_EVAL_CASSETTE: spec(
+    400,
+    false,
+    (p) => `the cassette in ${p.dir} ${p.reason}; record it again with --record ${p.dir}`,
+  ),
+  BOOTY_E_EVAL_CASSETTE_MISS: spec(
+    400,
+    false,
+    (p) =>
+      `replay: request ${p.n} (${p.method} ${p.path}) is not in the cassette ${p.dir}: ${p.reason}; the run differs from the recorded one (record it again with --record)`,
+  ),
+  BOOTY_E_EVAL_DIR_USED: spec(
+    400,
+    false,
+    (p) => `${p.dir} holds an earlier eval run (${p.file}); give an empty or new --dir`,
   ),
 } satisfies Record<string, ErrorSpec>;
 

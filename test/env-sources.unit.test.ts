@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { EnvSchema, loadEnv, tokenProblem } from '../src/env.js';
-import { ENV_ALIASES, withAliases, withDotEnv } from '../src/env-sources.js';
+import { ENV_ALIASES, FILE_SECRETS, withAliases, withDotEnv } from '../src/env-sources.js';
 import { isBootyError } from '../src/errors.js';
 import { tempDir } from './support/job-harness.js';
 
@@ -92,19 +92,155 @@ describe('a .env file', () => {
   });
 });
 
-describe('.env.example', () => {
-  const file = path.resolve(import.meta.dirname, '../.env.example');
-  const example = parseEnv(fs.readFileSync(file, 'utf8'));
+describe('secrets from files (NAME_FILE)', () => {
+  const dir = tempDir('booty-secret-files-');
+  const file = (name: string, text: string) => {
+    const at = path.join(dir, name);
+    fs.writeFileSync(at, text);
+    return at;
+  };
 
-  it("lists every variable booty reads, and Probot's names are in its comments", () => {
-    expect(Object.keys(example).sort()).toEqual(Object.keys(EnvSchema.shape).sort());
-    const text = fs.readFileSync(file, 'utf8');
-    for (const alias of [...Object.keys(ENV_ALIASES), 'GHE_HOST', 'GHE_PROTOCOL'])
-      expect(text).toContain(alias);
+  it('reads every secret from its file, dropping the trailing newline and keeping the rest', () => {
+    const pem = '-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----';
+    const env = loadEnv({
+      GITHUB_WEBHOOK_SECRET_FILE: file('hook', 'hook secret\n'),
+      GITHUB_WEBHOOK_SECRET_PREVIOUS_FILE: file('previous', 'old\r\n'),
+      GITHUB_TOKEN_FILE: file('token', `ghp_${'a'.repeat(36)}\n`),
+      GITHUB_APP_ID: '42',
+      GITHUB_PRIVATE_KEY_FILE: file('key.pem', `${pem}\n`),
+      GITHUB_CLIENT_SECRET_FILE: file('client', 'client'),
+      ANTHROPIC_API_KEY_FILE: file('anthropic', 'sk-ant-1\n\n'),
+      BOOTY_DATABASE_URL_FILE: file('url', 'postgres://booty:pw@db:5432/booty\n'),
+    });
+    expect([
+      env.GITHUB_WEBHOOK_SECRET,
+      env.GITHUB_WEBHOOK_SECRET_PREVIOUS,
+      env.GITHUB_TOKEN,
+      env.GITHUB_PRIVATE_KEY,
+      env.GITHUB_CLIENT_SECRET,
+      env.ANTHROPIC_API_KEY,
+      env.BOOTY_DATABASE_URL,
+    ]).toEqual([
+      'hook secret',
+      'old',
+      `ghp_${'a'.repeat(36)}`,
+      pem,
+      'client',
+      'sk-ant-1',
+      'postgres://booty:pw@db:5432/booty',
+    ]);
+    expect(FILE_SECRETS).toEqual([
+      'GITHUB_WEBHOOK_SECRET',
+      'GITHUB_WEBHOOK_SECRET_PREVIOUS',
+      'GITHUB_TOKEN',
+      'GITHUB_PRIVATE_KEY',
+      'GITHUB_CLIENT_SECRET',
+      'ANTHROPIC_API_KEY',
+      'BOOTY_DATABASE_URL',
+      'BOOTY_DATABASE_PASSWORD',
+    ]);
   });
 
-  it('holds the defaults: copied as it is, it means what an empty environment means', () => {
+  it.each([
+    [
+      'both set',
+      () => ({ GITHUB_TOKEN: 'ghp_x', GITHUB_TOKEN_FILE: file('t', 'ghp_y') }),
+      'BOOTY_E_ENV_INVALID: environment variable GITHUB_TOKEN_FILE is set, and so is GITHUB_TOKEN: set one of them (the file is for container secrets)',
+    ],
+    [
+      'a file that is not there',
+      () => ({ ANTHROPIC_API_KEY_FILE: path.join(dir, 'missing') }),
+      `BOOTY_E_ENV_INVALID: environment variable ANTHROPIC_API_KEY_FILE names ${path.join(dir, 'missing')}, which cannot be read (ENOENT: no such file or directory, open '${path.join(dir, 'missing')}'); mount the secret there or fix its permissions`,
+    ],
+    [
+      'an empty file',
+      () => ({ GITHUB_WEBHOOK_SECRET_FILE: file('empty', '\n') }),
+      `BOOTY_E_ENV_INVALID: environment variable GITHUB_WEBHOOK_SECRET_FILE names ${path.join(dir, 'empty')}, which is empty; put the GITHUB_WEBHOOK_SECRET value in it`,
+    ],
+    [
+      "a value that is wrong, named by the file's variable",
+      () => ({ GITHUB_TOKEN_FILE: file('quoted', `"ghp_${'a'.repeat(36)}"\n`) }),
+      'BOOTY_E_ENV_INVALID: environment variable GITHUB_TOKEN_FILE is invalid: is wrapped in quotes; set the token without them',
+    ],
+  ])('%s is one error naming the variable', (_, source, error) => {
+    expect(errorOf(() => loadEnv(source()))).toBe(error);
+  });
+
+  it('puts BOOTY_DATABASE_PASSWORD (or its file) into the URL, which must then have none', () => {
+    const env = loadEnv({
+      BOOTY_DATABASE_URL: 'postgres://booty_worker@db:5432/booty',
+      BOOTY_DATABASE_PASSWORD_FILE: file('db-password', 'p@ss:w/rd\n'),
+    });
+    expect(env.BOOTY_DATABASE_URL).toBe('postgres://booty_worker:p%40ss%3Aw%2Frd@db:5432/booty');
+    expect(new URL(env.BOOTY_DATABASE_URL!).password).toBe('p%40ss%3Aw%2Frd');
+    expect(errorOf(() => loadEnv({ BOOTY_DATABASE_PASSWORD: 'x' }))).toBe(
+      'BOOTY_E_ENV_INVALID: environment variable BOOTY_DATABASE_PASSWORD is set, but BOOTY_DATABASE_URL is not: it is the password of that URL’s user',
+    );
+    expect(
+      errorOf(() =>
+        loadEnv({
+          BOOTY_DATABASE_URL: 'postgres://u:p@db/booty',
+          BOOTY_DATABASE_PASSWORD_FILE: file('p', 'x'),
+        }),
+      ),
+    ).toBe(
+      'BOOTY_E_ENV_INVALID: environment variable BOOTY_DATABASE_PASSWORD_FILE is set, and BOOTY_DATABASE_URL has a password too: leave the password out of the URL',
+    );
+  });
+});
+
+describe("Probot's WEBHOOK_PATH", () => {
+  it('is where deliveries are taken, /webhooks unless set, and may not take one of booty’s own routes', () => {
+    expect(loadEnv({}).WEBHOOK_PATH).toBe('/webhooks');
+    expect(loadEnv({ WEBHOOK_PATH: '/api/github/webhooks' }).WEBHOOK_PATH).toBe('/api/github/webhooks');
+    for (const bad of ['/', '/jobs/hook', 'webhooks', '/metrics']) {
+      expect(errorOf(() => loadEnv({ WEBHOOK_PATH: bad }))).toMatch(
+        /^BOOTY_E_ENV_INVALID: environment variable WEBHOOK_PATH is invalid: must /,
+      );
+    }
+  });
+});
+
+describe('.env.example', () => {
+  const file = path.resolve(import.meta.dirname, '../.env.example');
+  const text = fs.readFileSync(file, 'utf8');
+  const set = parseEnv(text);
+  /** `# NAME=value` lines: a setting left at its default. */
+  const commented = Object.fromEntries(
+    [...text.matchAll(/^# ([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]),
+  );
+
+  it('sets only what a user must fill in, and names every other variable booty reads, commented out', () => {
+    expect(Object.keys(set).sort()).toEqual(['ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'GITHUB_WEBHOOK_SECRET']);
+    expect(Object.values(set)).toEqual(['', '', '']);
+    const named = [...Object.keys(set), ...Object.keys(commented)].sort();
+    expect(named).toEqual(Object.keys(EnvSchema.shape).sort());
+    for (const alias of [...Object.keys(ENV_ALIASES), 'GHE_HOST', 'GHE_PROTOCOL'])
+      expect(text).toContain(alias);
+    for (const secret of FILE_SECRETS) expect(text).toContain(secret);
+  });
+
+  it('comments each setting out at its default, so uncommenting one changes nothing by itself', () => {
+    const defaults = loadEnv({});
+    for (const [name, value] of Object.entries(commented)) {
+      if (value === '') continue;
+      expect([name, loadEnv({ [name]: value })[name as keyof typeof defaults]]).toEqual([
+        name,
+        defaults[name as keyof typeof defaults],
+      ]);
+    }
+  });
+
+  it('copied as it is, means what an empty environment means, and leaves the image’s paths and GHE_HOST alone', () => {
     expect(loadEnv(withDotEnv({}, file))).toEqual(loadEnv({}));
+    // Compose's env_file puts the file's settings over the image's ENV: none of them may be there.
+    const image = { BOOTY_WORKDIR: '/var/lib/booty/work', BOOTY_DB: '/var/lib/booty/booty.db' };
+    const env = loadEnv({ ...image, GHE_HOST: 'ghe.example.com', ...set });
+    expect([env.BOOTY_WORKDIR, env.BOOTY_DB, env.GITHUB_API_URL]).toEqual([
+      image.BOOTY_WORKDIR,
+      image.BOOTY_DB,
+      'https://ghe.example.com/api/v3',
+    ]);
   });
 });
 

@@ -32,10 +32,13 @@ export class SimGraphQLError extends Error {
   }
 }
 
+/** A root field: it takes the arguments its field declares, which graphql-js checked against the schema. */
+type Resolver = (args: never) => unknown;
+
 /** Root fields the simulator implements; a valid document asking for another gets a clear error. */
 export type RootResolvers = {
-  query: Record<string, (args: any) => unknown>;
-  mutation: Record<string, (args: any) => unknown>;
+  query: Record<string, Resolver>;
+  mutation: Record<string, Resolver>;
 };
 
 export interface GraphQLRequest {
@@ -91,7 +94,7 @@ export async function runGraphQL(
       field,
       (args: unknown) => {
         try {
-          return fn(args);
+          return fn(args as never);
         } catch (err) {
           if (err instanceof SimGraphQLError)
             throw new GraphQLError(err.message, { extensions: { type: err.type } });

@@ -55,23 +55,35 @@ const page = (status: number, title: string, text: string, headers: Record<strin
   body: `<!doctype html><title>${html(title)}</title><h1>${html(title)}</h1><p>${html(text)}</p>`,
 });
 
+/** A manifest as the simulator reads it, once manifestProblem() found nothing wrong with it. */
+interface Manifest {
+  name?: unknown;
+  description?: unknown;
+  url: string;
+  redirect_url?: string;
+  default_permissions?: Record<string, string>;
+  default_events?: string[];
+}
+
 /** Why GitHub would refuse this manifest, or null. */
-function manifestProblem(m: any): string | null {
-  if (m === null || typeof m !== 'object' || Array.isArray(m)) return 'The manifest must be a JSON object.';
+function manifestProblem(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return 'The manifest must be a JSON object.';
+  const m = value as Record<string, unknown>;
   const isUrl = (v: unknown) => typeof v === 'string' && /^https?:\/\/[^\s]+$/.test(v);
   if (!isUrl(m.url)) return 'Url must be a valid URL (the homepage of the GitHub App).';
   if (m.redirect_url !== undefined && !isUrl(m.redirect_url)) return 'Redirect url must be a valid URL.';
-  const hook = m.hook_attributes;
+  const hook = m.hook_attributes as { active?: unknown; url?: unknown } | undefined;
   if (hook !== undefined && hook.active !== false && !isUrl(hook.url))
     return 'Hook attributes url must be a valid URL while the webhook is active.';
-  const permissions = m.default_permissions ?? {};
+  const permissions = (m.default_permissions ?? {}) as Record<string, unknown>;
   for (const [name, level] of Object.entries(permissions)) {
     const known = permissionSchemas[name];
     if (!known) return `Default permissions: ${name} is not a permission a GitHub App can have.`;
     if (!known.enum?.includes(level as string))
       return `Default permissions: ${name} must be one of ${known.enum?.join(', ')}, not ${JSON.stringify(level)}.`;
   }
-  for (const event of m.default_events ?? []) {
+  for (const event of (m.default_events ?? []) as string[]) {
     if (!webhookEvents.has(event)) return `Default events: ${event} is not a webhook event.`;
     const needed = eventPermission[event];
     if (needed && !permissions[needed])
@@ -91,14 +103,15 @@ export function registerFromManifest(input: {
   const { store } = input;
   const raw = new URLSearchParams(input.form).get('manifest');
   if (raw === null) return page(422, 'Invalid manifest', 'The form has no manifest field.');
-  let manifest: any;
+  let parsed: unknown;
   try {
-    manifest = JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
     return page(422, 'Invalid manifest', 'The manifest is not valid JSON.');
   }
-  const problem = manifestProblem(manifest);
+  const problem = manifestProblem(parsed);
   if (problem) return page(422, 'Invalid manifest', problem);
+  const manifest = parsed as Manifest;
   if (!manifest.redirect_url)
     return page(422, 'Invalid manifest', 'The simulator needs a redirect_url to hand the code back.');
 

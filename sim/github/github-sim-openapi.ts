@@ -132,7 +132,10 @@ function describe(errors: ErrorObject[] | null | undefined, data: unknown, where
         e.instancePath
           .split('/')
           .slice(1)
-          .reduce((v: any, k) => v?.[k], data),
+          .reduce<unknown>(
+            (v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
+            data,
+          ),
       );
       if (e.keyword === 'enum') {
         return `For '${field}', ${value} is not a member of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}.`;

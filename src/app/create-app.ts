@@ -140,7 +140,17 @@ export async function createApp(
     given === undefined && publicUrl === undefined
       ? await smeeChannel(httpUrl(values.smee ?? 'https://smee.io', '--smee'))
       : undefined;
-  const webhookUrl = httpUrl(given ?? channel ?? `${publicUrl}/webhooks`, '--webhook-url');
+  const webhookPath = EnvSchema.shape.WEBHOOK_PATH.safeParse(env.WEBHOOK_PATH);
+  if (!webhookPath.success) {
+    throw new BootyError('BOOTY_E_ENV_INVALID', {
+      name: 'WEBHOOK_PATH',
+      reason: `is invalid: ${webhookPath.error.issues[0]!.message}`,
+    });
+  }
+  const webhookUrl = httpUrl(
+    given ?? channel ?? `${publicUrl!.replace(/\/+$/, '')}${webhookPath.data}`,
+    '--webhook-url',
+  );
   const proxied = channel !== undefined || (values['webhook-url'] === undefined && env.WEBHOOK_PROXY_URL);
 
   let created: { app: Conversion; written: string[] } | null = null;

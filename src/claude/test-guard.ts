@@ -1,13 +1,11 @@
 import { isTestPath } from './file-relevance.js';
+import { testCaseCount } from './test-case-count.js';
 
 // The model may fix code or tests, but not make the tests pass by removing them. An answer that
 // deletes a test file, drops test cases, or adds skip/only markers is sent back once for repair.
 
 const SKIP_MARKERS =
   /\b(?:it|test|describe|suite|context|bench)\.(?:skip|todo|only|skipIf|runIf)\b|(?<![.\w])[xf](?:it|test|describe)\s*\(|@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.skip|\bpytest\.skip\s*\(|\bt\.Skip(?:Now|f)?\s*\(|#\[ignore\]|@Disabled\b|@Ignore\b/g;
-
-const TEST_CASES =
-  /\b(?:it|test)(?:\.(?:only|skip|todo|concurrent|fails|each\s*\([\s\S]*?\)))*\s*\(\s*['"`]|\bdef\s+test_\w*|\bfunc\s+Test\w*\s*\(|@Test\b|#\[test\]|\bit\s+['"]/g;
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 
@@ -36,7 +34,7 @@ export async function testViolations(input: TestGuardInput): Promise<string[]> {
       problems.push(
         `${change.path}: adds ${skipsAdded} skip/only/todo marker(s); tests must run, not be skipped`,
       );
-    const casesRemoved = count(before, TEST_CASES) - count(change.content, TEST_CASES);
+    const casesRemoved = testCaseCount(before) - testCaseCount(change.content);
     if (casesRemoved > 0)
       problems.push(`${change.path}: removes ${casesRemoved} test case(s); keep every test and make it pass`);
   }

@@ -1,12 +1,17 @@
 import { stripAnsi } from '../sandbox/clean-output.js';
+import { trimTrailing } from '../text-scan.js';
 
 // The issue's title, body and comments are written by anyone who can open an issue. They reach the
 // model as data: what a reader of the rendered issue cannot see is removed (it is where injected
 // instructions hide), and the rest is wrapped in delimiters the text itself cannot forge.
 
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
-/** `[//]: # (note)` and friends: markdown link definitions that never render. */
-const MARKDOWN_COMMENT = /^[ \t]*\[[^\]\n]*\]:[ \t]*(?:#|<>)[^\n]*$/gm;
+/**
+ * `[//]: # (note)` and friends: markdown link definitions that never render. A line starts after a
+ * line feed, as in markdown: with `^` of the `m` flag (also after U+2028), a label holding U+2028s
+ * was read again from each of them.
+ */
+const MARKDOWN_COMMENT = /(?:^|(?<=\n))[ \t]*\[[^\]\n]*\]:[ \t]*(?:#|<>)[^\n]*(?=\n|$)/g;
 /** Elements GitHub never renders, with their contents. */
 const INVISIBLE_ELEMENTS = ['script', 'style', 'template', 'noscript', 'iframe', 'object'];
 const HIDDEN_STYLE =
@@ -43,7 +48,7 @@ export function sanitizeUntrusted(text: string, maxChars = 20_000): string {
   out = out.replace(DELIMITER, '&lt;$1$2');
   out = out
     .split('\n')
-    .map((line) => line.replace(/[ \t]+$/, ''))
+    .map((line) => trimTrailing(line, ' \t'))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
@@ -99,33 +104,49 @@ function isHiddenTag(openTag: string): boolean {
   return style ? HIDDEN_STYLE.test(style[2] ?? style[3] ?? style[4] ?? '') : false;
 }
 
-/** Removes each element whose opening tag matches, through its matching close tag (or the end). */
+/**
+ * The next tag `<name …>` at or after `from` whose name `re` (global, `<(name)\b`) matches; null when
+ * none. A tag runs to the first `>`: with none after a name, none follows at all (a regex reading
+ * `[^>]*>` would read to the end again from every later `<`).
+ */
+function nextTag(text: string, re: RegExp, from: number) {
+  re.lastIndex = from;
+  const m = re.exec(text);
+  if (!m) return null;
+  const gt = text.indexOf('>', re.lastIndex);
+  if (gt < 0) return null;
+  return { at: m.index, end: gt + 1, name: m[1]!, text: text.slice(m.index, gt + 1) };
+}
+
+/**
+ * Removes each element whose opening tag matches, through its matching close tag (or the end). The
+ * text is copied once, in the pieces kept: cutting each element out of the whole text was quadratic
+ * in the number of elements.
+ */
 function removeElements(text: string, tagPattern: string, hidden: (openTag: string) => boolean): string {
-  const open = new RegExp(`<(${tagPattern})\\b[^>]*>`, 'gi');
-  let out = text;
+  const open = new RegExp(`<(${tagPattern})\\b`, 'gi');
+  const kept: string[] = [];
+  let copied = 0;
   let from = 0;
-  for (;;) {
-    open.lastIndex = from;
-    const m = open.exec(out);
-    if (!m) return out;
-    if (!hidden(m[0]) || m[0].endsWith('/>')) {
-      if (hidden(m[0])) out = out.slice(0, m.index) + out.slice(m.index + m[0].length);
-      else from = m.index + m[0].length;
+  for (let tag = nextTag(text, open, from); tag; tag = nextTag(text, open, from)) {
+    if (!hidden(tag.text)) {
+      from = tag.end;
       continue;
     }
-    const end = matchingClose(out, m[1]!, m.index + m[0].length);
-    out = out.slice(0, m.index) + out.slice(end);
-    from = m.index;
+    kept.push(text.slice(copied, tag.at));
+    copied = tag.text.endsWith('/>') ? tag.end : matchingClose(text, tag.name, tag.end);
+    from = copied;
   }
+  kept.push(text.slice(copied));
+  return kept.join('');
 }
 
 function matchingClose(text: string, tag: string, start: number): number {
-  const re = new RegExp(`<(/?)${tag}\\b[^>]*>`, 'gi');
-  re.lastIndex = start;
+  const re = new RegExp(`<(/?)${tag}\\b`, 'gi');
   let depth = 1;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    depth += m[1] ? -1 : m[0].endsWith('/>') ? 0 : 1;
-    if (depth === 0) return m.index + m[0].length;
+  for (let m = nextTag(text, re, start); m; m = nextTag(text, re, m.end)) {
+    depth += m.name ? -1 : m.text.endsWith('/>') ? 0 : 1;
+    if (depth === 0) return m.end;
   }
   return text.length;
 }

@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { loadEnv, storeLocation } from '../env.js';
 import { BootyError } from '../errors.js';
 import type { EventStore } from '../store/event-store.js';
 
@@ -67,17 +68,31 @@ const optionList = (options: Options) =>
     .map(([name, o]) => `--${name}${o.type === 'string' ? ' <value>' : ''}`)
     .join(', ');
 
+/**
+ * Where the store is, read as every command reads its settings: `--db`, else the environment and
+ * ./.env (BOOTY_DATABASE_URL or its _FILE, with BOOTY_DATABASE_PASSWORD; else BOOTY_DB).
+ */
+export const storeOf = (values: Values, env: NodeJS.ProcessEnv): string =>
+  storeLocation(loadEnv({ ...env, ...(values.db ? dbEnv(values.db as string) : {}) }));
+
 /** The database for read-only commands: never created by reading it. Loaded only by them. */
 export async function openExistingStore(values: Values, env: NodeJS.ProcessEnv): Promise<EventStore> {
-  const location =
-    (values.db as string | undefined) || env.BOOTY_DATABASE_URL?.trim() || env.BOOTY_DB || './booty.db';
+  const location = storeOf(values, env);
   const { openExistingStore } = await import('../main/open-store.js');
   return openExistingStore(location);
 }
 
 /** `--db` in the environment's words: a postgres:// URL is BOOTY_DATABASE_URL, a path BOOTY_DB. */
 export const dbEnv = (db: string): NodeJS.ProcessEnv =>
-  /^postgres(ql)?:\/\//i.test(db) ? { BOOTY_DATABASE_URL: db } : { BOOTY_DB: db, BOOTY_DATABASE_URL: '' };
+  /^postgres(ql)?:\/\//i.test(db)
+    ? { BOOTY_DATABASE_URL: db, BOOTY_DATABASE_URL_FILE: '' }
+    : {
+        BOOTY_DB: db,
+        BOOTY_DATABASE_URL: '',
+        BOOTY_DATABASE_URL_FILE: '',
+        BOOTY_DATABASE_PASSWORD: '',
+        BOOTY_DATABASE_PASSWORD_FILE: '',
+      };
 
 /** A positive integer option, or a usage error naming it. */
 export function intOption(command: string, name: string, value: unknown): number | undefined {

@@ -1,3 +1,4 @@
+import { BootyError } from '../errors.js';
 import { jobJson } from '../views/job-json.js';
 import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
 import { formatAge, table } from './format.js';
@@ -6,13 +7,31 @@ export const jobsCommand: Command = {
   name: 'jobs',
   usage: [
     'Usage: booty jobs [--json] [--db PATH|URL]',
+    '       booty jobs cancel|retry <jobId> [--db PATH]',
+    '',
+    'Lists the jobs. `cancel` ends an unfinished job; `retry` runs a finished one again here, as a',
+    'fresh job for its issue (as labeling it again does), following it as `booty run` does. Both take',
+    'a SQLite store no `booty serve` holds: a serve, and the workers on PostgreSQL, take them through',
+    'the jobs API (POST /jobs/<jobId>/cancel or /retry, see README).',
     '',
     '  --json         print a JSON array of jobs, in the shape GET /jobs serves (see README)',
     dbHelp,
   ].join('\n'),
   options: { ...dbOption, json: { type: 'boolean' } },
-  positionals: [],
-  async run({ values }, io) {
+  positionals: ['action?', 'jobId?'],
+  async run({ values, positionals }, io) {
+    const [action, jobId] = positionals;
+    if (action !== undefined) {
+      if (action !== 'cancel' && action !== 'retry')
+        throw new BootyError('BOOTY_E_USAGE', {
+          command: 'jobs',
+          reason: `unknown action ${JSON.stringify(action)}; the actions are cancel and retry`,
+        });
+      if (!jobId)
+        throw new BootyError('BOOTY_E_USAGE', { command: 'jobs', reason: `missing <jobId> for ${action}` });
+      const { jobAction } = await import('./job-actions.js');
+      return jobAction(action, jobId, values, io);
+    }
     const store = await openExistingStore(values, io.env);
     try {
       const jobs = await store.listJobs();

@@ -1,7 +1,7 @@
+import { jobPath } from '../engine/timeline.js';
 import { BootyError } from '../errors.js';
 import { machineGraph, machineJson, machineMermaid, mermaidWithPath } from '../machines/diagram.js';
 import { waitingStates } from '../machines/job.js';
-import { jobPath } from '../views/job-diagram.js';
 import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
 import { table } from './format.js';
 
@@ -50,7 +50,12 @@ function overview(): string {
   const waiting: readonly string[] = waitingStates;
   const rows = g.states.flatMap((s) => {
     const own = g.transitions.filter((t) => t.from === s.name && !t.fromRoot);
-    const what = s.type === 'final' ? '(final)' : waiting.includes(s.name) ? '(waits)' : s.invokes.join(', ');
+    const what =
+      s.type === 'final' || s.type === 'choice'
+        ? `(${s.type})`
+        : waiting.includes(s.name)
+          ? '(waits)'
+          : s.invokes.join(', ');
     const head = [s.name, what];
     if (own.length === 0) return [[...head, '', '']];
     return own.map((t, i) => [...(i === 0 ? head : ['', '']), t.label, t.to]);

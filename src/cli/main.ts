@@ -1,3 +1,4 @@
+import { withDotEnv } from '../env-sources.js';
 import { BootyError } from '../errors.js';
 import { type Command, type Io, parse } from './command.js';
 import { asInvoked } from './invocation.js';
@@ -10,6 +11,8 @@ interface Entry {
   name: string;
   summary: string;
   load: () => Promise<Command>;
+  /** The command reads the env file it is told (`app create --env`), not ./.env. */
+  ownEnvFile?: true;
 }
 
 export const commands: Entry[] = [
@@ -29,9 +32,24 @@ export const commands: Entry[] = [
     load: async () => (await import('./run-command.js')).runCommand,
   },
   {
+    name: 'eval',
+    summary: 'measure how many issues booty resolves, and at what cost, on a set of tasks',
+    load: async () => (await import('./eval-command.js')).evalCommand,
+  },
+  {
     name: 'jobs',
     summary: 'list jobs: id, repo#issue, state, attempts, age',
     load: async () => (await import('./jobs-command.js')).jobsCommand,
+  },
+  {
+    name: 'migrate',
+    summary: "bring the store's schema (and on PostgreSQL the job queue's) up to this booty's, then exit",
+    load: async () => (await import('./migrate-command.js')).migrateCommand,
+  },
+  {
+    name: 'token',
+    summary: 'make, list and revoke tokens for the jobs API (read or write)',
+    load: async () => (await import('./token-command.js')).tokenCommand,
   },
   {
     name: 'replay',
@@ -42,6 +60,7 @@ export const commands: Entry[] = [
     name: 'app',
     summary: 'create the GitHub App booty runs as (GitHub’s manifest flow), and write .env',
     load: async () => (await import('./app-command.js')).appCommand,
+    ownEnvFile: true,
   },
   {
     name: 'machine',
@@ -55,7 +74,7 @@ function overview(): string {
   return [
     'booty: turns a labeled GitHub issue into a tested pull request.',
     '',
-    'Usage: booty <command> [options]     (booty <command> --help for its options)',
+    'Usage: booty <command> [options]     (booty <command> --help for its options; booty --version)',
     '',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
   ].join('\n');
@@ -67,6 +86,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(overview());
     return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V') {
+    const { bootyVersion } = await import('../version.js');
+    io.out(`booty ${bootyVersion()}`);
+    return 0;
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
@@ -82,7 +106,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.out(command.usage);
       return 0;
     }
-    return await command.run(args, { ...io, self });
+    // Every command reads ./.env as serve does, under the real environment (which wins): the
+    // settings `booty app create` wrote serve `booty run` and `booty jobs` in the same folder.
+    const env = entry.ownEnvFile ? io.env : withDotEnv(io.env);
+    return await command.run(args, { ...io, env, self });
   } catch (err) {
     if (err instanceof BootyError) {
       io.err(asInvoked(`booty ${name}: ${err.message} (${err.code})`, self));

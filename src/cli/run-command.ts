@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
-import type { JobSettings } from '../events/job-events.js';
 import { createLogger } from '../log.js';
-import { stateName } from '../machines/fold.js';
 import { type BootyConfig, composeBooty } from '../main/compose.js';
 import { lockStore } from '../main/open-store.js';
 import type { DbLock } from '../store/sqlite/db-lock.js';
-import { sandboxNotice } from '../views/test-evidence.js';
 import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
+import { followJob, stateEcho } from './follow-job.js';
 
 const TARGET = /^([\w.-]+)\/([\w.-]+)#(\d+)$/;
 
@@ -60,28 +58,13 @@ export const runCommand: Command = {
     // a second time, in the workspace the server uses. It does not wait for the holder to exit.
     const lock = await lockStore(env.BOOTY_DB, { waitMs: 0 });
     const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
-    let last = '';
-    const booty = composeBootyOrRelease(lock, {
-      env,
-      log,
-      concurrency: 1,
-      observers: [
-        {
-          changed: ({ snapshot }) => {
-            const s = stateName(snapshot);
-            if (s === last) return;
-            last = s;
-            io.out(`  ${new Date().toISOString()}  ${s}`);
-          },
-        },
-      ],
-    });
+    const booty = composeBootyOrRelease(lock, { env, log, concurrency: 1, observers: [stateEcho(io)] });
     const { supervisor } = booty;
     const runtime = booty.runtime!;
     try {
       const repo = { owner, name };
-      const issue = await runtime.github.getIssue(repo, Number(number));
-      const submitted = await supervisor.submit(
+      const issue = await booty.forge!.effects.getIssue(repo, Number(number));
+      const submitted = await booty.intake.submit(
         { id: `run-${crypto.randomUUID()}`, event: 'issues', action: 'labeled' },
         {
           kind: 'request',
@@ -105,19 +88,7 @@ export const runCommand: Command = {
         });
       io.out(`job ${jobId} for ${owner}/${name}#${number}`);
       if (submitted.outcome === 'already-active') await supervisor.resume(jobId);
-      const snapshot = await supervisor.whenFinished(jobId);
-      await runtime.reporter.idle(jobId);
-      const { outcome, pr, baseline, attempts } = snapshot.context;
-      io.out(`${stateName(snapshot)}${outcome ? `: ${outcome.message}` : ''}${pr ? `\n  ${pr.url}` : ''}`);
-      const notice = sandboxNotice([baseline, ...attempts.map((a) => a.test)]);
-      if (notice) io.out(`  ⚠ ${notice} Install bubblewrap to contain them.`);
-      // Done well: a PR made ready, or a draft whose tests passed that waits for CI or a human.
-      const state = stateName(snapshot);
-      const waits = waitingLine(state, snapshot.context.settings, snapshot.context.conversation.headTested);
-      if (waits) io.out(`  ${waits}`);
-      return state === 'promoted' || (state === 'prOpened' && snapshot.context.conversation.headTested)
-        ? 0
-        : 1;
+      return await followJob(booty, jobId, io);
     } finally {
       await booty.close().finally(() => lock.release());
     }
@@ -131,21 +102,4 @@ function composeBootyOrRelease(lock: DbLock, config: BootyConfig) {
     lock.release();
     throw err;
   }
-}
-
-/** What a job that stopped here waits for, and who answers how; null for a job that ended. */
-function waitingLine(state: string, settings: JobSettings, headTested: boolean): string | null {
-  if (state === 'promoted')
-    return 'The job waits with its pull request for a review and the merge; `booty serve` takes its reviews and CI from here.';
-  if (state === 'prOpened' && headTested)
-    return "The job waits with its draft pull request for CI or a human's review; `booty serve` takes its reviews and CI from here.";
-  if (state === 'prOpened')
-    return "The job waits with its draft pull request: a writer's review, `@booty <what to change>` or `@booty retry` starts another round (`@booty cancel` ends the job); `booty serve` takes it from there.";
-  if (state === 'awaitingApproval')
-    return "The job waits in awaitingApproval for a writer's answer to its plan on the issue: `@booty approve`, `@booty revise <what to change>` or `@booty cancel`; `booty serve` takes it from there.";
-  if (state === 'budgetExhausted') {
-    const step = settings.budgetStep ?? settings.maxTokens ?? 0;
-    return `The job waits in budgetExhausted at its token budget: a writer's \`@booty continue\` on the issue raises it by ${step} tokens and resumes where it stopped (\`@booty cancel\` ends it); \`booty serve\` takes it from there.`;
-  }
-  return null;
 }

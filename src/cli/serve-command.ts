@@ -1,14 +1,12 @@
 import { leaseSettings, loadEnv, storeLocation } from '../env.js';
-import { withDotEnv } from '../env-sources.js';
 import { BootyError } from '../errors.js';
-import { gatewayConfig } from '../gateway/gateway-config.js';
 import { startLiveInspector } from '../gateway/live-inspector.js';
 import type { WebhookProxy } from '../intake/webhook-proxy.js';
 import { createLogger } from '../log.js';
-import { startBooty } from '../main/compose.js';
 import { endLeanStart } from '../main/lean-start.js';
 import { openStore } from '../main/open-store.js';
-import { installShutdownSignals } from '../main/serve.js';
+import { serverSettings, startBooty } from '../main/serve.js';
+import { installShutdownSignals } from '../main/signals.js';
 import { probeBwrap } from '../sandbox/bwrap.js';
 import { isPostgresUrl, redactUrl } from '../store/postgres/postgres-url.js';
 import { type Command, intOption } from './command.js';
@@ -18,7 +16,7 @@ export const serveCommand: Command = {
   usage: [
     'Usage: booty serve [--inspect] [--inspect-port N]',
     '',
-    'Listens on $PORT (default 3000) for GitHub webhooks at POST /webhooks and runs the jobs they',
+    'Listens on $PORT (default 3000) for GitHub webhooks at POST /webhooks (WEBHOOK_PATH) and runs the jobs they',
     'start; unfinished jobs resume from their logs. Settings come from the environment, and from a',
     '.env file in this directory for what the environment does not set (see .env.example). With',
     'WEBHOOK_PROXY_URL set, webhooks also arrive through that smee.io channel.',
@@ -29,11 +27,11 @@ export const serveCommand: Command = {
   options: { inspect: { type: 'boolean' }, 'inspect-port': { type: 'string' } },
   positionals: [],
   async run({ values }, io) {
-    // Probot reads ./.env too; what the real environment sets wins.
-    const env = loadEnv(withDotEnv(io.env), { server: true });
+    // ./.env is in io.env already (main.ts), under what the real environment sets.
+    const env = loadEnv(io.env, { server: true });
     // Everything that can be checked without opening anything, first: the webhook settings, an
     // App's key, the workdir. Each failure is one line naming the variable.
-    const gateway = gatewayConfig(env);
+    const settings = serverSettings(env);
     // A server runs strangers' code all day: without a wall it does not start, unless told to.
     const sandbox = env.BOOTY_SANDBOX ?? 'required';
     if (sandbox === 'required') {
@@ -49,14 +47,16 @@ export const serveCommand: Command = {
     const store = isPostgresUrl(location)
       ? openStore(location, { server: true, leases: leaseSettings(env) })
       : undefined;
-    const booty = await startBooty({
-      env,
-      log,
-      inspect: inspector?.inspect,
-      defaultSandbox: sandbox,
-      gateway,
-      store,
-    }).catch(async (err: unknown) => {
+    const booty = await startBooty(
+      {
+        env,
+        log,
+        inspect: inspector?.inspect,
+        defaultSandbox: sandbox,
+        store,
+      },
+      settings,
+    ).catch(async (err: unknown) => {
       await store?.close();
       throw err;
     });
@@ -68,7 +68,7 @@ export const serveCommand: Command = {
         const { startWebhookProxy } = await import('../intake/webhook-proxy.js');
         proxy = await startWebhookProxy({
           source: env.WEBHOOK_PROXY_URL,
-          target: `${server.url}/webhooks`,
+          target: `${server.url}${env.WEBHOOK_PATH}`,
           log,
         });
       } catch (err) {
@@ -104,7 +104,7 @@ export const serveCommand: Command = {
         ? 'booty is listening, and leasing jobs from the database with its other workers'
         : 'booty is listening',
     );
-    io.out(`booty is listening on ${server.url} (webhooks: ${server.url}/webhooks)`);
+    io.out(`booty is listening on ${server.url} (webhooks: ${server.url}${env.WEBHOOK_PATH})`);
     if (proxy) io.out(`webhooks also arrive through ${proxy.source} (WEBHOOK_PROXY_URL)`);
     if (inspector) {
       if (server.dashboard) inspector.fallbackTo(`${server.url}/`);

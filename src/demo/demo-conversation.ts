@@ -46,7 +46,7 @@ export async function prepareConversation(w: ConversationWorld): Promise<void> {
 /**
  * Once the job waits with its PR: what booty missed while it was stopped is sent again, the
  * reviewer reviews (once, and only a PR that is ready), and then booty and CI run until neither
- * has anything left to do.
+ * has work left.
  */
 export async function playConversation(
   w: ConversationWorld,

@@ -95,7 +95,11 @@ export async function demoResult(input: {
     replies,
     ci,
     db: input.db,
-    sandboxNotice: sandboxNotice([context.baseline, ...context.attempts.map((a) => a.test)]),
+    // The demo sets no BOOTY_SANDBOX: its mode is the default, auto.
+    sandboxNotice: sandboxNotice([context.baseline, ...context.attempts.map((a) => a.test)], {
+      mode: 'auto',
+      by: 'default',
+    }),
     ok:
       finalState === expected.state &&
       context.attempt === expected.attempts &&

@@ -9,7 +9,7 @@ import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
 import { waitingStates } from '../machines/job.js';
 import { maxAttemptsOf } from '../machines/job-context.js';
-import { startBooty } from '../main/compose.js';
+import { startBooty } from '../main/serve.js';
 import { type ConversationWorld, playConversation, prepareConversation } from './demo-conversation.js';
 import { DEMO_BOT, type DemoRemotes, type StartDemoRemotes, startDemoRemotes } from './demo-remotes.js';
 import { type DemoResult, demoResult } from './demo-result.js';

@@ -1,9 +1,9 @@
-import type { GitHubEffects } from '../forges/github/github-effects.js';
+import type { ForgeEffects } from '../forges/forge.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import { type JobContext, roundPushable } from '../machines/job-context.js';
 import type { Workspace } from '../workspace/workspace.js';
 
-// The effects of a job's life with its open PR, made from the GitHub effects and the workspace.
+// The effects of a job's life with its open PR, made from the forge's effects and the workspace.
 // A round ends in `answerRound`: its work is pushed only when its tests passed (a PR is never
 // made worse by booty), and every request it answers gets a reply either way.
 
@@ -13,7 +13,7 @@ type ConversationEffects = Pick<
 >;
 
 export function createConversationEffects(
-  github: GitHubEffects,
+  github: ForgeEffects,
   workspace: () => Promise<Workspace>,
 ): ConversationEffects {
   return {

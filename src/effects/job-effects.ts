@@ -1,12 +1,9 @@
 import type { JobObserver } from '../engine/supervisor.js';
-import { type Env, secretValues } from '../env.js';
-import { authFromEnv } from '../forges/github/auth.js';
-import { createGitHubClients, type GitHubClients } from '../forges/github/clients.js';
-import { createGitHubEffects, type GitHubEffects } from '../forges/github/github-effects.js';
+import type { Env } from '../env.js';
+import type { Forge } from '../forges/forge.js';
 import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
-import type { SandboxMode } from '../sandbox/bwrap.js';
-import { scrubberOf } from '../secrets/scrub.js';
+import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
 import { jobViewBase } from '../views/job-link.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -14,41 +11,36 @@ import { createConversationEffects } from './conversation-effects.js';
 import { onFirstUse } from './on-first-use.js';
 import { createProgressReporter, type ProgressReporter } from './progress-reporter.js';
 
-// Every effect the machine invokes, made from the real clients (GitHub, Claude, git, the sandbox),
-// plus the observers that show a job to people. The composition root (compose.ts) builds it for
-// `serve`, `run` and `demo`, so they run exactly the same job.
+// Every effect the machine invokes, made from the real parts (the forge, Claude, git, the sandbox),
+// plus the observers that show a job to people. The composition root (main/compose.ts) builds it
+// for `serve`, `run` and `demo`, so they run exactly the same job.
 
 export interface JobRuntimeOptions {
   env: Env;
   log: Logger;
   store: EventStore;
-  /** The sandbox mode when BOOTY_SANDBOX does not say: `serve` requires one, `run` and `demo` use auto. */
-  defaultSandbox?: SandboxMode;
+  /** Where issues and pull requests live: the adapter main picked. */
+  forge: Forge;
+  /** The sandbox's mode, and who chose it (the notices that say the tests ran without bubblewrap). */
+  sandbox: SandboxChoice;
+  /** Removes booty's secrets from what it publishes. */
+  scrub: (text: string) => string;
 }
 
 export interface JobRuntime {
   effects: EffectImpls;
   observers: JobObserver[];
-  clients: GitHubClients;
-  github: GitHubEffects;
+  forge: Forge;
   reporter: ProgressReporter;
-  /** Shutdown: GitHub requests and spare clones under way are cut short. */
+  /** Shutdown: forge requests and spare clones under way are cut short. */
   stop(): void;
   /** Resolves when the progress comments and the clones under way are written. */
   idle(): Promise<void>;
 }
 
 export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
-  const { env, log, store } = options;
-  const auth = authFromEnv(env);
-  const clients = createGitHubClients({
-    apiUrl: env.GITHUB_API_URL,
-    auth,
-    log,
-  });
-  // The key as read once (from the env or its file): the scrubber hides it wherever it shows up.
-  const scrub = scrubberOf(() => secretValues(env, auth.kind === 'app' ? auth.privateKey : null));
-  const github = createGitHubEffects({ clients, log, scrub });
+  const { env, log, store, forge, sandbox, scrub } = options;
+  const github = forge.effects;
   // The workspace (git, the mirror cache, the repository config), the test runners and the Claude
   // SDK load with the first job that needs them: an idle serve holds none of them.
   let made: Workspace | null = null;
@@ -57,8 +49,8 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     const { createWorkspace } = await import('../workspace/workspace.js');
     made = createWorkspace({
       root: env.BOOTY_WORKDIR,
-      remoteUrl: (repo) => clients.gitRemoteUrl(repo),
-      credentials: (job) => clients.gitCredentials(job),
+      remoteUrl: (repo) => forge.remote.url(repo),
+      credentials: (job) => forge.remote.credentials(job),
       author: { name: env.BOOTY_GIT_AUTHOR_NAME, email: env.BOOTY_GIT_AUTHOR_EMAIL },
       log,
     });
@@ -68,7 +60,7 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
   const tests = onFirstUse(async () =>
     (await import('../sandbox/test-effects.js')).createTestEffects({
       workspace: await workspace(),
-      sandbox: env.BOOTY_SANDBOX ?? options.defaultSandbox ?? 'auto',
+      sandbox: sandbox.mode,
       roPaths: env.BOOTY_SANDBOX_RO_PATHS,
       scrub,
     }),
@@ -122,12 +114,13 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
   };
 
   const reporter = createProgressReporter({
-    clients,
+    comments: forge.progress,
     store,
     log,
     scrub,
     // The comment links to the job's page only where people can open it.
     publicUrl: jobViewBase(env),
+    sandbox,
   });
   // A finished job's clone goes; its branch is pushed and its log can rebuild it.
   const cleanup: JobObserver = {
@@ -141,12 +134,11 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
   return {
     effects,
     observers: [reporter, cleanup],
-    clients,
-    github,
+    forge,
     reporter,
     stop() {
       stopped = true;
-      clients.stop();
+      forge.stop();
       made?.stop();
     },
     async idle() {

@@ -1,11 +1,11 @@
 import type { JobObserver } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
-import type { GitHubClients } from '../forges/github/clients.js';
-import { progressMarker } from '../forges/github/markers.js';
-import { type ProgressComment, reactEyes, upsertProgressComment } from '../forges/github/progress-comment.js';
+import type { ProgressComments } from '../forges/forge.js';
+import { progressMarker } from '../forges/markers.js';
 import type { Logger } from '../log.js';
 import { foldJob, type JobSnapshot } from '../machines/fold.js';
 import { jobView } from '../machines/job-context.js';
+import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import { jobViewUrl } from '../views/job-link.js';
@@ -25,13 +25,16 @@ import { renderProgress } from '../views/progress-render.js';
 // log order: an edit never puts an older state over a newer one.
 
 export interface ProgressReporterOptions {
-  clients: GitHubClients;
+  /** Where the comment lives: the forge's issue. */
+  comments: ProgressComments;
   store: Pick<EventStore, 'markReported' | 'readStream'>;
   log?: Logger;
   /** Removes secrets before the comment is published. */
   scrub?: (text: string) => string;
   /** Where people reach booty's job view (BOOTY_PUBLIC_URL, when the view is served): comments link there. */
   publicUrl?: string | null;
+  /** The sandbox mode and who chose it, for the notice that the tests ran without bubblewrap. */
+  sandbox?: SandboxChoice;
   /** Tries per write before waiting for the next change; default 4. */
   attempts?: number;
   /** Pause before a retry, doubled each time; default 500 ms. */
@@ -59,7 +62,7 @@ export interface ProgressReporter extends JobObserver {
 interface Entry {
   latest: { snapshot: JobSnapshot; version: number } | null;
   shown: number;
-  comment: ProgressComment | null;
+  comment: { id: number; body: string } | null;
   reacted: boolean;
   running: Promise<void> | null;
   /** When the last edit was sent (ms), for the interval between edits. */
@@ -104,16 +107,15 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
 
   async function show(e: Entry, snapshot: JobSnapshot) {
     const ctx = jobView(snapshot.context);
-    const gh = await options.clients.forJob(ctx);
     if (!e.reacted) {
-      await reactEyes(gh, ctx).catch((err) =>
-        log?.warn({ jobId: ctx.jobId, err: String(err) }, 'no 👀 reaction'),
-      );
+      await options.comments
+        .acknowledge(ctx)
+        .catch((err) => log?.warn({ jobId: ctx.jobId, err: String(err) }, 'no 👀 reaction'));
       e.reacted = true;
     }
-    const rendered = renderProgress(snapshot, { jobViewUrl: link(ctx.jobId) });
+    const rendered = renderProgress(snapshot, { jobViewUrl: link(ctx.jobId), sandbox: options.sandbox });
     const body = options.scrub ? options.scrub(rendered) : rendered;
-    e.comment = await upsertProgressComment(gh, ctx, body, e.comment);
+    e.comment = await options.comments.write(ctx, body, e.comment);
   }
 
   /** Waits ms, or less: until the job leaves, or (`wakeable`, the interval) until it settles. */
@@ -245,8 +247,12 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     async damaged(job, problem) {
       // The log cannot be folded: the comment says so in words, with no state to show.
       const [owner, name] = job.repo.split('/') as [string, string];
-      const target = { jobId: job.jobId, repo: { owner, name }, issue: { number: job.issue } };
-      const gh = await options.clients.forRepo(target.repo);
+      const target = {
+        jobId: job.jobId,
+        repo: { owner, name },
+        issue: { number: job.issue },
+        installationId: null,
+      };
       const body = [
         progressMarker(job.jobId),
         '### ⚠️ booty stopped working on this issue: its log is damaged',
@@ -254,7 +260,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
         'booty does not resume a job whose log it cannot trust. Nothing was pushed or published after the damage. Label the issue again to start a fresh job.',
         `<sub>booty job \`${job.jobId}\`</sub>`,
       ].join('\n\n');
-      await upsertProgressComment(gh, target as never, options.scrub ? options.scrub(body) : body, null);
+      await options.comments.write(target, options.scrub ? options.scrub(body) : body, null);
       // Said: the next boot does not say it again (it does when this failed, the job's report lagging).
       await options.store.markReported(job.jobId, job.version);
     },

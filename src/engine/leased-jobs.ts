@@ -171,7 +171,7 @@ export class LeasedJobs {
    * when it is unfinished and not parked (an event came as it parked, a conflict stopped it, or
    * this worker is shutting down). A job that halted is queued delayed already (said here), or
    * waits for the store (a store fault: the paused job is offered when the store takes writes).
-   * A run that ends without halting is offered as any job, its count of halts in a row reset; so
+   * A run that ends without halting is offered like any other job, its count of halts in a row reset; so
    * is one whose log moved past the version its run ended at, even parked or final, so that its
    * next holder folds and settles the news. Not one merely reported behind its log: a GitHub
    * outage would offer it at every poll.

@@ -3,7 +3,7 @@ import { jobInput, machineEventOf, stateName } from '../machines/fold.js';
 import { inertMachine } from '../machines/inert-machine.js';
 import type { JobMachine } from '../machines/job.js';
 import type { StoredEvent } from '../store/event-store.js';
-import { messageInspector } from '../views/inspector-messages.js';
+import { messageInspector } from './inspector-messages.js';
 
 // A job's log played into a live actor of the machine with inert effects, watched by the Stately
 // inspector's protocol. The actor starts from the JobRequested input and is sent every later

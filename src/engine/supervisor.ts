@@ -4,13 +4,12 @@ import type { InspectionEvent } from 'xstate';
 import type { z } from 'zod';
 import { BootyError, isBootyError } from '../errors.js';
 import { catalogue } from '../events/catalogue.js';
-import type { ConversationEvent } from '../events/conversation-events.js';
 import type { EffectName } from '../events/effect-results.js';
 import {
   type CancelReason,
   type JobCancelled,
+  type JobRequest,
   JobRequested,
-  type JobRequestedInput,
   type RepoRef,
 } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
@@ -65,50 +64,6 @@ export interface ObservedChange extends JobChange {
   runsHere: boolean;
 }
 
-export interface Delivery {
-  id: string;
-  event: string;
-  action: string | null;
-}
-
-export type Intent =
-  | {
-      kind: 'request';
-      request: Omit<JobRequestedInput, 'type' | 'jobId' | 'requestedAt' | 'settings' | 'deliveryId'>;
-    }
-  | { kind: 'cancel'; repo: RepoRef; issue: number; reason: z.infer<typeof CancelReason>; sender: string }
-  | WakeIntent
-  | { kind: 'ignore'; reason: string };
-
-/** Why an event reached no job: it had ended, or the machine had nothing to do with the event. */
-export const JOB_FINISHED = 'the job already finished';
-export const NOTHING_NEW = 'nothing new for the job';
-
-/** Something happened to a job's PR, its branch, or (for a comment) its issue. */
-export interface WakeIntent {
-  kind: 'wake';
-  repo: RepoRef;
-  /** How to find the job: its PR's number, its branch, or its issue. */
-  target: JobTarget;
-  event: DistributiveOmit<ConversationEvent, 'deliveryId' | 'at'>;
-}
-
-export interface JobTarget {
-  pr?: number | null;
-  branch?: string | null;
-  issue?: number | null;
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-export type SubmitResult =
-  | { outcome: 'duplicate' }
-  | { outcome: 'created'; jobId: string }
-  | { outcome: 'already-active'; jobId: string }
-  | { outcome: 'cancelled'; jobIds: string[] }
-  | { outcome: 'woke'; jobId: string }
-  | { outcome: 'ignored'; reason: string };
-
 export interface SupervisorOptions {
   store: EventStore;
   /** The effects every job's machine invokes: the real ones, or a test's. */
@@ -138,18 +93,12 @@ export class Supervisor {
   private readonly runners = new Map<string, JobRunner>();
   /** Jobs stopped because the store took no writes: they resume from their logs when it does. */
   private readonly paused = new Set<string>();
-  private submits: Promise<unknown> = Promise.resolve();
   private readonly finished = new Map<string, Promise<JobSnapshot>>();
   private accepting = true;
   /** Leased runs (a store with leases): the jobs this worker takes from the queue. */
   private readonly leased: LeasedJobs | null;
   /** Reports of damaged jobs under way that no caller waits for. */
   private readonly telling = new Set<Promise<void>>();
-  private readonly ignored: {
-    delivery: DeliveryRecord;
-    done: (fresh: boolean) => void;
-    fail: (err: unknown) => void;
-  }[] = [];
 
   constructor(options: SupervisorOptions) {
     this.options = options;
@@ -275,141 +224,10 @@ export class Supervisor {
   }
 
   /**
-   * Records a delivery and acts on it in the same commit; a repeated delivery changes nothing.
-   * Submits take turns, so two deliveries for one issue cannot both find it without a job.
-   * Deliveries that start nothing go through `ignore`, which batches their commits.
-   */
-  submit(delivery: Delivery, intent: Exclude<Intent, { kind: 'ignore' }>): Promise<SubmitResult> {
-    const refused = this.refusal();
-    if (refused) return Promise.reject(refused);
-    const next = this.submits.then(() => this.storeGuarded(() => this.submitNow(delivery, intent)));
-    this.submits = next.catch(() => {});
-    return next;
-  }
-
-  private async submitNow(
-    delivery: Delivery,
-    intent: Exclude<Intent, { kind: 'ignore' }>,
-  ): Promise<SubmitResult> {
-    const { store } = this.options;
-    const record = (outcome: string, jobId: string | null = null): DeliveryRecord => ({
-      deliveryId: delivery.id,
-      event: delivery.event,
-      action: delivery.action,
-      outcome,
-      jobId,
-    });
-    const recordAlone = async (d: DeliveryRecord) => (await store.recordDeliveries([d]))[0] === true;
-    if (intent.kind === 'wake') return this.wake(delivery, intent, record, recordAlone);
-    const repo = intent.kind === 'cancel' ? intent.repo : intent.request.repo;
-    const issue = intent.kind === 'cancel' ? intent.issue : intent.request.issue.number;
-    const active = await store.findActiveJob(`${repo.owner}/${repo.name}`, issue);
-    if (intent.kind === 'cancel') {
-      if (!active) {
-        const damaged = await this.damagedJobOf(`${repo.owner}/${repo.name}`, issue);
-        if (damaged) throw damagedJob(damaged.jobId);
-        return (await recordAlone(record('cancelled')))
-          ? { outcome: 'ignored', reason: 'no active job for this issue' }
-          : { outcome: 'duplicate' };
-      }
-      const cancel = { reason: intent.reason, sender: intent.sender, deliveryId: delivery.id };
-      const done = await this.cancel(active.jobId, cancel, record('cancelled', active.jobId));
-      if (done === 'duplicate') return { outcome: 'duplicate' };
-      // Finished between the lookup and the cancel: nothing was appended, so record the delivery alone.
-      if (done === 'finished') {
-        return (await recordAlone(record('cancelled', active.jobId)))
-          ? { outcome: 'ignored', reason: JOB_FINISHED }
-          : { outcome: 'duplicate' };
-      }
-      return { outcome: 'cancelled', jobIds: [active.jobId] };
-    }
-    if (active) {
-      return (await recordAlone(record('already-active', active.jobId)))
-        ? { outcome: 'already-active', jobId: active.jobId }
-        : { outcome: 'duplicate' };
-    }
-    const jobId = newJobId(this.now());
-    const created = await this.create(jobId, record('created', jobId), intent.request).catch(
-      (err: unknown) => {
-        if (isBootyError(err, 'BOOTY_E_ISSUE_HAS_JOB')) return 'taken' as const;
-        throw err;
-      },
-    );
-    // Another worker started a job for the issue at the same moment: this delivery found it active.
-    if (created === 'taken') {
-      const winner = await store.findActiveJob(`${repo.owner}/${repo.name}`, issue);
-      return (await recordAlone(record('already-active', winner?.jobId ?? null)))
-        ? { outcome: 'already-active', jobId: winner?.jobId ?? '' }
-        : { outcome: 'duplicate' };
-    }
-    if (!created) return { outcome: 'duplicate' };
-    this.notify(created, !this.leased);
-    await this.enqueue(jobId);
-    return { outcome: 'created', jobId };
-  }
-
-  /**
-   * The job a PR, branch or issue belongs to: the unfinished one, else a damaged one, which takes
-   * no event (a delivery for it is answered BOOTY_E_JOB_DAMAGED).
-   */
-  async jobFor(repo: RepoRef, target: JobTarget): Promise<JobRecord | null> {
-    const { store } = this.options;
-    const name = `${repo.owner}/${repo.name}`;
-    if (target.pr != null || target.branch != null) {
-      const byPr = await store.findJobForPr(name, { pr: target.pr, branch: target.branch });
-      if (byPr || target.issue == null) return byPr;
-    }
-    if (target.issue == null) return null;
-    return (await store.findActiveJob(name, target.issue)) ?? this.damagedJobOf(name, target.issue);
-  }
-
-  /** The issue's latest job when it is damaged: no job has been started for the issue since. */
-  private async damagedJobOf(repo: string, issue: number): Promise<JobRecord | null> {
-    const last = (await this.options.store.jobsForIssue(repo, issue)).at(-1);
-    return last?.state === DAMAGED ? last : null;
-  }
-
-  /**
-   * Hands an event about a job's PR to the job: appended with its delivery in one commit, then sent
-   * to its actor when it runs here, or, when it is parked, the job starts again from its log if
-   * the event gave it work.
-   */
-  private async wake(
-    delivery: Delivery,
-    intent: WakeIntent,
-    record: (outcome: string, jobId?: string | null) => DeliveryRecord,
-    recordAlone: (d: DeliveryRecord) => Promise<boolean>,
-  ): Promise<SubmitResult> {
-    const job = await this.jobFor(intent.repo, intent.target);
-    if (!job) {
-      return (await recordAlone(record('ignored')))
-        ? { outcome: 'ignored', reason: 'no unfinished job for this pull request or issue' }
-        : { outcome: 'duplicate' };
-    }
-    if (job.state === DAMAGED) throw damagedJob(job.jobId);
-    const event = { ...intent.event, deliveryId: delivery.id, at: this.now() } as OutsideEvent;
-    const done = await this.receive(job.jobId, event, record('woke', job.jobId));
-    if (done === 'duplicate') return { outcome: 'duplicate' };
-    if (done === 'finished' || done === 'ignored') {
-      return (await recordAlone(record('ignored', job.jobId)))
-        ? {
-            outcome: 'ignored',
-            reason: done === 'finished' ? JOB_FINISHED : NOTHING_NEW,
-          }
-        : { outcome: 'duplicate' };
-    }
-    return { outcome: 'woke', jobId: job.jobId };
-  }
-
-  /**
    * An outside event for a job, through its runner: the runner of a job under way here, or a new
    * one that appends to the log of a job that waits. A waiting job the event gave work starts.
    */
-  private async receive(
-    jobId: string,
-    event: OutsideEvent,
-    delivery?: DeliveryRecord,
-  ): Promise<ReceiveResult> {
+  async receive(jobId: string, event: OutsideEvent, delivery?: DeliveryRecord): Promise<ReceiveResult> {
     const { leased } = this;
     for (let tries = 1, fresh = false; ; tries++) {
       // With leases, a runner here that has stopped (a conflict, a lapse) writes nothing more: the
@@ -445,44 +263,6 @@ export class Supervisor {
         fresh = true;
       }
     }
-  }
-
-  /**
-   * Records a delivery that starts nothing, durably, before the promise resolves. Deliveries that
-   * arrive in the same turn of the event loop share one commit (group commit): most of what a
-   * GitHub App receives is of this kind, and a commit per delivery was most of its cost.
-   */
-  ignore(delivery: Delivery, reason: string): Promise<SubmitResult> {
-    const refused = this.refusal();
-    if (refused) return Promise.reject(refused);
-    return new Promise((resolve, reject) => {
-      if (this.ignored.length === 0) setImmediate(() => void this.flushIgnored());
-      this.ignored.push({
-        delivery: {
-          deliveryId: delivery.id,
-          event: delivery.event,
-          action: delivery.action,
-          outcome: 'ignored',
-          jobId: null,
-        },
-        done: (fresh) => resolve(fresh ? { outcome: 'ignored', reason } : { outcome: 'duplicate' }),
-        fail: reject,
-      });
-    });
-  }
-
-  private async flushIgnored() {
-    const batch = this.ignored.splice(0);
-    if (batch.length === 0) return;
-    let fresh: boolean[];
-    try {
-      fresh = await this.options.store.recordDeliveries(batch.map((b) => b.delivery));
-    } catch (err) {
-      const reported = this.storeError(err);
-      for (const b of batch) b.fail(reported);
-      return;
-    }
-    for (const [i, b] of batch.entries()) b.done(fresh[i]!);
   }
 
   /**
@@ -535,17 +315,37 @@ export class Supervisor {
     this.leased?.stopTaking();
     this.queue.clear();
     for (const runner of this.runners.values()) runner.stop();
-    await this.flushIgnored();
     await this.queue.onIdle();
     // Leased jobs stopped here go back to the queue for another worker (released).
     await this.leased?.stop();
+  }
+
+  /**
+   * Starts a job: appends its JobRequested with the delivery that asked, in one commit, and gives
+   * it its turn. `duplicate`: the delivery was seen before, and nothing was written; `taken`:
+   * another writer started a job for the issue at the same moment (BOOTY_E_ISSUE_HAS_JOB).
+   */
+  async request(
+    jobId: string,
+    delivery: DeliveryRecord,
+    request: JobRequest,
+  ): Promise<'created' | 'duplicate' | 'taken'> {
+    const created = await this.create(jobId, delivery, request).catch((err: unknown) => {
+      if (isBootyError(err, 'BOOTY_E_ISSUE_HAS_JOB')) return 'taken' as const;
+      throw err;
+    });
+    if (created === 'taken') return created;
+    if (!created) return 'duplicate';
+    this.notify(created, !this.leased);
+    await this.enqueue(jobId);
+    return 'created';
   }
 
   /** Appends the job's JobRequested with its delivery; null when the delivery was seen before. */
   private async create(
     jobId: string,
     delivery: DeliveryRecord,
-    request: Intent & { kind: 'request' } extends { request: infer R } ? R : never,
+    request: JobRequest,
   ): Promise<JobChange | null> {
     const { store } = this.options;
     const earlier = await store.jobsForIssue(
@@ -621,25 +421,16 @@ export class Supervisor {
   }
 
   /** Why no delivery is taken now: shutting down, or a store that takes no writes. */
-  private refusal(): BootyError | null {
+  refusal(): BootyError | null {
     const { health } = this.options;
     if (health && !health.ok) return health.error();
     return this.accepting ? null : new BootyError('BOOTY_E_SHUTTING_DOWN');
   }
 
   /** A store fault becomes the health's 503 (and marks the store failing); anything else stays. */
-  private storeError(err: unknown): unknown {
+  storeError(err: unknown): unknown {
     const { health } = this.options;
     return health?.failed(err) ? health.error() : err;
-  }
-
-  /** Runs store work, its store faults answered as storeError says. */
-  private async storeGuarded<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (err) {
-      throw this.storeError(err);
-    }
   }
 
   /** The store takes writes again: every paused job resumes from its log, as after a restart. */
@@ -751,7 +542,8 @@ export class Supervisor {
     }
   }
 
-  private now() {
+  /** The time now, by the clock jobs are stamped with. */
+  now() {
     return (this.options.clock ?? Date.now)();
   }
 }
@@ -760,9 +552,9 @@ export class Supervisor {
 const CONFLICT_TRIES = 5;
 
 /** The state of a job whose log does not check out (store.markDamaged): final, it takes no event. */
-const DAMAGED = 'damaged';
+export const DAMAGED = 'damaged';
 
-const damagedJob = (jobId: string) => new BootyError('BOOTY_E_JOB_DAMAGED', { jobId });
+export const damagedJob = (jobId: string) => new BootyError('BOOTY_E_JOB_DAMAGED', { jobId });
 
 export function newJobId(now: number): string {
   return `${now.toString(36)}-${randomBytes(3).toString('hex')}`;

@@ -127,3 +127,8 @@ export function assertVerified(timeline: Timeline) {
       folded: d.folded,
     });
 }
+
+/** A job's path through the machine: the state after each logged event, oldest first (`booty machine --mermaid --job`). */
+export async function jobPath(store: EventStore, jobId: string): Promise<string[]> {
+  return (await readTimeline(store, jobId)).entries.map((e) => e.state);
+}

@@ -162,6 +162,8 @@ export const ReportSource = z.enum([
   'tap',
   'libtest',
   'uvu',
+  'rspec-json',
+  'trx',
   'text',
   'none',
 ]);

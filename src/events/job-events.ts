@@ -72,6 +72,12 @@ export const JobRequested = z.object({
 export type JobRequested = z.infer<typeof JobRequested>;
 export type JobRequestedInput = z.input<typeof JobRequested>;
 
+/** A new job as a delivery (or `booty run`) asks for it: what the request says, before booty stamps it. */
+export type JobRequest = Omit<
+  JobRequestedInput,
+  'type' | 'jobId' | 'requestedAt' | 'settings' | 'deliveryId'
+>;
+
 export const CancelReason = z.enum(['unlabeled', 'closed', 'operator']);
 
 export const JobCancelled = z.object({

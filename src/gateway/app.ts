@@ -1,30 +1,40 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import type { Supervisor } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
+import type { ConversationGate, ForgeWebhooks } from '../forges/forge.js';
+import type { Intake } from '../intake/deliveries.js';
+import type { IntakeSettings } from '../intake/intake-config.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';
-import { dashboardRoutes } from './dashboard-routes.js';
+import type { ApiAuth } from './api-auth.js';
 import { installErrorReplies } from './error-reply.js';
-import type { GatewayConfig } from './gateway-config.js';
-import { jobsRoutes } from './jobs-routes.js';
+import { jobsApi } from './jobs-api.js';
+import type { ReadIssue } from './jobs-write-routes.js';
 import type { GatewayMetrics } from './metrics.js';
 import { opsRoutes } from './ops-routes.js';
 import type { ReadinessCheck } from './readiness.js';
-import { type ConversationGate, webhookRoutes } from './webhook-route.js';
+import { webhookRoutes } from './webhook-route.js';
 
 // The HTTP surface, assembled from its parts. It does not listen: serve.ts does, and tests may
 // call `inject` on it.
 
 export interface AppDeps {
-  config: GatewayConfig;
-  supervisor: Supervisor;
+  config: IntakeSettings;
+  intake: Intake;
   store: EventStore;
+  /** The forge whose deliveries POST /webhooks takes. */
+  webhooks: ForgeWebhooks;
   metrics: GatewayMetrics;
   log: Logger;
   readiness: () => Promise<ReadinessCheck[]>;
   /** Serve the job view and list (dashboard-routes.ts). */
   dashboard?: boolean;
-  /** GitHub's answers a conversation event needs before a job hears it (webhook-route.ts). */
+  /** Who may use the jobs API and the view: its tokens, and whether loopback needs none. */
+  auth: ApiAuth;
+  /** Requests a minute per token or address (BOOTY_API_RATE_LIMIT). */
+  rateLimit: number;
+  /** Reads an issue from the forge, for `POST /jobs`; absent without a forge client. */
+  readIssue?: ReadIssue;
+  /** The forge's answers a conversation event needs before a job hears it (intake/take-delivery.ts). */
   conversation?: ConversationGate;
 }
 
@@ -45,21 +55,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keepAliveTimeout: 5_000,
     http: { headersTimeout: 5_000, requestTimeout: 5_000, connectionsCheckingInterval: 1_000 },
   });
-  installErrorReplies(app, (code) => deps.metrics.countDelivery(code));
+  installErrorReplies(app, { path: deps.config.webhookPath, bodyLimit: deps.webhooks.maxBytes }, (code) =>
+    deps.metrics.countDelivery(code),
+  );
   await app.register(webhookRoutes, deps);
   await app.register(opsRoutes, deps);
-  // Jobs' logs hold the issues, the code and the test output of private repositories: shown where
-  // the job view is, and on a public address only when the operator says so.
-  if (deps.dashboard) {
-    await app.register(jobsRoutes, deps);
-    await app.register(dashboardRoutes, deps);
-  } else {
-    app.get('/jobs', jobViewOff);
-    app.get('/jobs/*', jobViewOff);
-  }
+  // Jobs' logs hold the issues, the code and the test output of private repositories: the API and
+  // the view ask for a token, and the view is served where the operator says (or on loopback).
+  await app.register(jobsApi, { ...deps, dashboard: deps.dashboard === true });
   return app;
-}
-
-async function jobViewOff(): Promise<never> {
-  throw new BootyError('BOOTY_E_JOB_VIEW_OFF', {});
 }

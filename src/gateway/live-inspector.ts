@@ -22,7 +22,7 @@ export interface LiveInspectorOptions {
 
 export async function startLiveInspector(options: LiveInspectorOptions = {}): Promise<LiveInspector> {
   // Loaded here, not at import: `serve` without --inspect never needs the inspector or ws.
-  const { messageInspector } = await import('../views/inspector-messages.js');
+  const { messageInspector } = await import('../engine/inspector-messages.js');
   const { startInspectorServer } = await import('./inspector-server.js');
   const server = await startInspectorServer({
     port: options.port,

@@ -1,18 +1,16 @@
-import { mayActOn } from '../forges/github/classify-conversation.js';
-import type { GitHubClients } from '../forges/github/clients.js';
-import { githubMessage, httpStatus } from '../forges/github/github-errors.js';
-import { type HookDeliveries, type HookDelivery, hookDeliveries } from '../forges/github/hook-deliveries.js';
-import { missedDeliveries } from '../forges/github/missed-deliveries.js';
+import type { DeliveryHistory, SentDelivery } from '../forges/forge.js';
 import type { GatewayMetrics } from '../gateway/metrics.js';
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/event-store.js';
+import { missedDeliveries } from './missed-deliveries.js';
 
-// GitHub sends a webhook once. One that failed while booty was down (a deploy, a crash, a 503 at
+// A forge sends a webhook once. One that failed while booty was down (a deploy, a crash, a 503 at
 // shutdown) would leave a parked job waiting for ever on the review or CI result it carried. So
-// `serve`, as a GitHub App, looks at its App's recent deliveries at start (once the route listens,
-// as the redeliveries come through it) and every BOOTY_REDELIVER_MINUTES, and asks GitHub to send
-// again each delivery it never recorded that failed as a down booty fails (missed-deliveries.ts).
-// A redelivery keeps its GUID, so the gateway's dedupe by delivery id holds.
+// `serve`, where its forge keeps a log of what it sent (a GitHub App's deliveries), looks at it at
+// start (once the route listens, as the redeliveries come through it) and every
+// BOOTY_REDELIVER_MINUTES, and asks the forge to send again each delivery it never recorded that
+// failed as a down booty fails (missed-deliveries.ts). A redelivery keeps its id, so the dedupe by
+// delivery id holds.
 //
 // Many workers on one database share a mark in the store: a periodic look is taken by one worker
 // per period, and each looks back to where the last look that went through began. A worker's start
@@ -49,8 +47,8 @@ export interface DeliveryCatchUp {
 export interface CatchUpDeps {
   /** BOOTY_REDELIVER_MINUTES: how often to look; 0 never. */
   minutes: number;
-  /** Booty's GitHub clients; null when it runs without GitHub. */
-  clients: Pick<GitHubClients, 'isApp' | 'forApp'> | null;
+  /** The forge's log of what it sent; null when it keeps none booty can read (a token, not an App). */
+  history: DeliveryHistory | null;
   store: EventStore;
   metrics: GatewayMetrics;
   log: Logger;
@@ -60,9 +58,8 @@ export interface CatchUpDeps {
 /** Starts looking (the first look at once); null, having said why once, when there is nothing to do. */
 export function startDeliveryCatchUp(deps: CatchUpDeps): DeliveryCatchUp | null {
   const log = deps.log.child({ component: 'redeliveries' });
-  const { clients, minutes } = deps;
-  if (!clients) return null;
-  if (!clients.isApp) {
+  const { history, minutes } = deps;
+  if (!history) {
     log.info(
       'missed webhook deliveries cannot be caught up without a GitHub App (GitHub lists deliveries only to an App): a delivery that fails while booty is down is lost unless redelivered from the webhook settings',
     );
@@ -72,7 +69,7 @@ export function startDeliveryCatchUp(deps: CatchUpDeps): DeliveryCatchUp | null 
     log.info('BOOTY_REDELIVER_MINUTES=0: missed webhook deliveries are not caught up');
     return null;
   }
-  const catchUp = deliveryCatchUp({ ...deps, log, client: hookDeliveries(clients) });
+  const catchUp = deliveryCatchUp({ ...deps, log, history });
   const periodMs = minutes * 60_000;
   const first = catchUp.look(0);
   // The gap is a little under the period, so that with many workers one of them looks each period.
@@ -90,9 +87,9 @@ export function startDeliveryCatchUp(deps: CatchUpDeps): DeliveryCatchUp | null 
 
 /** The look itself, over any client: startDeliveryCatchUp's, or a test's. */
 export function deliveryCatchUp(
-  deps: Omit<CatchUpDeps, 'minutes' | 'clients'> & { client: HookDeliveries },
+  deps: Omit<CatchUpDeps, 'minutes' | 'history'> & { history: DeliveryHistory },
 ): Omit<DeliveryCatchUp, 'first'> {
-  const { store, metrics, log, client } = deps;
+  const { store, metrics, log, history } = deps;
   const clock = deps.clock ?? Date.now;
   let running: Promise<LookResult> | null = null;
   let stopped = false;
@@ -107,35 +104,35 @@ export function deliveryCatchUp(
       const turn = await store.takeDeliveryLook(startedAt, gapMs);
       if (!turn) return { looked: false };
       const since = Math.max(startedAt - KEPT_MS, (turn.lastLook ?? 0) - OVERLAP_MS);
-      const listed = await client.listSince(since);
-      const unknown = new Set(await store.unknownDeliveries(listed.map((d) => d.guid)));
+      const listed = await history.list(since);
+      const unknown = new Set(await store.unknownDeliveries(listed.map((d) => d.id)));
       // Only what could give a job work: a backlog after an outage is mostly CI noise.
-      const missed = missedDeliveries(listed, unknown).filter((d) => mayActOn(d.event, d.action));
+      const missed = missedDeliveries(listed, unknown).filter((d) => history.mayGiveWork(d.event, d.action));
       let redelivered = 0;
       for (const d of missed) {
         if (stopped) break;
-        const times = asked.get(d.guid) ?? 0;
+        const times = asked.get(d.id) ?? 0;
         if (times >= MAX_ASKS) continue;
         // A refusal of this one delivery (gone, 404; refused, 422) skips it; a rate limit or an
         // outage ends the look, whose span the next look covers again.
         if (!(await redeliverOne(d))) continue;
-        asked.set(d.guid, times + 1);
+        asked.set(d.id, times + 1);
         if (times + 1 === MAX_ASKS)
           log.warn(
-            { deliveryId: d.guid, event: d.event, action: d.action },
+            { deliveryId: d.id, event: d.event, action: d.action },
             `asked for a delivery the ${MAX_ASKS}rd time, and the last: booty failed it each time it came; see the log for why`,
           );
         redelivered += 1;
         metrics.countRedelivery();
         log.info(
-          { deliveryId: d.guid, event: d.event, action: d.action, failedWith: d.status_code || d.status },
-          'asked GitHub to send a missed webhook delivery again',
+          { deliveryId: d.id, event: d.event, action: d.action, failedWith: d.statusCode || d.status },
+          'asked the forge to send a missed webhook delivery again',
         );
       }
-      // The mark is on GitHub's clock, as the next look compares it with GitHub's times: the
+      // The mark is on the forge's clock, as the next look compares it with the forge's times: the
       // newest delivery listed (a look that listed nothing leaves it where it was).
       // (A reduce, not a spread: three days of a busy App's deliveries is more arguments than a call takes.)
-      const newest = listed.reduce((mark, d) => Math.max(mark, Date.parse(d.delivered_at)), since);
+      const newest = listed.reduce((mark, d) => Math.max(mark, d.at), since);
       if (!stopped) await store.finishDeliveryLook(newest);
       metrics.countDeliveryLook('ok');
       if (failing) log.info('the look at missed webhook deliveries works again');
@@ -149,26 +146,23 @@ export function deliveryCatchUp(
     } catch (err) {
       if (stopped) return { looked: true, error: 'stopped' };
       metrics.countDeliveryLook('failed');
-      const reason = whatToDo(err);
+      const reason = history.explain(err);
       if (reason !== failing) log.warn(reason);
       failing = reason;
       return { looked: true, error: reason };
     }
   }
 
-  /** Asks for one delivery; false when GitHub refused that delivery alone. */
-  async function redeliverOne(d: HookDelivery): Promise<boolean> {
+  /** Asks for one delivery; false when the forge refused that delivery alone. */
+  async function redeliverOne(d: SentDelivery): Promise<boolean> {
     try {
-      await client.redeliver(d.id);
+      await history.redeliver(d.attempt);
       return true;
     } catch (err) {
-      const status = httpStatus(err);
-      const refusedAlone =
-        status !== null && status >= 400 && status < 500 && status !== 403 && status !== 429;
-      if (!refusedAlone) throw err;
+      if (!history.refusedAlone(err)) throw err;
       log.warn(
-        { deliveryId: d.guid, status, err: githubMessage(err) },
-        'GitHub would not send this delivery again',
+        { deliveryId: d.id, err: history.explain(err) },
+        'the forge would not send this delivery again',
       );
       return false;
     }
@@ -185,24 +179,8 @@ export function deliveryCatchUp(
     },
     async stop() {
       stopped = true;
-      client.stop();
+      history.stop();
       await running;
     },
   };
-}
-
-/** A failed look in one line, with what to do; booty tries again at the next look either way. */
-function whatToDo(err: unknown): string {
-  const status = httpStatus(err);
-  const again = 'booty tries again at the next look';
-  if (status === 429 || (status === 403 && /rate limit/i.test(githubMessage(err))))
-    return `GitHub rate-limited the look at missed webhook deliveries (${status}: ${githubMessage(err)}); ${again}`;
-  if (status === 401)
-    return `GitHub refused the App's JWT listing its webhook deliveries (401): check GITHUB_APP_ID and the private key; ${again}`;
-  if (status === 403 || status === 404)
-    return `GitHub would not list the App's webhook deliveries (${status}: ${githubMessage(err)}): check that GITHUB_APP_ID and its key are the App whose webhook points at booty, and that the App has a webhook; ${again}`;
-  if (status === null) return `looking for missed webhook deliveries failed: ${githubMessage(err)}; ${again}`;
-  if (status >= 500)
-    return `GitHub's webhook delivery API did not answer (${status}: ${githubMessage(err)}); ${again}`;
-  return `looking for missed webhook deliveries failed (${status}: ${githubMessage(err)}); ${again}`;
 }

@@ -7,7 +7,8 @@ import { jobMachine } from './job.js';
 export interface DiagramState {
   /** The state's name as `stateName()` prints it. */
   name: string;
-  type: 'atomic' | 'final';
+  /** A choice is left at once by its eventless transitions: no job stands in it. */
+  type: 'atomic' | 'choice' | 'final';
   /** The `src` of each effect the state invokes. */
   invokes: string[];
 }
@@ -34,6 +35,13 @@ export interface MachineGraph {
   transitions: DiagramTransition[];
 }
 
+/** Nothing to run and no event to wait for, and one eventless transition is always taken. */
+const isChoice = (node: AnyStateNode) =>
+  node.type === 'atomic' &&
+  node.invoke.length === 0 &&
+  node.transitions.size === 0 &&
+  node.always?.some((t) => !t.guard) === true;
+
 /** Every state and transition of a flat machine, in definition order. */
 export function machineGraph(machine: AnyStateMachine = jobMachine): MachineGraph {
   const root = machine.root;
@@ -45,10 +53,11 @@ export function machineGraph(machine: AnyStateMachine = jobMachine): MachineGrap
   }
   const states = nodes.map((node) => ({
     name: node.key,
-    type: node.type as 'atomic' | 'final',
+    type: isChoice(node) ? ('choice' as const) : (node.type as 'atomic' | 'final'),
     invokes: node.invoke.map((i) => String(i.src)),
   }));
-  const active = nodes.filter((n) => n.type !== 'final');
+  // A choice takes no event: the root's transitions hold in the states a job stands in.
+  const active = nodes.filter((n) => n.type !== 'final' && !isChoice(n));
   const transitions = [
     ...nodes.flatMap((node) => edgesOf(node, [node.key], false)),
     ...edgesOf(
@@ -60,6 +69,26 @@ export function machineGraph(machine: AnyStateMachine = jobMachine): MachineGrap
   const initial = root.initial?.target[0]?.key;
   if (!initial) throw new Error('diagram: the machine has no initial state');
   return { id: root.id, initial, states, transitions };
+}
+
+/**
+ * The graph a job's path is drawn on: the states a job stands in, with each edge into a choice
+ * carried on to where the choice leads (a path never stops in a choice: it is never logged).
+ */
+export function restingGraph(machine: AnyStateMachine = jobMachine): MachineGraph {
+  const g = machineGraph(machine);
+  const choices = new Set(g.states.filter((s) => s.type === 'choice').map((s) => s.name));
+  const onward = (t: DiagramTransition): DiagramTransition[] =>
+    choices.has(t.to)
+      ? g.transitions
+          .filter((c) => c.from === t.to)
+          .flatMap((c) => onward({ ...t, to: c.to, label: `${t.label}, ${c.label}` }))
+      : [t];
+  return {
+    ...g,
+    states: g.states.filter((s) => !choices.has(s.name)),
+    transitions: g.transitions.filter((t) => !choices.has(t.from)).flatMap(onward),
+  };
 }
 
 function edgesOf(node: AnyStateNode, sources: string[], fromRoot: boolean): DiagramTransition[] {

@@ -1,9 +1,9 @@
 import { setup } from 'xstate';
-import type { ConversationEvent } from '../events/conversation-events.js';
-import type { JobCancelled, JobRequested } from '../events/job-events.js';
+import type { JobRequested } from '../events/job-events.js';
 import { jobMachine } from './job.js';
 import type { JobState } from './job-context.js';
 import { actions, guards } from './job-logic.js';
+import type { MachineEvent } from './machine-events.js';
 
 // The job machine's decisions without its effects. XState turns an invoke's onDone and onError
 // into transitions on `xstate.done.actor.<id>` and `xstate.error.actor.<id>`; this machine states
@@ -35,7 +35,7 @@ export const jobDecider = setup({
   types: {
     context: {} as JobState,
     input: {} as JobRequested,
-    events: {} as JobCancelled | ConversationEvent,
+    events: {} as MachineEvent,
   },
   guards,
   actions,

@@ -1,15 +1,11 @@
-import type {
-  CommandReceived,
-  FeedbackReceived,
-  PrClosed,
-  PrUpdated,
-} from '../events/conversation-events.js';
+import { assertEvent } from 'xstate';
 import type {
   Analyzed,
   Answered,
   Applied,
   CiRead,
   CiRerun,
+  EffectFailure,
   Generated,
   Prepared,
   Promoted,
@@ -17,12 +13,10 @@ import type {
   Synced,
   TestRun,
 } from '../events/effect-results.js';
-import type { JobCancelled } from '../events/job-events.js';
 import { failFastMessage } from '../refine/class-guidance.js';
 import {
   type AttemptRecord,
   addUsage,
-  asFailure,
   type Conversation,
   currentRound,
   type JobState,
@@ -39,8 +33,10 @@ import {
 import {
   type Args,
   done,
+  ended,
   failedStep,
   failingFast,
+  failureOf,
   output,
   overBudget,
   retriesUsed,
@@ -50,16 +46,17 @@ import {
   withRound,
 } from './logic-kit.js';
 import { loopActions, loopGuards } from './loop-logic.js';
+import type { MachineEvent } from './machine-events.js';
 
 // The job machine's guards and context updates. Pure functions of (context, event): no clock,
 // no randomness, no I/O, so folding the log always lands on the same snapshot. The refine loop's
 // controls (budget, plan, stall, escalation) are in loop-logic.ts.
 
 /** CI as the event at hand carries it: read now, read by the promotion, or as last read. */
-function ciOf(context: JobState, event: any): Omit<CiRead, 'at'> | null {
-  const out = event?.output;
+function ciOf(context: JobState, event: MachineEvent): Omit<CiRead, 'at'> | null {
+  const out = output<{ sha?: unknown; state?: unknown; ci?: Promoted['ci'] } | undefined>(event);
   if (out && typeof out.sha === 'string' && typeof out.state === 'string') return out as CiRead;
-  if (out && 'ci' in out) return (out as Promoted).ci ?? null;
+  if (out && 'ci' in out) return out.ci ?? null;
   return context.conversation.ci;
 }
 
@@ -71,11 +68,11 @@ const ciFixesUsed = (c: Conversation) =>
 const maxFollowUps = (s: JobState) => (s.config?.maxFollowUps ?? 5) + s.conversation.lifted.followUps;
 const maxCiFixes = (s: JobState) => (s.config?.maxCiFixes ?? 3) + s.conversation.lifted.ciFixes;
 
-function rerunAllowed(context: JobState, event: unknown): boolean {
+function rerunAllowed(context: JobState, event: MachineEvent): boolean {
   const ci = ciOf(context, event);
   return ci?.state === 'failed' && ci.rerunnable.length > 0 && !context.conversation.reruns.includes(ci.sha);
 }
-const ciFixAllowed = (context: JobState, event: unknown) =>
+const ciFixAllowed = (context: JobState, event: MachineEvent) =>
   ciOf(context, event)?.state === 'failed' && ciFixesUsed(context.conversation) < maxCiFixes(context);
 
 /**
@@ -117,18 +114,27 @@ function failFastOutcome(context: JobState): Outcome {
   return { reason: cls === 'unreadable' ? 'tests-unreadable' : cls, message };
 }
 
+/** A step that failed for good: the job's outcome, unless one was decided before. */
+function errorOutcome(context: JobState, failure: EffectFailure): Outcome {
+  if (context.outcome) return context.outcome;
+  // Past an applied change, the machine goes on to open a draft pull request with the work.
+  const kept =
+    context.changes.length > 0 && failure.src !== 'openPr'
+      ? ' The work so far goes up as a draft pull request.'
+      : '';
+  return failure.code === 'BOOTY_E_BUDGET_EXCEEDED'
+    ? { reason: 'budget', message: `${failure.message}${kept}` }
+    : { reason: 'error', message: `${failure.src} failed: ${failure.message}${kept}` };
+}
+
 export const guards = {
   ...loopGuards,
   failsFast: ({ event }: Args) => failingFast(event),
-  failsFastInRound: ({ context, event }: Args) => currentRound(context) !== null && failingFast(event),
-  failsFastWithChanges: ({ context, event }: Args) => failingFast(event) && context.changes.length > 0,
   canRetry: ({ context, event }: Args) => {
-    const failure = asFailure(event.error);
+    const failure = failureOf(event);
     return failure.retryable && retriesUsed(context, failure.src) < context.settings.maxRetries;
   },
   overBudget: ({ context, event }: Args) => overBudget(context, event),
-  overBudgetWithChanges: ({ context, event }: Args) =>
-    overBudget(context, event) && context.changes.length > 0,
   baselineBroken: ({ event }: Args) => (output<TestRun>(event).broken ?? null) !== null,
   outcomeDecided: ({ context }: Args) => context.outcome !== null,
   appliedSomething: ({ event }: Args) => output<Applied>(event).applied.length > 0,
@@ -138,10 +144,6 @@ export const guards = {
   lastTestsFailed: ({ context }: Args) => lastTestOf(context)?.passed !== true,
   selfModification: ({ context }: Args) => context.settings.selfModification,
   inRound: ({ context }: Args) => currentRound(context) !== null,
-  passedInRound: ({ context, event }: Args) =>
-    currentRound(context) !== null && output<TestRun>(event).passed,
-  overBudgetInRound: ({ context, event }: Args) =>
-    currentRound(context) !== null && overBudget(context, event),
   prIsDraft: ({ context }: Args) => context.pr?.draft !== false,
   madeReady: ({ event }: Args) => output<Promoted>(event).draft === false,
   rerunAllowed: ({ context, event }: Args) => rerunAllowed(context, event),
@@ -164,32 +166,35 @@ export const guards = {
     context.pr?.draft !== false &&
     !context.conversation.heldDraft &&
     !context.settings.selfModification,
-  headMoved: ({ event }: Args) => asFailure(event.error).code === 'BOOTY_E_HEAD_MOVED',
+  headMoved: ({ event }: Args) => failureOf(event).code === 'BOOTY_E_HEAD_MOVED',
   inboxWaiting: ({ context }: Args) => context.conversation.inbox.length > 0,
   ciStale: ({ context }: Args) => context.conversation.ciStale,
   ciForHead: ({ context, event }: Args) =>
-    context.pr !== null && (event as { headSha: string }).headSha === context.pr.headSha,
-  commandCancel: ({ event }: Args) => (event as CommandReceived).command === 'cancel',
-  commandRetry: ({ event }: Args) => (event as CommandReceived).command === 'retry',
+    event.type === 'CiCompleted' && context.pr !== null && event.headSha === context.pr.headSha,
+  commandCancel: ({ event }: Args) => event.type === 'CommandReceived' && event.command === 'cancel',
+  commandRetry: ({ event }: Args) => event.type === 'CommandReceived' && event.command === 'retry',
   stopInRound: ({ context, event }: Args) =>
-    (event as CommandReceived).command === 'stop' && currentRound(context) !== null,
-  merged: ({ event }: Args) => (event as PrClosed).merged,
+    event.type === 'CommandReceived' && event.command === 'stop' && currentRound(context) !== null,
+  merged: ({ event }: Args) => event.type === 'PrClosed' && event.merged,
   markedReady: ({ context, event }: Args) =>
-    (event as PrUpdated).draft === false && context.pr?.draft !== false,
+    event.type === 'PrUpdated' && event.draft === false && context.pr?.draft !== false,
   markedDraft: ({ context, event }: Args) =>
-    (event as PrUpdated).draft === true && context.pr?.draft === false,
+    event.type === 'PrUpdated' && event.draft === true && context.pr?.draft === false,
   /** Someone moved the PR: a new head, or draft turned ready or back. An echo of booty's own move is not news. */
   prChanged: ({ context, event }: Args) => {
-    const e = event as PrUpdated;
     const pr = context.pr;
-    return pr !== null && (e.draft !== pr.draft || (e.headSha !== null && e.headSha !== pr.headSha));
+    return (
+      event.type === 'PrUpdated' &&
+      pr !== null &&
+      (event.draft !== pr.draft || (event.headSha !== null && event.headSha !== pr.headSha))
+    );
   },
 };
 
 export const actions = {
   ...loopActions,
   scheduleRetry: update(({ context, event }) => {
-    const failure = asFailure(event.error);
+    const failure = failureOf(event);
     const notBefore = retryDeadline(context.settings, failure, retriesUsed(context, failure.src));
     return failedStep(context, failure, notBefore);
   }),
@@ -240,9 +245,45 @@ export const actions = {
       attempts: withCurrent(context, { test, ...(test.failureClass && { failureClass: test.failureClass }) }),
     };
   }),
-  /** No attempt can fix this: the job stops with the class as its reason and what a human must do. */
-  failFast: update(({ context }) => ({ outcome: failFastOutcome(context) })),
-  noteFailFast: update(({ context }) => withRound(context, { note: failFastOutcome(context).message })),
+  // Why the loop ended, on the way to `concluding` (ended() in logic-kit.ts).
+  /** No attempt can fix this: the class as the reason, and what a human must do. */
+  endFailFast: update(({ context }) => {
+    const outcome = failFastOutcome(context);
+    return ended(context, outcome.message, outcome);
+  }),
+  /** Out of attempts, the last applying nothing: the outcome if none did; else the PR's tests decide. */
+  endNoChanges: update(({ context }) =>
+    ended(
+      context,
+      `No change could be applied in ${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts.`,
+      context.changes.length > 0
+        ? null
+        : {
+            reason: 'no-changes',
+            message: `No change could be applied in ${context.attempt} of ${maxAttemptsOf(context)} attempts; nothing was pushed.`,
+          },
+    ),
+  ),
+  /** Out of attempts with the tests failing: the pull request's tests decide the outcome (failTests). */
+  endTestsFailing: update(({ context }) =>
+    ended(
+      context,
+      `The tests still fail after ${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts, so nothing was pushed.`,
+      null,
+    ),
+  ),
+  endOverBudget: update(({ context }) => {
+    const over = `The job went over its budget of ${context.settings.maxTokens} tokens (spent ${tokensSpent(context.usage)}).`;
+    const kept = context.changes.length ? ' The work so far is up as a draft pull request.' : '';
+    return ended(context, over, { reason: 'budget', message: `${over}${kept}` });
+  }),
+  endOnError: update(({ context, event }) => {
+    const failure = failureOf(event);
+    return {
+      ...failedStep(context, failure),
+      ...ended(context, `${failure.src} failed: ${failure.message}`, errorOutcome(context, failure)),
+    };
+  }),
   recordPr: done(({ context, event }) => ({
     pr: output<PullRequest>(event),
     ...talk(context, {
@@ -267,7 +308,7 @@ export const actions = {
     },
   })),
   recordPromotionFailed: update(({ context, event }) => {
-    const failure = asFailure(event.error);
+    const failure = failureOf(event);
     return {
       ...failedStep(context, failure),
       outcome: {
@@ -306,48 +347,23 @@ export const actions = {
       },
     };
   }),
-  failNoChanges: update(({ context }) => ({
-    outcome: {
-      reason: 'no-changes',
-      message: `No change could be applied in ${context.attempt} of ${maxAttemptsOf(context)} attempts; nothing was pushed.`,
-    },
-  })),
-  failBudget: update(({ context }) => ({
-    outcome: {
-      reason: 'budget',
-      message: `The job went over its budget of ${context.settings.maxTokens} tokens (spent ${tokensSpent(context.usage)}).${context.changes.length ? ' The work so far is up as a draft pull request.' : ''}`,
-    },
-  })),
   recordError: update(({ context, event }) => {
-    const failure = asFailure(event.error);
-    const budget = failure.code === 'BOOTY_E_BUDGET_EXCEEDED';
-    // Past an applied change, the machine goes on to open a draft pull request with the work.
-    const kept =
-      context.changes.length > 0 && failure.src !== 'openPr'
-        ? ' The work so far goes up as a draft pull request.'
-        : '';
-    return {
-      ...failedStep(context, failure),
-      outcome:
-        context.outcome ??
-        (budget
-          ? { reason: 'budget', message: `${failure.message}${kept}` }
-          : { reason: 'error', message: `${failure.src} failed: ${failure.message}${kept}` }),
-    };
+    const failure = failureOf(event);
+    return { ...failedStep(context, failure), outcome: errorOutcome(context, failure) };
   }),
   recordCancel: update(({ event }) => {
-    const cancel = event as JobCancelled;
+    assertEvent(event, 'JobCancelled');
     const why = {
       unlabeled: 'the trigger label was removed',
       closed: 'the issue was closed',
       operator: 'an operator cancelled it',
     };
     return {
-      outcome: { reason: cancel.reason, message: `Cancelled: ${why[cancel.reason]} (by ${cancel.sender}).` },
+      outcome: { reason: event.reason, message: `Cancelled: ${why[event.reason]} (by ${event.sender}).` },
     };
   }),
   // The PR's life: CI, rounds, and what people say.
-  recordAside: update(({ context, event }) => failedStep(context, asFailure(event.error))),
+  recordAside: update(({ context, event }) => failedStep(context, failureOf(event))),
   /** CI as read; past every bound, the bound is noted for the progress comment. */
   recordCi: done(({ context, event }) => {
     const ci = ciOf(context, event);
@@ -363,8 +379,10 @@ export const actions = {
   recordDemoted: done(({ context }) => ({ pr: context.pr && { ...context.pr, draft: true } })),
   /** GitHub's word of the demotion booty is making, come before its result: no person holds it draft. */
   recordDemotionEcho: update(({ context, event }) => {
-    const e = event as PrUpdated;
-    return { pr: context.pr && { ...context.pr, headSha: e.headSha ?? context.pr.headSha, draft: e.draft } };
+    assertEvent(event, 'PrUpdated');
+    return {
+      pr: context.pr && { ...context.pr, headSha: event.headSha ?? context.pr.headSha, draft: event.draft },
+    };
   }),
   recordRerun: done(({ context, event }) =>
     talk(context, { reruns: [...context.conversation.reruns, output<CiRerun>(event).sha] }),
@@ -372,25 +390,22 @@ export const actions = {
   noteCiStale: update(({ context }) => talk(context, { ciStale: true })),
   clearCiStale: update(({ context }) => talk(context, { ciStale: false })),
   queueFeedback: update(({ context, event }) => {
-    const e = event as FeedbackReceived;
+    assertEvent(event, 'FeedbackReceived');
     const trigger: RoundTrigger = {
       kind: 'feedback',
-      place: e.place,
-      author: e.author,
-      body: e.body,
-      commentId: e.commentId,
-      comments: e.comments,
-      mention: e.mention,
+      place: event.place,
+      author: event.author,
+      body: event.body,
+      commentId: event.commentId,
+      comments: event.comments,
+      mention: event.mention,
     };
-    return queued(context, trigger, e.mention);
+    return queued(context, trigger, event.mention);
   }),
   queueRetry: update(({ context, event }) => {
-    const e = event as CommandReceived;
-    return queued(
-      context,
-      { kind: 'command', command: e.command, place: e.place, author: e.author, commentId: e.commentId },
-      true,
-    );
+    assertEvent(event, 'CommandReceived');
+    const { command, place, author, commentId } = event;
+    return queued(context, { kind: 'command', command, place, author, commentId }, true);
   }),
   startRound: update(({ context }) => ({
     error: null,
@@ -421,31 +436,9 @@ export const actions = {
     };
   }),
   restartRound: update(({ context, event }) => ({
-    ...failedStep(context, asFailure(event.error)),
+    ...failedStep(context, failureOf(event)),
     ...withRound(context, { firstAttempt: context.attempt + 1, base: null, note: null }),
   })),
-  noteRoundError: update(({ context, event }) => {
-    const failure = asFailure(event.error);
-    return {
-      ...failedStep(context, failure),
-      ...withRound(context, { note: `${failure.src} failed: ${failure.message}` }),
-    };
-  }),
-  noteBudget: update(({ context }) =>
-    withRound(context, {
-      note: `The job went over its budget of ${context.settings.maxTokens} tokens (spent ${tokensSpent(context.usage)}).`,
-    }),
-  ),
-  noteNoChange: update(({ context }) =>
-    withRound(context, {
-      note: `No change could be applied in ${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts.`,
-    }),
-  ),
-  noteTestsFailing: update(({ context }) =>
-    withRound(context, {
-      note: `The tests still fail after ${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts, so nothing was pushed.`,
-    }),
-  ),
   recordAnswer: done(({ context, event }) => {
     const out = output<Answered>(event);
     const pushed = out.commit !== null;
@@ -461,35 +454,39 @@ export const actions = {
     };
   }),
   abandonRound: update(({ context, event }) => {
-    const failure = asFailure(event.error);
+    const failure = failureOf(event);
     return {
       ...failedStep(context, failure),
       ...withRound(context, { result: 'not-pushed', note: `${failure.src} failed: ${failure.message}` }),
     };
   }),
-  stopRound: update(({ context, event }) =>
-    withRound(context, { result: 'stopped', note: `Stopped by @${(event as CommandReceived).author}.` }),
-  ),
-  recordCommandCancel: update(({ event }) => ({
-    outcome: {
-      reason: 'command',
-      message: `Cancelled by @${(event as CommandReceived).author} with \`@booty cancel\`.`,
-    },
-  })),
-  recordPrClosed: update(({ event }) => {
-    const e = event as PrClosed;
+  stopRound: update(({ context, event }) => {
+    assertEvent(event, 'CommandReceived');
+    return withRound(context, { result: 'stopped', note: `Stopped by @${event.author}.` });
+  }),
+  recordCommandCancel: update(({ event }) => {
+    assertEvent(event, 'CommandReceived');
     return {
-      outcome: e.merged
-        ? { reason: 'merged', message: `The pull request was merged by @${e.sender}.` }
-        : { reason: 'pr-closed', message: `The pull request was closed without merging by @${e.sender}.` },
+      outcome: { reason: 'command', message: `Cancelled by @${event.author} with \`@booty cancel\`.` },
+    };
+  }),
+  recordPrClosed: update(({ event }) => {
+    assertEvent(event, 'PrClosed');
+    return {
+      outcome: event.merged
+        ? { reason: 'merged', message: `The pull request was merged by @${event.sender}.` }
+        : {
+            reason: 'pr-closed',
+            message: `The pull request was closed without merging by @${event.sender}.`,
+          },
     };
   }),
   recordPrUpdate: update(({ context, event }) => {
-    const e = event as PrUpdated;
+    assertEvent(event, 'PrUpdated');
     if (!context.pr) return {};
-    const pr = { ...context.pr, headSha: e.headSha ?? context.pr.headSha, draft: e.draft };
+    const pr = { ...context.pr, headSha: event.headSha ?? context.pr.headSha, draft: event.draft };
     // booty's own moves are not news (prChanged): a change of draft here is a person's.
-    if (e.draft === context.pr.draft) return { pr };
-    return { pr, ...talk(context, { heldDraft: e.draft ? e.sender : null }) };
+    if (event.draft === context.pr.draft) return { pr };
+    return { pr, ...talk(context, { heldDraft: event.draft ? event.sender : null }) };
   }),
 };

@@ -1,9 +1,9 @@
 import { fromPromise, setup } from 'xstate';
-import type { ConversationEvent } from '../events/conversation-events.js';
 import type { EffectName, EffectOutput } from '../events/effect-results.js';
-import type { JobCancelled, JobRequested } from '../events/job-events.js';
+import type { JobRequested } from '../events/job-events.js';
 import { type EffectInput, effectInput, initialContext, type JobState } from './job-context.js';
 import { actions, guards } from './job-logic.js';
+import type { MachineEvent } from './machine-events.js';
 
 // One job's whole lifecycle. The machine decides and never acts: every effect is an invoked actor
 // named by a string `src`, provided by the runtime (or by a test), and every result or failure
@@ -23,54 +23,48 @@ const effect = <K extends EffectName>(src: K) =>
 
 type Action = keyof typeof actions;
 
+/** A state that runs one effect: its result, or its failure, is the next event, as the log holds it. */
+const step = <K extends EffectName, const T extends { onDone: unknown; onError: unknown }>(
+  src: K,
+  on: T,
+) => ({
+  invoke: { id: src, src, input: ({ context }: { context: JobState }) => effectInput(context, src), ...on },
+});
+
 /** Where a job waits with its open PR: `prOpened` while it is draft, `promoted` once it is ready. */
 const toWaiting = (...actions: Action[]) => [
   { guard: 'prIsDraft' as const, target: '#job.prOpened', actions },
   { target: '#job.promoted', actions },
 ];
 
-/**
- * A transient failure re-enters the same state after a backoff. Anything else ends a follow-up
- * round with the reason, or fails the job; once a change has been applied, the work goes up first
- * as a draft pull request that states the reason.
- */
-const retryOrFail = (state: string) => [
-  { guard: 'canRetry' as const, target: `#job.${state}`, reenter: true, actions: 'scheduleRetry' as const },
-  { guard: 'inRound' as const, target: '#job.answering', actions: 'noteRoundError' as const },
-  { guard: 'hasChanges' as const, target: '#job.openingPr', actions: 'recordError' as const },
-  { target: '#job.failed', actions: 'recordError' as const },
+/** A transient failure re-enters the same state after a backoff, its deadline in the effect's input. */
+const retry = (state: string) => ({
+  guard: 'canRetry' as const,
+  target: `#job.${state}`,
+  reenter: true,
+  actions: 'scheduleRetry' as const,
+});
+
+/** A step of the loop that failed for good ends it, with the reason. */
+const retryOrConclude = (state: string) => [
+  retry(state),
+  { target: '#job.concluding', actions: 'endOnError' as const },
 ];
 
 /** A model step: one that cannot afford its request waits for a writer's `@booty continue`. */
-const retryOrPark = (state: string) => {
-  const [retry, ...rest] = retryOrFail(state);
-  return [
-    retry!,
-    { guard: 'budgetParks' as const, target: '#job.budgetExhausted', actions: 'parkOnBudget' as const },
-    ...rest,
-  ];
-};
-
-/** A step of the PR's life that failed for good: noted, and the job goes back to waiting. */
-const retryOrWait = (state: string) => [
-  { guard: 'canRetry' as const, target: `#job.${state}`, reenter: true, actions: 'scheduleRetry' as const },
-  ...toWaiting('recordAside'),
+const retryOrPark = (state: string) => [
+  retry(state),
+  { guard: 'budgetParks' as const, target: '#job.budgetExhausted', actions: 'parkOnBudget' as const },
+  { target: '#job.concluding', actions: 'endOnError' as const },
 ];
 
-/** Over the token budget: the job waits for `@booty continue` (or, stamped before machine 5, stops). */
-const overBudget = [
-  { guard: 'overBudgetParks' as const, target: 'budgetExhausted', actions: 'recordProposal' as const },
-  {
-    guard: 'overBudgetInRound' as const,
-    target: 'answering',
-    actions: ['recordProposal', 'noteBudget'] as const,
-  },
-  {
-    guard: 'overBudgetWithChanges' as const,
-    target: 'openingPr',
-    actions: ['recordProposal', 'failBudget'] as const,
-  },
-  { guard: 'overBudget' as const, target: 'failed', actions: ['recordProposal', 'failBudget'] as const },
+/** A step of the PR's life that failed for good: noted, and the job goes back to waiting. */
+const retryOrWait = (state: string) => [retry(state), ...toWaiting('recordAside')];
+
+/** Over the token budget after a model step: parked for `@booty continue` (before machine 5: the end). */
+const overBudget = (record: 'recordAnalysis' | 'recordProposal') => [
+  { guard: 'overBudgetParks' as const, target: '#job.budgetExhausted', actions: record },
+  { guard: 'overBudget' as const, target: '#job.concluding', actions: [record, 'endOverBudget' as const] },
 ];
 
 /**
@@ -92,16 +86,11 @@ const wake = [
 /** CI that finished on the head is read at once by a waiting job (the root notes it while it works). */
 const ciWakes = { CiCompleted: { guard: 'ciForHead' as const, target: 'checkingCi' } };
 
-const input =
-  (src: EffectName) =>
-  ({ context }: { context: JobState }) =>
-    effectInput(context, src);
-
 export const jobMachine = setup({
   types: {
     context: {} as JobState,
     input: {} as JobRequested,
-    events: {} as JobCancelled | ConversationEvent,
+    events: {} as MachineEvent,
   },
   actors: {
     prepare: effect('prepare'),
@@ -146,56 +135,32 @@ export const jobMachine = setup({
     PrUpdated: { guard: 'prChanged', actions: 'recordPrUpdate' },
   },
   states: {
-    preparing: {
-      invoke: {
-        id: 'prepare',
-        src: 'prepare',
-        input: input('prepare'),
-        onDone: { target: 'baselining', actions: 'recordPrepared' },
-        onError: retryOrFail('preparing'),
-      },
-    },
-    baselining: {
-      invoke: {
-        id: 'runBaseline',
-        src: 'runBaseline',
-        input: input('runBaseline'),
-        onDone: [
-          // A suite that cannot run cannot judge a change: stop before any request to the model.
-          { guard: 'baselineBroken', target: 'failed', actions: ['recordBaseline', 'failBaseline'] },
-          { target: 'analyzing', actions: 'recordBaseline' },
-        ],
-        onError: retryOrFail('baselining'),
-      },
-    },
-    analyzing: {
-      invoke: {
-        id: 'analyze',
-        src: 'analyze',
-        input: input('analyze'),
-        onDone: [
-          { guard: 'overBudgetParks', target: 'budgetExhausted', actions: 'recordAnalysis' },
-          { guard: 'overBudget', target: 'failed', actions: ['recordAnalysis', 'failBudget'] },
-          { guard: 'planNeedsApproval', target: 'postingPlan', actions: 'recordAnalysis' },
-          { target: 'generating', actions: ['recordAnalysis', 'nextAttempt'] },
-        ],
-        onError: retryOrPark('analyzing'),
-      },
-    },
+    preparing: step('prepare', {
+      onDone: { target: 'baselining', actions: 'recordPrepared' },
+      onError: retryOrConclude('preparing'),
+    }),
+    baselining: step('runBaseline', {
+      onDone: [
+        // A suite that cannot run cannot judge a change: stop before any request to the model.
+        { guard: 'baselineBroken', target: 'failed', actions: ['recordBaseline', 'failBaseline'] },
+        { target: 'analyzing', actions: 'recordBaseline' },
+      ],
+      onError: retryOrConclude('baselining'),
+    }),
+    analyzing: step('analyze', {
+      onDone: [
+        ...overBudget('recordAnalysis'),
+        { guard: 'planNeedsApproval', target: 'postingPlan', actions: 'recordAnalysis' },
+        { target: 'generating', actions: ['recordAnalysis', 'nextAttempt'] },
+      ],
+      onError: retryOrPark('analyzing'),
+    }),
     // The plan is posted on the issue, and waits for a writer: approve, revise or cancel.
-    postingPlan: {
-      invoke: {
-        id: 'postPlan',
-        src: 'postPlan',
-        input: input('postPlan'),
-        onDone: { target: 'awaitingApproval', actions: 'recordPlanPosted' },
-        // The progress comment shows the plan too: the job waits for its answer all the same.
-        onError: [
-          { guard: 'canRetry', target: '#job.postingPlan', reenter: true, actions: 'scheduleRetry' },
-          { target: 'awaitingApproval', actions: 'recordAside' },
-        ],
-      },
-    },
+    postingPlan: step('postPlan', {
+      onDone: { target: 'awaitingApproval', actions: 'recordPlanPosted' },
+      // The progress comment shows the plan too: the job waits for its answer all the same.
+      onError: [retry('postingPlan'), { target: 'awaitingApproval', actions: 'recordAside' }],
+    }),
     awaitingApproval: {
       tags: 'waiting',
       on: {
@@ -208,135 +173,86 @@ export const jobMachine = setup({
         ],
       },
     },
-    generating: {
-      invoke: {
-        id: 'generate',
-        src: 'generate',
-        input: input('generate'),
-        onDone: [...overBudget, { target: 'applying', actions: ['recordProposal'] }],
-        onError: retryOrPark('generating'),
-      },
+    // The bounded loop: generating → applying → testing → (refining → applying → testing)*, until
+    // the tests pass or the loop ends for a reason (recorded by an `end…` action) in `concluding`.
+    generating: step('generate', {
+      onDone: [...overBudget('recordProposal'), { target: 'applying', actions: 'recordProposal' }],
+      onError: retryOrPark('generating'),
+    }),
+    applying: step('applyChanges', {
+      onDone: [
+        { guard: 'appliedSomething', target: 'testing', actions: 'recordApplied' },
+        // Nothing applied, and no attempt can change that (every change on a protected path).
+        { guard: 'failsFast', target: 'concluding', actions: ['recordApplied', 'endFailFast'] },
+        // An attempt that wrote nothing brings no improvement either.
+        { guard: 'stalled', target: 'concluding', actions: ['recordApplied', 'endStalled'] },
+        { guard: 'attemptsLeft', target: 'refining', actions: ['recordApplied', 'nextAttempt'] },
+        { target: 'concluding', actions: ['recordApplied', 'endNoChanges'] },
+      ],
+      onError: retryOrConclude('applying'),
+    }),
+    testing: step('runTests', {
+      onDone: [
+        { guard: 'testsPassed', target: 'concluding', actions: 'recordTests' },
+        // A failure no attempt can fix (the network, a missing program, the sandbox) stops here.
+        { guard: 'failsFast', target: 'concluding', actions: ['recordTests', 'endFailFast'] },
+        // `stallAfter` attempts in a row brought no improvement (attempt-progress.ts): stop early.
+        { guard: 'stalled', target: 'concluding', actions: ['recordTests', 'endStalled'] },
+        { guard: 'attemptsLeft', target: 'refining', actions: ['recordTests', 'nextAttempt'] },
+        { target: 'concluding', actions: ['recordTests', 'endTestsFailing'] },
+      ],
+      onError: retryOrConclude('testing'),
+    }),
+    refining: step('refine', {
+      onDone: [...overBudget('recordProposal'), { target: 'applying', actions: 'recordProposal' }],
+      onError: retryOrPark('refining'),
+    }),
+    // Where the loop's end leads: a choice, left at once, so no job rests (or is logged) here. A
+    // round answers; work that was applied goes up as a pull request (a draft that states the
+    // reason, unless the tests pass); a job that gave up asks for help; anything else has failed.
+    concluding: {
+      always: [
+        { guard: 'inRound', target: 'answering' },
+        { guard: 'hasChanges', target: 'openingPr' },
+        { guard: 'asksForHelp', target: 'escalating' },
+        { target: 'failed' },
+      ],
     },
-    applying: {
-      invoke: {
-        id: 'applyChanges',
-        src: 'applyChanges',
-        input: input('applyChanges'),
-        onDone: [
-          { guard: 'appliedSomething', target: 'testing', actions: ['recordApplied'] },
-          // Nothing applied, and no attempt can change that (every change on a protected path).
-          { guard: 'failsFastInRound', target: 'answering', actions: ['recordApplied', 'noteFailFast'] },
-          { guard: 'failsFastWithChanges', target: 'openingPr', actions: ['recordApplied', 'failFast'] },
-          { guard: 'escalatesFailFast', target: 'escalating', actions: ['recordApplied', 'failFast'] },
-          { guard: 'failsFast', target: 'failed', actions: ['recordApplied', 'failFast'] },
-          // An attempt that wrote nothing brings no improvement either.
-          { guard: 'stalledInRound', target: 'answering', actions: ['recordApplied', 'noteStall'] },
-          { guard: 'stalledWithChanges', target: 'openingPr', actions: ['recordApplied', 'failStall'] },
-          { guard: 'stalledEscalating', target: 'escalating', actions: ['recordApplied', 'failStall'] },
-          { guard: 'stalled', target: 'failed', actions: ['recordApplied', 'failStall'] },
-          {
-            guard: 'attemptsLeft',
-            target: 'refining',
-            actions: ['recordApplied', 'nextAttempt'],
-          },
-          { guard: 'inRound', target: 'answering', actions: ['recordApplied', 'noteNoChange'] },
-          { guard: 'hasChanges', target: 'openingPr', actions: ['recordApplied'] },
-          { guard: 'escalatesNoChanges', target: 'escalating', actions: ['recordApplied', 'failNoChanges'] },
-          { target: 'failed', actions: ['recordApplied', 'failNoChanges'] },
-        ],
-        onError: retryOrFail('applying'),
-      },
-    },
-    testing: {
-      invoke: {
-        id: 'runTests',
-        src: 'runTests',
-        input: input('runTests'),
-        onDone: [
-          { guard: 'passedInRound', target: 'answering', actions: ['recordTests'] },
-          { guard: 'testsPassed', target: 'openingPr', actions: ['recordTests'] },
-          // A failure no attempt can fix (the network, a missing program, the sandbox) stops here.
-          { guard: 'failsFastInRound', target: 'answering', actions: ['recordTests', 'noteFailFast'] },
-          { guard: 'failsFast', target: 'openingPr', actions: ['recordTests', 'failFast'] },
-          // `stallAfter` attempts in a row brought no improvement (attempt-progress.ts): stop early.
-          { guard: 'stalledInRound', target: 'answering', actions: ['recordTests', 'noteStall'] },
-          { guard: 'stalled', target: 'openingPr', actions: ['recordTests', 'failStall'] },
-          {
-            guard: 'attemptsLeft',
-            target: 'refining',
-            actions: ['recordTests', 'nextAttempt'],
-          },
-          { guard: 'inRound', target: 'answering', actions: ['recordTests', 'noteTestsFailing'] },
-          { target: 'openingPr', actions: ['recordTests'] },
-        ],
-        onError: retryOrFail('testing'),
-      },
-    },
-    refining: {
-      invoke: {
-        id: 'refine',
-        src: 'refine',
-        input: input('refine'),
-        onDone: [...overBudget, { target: 'applying', actions: ['recordProposal'] }],
-        onError: retryOrPark('refining'),
-      },
-    },
-    openingPr: {
-      invoke: {
-        id: 'openPr',
-        src: 'openPr',
-        input: input('openPr'),
-        onDone: [
-          // The job gave up (exhausted, stalled, failed fast): `escalate` in booty.yml is asked for help.
-          { guard: 'escalatesDecided', target: 'escalating', actions: ['recordDraft'] },
-          { guard: 'escalatesFailing', target: 'escalating', actions: ['recordPr', 'failTests'] },
-          // The job already failed (a step error, the budget): its work waits as a draft.
-          { guard: 'outcomeDecided', target: 'prOpened', actions: ['recordDraft'] },
-          { guard: 'lastTestsFailed', target: 'prOpened', actions: ['recordPr', 'failTests'] },
-          { guard: 'selfModification', target: 'prOpened', actions: ['recordPr', 'holdSelf'] },
-          { target: 'promoting', actions: ['recordPr'] },
-        ],
-        onError: [
-          { guard: 'canRetry', target: '#job.openingPr', reenter: true, actions: 'scheduleRetry' },
-          { target: '#job.failed', actions: 'recordError' },
-        ],
-      },
-    },
+    openingPr: step('openPr', {
+      onDone: [
+        // The job gave up (exhausted, stalled, failed fast): `escalate` in booty.yml is asked for help.
+        { guard: 'asksForHelp', target: 'escalating', actions: 'recordDraft' },
+        { guard: 'escalatesFailing', target: 'escalating', actions: ['recordPr', 'failTests'] },
+        // The job already failed (a step error, the budget): its work waits as a draft.
+        { guard: 'outcomeDecided', target: 'prOpened', actions: 'recordDraft' },
+        { guard: 'lastTestsFailed', target: 'prOpened', actions: ['recordPr', 'failTests'] },
+        { guard: 'selfModification', target: 'prOpened', actions: ['recordPr', 'holdSelf'] },
+        { target: 'promoting', actions: 'recordPr' },
+      ],
+      onError: [retry('openingPr'), { target: '#job.failed', actions: 'recordError' }],
+    }),
     // Reviewers requested on the draft PR, or the issue assigned when there is none, with a summary.
-    escalating: {
-      invoke: {
-        id: 'escalate',
-        src: 'escalate',
-        input: input('escalate'),
-        onDone: [
-          { guard: 'hasPr', target: 'prOpened', actions: 'recordEscalation' },
-          { target: 'failed', actions: 'recordEscalation' },
-        ],
-        // Asking for help failing does not change how the job ended.
-        onError: [
-          { guard: 'canRetry', target: '#job.escalating', reenter: true, actions: 'scheduleRetry' },
-          { guard: 'hasPr', target: 'prOpened', actions: 'recordAside' },
-          { target: 'failed', actions: 'recordAside' },
-        ],
-      },
-    },
-    promoting: {
-      invoke: {
-        id: 'promotePr',
-        src: 'promotePr',
-        input: input('promotePr'),
-        onDone: [
-          { guard: 'madeReady', target: 'promoted', actions: 'recordPromoted' },
-          // CI pending or red: the PR stays draft.
-          ...afterCi('recordCi', [{ target: '#job.prOpened' }]),
-        ],
-        // The PR is open and the tests pass: a failed promotion leaves it draft, not the job failed.
-        onError: [
-          { guard: 'canRetry', target: '#job.promoting', reenter: true, actions: 'scheduleRetry' },
-          { target: 'prOpened', actions: 'recordPromotionFailed' },
-        ],
-      },
-    },
+    escalating: step('escalate', {
+      onDone: [
+        { guard: 'hasPr', target: 'prOpened', actions: 'recordEscalation' },
+        { target: 'failed', actions: 'recordEscalation' },
+      ],
+      // Asking for help failing does not change how the job ended.
+      onError: [
+        retry('escalating'),
+        { guard: 'hasPr', target: 'prOpened', actions: 'recordAside' },
+        { target: 'failed', actions: 'recordAside' },
+      ],
+    }),
+    promoting: step('promotePr', {
+      onDone: [
+        { guard: 'madeReady', target: 'promoted', actions: 'recordPromoted' },
+        // CI pending or red: the PR stays draft.
+        ...afterCi('recordCi', [{ target: '#job.prOpened' }]),
+      ],
+      // The PR is open and the tests pass: a failed promotion leaves it draft, not the job failed.
+      onError: [retry('promoting'), { target: 'prOpened', actions: 'recordPromotionFailed' }],
+    }),
     // The PR is draft: the job waits for a review, a writer's @booty, CI, or the PR's end.
     prOpened: {
       tags: 'waiting',
@@ -361,69 +277,40 @@ export const jobMachine = setup({
         ],
       },
     },
-    checkingCi: {
-      invoke: {
-        id: 'readCi',
-        src: 'readCi',
-        input: input('readCi'),
-        onDone: [
-          { guard: 'ciLetsPromote', target: 'promoting', actions: 'recordCi' },
-          { guard: 'ciFailedOnReady', target: 'demoting', actions: 'recordCi' },
-          ...afterCi('recordCi'),
-        ],
-        onError: retryOrWait('checkingCi'),
-      },
-    },
+    checkingCi: step('readCi', {
+      onDone: [
+        { guard: 'ciLetsPromote', target: 'promoting', actions: 'recordCi' },
+        { guard: 'ciFailedOnReady', target: 'demoting', actions: 'recordCi' },
+        ...afterCi('recordCi'),
+      ],
+      onError: retryOrWait('checkingCi'),
+    }),
     demoting: {
       on: { PrUpdated: { guard: 'prChanged', actions: 'recordDemotionEcho' } },
-      invoke: {
-        id: 'demotePr',
-        src: 'demotePr',
-        input: input('demotePr'),
+      ...step('demotePr', {
         onDone: afterCi('recordDemoted', [{ target: '#job.prOpened' }]),
         onError: retryOrWait('demoting'),
-      },
+      }),
     },
-    rerunningCi: {
-      invoke: {
-        id: 'rerunCi',
-        src: 'rerunCi',
-        input: input('rerunCi'),
-        onDone: toWaiting('recordRerun'),
-        onError: retryOrWait('rerunningCi'),
-      },
-    },
+    rerunningCi: step('rerunCi', { onDone: toWaiting('recordRerun'), onError: retryOrWait('rerunningCi') }),
     // A follow-up round: the branch's head as it is now, humans' commits included, then the same
-    // bounded loop (generating → applying → testing → refining), then answering.
-    syncing: {
-      invoke: {
-        id: 'syncBranch',
-        src: 'syncBranch',
-        input: input('syncBranch'),
-        onDone: { target: 'generating', actions: ['recordSync', 'nextAttempt'] },
-        onError: [
-          { guard: 'canRetry', target: '#job.syncing', reenter: true, actions: 'scheduleRetry' },
-          { target: 'answering', actions: 'noteRoundError' },
-        ],
-      },
-    },
-    answering: {
-      invoke: {
-        id: 'answerRound',
-        src: 'answerRound',
-        input: input('answerRound'),
-        onDone: [
-          { guard: 'pushedPassingDraft', target: 'promoting', actions: 'recordAnswer' },
-          ...toWaiting('recordAnswer'),
-        ],
-        onError: [
-          // Someone pushed to the same files while booty worked: the round starts again from there.
-          { guard: 'headMoved', target: '#job.syncing', actions: 'restartRound' },
-          { guard: 'canRetry', target: '#job.answering', reenter: true, actions: 'scheduleRetry' },
-          ...toWaiting('abandonRound'),
-        ],
-      },
-    },
+    // bounded loop, then answering.
+    syncing: step('syncBranch', {
+      onDone: { target: 'generating', actions: ['recordSync', 'nextAttempt'] },
+      onError: retryOrConclude('syncing'),
+    }),
+    answering: step('answerRound', {
+      onDone: [
+        { guard: 'pushedPassingDraft', target: 'promoting', actions: 'recordAnswer' },
+        ...toWaiting('recordAnswer'),
+      ],
+      onError: [
+        // Someone pushed to the same files while booty worked: the round starts again from there.
+        { guard: 'headMoved', target: '#job.syncing', actions: 'restartRound' },
+        retry('answering'),
+        ...toWaiting('abandonRound'),
+      ],
+    }),
     // At the token budget: parked until a writer's `@booty continue` raises it once by the step and
     // the job resumes where it stopped (the step that could not afford its request runs again; a
     // proposal already paid for is applied).
@@ -450,7 +337,10 @@ export const jobMachine = setup({
 
 export type JobMachine = typeof jobMachine;
 
-/** Every state of the job, in the order a reader meets them; a test keeps it equal to the machine's. */
+/**
+ * Every state a job can stand in, in the order a reader meets them: with the transient states, a
+ * test keeps it equal to the machine's.
+ */
 export const JOB_STATES = [
   'preparing',
   'baselining',
@@ -477,6 +367,8 @@ export const JOB_STATES = [
   'failed',
   'cancelled',
 ] as const;
+/** Choices the machine passes through within one event: never a job's state, never logged. */
+export const transientStates = ['concluding'] as const;
 /** A state's name: every renderer maps each one, so a new state is a type error until it is shown. */
 export type JobStateName = (typeof JOB_STATES)[number];
 export const jobStates: readonly JobStateName[] = JOB_STATES;

@@ -4,13 +4,17 @@ import { failsFast } from '../refine/failure-class.js';
 import {
   type AttemptRecord,
   addUsage,
+  asFailure,
   type Conversation,
+  currentRound,
   type JobState,
+  type Outcome,
   type Round,
   type StepError,
   tokensSpent,
   type UsageTotals,
 } from './job-context.js';
+import type { MachineEvent } from './machine-events.js';
 
 // The pieces every guard and context update of the job machine is made of (job-logic.ts,
 // loop-logic.ts): reading the event at hand, and changing the context, the attempt under way and
@@ -19,12 +23,17 @@ import {
 export interface Args {
   context: JobState;
   // Done, error and outside events all arrive here; each function reads the one it is wired to.
-  event: any;
+  event: MachineEvent;
 }
 
-export const output = <T>(event: any): T => event.output as T;
+/** The result a step's done event carries, as the step that the function is wired to made it. */
+export const output = <T>(event: MachineEvent): T => ('output' in event ? event.output : undefined) as T;
+/** The failure a step's error event carries, whatever shape it arrived in. */
+export const failureOf = (event: MachineEvent): EffectFailure =>
+  asFailure('error' in event ? event.error : undefined);
+
 export const update = (fn: (args: Args) => Partial<JobState>) =>
-  assign<JobState, any, undefined, any, any>(fn as any);
+  assign<JobState, MachineEvent, undefined, MachineEvent, never>(fn);
 /** Records a finished step: its retry count and last error go with it. */
 export const done = (fn: (args: Args) => Partial<JobState>) =>
   update((args) => ({ error: null, ...fn(args) }));
@@ -63,11 +72,19 @@ export const withRound = (context: JobState, change: Partial<Round>) =>
     rounds: context.conversation.rounds.map((r) => (r.result === null ? { ...r, ...change } : r)),
   });
 
-export function overBudget(context: JobState, event: unknown): boolean {
+/**
+ * Why the loop ended, kept where it counts on the way to `concluding`: a follow-up round notes it
+ * (the PR keeps its outcome); a job before its PR takes it as its outcome, or none when the pull
+ * request's tests will decide.
+ */
+export const ended = (context: JobState, note: string, outcome: Outcome | null): Partial<JobState> =>
+  currentRound(context) ? withRound(context, { note }) : outcome ? { outcome } : {};
+
+export function overBudget(context: JobState, event: MachineEvent): boolean {
   const max = context.settings.maxTokens;
   const { usage } = output<Generated>(event);
   return max !== null && tokensSpent(addUsage(context.usage, usage)) > max;
 }
 
 /** The apply or test result at hand names a failure no attempt can fix (see failure-class.ts). */
-export const failingFast = (event: unknown) => failsFast(output<Applied | TestRun>(event).failureClass);
+export const failingFast = (event: MachineEvent) => failsFast(output<Applied | TestRun>(event).failureClass);

@@ -1,8 +1,8 @@
-import type { CommandReceived } from '../events/conversation-events.js';
+import { assertEvent } from 'xstate';
+import type { CommandWord } from '../events/conversation-events.js';
 import type { Applied, Escalated, TestRun } from '../events/effect-results.js';
 import { attemptsWithoutImprovement, attemptTrend, improvementRule } from './attempt-progress.js';
 import {
-  asFailure,
   currentRound,
   type JobState,
   lastTestOf,
@@ -13,14 +13,15 @@ import {
 import {
   type Args,
   done,
+  ended,
   failedStep,
-  failingFast,
+  failureOf,
   output,
   overBudget,
   update,
   withCurrent,
-  withRound,
 } from './logic-kit.js';
+import type { MachineEvent } from './machine-events.js';
 
 // The refine loop's controls (#15, machine 5), as guards and context updates of the job machine:
 // the budget that parks a job until `@booty continue`, the plan that waits for a writer, the stall
@@ -28,11 +29,12 @@ import {
 
 /** Jobs requested under the loop's controls (machine 5) wait at their budget for `@booty continue`. */
 const parksOnBudget = (context: JobState) => context.request.loopControls;
-const budgetError = (event: any) => asFailure(event.error).code === 'BOOTY_E_BUDGET_EXCEEDED';
+const budgetError = (event: MachineEvent) => failureOf(event).code === 'BOOTY_E_BUDGET_EXCEEDED';
 /** The job parked on a step that could not afford its request: that step runs again. */
 const stoppedIn = (context: JobState, src: string) =>
   context.error?.step === src && context.error.code === 'BOOTY_E_BUDGET_EXCEEDED';
-const command = (event: any, word: CommandReceived['command']) => (event as CommandReceived).command === word;
+const command = (event: MachineEvent, word: CommandWord) =>
+  event.type === 'CommandReceived' && event.command === word;
 
 /** The plan waits for a writer: `approval: plan` in booty.yml, or the issue's `booty:plan` label. */
 const planNeedsApproval = (context: JobState) =>
@@ -49,7 +51,7 @@ const stallAfterOf = (context: JobState) => context.config?.stallAfter ?? 2;
  * (attempt-progress.ts), and attempts are left, so this stop is early. The result at hand is the
  * current attempt's: its test run, or an apply that wrote nothing (no run, so no improvement).
  */
-function stalled(context: JobState, event: unknown): boolean {
+function stalled(context: JobState, event: MachineEvent): boolean {
   if (!context.request.loopControls || roundAttempt(context) >= maxAttemptsOf(context)) return false;
   const after = stallAfterOf(context);
   const out = output<TestRun | Applied>(event);
@@ -103,18 +105,16 @@ export const loopGuards = {
   planNeedsApproval: ({ context }: Args) => planNeedsApproval(context),
   commandApprove: ({ event }: Args) => command(event, 'approve'),
   /** A revision says what to change: a bare `@booty revise` changes nothing. */
-  commandRevise: ({ event }: Args) => command(event, 'revise') && !!(event as CommandReceived).text,
+  commandRevise: ({ event }: Args) =>
+    event.type === 'CommandReceived' && event.command === 'revise' && !!event.text,
   // The loop's progress, and who is asked when it gives up.
   stalled: ({ context, event }: Args) => stalled(context, event),
-  stalledInRound: ({ context, event }: Args) => currentRound(context) !== null && stalled(context, event),
-  stalledWithChanges: ({ context, event }: Args) => context.changes.length > 0 && stalled(context, event),
-  stalledEscalating: ({ context, event }: Args) => escalates(context) && stalled(context, event),
-  escalatesDecided: ({ context }: Args) =>
+  /** The job gave up, and booty.yml's `escalate` names whom to ask. */
+  asksForHelp: ({ context }: Args) =>
     escalates(context) && context.outcome !== null && GAVE_UP.has(context.outcome.reason),
+  /** The pull request is open with failing tests, and booty.yml's `escalate` names whom to ask. */
   escalatesFailing: ({ context }: Args) =>
     escalates(context) && context.outcome === null && lastTestOf(context)?.passed !== true,
-  escalatesFailFast: ({ context, event }: Args) => escalates(context) && failingFast(event),
-  escalatesNoChanges: ({ context }: Args) => escalates(context) && context.changes.length === 0,
   hasPr: ({ context }: Args) => context.pr !== null,
 };
 
@@ -130,21 +130,26 @@ export const loopActions = {
     };
   }),
   /** A step that could not afford its request: the job waits where it stopped. */
-  parkOnBudget: update(({ context, event }) => failedStep(context, asFailure(event.error))),
+  parkOnBudget: update(({ context, event }) => failedStep(context, failureOf(event))),
   recordPlanPosted: done(({ context }) => ({
     checkpoints: { ...context.checkpoints, plans: context.checkpoints.plans + 1 },
   })),
-  approvePlan: update(({ context, event }) => ({
-    checkpoints: { ...context.checkpoints, approvedBy: (event as CommandReceived).author },
-  })),
+  approvePlan: update(({ context, event }) => {
+    assertEvent(event, 'CommandReceived');
+    return { checkpoints: { ...context.checkpoints, approvedBy: event.author } };
+  }),
   /** The revision joins the issue's comments, which the analysis reads: no prompt changes for it. */
   revisePlan: update(({ context, event }) => {
-    const e = event as CommandReceived;
-    const body = `Revise the plan: ${e.text ?? ''}`.trim();
-    return { issue: { ...context.issue, comments: [...context.issue.comments, { author: e.author, body }] } };
+    assertEvent(event, 'CommandReceived');
+    const body = `Revise the plan: ${event.text ?? ''}`.trim();
+    const comments = [...context.issue.comments, { author: event.author, body }];
+    return { issue: { ...context.issue, comments } };
   }),
-  failStall: update(({ context }) => ({ outcome: stallOutcome(context) })),
-  noteStall: update(({ context }) => withRound(context, { note: stallOutcome(context).message })),
+  /** The loop stopped early, going nowhere (on the way to `concluding`). */
+  endStalled: update(({ context }) => {
+    const outcome = stallOutcome(context);
+    return ended(context, outcome.message, outcome);
+  }),
   recordEscalation: done(({ context, event }) => ({
     checkpoints: { ...context.checkpoints, escalation: output<Escalated>(event) },
   })),

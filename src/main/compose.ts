@@ -2,20 +2,26 @@ import type { InspectionEvent } from 'xstate';
 import { createJobRuntime, type JobRuntime } from '../effects/job-effects.js';
 import { jobLogObserver } from '../engine/job-logging.js';
 import { type JobObserver, Supervisor } from '../engine/supervisor.js';
-import { type Env, isSelfRepo, jobSettingsFrom, leaseSettings, storeLocation } from '../env.js';
-import { type GatewayConfig, gatewayConfig } from '../gateway/gateway-config.js';
+import { type Env, isSelfRepo, jobSettingsFrom, leaseSettings, secretValues, storeLocation } from '../env.js';
+import type { Forge } from '../forges/forge.js';
+import { createGitHubForge } from '../forges/github/github-forge.js';
 import { createMetrics, type GatewayMetrics } from '../gateway/metrics.js';
+import { Intake } from '../intake/deliveries.js';
 import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
+import { sandboxChoice } from '../sandbox/sandbox-mode.js';
+import { scrubberOf } from '../secrets/scrub.js';
 import type { EventStore } from '../store/event-store.js';
 import { StoreHealth } from '../store/store-health.js';
-import { lockStore, openStore } from './open-store.js';
-import { type RunningServer, startServer } from './serve.js';
+import { Lifecycle } from './lifecycle.js';
+import { openStore } from './open-store.js';
 
 // The composition root: the one place that builds booty's parts from a config object. The store,
-// the clients and effects, the observers and the supervisor that runs jobs with them. `serve`,
-// `run`, `demo`, the benchmarks and the tests all start here, so they run the same wiring.
+// the forge (the one place an adapter is picked), the effects, the observers, the supervisor that
+// runs jobs with them and the intake that hands it work. `serve`, `run`, `demo`, `eval`, the
+// benchmarks and the tests all start here, so they run the same wiring. Each part registers its
+// close with the lifecycle (lifecycle.ts), which closes them in its documented order.
 
 export interface BootyConfig {
   env: Env;
@@ -37,8 +43,6 @@ export interface BootyConfig {
   clock?: () => number;
   /** The sandbox mode when BOOTY_SANDBOX does not say (serve: required; run and demo: auto). */
   defaultSandbox?: SandboxMode;
-  /** The gateway config, when the caller checked the env already (serve, before its sandbox probe). */
-  gateway?: GatewayConfig;
 }
 
 export interface Booty {
@@ -46,33 +50,41 @@ export interface Booty {
   log: Logger;
   store: EventStore;
   supervisor: Supervisor;
+  /** Where deliveries (and `booty run`, and the jobs API) hand work to the supervisor. */
+  intake: Intake;
   metrics: GatewayMetrics;
-  /** The real effects and their clients; null when the config gave its own effects. */
+  /** The forge; null when the config gave its own effects (tests and benchmarks). */
+  forge: Forge | null;
+  /** The real effects and the progress comments; null when the config gave its own effects. */
   runtime: JobRuntime | null;
   /** Whether the store takes writes: a server's, probed once `health.start()` runs. */
   health: StoreHealth | null;
+  /** What the process closes, in order; the server and the lock register theirs here too. */
+  lifecycle: Lifecycle;
   /** Stops the jobs (their logs keep them), flushes comments and clones, closes an owned store. */
   close(): Promise<void>;
 }
 
 export function composeBooty(config: BootyConfig): Booty {
   const { env, log } = config;
+  const lifecycle = new Lifecycle((err, part) => log.error({ err, part }, 'could not close'));
   const store =
     config.store ??
     openStore(storeLocation(env), {
       server: config.server === true,
       leases: leaseSettings(env),
     });
+  // A store the caller opened is the caller's to close.
+  if (!config.store) lifecycle.on('store', 'event store', () => store.close());
   try {
     const metrics = config.metrics ?? createMetrics();
-    const runtime = config.effects
-      ? null
-      : createJobRuntime({
-          env,
-          log,
-          store,
-          defaultSandbox: config.defaultSandbox,
-        });
+    let forge: (Forge & { secrets: string[] }) | null = null;
+    // What booty holds is hidden wherever it could show (the App's key once the forge reads it).
+    const scrub = scrubberOf(() => [...secretValues(env), ...(forge?.secrets ?? [])]);
+    // Who chose the mode, for the notices that say the tests ran without bubblewrap.
+    const sandbox = sandboxChoice(env.BOOTY_SANDBOX, config.defaultSandbox ?? 'auto');
+    forge = config.effects ? null : createGitHubForge({ env, log, scrub, sandbox });
+    const runtime = forge ? createJobRuntime({ env, log, store, forge, sandbox, scrub }) : null;
     const health = config.server
       ? new StoreHealth({
           store,
@@ -116,46 +128,21 @@ export function composeBooty(config: BootyConfig): Booty {
       onError: (err, jobId) => log.child({ jobId }).error({ err }, 'job error'),
       clock: config.clock,
     });
-    let closed: Promise<void> | null = null;
-    const close = () => {
-      closed ??= (async () => {
-        health?.stop();
-        try {
-          // Jobs stop first (no outcome is written after this), then what they were waiting on
-          // is cut short: GitHub requests and spare clones. The logs resume the jobs next start.
-          const stopped = supervisor.shutdown();
-          runtime?.stop();
-          await stopped;
-          await runtime?.idle();
-        } finally {
-          if (!config.store) await store.close();
-        }
-      })();
-      return closed;
-    };
-    return { env, log, store, supervisor, metrics, runtime, health, close };
+    const intake = new Intake(supervisor);
+    if (health) lifecycle.on('refuse', 'store health', () => health.stop());
+    lifecycle.on('jobs', 'jobs', async () => {
+      // Jobs stop first (no outcome is written after this), then what they were waiting on is cut
+      // short: forge requests and spare clones. The logs resume the jobs next start.
+      const stopped = supervisor.shutdown();
+      runtime?.stop();
+      await stopped;
+      await intake.flushIgnored();
+      await runtime?.idle();
+    });
+    const close = () => lifecycle.close();
+    return { env, log, store, supervisor, intake, metrics, forge, runtime, health, lifecycle, close };
   } catch (err) {
-    if (!config.store) void store.close();
-    throw err;
-  }
-}
-
-/** `booty serve` and `booty demo`: composed as a server, behind the HTTP gateway. */
-export async function startBooty(config: BootyConfig): Promise<Booty & { server: RunningServer }> {
-  // Checked before anything opens, so a bad setting leaves no port or file behind: once, as the
-  // check reads the App's key and writes to the workdir.
-  const gateway = config.gateway ?? gatewayConfig(config.env);
-  // One writing booty per database: a second waits for the first to exit (a rolling deploy).
-  const lock = config.store
-    ? null
-    : await lockStore(storeLocation(config.env), { waitMs: config.env.BOOTY_LOCK_WAIT_MS });
-  try {
-    const booty = composeBooty({ ...config, server: true });
-    const server = await startServer(booty, gateway);
-    const close = () => server.close().finally(() => lock?.release());
-    return { ...booty, server: { ...server, close }, close };
-  } catch (err) {
-    lock?.release();
+    void lifecycle.close();
     throw err;
   }
 }

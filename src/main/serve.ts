@@ -1,47 +1,69 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../engine/supervisor.js';
+import { storeLocation } from '../env.js';
 import { BootyError } from '../errors.js';
-import { webhookConversation } from '../forges/github/webhook-conversation.js';
 import { buildApp } from '../gateway/app.js';
-import { type GatewayConfig, gatewayConfig } from '../gateway/gateway-config.js';
+import type { ReadIssue } from '../gateway/jobs-write-routes.js';
 import type { GatewayMetrics } from '../gateway/metrics.js';
-import { checkJobPrerequisites, databaseReady, probe } from '../gateway/readiness.js';
+import { databaseReady, probe } from '../gateway/readiness.js';
+import type { Intake } from '../intake/deliveries.js';
 import { type DeliveryCatchUp, startDeliveryCatchUp } from '../intake/delivery-catch-up.js';
-import type { Logger } from '../log.js';
+import { type IntakeSettings, intakeConfig } from '../intake/intake-config.js';
+import { isLoopbackHost } from '../loopback.js';
 import type { EventStore } from '../store/event-store.js';
+import { apiTokensOf } from '../store/open-api-tokens.js';
 import { dashboardServed } from '../views/job-link.js';
-import type { Booty } from './compose.js';
+import { type Booty, type BootyConfig, composeBooty } from './compose.js';
+import { lockStore } from './open-store.js';
+import { checkJobPrerequisites } from './prerequisites.js';
 
-// The HTTP face of a composed booty (main/compose.ts): the gateway app over its supervisor and
-// store. The supervisor boots after the listener is up, so resumed jobs and new deliveries share
-// one queue.
+// `booty serve` (and `demo`): a composed booty behind the HTTP gateway. The listener opens first,
+// then the supervisor boots, so resumed jobs and new deliveries share one queue. The server's own
+// closes (refusing work, the catch-up, the listener) and the database lock join the booty's
+// lifecycle, which closes everything in its one order (lifecycle.ts).
 
 export interface RunningServer {
   url: string;
   port: number;
   app: FastifyInstance;
   supervisor: Supervisor;
+  intake: Intake;
   store: EventStore;
   metrics: GatewayMetrics;
   /** Whether the job view and list are served (`/`, `/jobs/:id/view`). */
   dashboard: boolean;
   /** The jobs that resumed from their logs at start. */
   resumed: string[];
-  /** The catch-up of webhook deliveries missed while booty was down; null without a GitHub App. */
+  /** The catch-up of webhook deliveries missed while booty was down; null where the forge keeps no log. */
   catchUp: DeliveryCatchUp | null;
-  /** Stops the listener, then the jobs (their logs keep them for the next start), then the store. */
+  /** Closes the booty's lifecycle: no more work, the jobs, the store, the listener. */
   close(): Promise<void>;
 }
 
-/** `checked`: the gateway config when the caller has already checked the env (startBooty has). */
-export async function startServer(booty: Booty, checked?: GatewayConfig): Promise<RunningServer> {
-  const { env, log, store, supervisor, metrics, health } = booty;
+/** What the env must hold for a server, checked before anything opens. */
+export function serverSettings(env: Booty['env']): IntakeSettings {
+  const settings = intakeConfig(env);
+  checkJobPrerequisites(env);
+  return settings;
+}
+
+/**
+ * `checked`: the settings when the caller has already checked the env (startBooty has).
+ * `readIssue`: how `POST /jobs` reads an issue, where booty has no forge of its own (a test's
+ * effects); the forge's otherwise.
+ */
+export async function startServer(
+  booty: Booty,
+  checked?: IntakeSettings,
+  readIssue?: ReadIssue,
+): Promise<RunningServer> {
+  const { env, log, store, supervisor, intake, metrics, health, forge, lifecycle } = booty;
   // A server is composed with `server: true`, which gives its store a health (compose.ts).
   if (!health) throw new Error('startServer needs a booty composed as a server');
-  let config: GatewayConfig;
+  let settings: IntakeSettings;
   try {
-    config = checked ?? gatewayConfig(env);
+    settings = checked ?? serverSettings(env);
   } catch (err) {
     await booty.close();
     throw err;
@@ -49,42 +71,41 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
   metrics.watchStore(store);
   metrics.watchRunning(() => supervisor.running.length);
 
-  let closing = false;
   // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.
   const dashboard = dashboardServed(env);
+  const webhooks = forge?.webhooks ?? (await import('../forges/github/github-webhooks.js')).githubWebhooks;
   const app = await buildApp({
-    config,
-    supervisor,
+    config: settings,
+    intake,
     store,
+    webhooks,
     metrics,
     log,
     dashboard,
-    conversation: booty.runtime ? webhookConversation(booty.runtime.clients) : undefined,
+    auth: {
+      tokens: apiTokensOf(store),
+      // A server on loopback answers this machine only: there, by default, no token is needed.
+      open: env.BOOTY_API_AUTH === 'auto' && isLoopbackHost(env.HOST),
+    },
+    rateLimit: env.BOOTY_API_RATE_LIMIT,
+    readIssue: readIssue ?? forge?.effects.getIssue,
+    conversation: forge?.conversation,
     readiness: async () => [
       await databaseReady(health),
       // The rest of the config was checked at start and cannot change; the key file and the
       // workdir can.
       await probe('config', () => checkJobPrerequisites(env)),
-      closing ? { name: 'accepting', ok: false, reason: 'shutting down' } : { name: 'accepting', ok: true },
+      lifecycle.closed
+        ? { name: 'accepting', ok: false, reason: 'shutting down' }
+        : { name: 'accepting', ok: true },
     ],
   });
-
   let catchUp: DeliveryCatchUp | null = null;
-  let closed: Promise<void> | null = null;
-  const close = () => {
-    closed ??= (async () => {
-      // Deliveries get 503 with Retry-After from here on (the supervisor takes no more work), while
-      // the jobs stop; the listener closes last, so no delivery meets a refused connection.
-      closing = true;
-      try {
-        await catchUp?.stop();
-        await booty.close();
-      } finally {
-        await app.close();
-      }
-    })();
-    return closed;
-  };
+  // Deliveries get 503 with Retry-After from the first phase on (the supervisor takes no more
+  // work), while the jobs stop; the listener closes after the store, so no delivery meets a
+  // refused connection meanwhile.
+  lifecycle.on('refuse', 'missed-delivery catch-up', () => catchUp?.stop());
+  lifecycle.on('listener', 'HTTP listener', () => app.close());
 
   let resumed: string[] = [];
   try {
@@ -93,16 +114,16 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     });
     resumed = await supervisor.boot();
     health.start();
-    // Once the route listens: what it asks GitHub to send again arrives there.
+    // Once the route listens: what it asks the forge to send again arrives there.
     catchUp = startDeliveryCatchUp({
       minutes: env.BOOTY_REDELIVER_MINUTES,
-      clients: booty.runtime?.clients ?? null,
+      history: forge ? forge.history : null,
       store,
       metrics,
       log,
     });
   } catch (err) {
-    await close();
+    await booty.close();
     throw err;
   }
   const { port } = app.server.address() as AddressInfo;
@@ -111,13 +132,39 @@ export async function startServer(booty: Booty, checked?: GatewayConfig): Promis
     port,
     app,
     supervisor,
+    intake,
     store,
     metrics,
     dashboard,
     resumed,
     catchUp,
-    close,
+    close: () => booty.close(),
   };
+}
+
+/** `booty serve` and `booty demo`: the database lock, a booty composed as a server, its gateway. */
+export async function startBooty(
+  config: BootyConfig,
+  /** The settings, when the caller checked the env already (serve, before its sandbox probe). */
+  checked?: IntakeSettings,
+): Promise<Booty & { server: RunningServer }> {
+  // Checked before anything opens, so a bad setting leaves no port or file behind: once, as the
+  // check reads the App's key and writes to the workdir.
+  const settings = checked ?? serverSettings(config.env);
+  // One writing booty per database: a second waits for the first to exit (a rolling deploy).
+  const lock = config.store
+    ? null
+    : await lockStore(storeLocation(config.env), { waitMs: config.env.BOOTY_LOCK_WAIT_MS });
+  let booty: Booty;
+  try {
+    booty = composeBooty({ ...config, server: true });
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+  if (lock) booty.lifecycle.on('lock', 'database lock', () => lock.release());
+  const server = await startServer(booty, settings);
+  return { ...booty, server };
 }
 
 /** Why the listener could not open, in the words of the settings that chose it (HOST, PORT). */
@@ -142,55 +189,4 @@ function urlHost(host: string) {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-export interface SignalOptions {
-  log: Logger;
-  signals?: NodeJS.Signals[];
-  /** How long close() may take before the process exits anyway (BOOTY_SHUTDOWN_GRACE_MS). */
-  graceMs?: number;
-  exit?: (code: number) => void;
-}
-
-/**
- * On SIGTERM or SIGINT: stop taking deliveries, stop the jobs (their logs resume them on the next
- * start), flush what can be flushed, close the store, exit 0. What is not flushed within the grace
- * is in the log and is caught up on the next start, so the exit is still 0: a process manager's
- * own deadline is never what ends booty. A second signal exits at once, with 1. Returns a function
- * that removes the handlers.
- */
-export function installShutdownSignals(server: Pick<RunningServer, 'close'>, options: SignalOptions) {
-  const { log, signals = ['SIGTERM', 'SIGINT'], graceMs = 10_000 } = options;
-  const exit = options.exit ?? ((code: number) => process.exit(code));
-  let shuttingDown = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (shuttingDown) {
-      log.warn({ signal }, 'second signal: exiting without waiting');
-      exit(1);
-      return;
-    }
-    shuttingDown = true;
-    log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => {
-      log.warn({ graceMs }, 'shutdown grace is over: exiting; the log keeps what was not flushed');
-      exit(0);
-    }, graceMs);
-    timer.unref();
-    server.close().then(
-      () => {
-        clearTimeout(timer);
-        log.info('stopped');
-        exit(0);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        log.error({ err }, 'shutdown failed');
-        exit(1);
-      },
-    );
-  };
-  for (const s of signals) process.on(s, onSignal);
-  return () => {
-    for (const s of signals) process.off(s, onSignal);
-  };
 }

@@ -1,4 +1,5 @@
 import type { FailureClass, Rejection, TestCase, TestRun } from '../events/effect-results.js';
+import { anyOf, followedBy, type TextTest } from '../text-scan.js';
 
 // Why an attempt failed, in one of a few classes: what the refine prompt tells the model to look
 // at, and whether another attempt can help at all (policy and environment cannot). The structured
@@ -23,8 +24,17 @@ type Run = Pick<
   | 'changedTests'
 >;
 
+// The patterns that pair two phrases are scans: as regexes (`Expected:[\s\S]*Received:`) they
+// would rescan the rest of the text from each place the first phrase occurs.
+const EXPECTED_TO = followedBy(/\bexpected /, / to (?:be|equal|deeply|have|throw|include)/, {
+  gap: 1,
+  sameLine: true,
+});
+const EXPECTED_RECEIVED = followedBy(/Expected:/, /Received:/);
+const PANICKED_ASSERTION = followedBy(/panicked at/, /assertion/, { within: 400 });
+
 /** The words of each language and tool for each class. The first pattern that matches wins. */
-const PATTERNS: [FailureClass, RegExp][] = [
+const PATTERNS: [FailureClass, TextTest][] = [
   // The sandbox said no: a write outside the workspace, or bubblewrap itself.
   ['policy', /\bbwrap: |\bEROFS\b|Read-only file system/],
   // A program or the network the tests need is not there. A refused connection to this machine is
@@ -38,10 +48,7 @@ const PATTERNS: [FailureClass, RegExp][] = [
   ['import', /does not provide an export named|is not exported by|has no exported member/],
   ['missing-module', /Cannot find module|ERR_MODULE_NOT_FOUND|Cannot find package '/],
   ['syntax-or-compile', /\bSyntaxError\b|error TS\d+:/],
-  [
-    'assertion',
-    /AssertionError|ERR_ASSERTION|\bexpected .+ to (?:be|equal|deeply|have|throw|include)|Expected:[\s\S]*Received:/,
-  ],
+  ['assertion', anyOf(/AssertionError|ERR_ASSERTION/, EXPECTED_TO, EXPECTED_RECEIVED)],
   ['type-or-value', /\b(?:TypeError|ReferenceError|RangeError)\b/],
   // Python
   ['missing-module', /ModuleNotFoundError|No module named/],
@@ -55,20 +62,28 @@ const PATTERNS: [FailureClass, RegExp][] = [
     /cannot find package|no required module provides package|cannot find module providing package/,
   ],
   ['syntax-or-compile', /\bundefined: |syntax error:|\[build failed\]|\[setup failed\]/],
-  ['assertion', /(?:^|\n)\s*--- FAIL/],
+  // After the last line break before it: a run of blank lines is not read again from each one.
+  ['assertion', /(?:^|\n)[^\S\n]*--- FAIL/],
   // Rust
-  ['missing-module', /error\[E0463\]|unresolved import `[\w-]+`\n[\s\S]*use of undeclared crate/],
+  [
+    'missing-module',
+    anyOf(/error\[E0463\]/, followedBy(/unresolved import `[\w-]+`\n/, /use of undeclared crate/)),
+  ],
   ['import', /error\[E0432\]|error\[E0433\]/],
   ['syntax-or-compile', /error\[E0\d+\]|could not compile/],
-  ['assertion', /panicked at[\s\S]{0,400}assertion/],
+  ['assertion', PANICKED_ASSERTION],
 ];
 
 /**
  * An assertion's own message. The words it quotes are the values it compared (a test of error
  * handling expects 'ENOTFOUND'; one of a CLI, 'command not found'), not what happened to the run.
  */
-const ASSERTION_MESSAGE =
-  /AssertionError|ERR_ASSERTION|\bexpected .+ to (?:be|equal|deeply|have|throw|include)|Expected:[\s\S]*Received:|(?:^|\n)E\s+assert |panicked at[\s\S]{0,400}assertion/;
+const ASSERTION_MESSAGE = anyOf(
+  /AssertionError|ERR_ASSERTION|(?:^|\n)E\s+assert /,
+  EXPECTED_TO,
+  EXPECTED_RECEIVED,
+  PANICKED_ASSERTION,
+);
 
 /**
  * The class a piece of output names, or null when the table knows none of its words. A class that

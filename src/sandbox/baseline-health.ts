@@ -1,4 +1,5 @@
 import type { LoadError, TestCase } from '../events/effect-results.js';
+import { followedBy, type TextTest } from '../text-scan.js';
 import { describeExit } from './test-verdict.js';
 
 // Whether a command ran at all, and whether a baseline shows a test command that cannot work.
@@ -16,7 +17,7 @@ interface Ended {
 }
 
 /** The shell, npm, python, node or cargo saying that the command itself is missing. */
-const NOT_FOUND = [
+const NOT_FOUND: TextTest[] = [
   /(?:^|\n)\S*sh: (?:\d+: )?\S+: (?:command )?not found/,
   /command not found/,
   /No module named '?(?:pytest|unittest|nose2?|tox)'?/,
@@ -24,7 +25,8 @@ const NOT_FOUND = [
   /npm (?:ERR!|error) could not determine executable to run/,
   /error: no such command: `?\w+/,
   /go: unknown (?:sub)?command/,
-  /Cannot find module '[^']+'[\s\S]{0,300}requireStack: \[\]/, // node's entry script itself is missing
+  // node's entry script itself is missing; a scan, as the regex would read 300 characters from each quote
+  followedBy(/Cannot find module '[^']+'/, /requireStack: \[\]/, { within: 300 }),
   /can't open file '[^']+': \[Errno 2\] No such file or directory/,
 ];
 

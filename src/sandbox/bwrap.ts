@@ -41,6 +41,8 @@ export const ETC_FILES = [
   '/etc/pip.conf',
   '/etc/xdg/pip',
   '/etc/npmrc',
+  // PHP's php.ini and the conf.d that loads its extensions (dom, mbstring, xml: PHPUnit needs them).
+  '/etc/php',
 ];
 
 export interface BwrapMounts {

@@ -24,9 +24,23 @@ export function stripAnsi(text: string): string {
     .replace(CONTROLS, '');
 }
 
-/** Text as a terminal would leave it: CRLF as LF, and a line redrawn with CR keeps its last draw. */
+/**
+ * Text as a terminal would leave it: CRLF as LF, and a line redrawn with CR keeps its last draw.
+ * One pass per line, from its last CR: a regex that looks for a CR ahead of every position of a
+ * line is quadratic in the line's length, and one megabyte-long line would stall booty for hours.
+ */
 export function settleLines(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(/[^\n]*\r(?!\n)/g, '');
+  const crlf = text.replace(/\r\n/g, '\n');
+  if (!crlf.includes('\r')) return crlf;
+  const lines = crlf.split('\n');
+  return lines
+    .map((line, i) => {
+      // A CR just before a LF is kept (`\r\r\n` left one): it redraws nothing.
+      const end = i < lines.length - 1 && line.endsWith('\r') ? line.length - 2 : line.length - 1;
+      const cr = end < 0 ? -1 : line.lastIndexOf('\r', end);
+      return cr < 0 ? line : line.slice(cr + 1);
+    })
+    .join('\n');
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

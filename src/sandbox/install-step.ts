@@ -170,7 +170,7 @@ export function buildCodeChanged(changes: readonly FileChange[]): string | null 
     (c) =>
       c.content !== null &&
       (c.path.endsWith('setup.py') ||
-        (c.path.endsWith('pyproject.toml') && /^\s*backend-path\s*=/m.test(c.content))),
+        (c.path.endsWith('pyproject.toml') && /^[^\S\n\r\u2028\u2029]*backend-path\s*=/m.test(c.content))),
   );
   return hit?.path ?? null;
 }

@@ -16,7 +16,9 @@ const MAX_FINDINGS = 1_000;
 export const findingsCapped = (findings: readonly string[]) => findings.length >= MAX_FINDINGS;
 
 // A path: no spaces, and a folder or an extension, so "Error: 3" or "npm error code" are not files.
-const PATH = String.raw`(?:\.\/)?(?:[^\s:()]+\/)*[^\s:()/]*[^\s:()]\.[A-Za-z0-9]{1,8}|(?:\.\/)?[^\s:()]+\/[^\s:()]+`;
+// Each folder part is read one way only: `(?:[^\s:()]+\/)*` (a part may hold `/`) split a path in
+// every way there is, exponential in its slashes; `[^\s:()]+\/[^\s:()]+` reread it from each.
+const PATH = String.raw`(?:\.\/)?(?:[^\s:()]+\/)?[^\s:()/]*[^\s:()]\.[A-Za-z0-9]{1,8}|(?:\.\/)?[^\s:()][^\s:()/]*\/[^\s:()]+`;
 const COLON = new RegExp(String.raw`^\s*(${PATH}):(\d+)(?::\d+)?:?\s+(\S.*)$`);
 const PARENS = new RegExp(String.raw`^\s*(${PATH})\((\d+),\d+\):\s*(\S.*)$`);
 const LONE_PATH = new RegExp(`^(${PATH})$`);

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Runner, recogniseScriptCall } from './reports/command-shape.js';
+import { readScript, recogniseScriptCall } from './reports/command-routes.js';
+import type { Runner } from './reports/command-shape.js';
 import { simpleCommandWords } from './reports/shell-words.js';
 
 // Which test runner a command starts, in a person's words, for a run booty could not read: the
@@ -25,24 +25,12 @@ function programOf(command: string): string | null {
   return INTERPRETERS.test(name) && script ? `${name} ${script}` : name;
 }
 
-async function packageScript(cwd: string, name: string): Promise<string | null> {
-  try {
-    const manifest = JSON.parse(await readFile(path.join(cwd, 'package.json'), 'utf8')) as {
-      scripts?: Record<string, unknown>;
-    };
-    const script = manifest.scripts?.[name];
-    return typeof script === 'string' ? script : null;
-  } catch {
-    return null;
-  }
-}
-
 /** "`uvu` (the `test` script: `uvu -r esm test`)", "`vitest`, which booty recognises", "`make check`". */
 export async function runnerSeen(command: string, cwd: string, recognised: Runner | null): Promise<string> {
   if (recognised) return `\`${recognised}\`, which booty recognises`;
   const words = simpleCommandWords(command.trim());
   const call = words ? recogniseScriptCall(words) : null;
-  const script = call ? await packageScript(cwd, call.script) : null;
+  const script = call ? await readScript(cwd, call) : null;
   if (call && script !== null) {
     const program = programOf(script);
     const shown = `the \`${call.script}\` script${program === script.trim() ? '' : `: \`${script.trim()}\``}`;

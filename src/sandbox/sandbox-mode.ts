@@ -8,3 +8,16 @@ const rank: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
 
 export const strictest = (operator: SandboxMode, repository: SandboxMode | null | undefined): SandboxMode =>
   repository && rank[repository] > rank[operator] ? repository : operator;
+
+/**
+ * The mode a booty runs tests under, and who chose it: the operator (BOOTY_SANDBOX) or, with that
+ * unset, the command's default (serve: required; run and demo: auto). A notice that the tests ran
+ * without bubblewrap says which, and never names a setting nobody made.
+ */
+export interface SandboxChoice {
+  mode: SandboxMode;
+  by: 'operator' | 'default';
+}
+
+export const sandboxChoice = (setting: SandboxMode | undefined, fallback: SandboxMode): SandboxChoice =>
+  setting ? { mode: setting, by: 'operator' } : { mode: fallback, by: 'default' };

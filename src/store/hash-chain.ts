@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { StoredEvent } from './event-store.js';
+import type { StoredEvent } from './records.js';
 
 // Each row of a stream carries a hash of the row before it and of everything it holds, so an edit
 // anywhere shows: a changed payload or recorded state, a deleted, duplicated or reordered row. A

@@ -1,8 +1,9 @@
 // Jobs leased to many workers on one database. A job is offered (queued) when it has work; one
 // worker at a time holds its lease and runs it; the lease is renewed while it runs and lapses
 // when the worker dies, so another worker takes the job and resumes it from its log. A parked job
-// holds no lease and has no offer: the event that wakes it offers it again. The SQLite store has
-// no leases: its one process runs every job itself.
+// holds no lease and has no offer: the event that wakes it offers it again. PostgreSQL leases
+// through pg-boss (postgres/pg-boss-leases.ts), tests may lease in memory (memory-job-leases.ts);
+// the SQLite store has no leases: its one process runs every job itself.
 
 export interface LeaseSettings {
   /** How long a lease lives unrenewed: a killed worker's jobs move on after about this long. */

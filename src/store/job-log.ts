@@ -1,7 +1,8 @@
 import { BootyError } from '../errors.js';
 import { type DomainEvent, type EventType, parseEvent } from '../events/catalogue.js';
 import { recordedStateNow, upcast } from '../events/versions.js';
-import type { EventStore, StoredEvent } from './event-store.js';
+import type { EventLog } from './event-log.js';
+import type { StoredEvent } from './records.js';
 
 // A job's log as booty's domain events: every row lifted to its current shape and validated
 // against the catalogue. A row that is not a known event, or not a valid one, stops the read with
@@ -37,5 +38,5 @@ export function toLogEntry(row: StoredEvent): LogEntry {
 }
 
 /** The job's log, read and checked; empty when there is no such job. */
-export const readJobLog = async (store: Pick<EventStore, 'readStream'>, jobId: string): Promise<LogEntry[]> =>
+export const readJobLog = async (store: Pick<EventLog, 'readStream'>, jobId: string): Promise<LogEntry[]> =>
   (await store.readStream(jobId)).map(toLogEntry);

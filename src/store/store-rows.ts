@@ -1,5 +1,5 @@
-import type { JobRecord, NewEvent, StoredEvent } from './event-store.js';
 import { chainHash } from './hash-chain.js';
+import type { JobRecord, NewEvent, StoredEvent } from './records.js';
 
 // The rows both stores write and read: SQLite's and PostgreSQL's tables have the same columns (the
 // server's bigints parsed to numbers, postgres-pool.ts), so one mapping serves both, and both hash

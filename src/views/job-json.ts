@@ -1,5 +1,3 @@
-import type { JobRecord } from '../store/event-store.js';
-
 // One JSON shape for a job, the same from `booty jobs --json` and from `GET /jobs` and
 // `GET /jobs/:id`, documented in the README. Times are ISO strings: people read them, and
 // tools parse them without knowing booty stores milliseconds.
@@ -24,7 +22,23 @@ export interface JobJson {
   updatedAt: string;
 }
 
-export function jobJson(job: JobRecord): JobJson {
+/** What the jobs read model holds of a job, as far as the JSON shows it (the store's JobRecord is one). */
+export interface JobRow {
+  jobId: string;
+  repo: string;
+  issue: number;
+  state: string;
+  final: boolean;
+  outcome: string | null;
+  attempts: number;
+  tokens: number;
+  /** The stream's version: how many events the log holds. */
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function jobJson(job: JobRow): JobJson {
   return {
     jobId: job.jobId,
     repo: job.repo,

@@ -1,5 +1,5 @@
 import type { Timeline } from '../engine/timeline.js';
-import { machineGraph } from '../machines/diagram.js';
+import { restingGraph } from '../machines/diagram.js';
 import { finalStates, JOB_STATES } from '../machines/job.js';
 import { escapeHtml as esc } from '../text.js';
 
@@ -26,7 +26,7 @@ function layout(): Map<string, { x: number; y: number }> {
 
 /** The machine with the job's path: visited states, the one it stands in, the transitions taken. */
 export function pathDiagram(path: readonly string[]): string {
-  const graph = machineGraph();
+  const graph = restingGraph();
   const place = layout();
   const visited = new Set(path);
   const current = path.at(-1);

@@ -1,4 +1,7 @@
-// Small pure helpers for the markdown booty writes into PR bodies and comments.
+import { trimTrailing } from '../text-scan.js';
+
+// Small pure helpers for the markdown booty writes into PR bodies and comments. Each reads its text
+// once: a regex such as /\s+$/ rereads a run of spaces from each of its characters.
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -9,9 +12,10 @@ export function formatDuration(ms: number): string {
 
 /** A fenced block that no backtick run inside the text can close early. */
 export function fenced(text: string, lang = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  let longest = 2;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const fence = '`'.repeat(longest + 1);
-  return `${fence}${lang}\n${text.replace(/\n+$/, '')}\n${fence}`;
+  return `${fence}${lang}\n${trimTrailing(text, '\n')}\n${fence}`;
 }
 
 /** Inline code that survives backticks in the text. */
@@ -22,10 +26,11 @@ export function code(text: string): string {
 
 /** The last lines of output, at most maxChars, saying how much was cut. */
 export function tail(text: string, maxLines = 60, maxChars = 4000): string {
-  const lines = text.replace(/\s+$/, '').split('\n');
+  const trimmed = text.trimEnd();
+  const lines = trimmed.split('\n');
   let kept = lines.slice(-maxLines).join('\n');
   if (kept.length > maxChars) kept = kept.slice(kept.length - maxChars);
-  const cut = text.replace(/\s+$/, '').length - kept.length;
+  const cut = trimmed.length - kept.length;
   return cut > 0 ? `… (${cut} earlier characters trimmed)\n${kept}` : kept;
 }
 

@@ -1,6 +1,7 @@
-import { prMarker } from '../forges/github/markers.js';
+import { prMarker } from '../forges/markers.js';
 import { qualityBlocks } from '../machines/attempt-progress.js';
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
+import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
 import { selfConfigChanges } from '../workspace/self-modification.js';
 import { failingCount, failureDetails } from './attempt-report.js';
@@ -38,7 +39,10 @@ export function testsProven(job: Pick<JobContext, 'attempts' | 'outcome'>): bool
   return latest?.test?.passed === true && (!job.outcome || PASSING.has(job.outcome.reason));
 }
 
-export function renderPrBody(job: JobContext, extra: { dependencies?: DependencyChange[] } = {}): string {
+export function renderPrBody(
+  job: JobContext,
+  extra: { dependencies?: DependencyChange[]; sandbox?: SandboxChoice } = {},
+): string {
   const test = job.lastTest;
   const passed = testsProven(job);
   const sections = [prMarker(job.jobId)];
@@ -54,7 +58,7 @@ export function renderPrBody(job: JobContext, extra: { dependencies?: Dependency
         : `The tests still fail after ${job.attempt} of ${job.maxAttempts} attempts.`);
     sections.push(`> [!CAUTION]\n> ${why} This draft holds the work so far for a human to pick up.`);
   }
-  const warning = sandboxWarning([job.baseline, test]);
+  const warning = sandboxWarning([job.baseline, test], extra.sandbox);
   if (warning) sections.push(warning);
   const weak = passed ? weakEvidence(test) : null;
   if (weak) sections.push(weak);

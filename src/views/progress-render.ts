@@ -1,10 +1,11 @@
 import type { TestRun } from '../events/effect-results.js';
-import { progressMarker } from '../forges/github/markers.js';
+import { progressMarker } from '../forges/markers.js';
 import { qualityBlocks } from '../machines/attempt-progress.js';
 import type { JobSnapshot } from '../machines/fold.js';
 import { stateName } from '../machines/fold.js';
 import { finalStates, type JobStateName } from '../machines/job.js';
 import { type JobContext, jobView } from '../machines/job-context.js';
+import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import { attemptsSection, failingCount } from './attempt-report.js';
 import { conversationSection } from './conversation-render.js';
 import { escalationLine, loopSection, trendSection } from './loop-render.js';
@@ -39,6 +40,8 @@ type Snapshot = Pick<JobSnapshot, 'value' | 'context'>;
 export interface RenderOptions {
   /** The job's page in booty's job view, when people can reach it (BOOTY_PUBLIC_URL). */
   jobViewUrl?: string | null;
+  /** The sandbox mode and who chose it, for the notice that the tests ran without bubblewrap. */
+  sandbox?: SandboxChoice;
 }
 
 const icons: Record<StageMark, string> = {
@@ -301,7 +304,7 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
   if (options.jobViewUrl) facts.push(`**Every step, live:** [the job view](${options.jobViewUrl})`);
   parts.push(facts.join('  \n'));
 
-  const warning = sandboxWarning([ctx.baseline, ctx.lastTest]);
+  const warning = sandboxWarning([ctx.baseline, ctx.lastTest], options.sandbox);
   if (warning) parts.push(warning);
   const weak = ctx.lastTest?.passed ? weakEvidence(ctx.lastTest) : null;
   if (weak) parts.push(weak);

@@ -2,6 +2,7 @@ import type { QualityRun, TestRun, VerdictReason } from '../events/effect-result
 import { qualityBlocks } from '../machines/attempt-progress.js';
 import type { JobContext } from '../machines/job-context.js';
 import { READABLE_FIX } from '../refine/class-guidance.js';
+import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import { plural } from '../text.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
 import { failuresOf, ownStack, testTotals } from './test-failures.js';
@@ -96,20 +97,41 @@ export function weakEvidence(run: Pick<TestRun, 'evidence' | 'reasons'> | null |
   return `> [!WARNING]\n> **Weak evidence.** \`.github/booty.yml\` says \`gate: exit-code\`, so this change passed because its test command exited 0. booty could not see its tests pass (${unseen}). Review the change as untested, or let booty read the runner (\`test.report\`, or the runner's TAP or JUnit reporter) and remove \`gate: exit-code\`.`;
 }
 
-/** One line for people when the tests ran without bubblewrap, or null. */
-export function sandboxNotice(runs: (Pick<TestRun, 'sandbox'> | null | undefined)[]): string | null {
+/**
+ * One line for people when the tests ran without bubblewrap, or null. With the choice of mode it
+ * says who made it; without, it says only what happened. A run records how it was contained, not
+ * why: `unshare` is BOOTY_SANDBOX=off as much as `auto` where bubblewrap cannot run.
+ */
+export function sandboxNotice(
+  runs: (Pick<TestRun, 'sandbox'> | null | undefined)[],
+  choice?: SandboxChoice,
+): string | null {
   const weakest = runs.find((r) => r && r.sandbox !== 'bwrap');
   if (!weakest) return null;
   const how =
     weakest.sandbox === 'unshare'
-      ? 'only in their own process namespace (the operator set BOOTY_SANDBOX=off)'
-      : 'without any sandbox (bubblewrap is not available on this machine)';
-  return `The tests ran ${how}: they could read the machine's files and reach its network.`;
+      ? 'without bubblewrap, only in their own process namespace'
+      : 'without any sandbox';
+  const why = choice ? ` (${chosenBy(choice)})` : '';
+  return `The tests ran ${how}${why}: they could read the machine's files and reach its network.`;
+}
+
+function chosenBy({ mode, by }: SandboxChoice): string {
+  const who =
+    by === 'operator'
+      ? `BOOTY_SANDBOX=${mode}, the operator's setting`
+      : `${mode}, the default with BOOTY_SANDBOX unset`;
+  return mode === 'off'
+    ? who
+    : `bubblewrap cannot run on this machine, and ${who}, runs the tests without it then`;
 }
 
 /** The same, as a warning block for the PR body and the comment. */
-export function sandboxWarning(runs: (Pick<TestRun, 'sandbox'> | null | undefined)[]): string | null {
-  const notice = sandboxNotice(runs);
+export function sandboxWarning(
+  runs: (Pick<TestRun, 'sandbox'> | null | undefined)[],
+  choice?: SandboxChoice,
+): string | null {
+  const notice = sandboxNotice(runs, choice);
   return notice ? `> [!WARNING]\n> ${notice}` : null;
 }
 

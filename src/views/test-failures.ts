@@ -1,5 +1,6 @@
 import type { TestCase, TestRun, TestTotals } from '../events/effect-results.js';
 import { isTestFile } from '../workspace/test-files.js';
+import { isForeignFrame } from './foreign-frame.js';
 
 // A run's failures as a maintainer reads them: the failing tests by id, each with the runner's
 // message and the test's own stack frames, and files kept apart from tests. A runner's entry for a
@@ -120,22 +121,13 @@ export function testTotals(run: Pick<TestRun, 'totals'> & Partial<Pick<TestRun, 
   return t;
 }
 
-// A stack frame in node's internals or a dependency: `at Test.run (node:internal/…)`,
-// `at … (…/node_modules/…)`, `at new Promise (<anonymous>)`, and TAP's frames without their `at`:
-// `Test.run (node:internal/test_runner/test:796:25)`, `node:internal/test_runner/harness:255:12`.
-const FOREIGN = String.raw`(?:node:|internal\/|[^()\s]*node_modules\/)`;
-const FOREIGN_FRAME = new RegExp(
-  String.raw`^\s*(?:at\s+(?:async\s+)?(?:[^()]*\()?(?:${FOREIGN}|<anonymous>)[^()]*\)?` +
-    String.raw`|(?:async\s+)?(?:[^()\s]+ \()?${FOREIGN}[^()\s]*:\d+:\d+\)?)\s*$`,
-);
-
 /** A failure's text with the test's own frames only, `file://./` paths shown plain, and capped. */
 export function ownStack(text: string, maxLines = 30, maxChars = 2_000): string {
   const lines = text
     .replace(/\r\n?/g, '\n')
     .replaceAll('file://./', '')
     .split('\n')
-    .filter((line) => !FOREIGN_FRAME.test(line));
+    .filter((line) => !isForeignFrame(line));
   let out = lines
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -147,4 +139,6 @@ export function ownStack(text: string, maxLines = 30, maxChars = 2_000): string 
 }
 
 /** Raw TAP says nothing a reader needs that the cases do not already say. */
-export const isTap = (text: string) => /^TAP version \d+$|^\s*# Subtest: |^\s*(?:not )?ok \d+ - /m.test(text);
+export const isTap = (text: string) =>
+  // Indented by spaces within a line: `^\s*` would reread a run of blank lines from each of them.
+  /^TAP version \d+$|^[^\S\n\r\u2028\u2029]*(?:# Subtest: |(?:not )?ok \d+ - )/m.test(text);

@@ -1,8 +1,7 @@
-import { readTimeline, type Timeline } from '../engine/timeline.js';
-import type { EventStore } from '../store/event-store.js';
+import type { Timeline } from '../engine/timeline.js';
 
 // The replay timeline as JSON for tools: what `booty replay --json` prints and what
-// `GET /jobs/:id/timeline` answers. Throws BOOTY_E_STREAM_NOT_FOUND for an unknown job.
+// `GET /jobs/:id/timeline` answers, from the timeline engine/timeline.ts reads.
 
 export interface TimelineJson {
   jobId: string;
@@ -21,10 +20,6 @@ export interface TimelineJson {
   }[];
   /** Only when cut with `until`: where the job stood after that event. */
   snapshot?: { state: string; context: unknown };
-}
-
-export async function timelineJson(store: EventStore, jobId: string, until?: number): Promise<TimelineJson> {
-  return timelineToJson(await readTimeline(store, jobId, until), until !== undefined);
 }
 
 export function timelineToJson(t: Timeline, withSnapshot: boolean): TimelineJson {

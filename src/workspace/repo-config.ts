@@ -213,7 +213,10 @@ export function detectSetup(
 }
 
 const valueAt = (data: unknown, keys: PropertyKey[]) =>
-  keys.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as any)[k] : undefined), data);
+  keys.reduce<unknown>(
+    (v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+    data,
+  );
 
 function invalid(file: string, field: string, problem: string): BootyError {
   return new BootyError('BOOTY_E_CONFIG_INVALID', { path: file, field, problem });

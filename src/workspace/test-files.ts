@@ -35,7 +35,8 @@ function language(path: string): Lang {
 
 const CASES: Record<Exclude<Lang, null>, RegExp> = {
   js: /(?<![.\w$])(?:it|test|xit|xtest|fit)\b(?:\.\w+)*\s*(?:\(|`)/g,
-  py: /^\s*(?:async\s+)?def\s+test\w*\s*\(/gm,
+  // Indented within its line: `^\s*` would reread a run of blank lines from each of them.
+  py: /^[^\S\n\r\u2028\u2029]*(?:async\s+)?def\s+test\w*\s*\(/gm,
   go: /^func\s+(?:Test|Fuzz|Example)\w*\s*\(/gm,
   rs: /#\[(?:\w+::)?test\b/g,
 };

@@ -10,7 +10,7 @@ import { describeNeed, operationNeeds } from '../../sim/github/github-sim-permis
 import { readManifest } from '../../src/app/manifest.js';
 import { loadEnv } from '../../src/env.js';
 import { classifyDelivery } from '../../src/forges/github/classify.js';
-import { gatewayConfig } from '../../src/gateway/gateway-config.js';
+import { intakeConfig } from '../../src/intake/intake-config.js';
 import { e2eWorld, OWNER, REPO } from '../e2e/e2e-world.js';
 import { tempDir } from '../support/job-harness.js';
 import { until } from '../support/until.js';
@@ -37,7 +37,7 @@ describe('app.yml', () => {
   });
 
   it('subscribes to exactly the events booty acts on', () => {
-    const config = gatewayConfig(loadEnv({ GITHUB_WEBHOOK_SECRET: 's', BOOTY_TRIGGER_LABEL: 'booty' }));
+    const config = intakeConfig(loadEnv({ GITHUB_WEBHOOK_SECRET: 's', BOOTY_TRIGGER_LABEL: 'booty' }));
     const acted = new Set<string>();
     for (const def of definitions) {
       for (const example of def.examples as any[]) {

@@ -4,6 +4,7 @@ import type { AnthropicSimulator } from '../../sim/anthropic/anthropic-simulator
 import { toFailure } from '../../src/engine/effect.js';
 import { Supervisor } from '../../src/engine/supervisor.js';
 import { BootyError } from '../../src/errors.js';
+import { Intake } from '../../src/intake/deliveries.js';
 import { effectInput } from '../../src/machines/job-context.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { sampleRequest, tempDir } from '../support/job-harness.js';
@@ -99,7 +100,8 @@ describe('token budgets', () => {
       concurrency: 1,
       settings: { retryBaseMs: 1, retryCapMs: 5, maxTokens: 8_000 },
     });
-    const submitted = await supervisor.submit(
+    const intake = new Intake(supervisor);
+    const submitted = await intake.submit(
       { id: 'delivery-budget', event: 'issues', action: 'labeled' },
       { kind: 'request', request: sampleRequest(1) },
     );

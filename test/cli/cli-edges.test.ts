@@ -3,8 +3,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { identify } from '../../src/gateway/api-auth.js';
 import { jobsRoutes } from '../../src/gateway/jobs-routes.js';
 import { openStore } from '../../src/main/open-store.js';
+import { apiTokensOf } from '../../src/store/open-api-tokens.js';
 import { cli } from '../support/cli.js';
 import { compiled } from '../support/compiled.js';
 import { recordedJob } from '../views/recorded-job.js';
@@ -58,6 +60,8 @@ describe('one JSON shape for a job', () => {
     const fromCli = JSON.parse((await cli(['jobs', '--json', '--db', db])).out);
     const store = openStore(db);
     const app = Fastify();
+    // As a server on loopback serves them: no token asked.
+    app.addHook('onRequest', identify({ tokens: apiTokensOf(store), open: true }));
     await jobsRoutes(app, { store });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {

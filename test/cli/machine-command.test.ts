@@ -26,10 +26,12 @@ describe('booty machine', () => {
   it('prints a table of states and transitions by default', async () => {
     const { code, out } = await cli(['machine']);
     expect(code).toBe(0);
-    expect(out.split('\n')[0]).toBe('machine job: 24 states, starts in preparing');
-    expect(out).toMatch(/^testing\s+runTests\s+runTests done \[passedInRound\]\s+answering$/m);
-    expect(out).toMatch(/^\s+runTests done \[testsPassed\]\s+openingPr$/m);
+    expect(out.split('\n')[0]).toBe('machine job: 25 states, starts in preparing');
+    expect(out).toMatch(/^testing\s+runTests\s+runTests done \[testsPassed\]\s+concluding$/m);
     expect(out).toMatch(/^\s+runTests done \[attemptsLeft\]\s+refining$/m);
+    // Where the loop's end leads: a choice, left within the same event.
+    expect(out).toMatch(/^concluding\s+\(choice\)\s+always \[inRound\]\s+answering$/m);
+    expect(out).toMatch(/^\s+always \[hasChanges\]\s+openingPr$/m);
     expect(out).toMatch(/^promoting\s+promotePr\s+promotePr done \[madeReady\]\s+promoted$/m);
     // A job with its PR waits; the PR's end is final.
     expect(out).toMatch(/^prOpened\s+\(waits\)\s+CiCompleted \[ciForHead\]\s+checkingCi$/m);

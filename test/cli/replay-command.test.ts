@@ -234,7 +234,7 @@ describe('booty jobs', () => {
     const unknown = await run(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim()).toBe(
-      `booty: unknown command "frobnicate"; the commands are demo, serve, run, jobs, replay, app, machine; see \`node ${path.relative(process.cwd(), compiled('src/cli/bin.ts'))} --help\` (BOOTY_E_USAGE)`,
+      `booty: unknown command "frobnicate"; the commands are demo, serve, run, eval, jobs, migrate, token, replay, app, machine; see \`node ${path.relative(process.cwd(), compiled('src/cli/bin.ts'))} --help\` (BOOTY_E_USAGE)`,
     );
     const help = await run(['jobs', '--help']);
     expect(help.code).toBe(0);

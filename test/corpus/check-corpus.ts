@@ -103,8 +103,11 @@ const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '');
 
 const sum = (text: string, re: RegExp) => [...text.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
 
-/** The runner's own summary counts (go prints none without -v: see goCounts). */
-function summaryCounts(fw: CorpusCase['framework'], raw: string): Counts {
+/**
+ * The runner's own summary counts (go prints none without -v: see goCounts). null where the
+ * runner counts assertions rather than tests (tape, node-tap): then only the exit is checked.
+ */
+function summaryCounts(fw: CorpusCase['framework'], raw: string): Counts | null {
   const out = stripAnsi(raw);
   const word = (line: string, w: string) => Number(new RegExp(`(\\d+) ${w}\\b`).exec(line)?.[1] ?? 0);
   switch (fw) {
@@ -144,6 +147,73 @@ function summaryCounts(fw: CorpusCase['framework'], raw: string): Counts {
       };
     case 'go':
       return { passed: 0, failed: 0, skipped: 0 };
+    case 'uvu': {
+      const total = sum(out, /^\s*Total:\s+(\d+)$/gm);
+      const passed = sum(out, /^\s*Passed:\s+(\d+)$/gm);
+      return { passed, failed: total - passed, skipped: 0 };
+    }
+    case 'ava':
+      // With failures ava prints no passed count: its ✔ lines are the passes.
+      return {
+        passed: (out.match(/^\s*✔ (?!\[expected fail\])/gm) ?? []).length,
+        failed: sum(out, /^\s*(\d+) tests? failed$/gm),
+        skipped: sum(out, /^\s*(\d+) tests? (?:skipped|todo)$/gm),
+      };
+    case 'jasmine': {
+      const line = /^(\d+ specs?, .+)$/m.exec(out)?.[1] ?? '';
+      const specs = word(line, 'specs?');
+      const failed = word(line, 'failures?');
+      const skipped = word(line, 'pending');
+      return { passed: specs - failed - skipped, failed, skipped };
+    }
+    case 'playwright':
+      return {
+        passed: sum(out, /^\s*(\d+) passed\b/gm),
+        failed: sum(out, /^\s*(\d+) failed$/gm),
+        skipped: sum(out, /^\s*(\d+) skipped$/gm),
+      };
+    case 'bun':
+      return {
+        passed: sum(out, /^\s*(\d+) pass$/gm),
+        failed: sum(out, /^\s*(\d+) fail$/gm),
+        skipped: sum(out, /^\s*(\d+) skip$/gm),
+      };
+    case 'deno': {
+      const line = /^(?:ok|FAILED) \| (.+)$/m.exec(out)?.[1] ?? '';
+      return { passed: word(line, 'passed'), failed: word(line, 'failed'), skipped: word(line, 'ignored') };
+    }
+    case 'phpunit': {
+      const ok = /^OK \((\d+) tests?,/m.exec(out);
+      if (ok) return { passed: Number(ok[1]), failed: 0, skipped: 0 };
+      const line = /^Tests: (.+)\.$/m.exec(out)?.[1] ?? '';
+      const total = word(line, '');
+      const failed =
+        Number(/Failures: (\d+)/.exec(line)?.[1] ?? 0) + Number(/Errors: (\d+)/.exec(line)?.[1] ?? 0);
+      const skipped = Number(/Skipped: (\d+)/.exec(line)?.[1] ?? 0);
+      return { passed: Number(/^(\d+)/.exec(line)?.[1] ?? total) - failed - skipped, failed, skipped };
+    }
+    case 'rspec': {
+      const line = /^(\d+ examples?, .+)$/m.exec(out)?.[1] ?? '';
+      const failed = word(line, 'failures?');
+      const skipped = word(line, 'pending');
+      return { passed: word(line, 'examples?') - failed - skipped, failed, skipped };
+    }
+    case 'minitest': {
+      const line = /^(\d+ (?:runs|tests), .+)$/m.exec(out)?.[1] ?? '';
+      const failed = word(line, 'failures') + word(line, 'errors');
+      const skipped = word(line, 'skips');
+      return { passed: word(line, '(?:runs|tests)') - failed - skipped, failed, skipped };
+    }
+    case 'ctest': {
+      const m = /tests passed, (\d+) tests? failed out of (\d+)/.exec(out);
+      const skipped = (/did not run:\n((?:\s+\d+ - .+\n)+)/.exec(out)?.[1] ?? '')
+        .split('\n')
+        .filter(Boolean).length;
+      return m ? { passed: Number(m[2]) - Number(m[1]), failed: Number(m[1]), skipped } : null;
+    }
+    case 'tape':
+    case 'node-tap':
+      return null;
   }
 }
 
@@ -169,7 +239,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 interface Phase {
   install: Ran | null;
   test: Ran;
-  counts: Counts;
+  counts: Counts | null;
 }
 
 async function phase(
@@ -208,9 +278,9 @@ function report(label: string, p: Phase, e: { broken: string | null; failing: st
   if (p.install && p.install.exitCode !== 0) problems.push(`install exited ${p.install.exitCode}`);
   const exit = exitProblem(p.test, e);
   if (exit) problems.push(exit);
-  const got = `${p.counts.passed}/${p.counts.failed}/${p.counts.skipped}`;
+  const got = p.counts ? `${p.counts.passed}/${p.counts.failed}/${p.counts.skipped}` : 'not counted';
   const want = `${e.passed}/${e.failed}/${e.skipped}`;
-  if (got !== want) problems.push(`counts ${got}, expected ${want}`);
+  if (p.counts && got !== want) problems.push(`counts ${got}, expected ${want}`);
   const install = p.install ? `install exit ${p.install.exitCode} ${secs(p.install.ms)}, ` : '';
   console.log(
     `  ${label.padEnd(8)} ${install}test exit ${p.test.exitCode} ${secs(p.test.ms)}, passed/failed/skipped ${got}` +

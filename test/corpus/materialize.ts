@@ -15,10 +15,27 @@ export const DEPS_DIR = path.join(CORPUS_DIR, '.deps');
 
 /**
  * Exact versions, each in `.deps/<runner>/node_modules`. vitest 5 needs Node 22; 4.1.12 is the
- * newest that runs on Node 20 (and is booty's own).
+ * newest that runs on Node 20 (and is booty's own). ava 8 does not install here (a package it
+ * needs is not served): 7.0.0. bun and deno come as npm packages whose binary is an optional
+ * dependency for the platform.
  */
-export const RUNNERS = { vitest: '4.1.12', jest: '30.5.2', mocha: '12.0.3' } as const;
+export const RUNNERS = {
+  vitest: '4.1.12',
+  jest: '30.5.2',
+  mocha: '12.0.3',
+  uvu: '0.5.6',
+  ava: '7.0.0',
+  tape: '5.10.2',
+  tap: '21.8.0',
+  jasmine: '7.0.0',
+  playwright: '1.65.1',
+  bun: '1.4.5',
+  deno: '2.9.6',
+} as const;
 export type Runner = keyof typeof RUNNERS;
+
+/** The npm package of a runner whose folder is not named after it. */
+const PACKAGE: Partial<Record<Runner, string>> = { playwright: '@playwright/test' };
 
 const MARKER = 'corpus-deps.json';
 const LOCK_STALE_MS = 10 * 60_000;
@@ -43,7 +60,7 @@ async function install(runner: Runner): Promise<void> {
   const version = RUNNERS[runner];
   await writeFile(
     path.join(staging, 'package.json'),
-    `${JSON.stringify({ private: true, dependencies: { [runner]: version } }, null, 2)}\n`,
+    `${JSON.stringify({ private: true, dependencies: { [PACKAGE[runner] ?? runner]: version } }, null, 2)}\n`,
   );
   // No lockfile: one written here would pin this platform's optional packages (rollup's) only.
   await run('npm', ['install', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'], {
@@ -91,7 +108,7 @@ async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
 
 let deps: Promise<string> | undefined;
 
-/** Installs vitest, jest and mocha once per machine; the folder holding `<runner>/node_modules`. */
+/** Installs the JS runners once per machine; the folder holding `<runner>/node_modules`. */
 export function corpusDeps(): Promise<string> {
   deps ??= (async () => {
     await mkdir(DEPS_DIR, { recursive: true });

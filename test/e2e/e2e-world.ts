@@ -5,7 +5,8 @@ import { type GitHubSimulator, startGitHubSimulator } from '../../sim/github/git
 import { demoResponder, examplesDir, type Scenario, sampleIssue } from '../../src/demo/demo-script.js';
 import { loadEnv } from '../../src/env.js';
 import { createLogger } from '../../src/log.js';
-import { type Booty, startBooty } from '../../src/main/compose.js';
+import type { Booty } from '../../src/main/compose.js';
+import { startBooty } from '../../src/main/serve.js';
 import { tempDir } from '../support/job-harness.js';
 
 // The world an end-to-end test runs in: a local GitHub holding the sample repository and its

@@ -4,6 +4,7 @@ import { main } from '../../src/cli/main.js';
 import { createProgressReporter, type ProgressReporter } from '../../src/effects/progress-reporter.js';
 import type { JobObserver } from '../../src/engine/supervisor.js';
 import { type BootyError, isBootyError } from '../../src/errors.js';
+import { githubProgress } from '../../src/forges/github/github-forge.js';
 import type { JobRecord } from '../../src/store/event-store.js';
 import { sampleDir, simFixture } from '../forges/github/sim-fixture.js';
 import { editLog, eventCount, interruptedJob, logEdits, parkedJob } from '../support/edited-logs.js';
@@ -74,7 +75,7 @@ describe('a damaged log at boot', () => {
     f.sim.createIssue('acme', 'widgets', { title: 'Add an add() function' });
     const { db, jobId } = await editedUnfinishedJob();
     const h = harness({}, { db });
-    const reporter = createProgressReporter({ clients: f.clients, store: h.store });
+    const reporter = createProgressReporter({ comments: githubProgress(f.clients), store: h.store });
     const job = (await h.store.getJob(jobId))!;
     const problem = {
       code: 'BOOTY_E_LOG_TAMPERED',
@@ -151,7 +152,7 @@ describe('boot checks every unfinished log as replay --verify does', () => {
       expect(h.errors).toEqual([h.damaged[0]![1]]);
 
       // And a delivery for it afterwards is refused, and writes nothing.
-      const cancel = h.supervisor.submit(
+      const cancel = h.intake.submit(
         { id: 'd-unlabeled', event: 'issues', action: 'unlabeled' },
         {
           kind: 'cancel',
@@ -195,7 +196,7 @@ describe('boot checks every unfinished log as replay --verify does', () => {
     for (let boot = 2; boot <= 3; boot++) {
       let reporter!: ProgressReporter;
       const h = booting(db, [{ damaged: (job, problem) => reporter.damaged!(job, problem) }]);
-      reporter = createProgressReporter({ clients: f.clients, store: h.store });
+      reporter = createProgressReporter({ comments: githubProgress(f.clients), store: h.store });
       await h.supervisor.boot();
       expect(h.damaged.map(([job]) => job.jobId)).toEqual(boot === 2 ? [jobId] : []);
       expect(h.errors).toEqual([]);
@@ -218,7 +219,7 @@ describe('a log edited under a running booty', () => {
     const events = eventCount(db, jobId);
 
     for (const id of ['d-ci-1', 'd-ci-2']) {
-      const err = await h.supervisor.submit(...ciOnHead(id)).catch((e: unknown) => e);
+      const err = await h.intake.submit(...ciOnHead(id)).catch((e: unknown) => e);
       expect(isBootyError(err, 'BOOTY_E_JOB_DAMAGED')).toBe(true);
       expect((err as BootyError).message).toBe(
         `job ${jobId} is damaged: its log does not check out, so booty takes no event for it and wrote nothing; \`booty replay ${jobId} --verify\` names the row, and labeling the issue again starts a fresh job`,
@@ -239,7 +240,7 @@ describe('a log edited under a running booty', () => {
     const { db, jobId } = await parkedJob();
     const h = booting(db);
     await h.supervisor.boot();
-    expect(await h.supervisor.submit(...ciOnHead('d-ci'))).toEqual({ outcome: 'woke', jobId });
+    expect(await h.intake.submit(...ciOnHead('d-ci'))).toEqual({ outcome: 'woke', jobId });
     await h.supervisor.onIdle();
     expect(eventCount(db, jobId)).toBe(14);
     await h.store.close();

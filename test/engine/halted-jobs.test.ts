@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Supervisor } from '../../src/engine/supervisor.js';
 import { BootyError, isBootyError } from '../../src/errors.js';
+import { Intake } from '../../src/intake/deliveries.js';
 import type { LeaseSettings } from '../../src/store/job-leases.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { StoreHealth } from '../../src/store/store-health.js';
@@ -81,12 +82,13 @@ function worker(fleet: Fleet, { withHealth = false } = {}) {
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     onError: (err) => fleet.reports.push(err),
   });
+  const intake = new Intake(supervisor);
   closing.push(async () => {
     health?.stop();
     await supervisor.shutdown();
     await store.close();
   });
-  return { store, supervisor };
+  return { store, supervisor, intake };
 }
 
 type Worker = ReturnType<typeof worker>;
@@ -106,7 +108,7 @@ async function fleetOf(size: number, options: { withHealth?: boolean } = {}) {
 }
 
 async function startJob(w: Worker, issue: number): Promise<string> {
-  const created = await w.supervisor.submit(
+  const created = await w.intake.submit(
     { id: `d-${issue}`, event: 'issues', action: 'labeled' },
     { kind: 'request', request: sampleRequest(issue) },
   );
@@ -200,7 +202,7 @@ describe('a job whose run halted', () => {
 
     // A review wakes it, and its first outcome is refused again: counted from one.
     fleet.refuse = refused;
-    const woke = await workers[1]!.supervisor.submit(...issueComment(7, 'One more thing.'));
+    const woke = await workers[1]!.intake.submit(...issueComment(7, 'One more thing.'));
     expect(woke).toEqual({ outcome: 'woke', jobId });
     await until('the third halt', async () => halts(fleet).length === 3);
     expect(halts(fleet)[2]!.params).toMatchObject({ jobId, halts: 1, seconds: FIRST_WAIT });

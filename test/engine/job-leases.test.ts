@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type JobObserver, Supervisor } from '../../src/engine/supervisor.js';
 import { BootyError } from '../../src/errors.js';
+import { Intake } from '../../src/intake/deliveries.js';
 import type { LeaseSettings } from '../../src/store/job-leases.js';
-import { PgBossLeases } from '../../src/store/postgres/pg-boss-leases.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { issueComment, sampleRequest } from '../support/job-harness.js';
 import { freshDatabase, onDatabase } from '../support/postgres-database.js';
 import { type Script, scriptedEffects } from '../support/scripted-effects.js';
 import { sleep, until } from '../support/until.js';
 
-// Jobs leased through pg-boss on one PostgreSQL database: one worker at a time holds a job, a
-// lease that is renewed outlives its period, one that lapses moves to another worker, and a worker
-// whose lease lapsed can neither renew nor release it. Workers here are stores and supervisors in
-// one process; test/e2e/many-workers.test.ts runs them as `booty serve` processes.
+// Jobs leased through pg-boss to workers on one PostgreSQL database. What every JobLeases keeps
+// (one holder at a time, renewal, lapse, release) is its contract (test/store/job-leases-contract.ts,
+// run on pg-boss by test/store/postgres-job-leases.test.ts); here are workers leasing jobs: stores
+// and supervisors in one process. test/e2e/many-workers.test.ts runs them as `booty serve` processes.
 
 // Long enough that a worker on a loaded machine (two cores, test files in parallel) keeps renewing.
 const SETTINGS: LeaseSettings = { seconds: 4, pollMs: 100 };
@@ -20,12 +20,6 @@ const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
-
-function leasesOn(url: string) {
-  const leases = new PgBossLeases(url, SETTINGS);
-  closing.push(() => leases.close());
-  return leases;
-}
 
 /** A worker: its own store (with leases), supervisor and scripted effects, on the database. */
 function worker(url: string, script: Script = {}, concurrency = 2, observers: JobObserver[] = []) {
@@ -40,11 +34,12 @@ function worker(url: string, script: Script = {}, concurrency = 2, observers: Jo
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     onError: (err) => errors.push(err),
   });
+  const intake = new Intake(supervisor);
   closing.push(async () => {
     await supervisor.shutdown();
     await store.close();
   });
-  return { store, supervisor, effects, errors };
+  return { store, supervisor, intake, effects, errors };
 }
 
 const labeled = (issue: number, id = `d-${issue}`) =>
@@ -54,8 +49,8 @@ const labeled = (issue: number, id = `d-${issue}`) =>
   ] as const;
 
 /** Starts a job for the issue through the worker's gateway; its id. */
-async function startJob(w: { supervisor: Supervisor }, issue: number): Promise<string> {
-  const created = await w.supervisor.submit(...labeled(issue));
+async function startJob(w: { intake: Intake }, issue: number): Promise<string> {
+  const created = await w.intake.submit(...labeled(issue));
   if (created.outcome !== 'created') throw new Error(created.outcome);
   return created.jobId;
 }
@@ -77,56 +72,6 @@ async function holdRows(url: string, lockQuery: string, values: unknown[] = []) 
   };
   return { rows: rowCount, release };
 }
-
-describe('pg-boss leases', () => {
-  it('given a job offered twice by two workers, then one of them leases it, renewing keeps it past its period, and a lapsed lease moves to the other', async () => {
-    const url = await freshDatabase();
-    const [a, b] = [leasesOn(url), leasesOn(url)];
-    await Promise.all([a.offer(['job-1']), b.offer(['job-1']), a.offer(['job-1'])]);
-    const [first] = await a.take(5);
-    expect(first).toMatchObject({ jobId: 'job-1' });
-    expect(await b.take(5)).toEqual([]);
-
-    // Renewed for half again its period: nobody else gets it.
-    for (let i = 0; i < 5; i++) {
-      await sleep(SETTINGS.seconds * 300);
-      expect(await a.renew([first!])).toEqual([]);
-      expect(await b.take(5)).toEqual([]);
-    }
-
-    // Not renewed (the worker died): pg-boss's maintenance lets it lapse, and the other takes it.
-    const second = await until('the lapsed lease to move', async () => (await b.take(5))[0]);
-    expect(second.jobId).toBe('job-1');
-    expect(second.token).not.toBe(first!.token);
-    // The first worker's lease is gone: its renewal says so, and its release touches nothing.
-    expect(await a.renew([first!])).toEqual([first]);
-    expect(await a.release(first!)).toBe(false);
-    expect(await b.renew([second])).toEqual([]);
-    expect(await b.release(second)).toBe(true);
-    // Released, the job is in no queue until it is offered again.
-    expect(await a.take(5)).toEqual([]);
-    await b.offer(['job-1']);
-    expect((await a.take(5)).map((l) => l.jobId)).toEqual(['job-1']);
-  });
-});
-
-describe('lease length', () => {
-  it('given a job offered by a worker with a longer lease, when a worker with a shorter one takes it, then the lease runs for the taker’s period', async () => {
-    const url = await freshDatabase();
-    const offerer = new PgBossLeases(url, { seconds: 600, pollMs: 100 });
-    closing.push(() => offerer.close());
-    await offerer.offer(['job-1']);
-    const [lease] = await leasesOn(url).take(5);
-    expect(lease).toMatchObject({ jobId: 'job-1' });
-    // Counted from the row's activation: the taker's period, plus the moment its take took.
-    const { rows } = await onDatabase(url, (c) =>
-      c.query<{ seconds: number }>(`SELECT extract(epoch FROM expire_in)::float AS seconds FROM pgboss.job`),
-    );
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.seconds).toBeGreaterThanOrEqual(SETTINGS.seconds);
-    expect(rows[0]!.seconds).toBeLessThan(SETTINGS.seconds + 2);
-  });
-});
 
 describe('the queue’s own faults', () => {
   it('given the queue’s connections cut by the database, then the worker reports the fault, not swallows it', async () => {
@@ -155,7 +100,7 @@ describe('workers on one database', () => {
     await Promise.all(workers.map((w) => w.supervisor.boot()));
     const issues = Array.from({ length: 8 }, (_, i) => i + 1);
     const answers = await Promise.all(
-      issues.flatMap((issue) => workers.map((w) => w.supervisor.submit(...labeled(issue)))),
+      issues.flatMap((issue) => workers.map((w) => w.intake.submit(...labeled(issue)))),
     );
     expect(answers.filter((a) => a.outcome === 'created')).toHaveLength(issues.length);
     expect(answers.filter((a) => a.outcome === 'duplicate')).toHaveLength(issues.length);
@@ -183,8 +128,8 @@ describe('workers on one database', () => {
     const answers = await Promise.all(
       issues.map((issue) =>
         Promise.all([
-          a.supervisor.submit(...labeled(issue, `opened-${issue}`)),
-          b.supervisor.submit(...labeled(issue, `labeled-${issue}`)),
+          a.intake.submit(...labeled(issue, `opened-${issue}`)),
+          b.intake.submit(...labeled(issue, `labeled-${issue}`)),
         ]),
       ),
     );
@@ -206,7 +151,7 @@ describe('workers on one database', () => {
     await a.supervisor.shutdown();
     await b.supervisor.boot();
 
-    const woke = await b.supervisor.submit(
+    const woke = await b.intake.submit(
       { id: 'd-review', event: 'pull_request_review', action: 'submitted' },
       {
         kind: 'wake',
@@ -300,7 +245,7 @@ describe('workers on one database', () => {
     // job with no effect to stop.
     await until('the first effect to start', async () => started);
 
-    const cancel = await b.supervisor.submit(
+    const cancel = await b.intake.submit(
       { id: 'd-closed', event: 'issues', action: 'closed' },
       {
         kind: 'cancel',
@@ -485,8 +430,8 @@ describe('events for a job running on a worker', () => {
     await until('the first effect to start', async () => starts === 1);
 
     // The other worker's gateway writes first; the running worker's runner is now behind the log.
-    expect(await b.supervisor.submit(...issueComment(501))).toEqual({ outcome: 'woke', jobId: jobId });
-    expect(await a.supervisor.submit(...issueComment(502))).toEqual({ outcome: 'woke', jobId: jobId });
+    expect(await b.intake.submit(...issueComment(501))).toEqual({ outcome: 'woke', jobId: jobId });
+    expect(await a.intake.submit(...issueComment(502))).toEqual({ outcome: 'woke', jobId: jobId });
 
     const events = await a.store.readStream(jobId);
     expect(events.filter((e) => e.type === 'FeedbackReceived').map((e) => e.data.commentId)).toEqual([

@@ -4,6 +4,8 @@ import { createProgressReporter, type ProgressReporter } from '../../src/effects
 import { type JobObserver, Supervisor } from '../../src/engine/supervisor.js';
 import { BootyError } from '../../src/errors.js';
 import { createGitHubClients } from '../../src/forges/github/clients.js';
+import { githubProgress } from '../../src/forges/github/github-forge.js';
+import { Intake } from '../../src/intake/deliveries.js';
 import { foldJob } from '../../src/machines/fold.js';
 import type { EventStore } from '../../src/store/event-store.js';
 import { readJobLog } from '../../src/store/job-log.js';
@@ -58,7 +60,7 @@ function worker(url: string, gh: GitHub, who: 'a' | 'b', observers: JobObserver[
   const store = new PostgresEventStore(url, { leases: { seconds: 4, pollMs: 100 } });
   const effects = scriptedEffects();
   const reporter = createProgressReporter({
-    clients: gh.clients(who),
+    comments: githubProgress(gh.clients(who)),
     store,
     retryDelayMs: 1,
     minIntervalMs: 50,
@@ -71,12 +73,13 @@ function worker(url: string, gh: GitHub, who: 'a' | 'b', observers: JobObserver[
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     onError: (err) => errors.push(err),
   });
+  const intake = new Intake(supervisor);
   closing.push(async () => {
     await supervisor.shutdown();
     await reporter.idle();
     await store.close();
   });
-  return { store, supervisor, effects, reporter, errors };
+  return { store, supervisor, intake, effects, reporter, errors };
 }
 
 const labeled = [
@@ -84,7 +87,7 @@ const labeled = [
   { kind: 'request' as const, request: sampleRequest(1) },
 ] as const;
 
-const closed: Parameters<Supervisor['submit']> = [
+const closed: Parameters<Intake['submit']> = [
   { id: 'd-closed', event: 'issues', action: 'closed' },
   { kind: 'cancel', repo: { owner: 'acme', name: 'widgets' }, issue: 1, reason: 'closed', sender: 'octocat' },
 ];
@@ -123,15 +126,15 @@ describe('the progress comment on many workers', () => {
     }) as typeof prepare;
     // Only the first worker leases: the second takes webhooks only.
     await a.supervisor.boot();
-    const created = await b.supervisor.submit(...labeled);
+    const created = await b.intake.submit(...labeled);
     if (created.outcome !== 'created') throw new Error(created.outcome);
     const { jobId } = created;
     await until('the job to run on the first worker', async () => starts === 1);
     // Shown at once by the worker running it, before its first step ends.
     await until('the comment to be written', async () => gh.progress(jobId).length === 1);
 
-    expect(await b.supervisor.submit(...issueComment(501))).toEqual({ outcome: 'woke', jobId });
-    expect(await b.supervisor.submit(...issueComment(502))).toEqual({ outcome: 'woke', jobId });
+    expect(await b.intake.submit(...issueComment(501))).toEqual({ outcome: 'woke', jobId });
+    expect(await b.intake.submit(...issueComment(502))).toEqual({ outcome: 'woke', jobId });
     await b.reporter.idle();
     expect(b.reporter.held()).toEqual([]);
     open();
@@ -148,7 +151,7 @@ describe('the progress comment on many workers', () => {
     const gh = await github();
     const [a, b] = [worker(url, gh, 'a'), worker(url, gh, 'b')];
     await a.supervisor.boot();
-    const created = await a.supervisor.submit(...labeled);
+    const created = await a.intake.submit(...labeled);
     if (created.outcome !== 'created') throw new Error(created.outcome);
     const { jobId } = created;
     await until('the job to park, reported', async () => {
@@ -156,7 +159,7 @@ describe('the progress comment on many workers', () => {
       return job?.state === 'promoted' && job.reportedVersion === job.version;
     });
 
-    expect(await b.supervisor.submit(...closed)).toEqual({ outcome: 'cancelled', jobIds: [jobId] });
+    expect(await b.intake.submit(...closed)).toEqual({ outcome: 'cancelled', jobIds: [jobId] });
     await b.reporter.idle();
     expect(b.reporter.held()).toEqual([]);
 
@@ -194,7 +197,7 @@ describe('the progress comment on many workers', () => {
     const [a, b] = [worker(url, gh, 'a', [holder]), worker(url, gh, 'b')];
     // Only the first worker leases: the second takes webhooks only.
     await a.supervisor.boot();
-    const created = await b.supervisor.submit(...labeled);
+    const created = await b.intake.submit(...labeled);
     if (created.outcome !== 'created') throw new Error(created.outcome);
     const { jobId } = created;
     await holding;
@@ -202,7 +205,7 @@ describe('the progress comment on many workers', () => {
     expect(parked).toMatchObject({ state: 'promoted', reportedVersion: parked?.version });
 
     // Its lease is still held: the close's offer finds it leased and does nothing.
-    expect(await b.supervisor.submit(...closed)).toEqual({ outcome: 'cancelled', jobIds: [jobId] });
+    expect(await b.intake.submit(...closed)).toEqual({ outcome: 'cancelled', jobIds: [jobId] });
     expect((await a.store.getJob(jobId))?.final).toBe(true);
     letGo();
 
@@ -225,16 +228,20 @@ describe('the progress comment in one process (SQLite)', () => {
       markReported: (id, version) => h.store.markReported(id, version),
       readStream: (...read) => h.store.readStream(...read),
     };
-    const reporter = createProgressReporter({ clients: gh.clients('a'), store, retryDelayMs: 1 });
+    const reporter = createProgressReporter({
+      comments: githubProgress(gh.clients('a')),
+      store,
+      retryDelayMs: 1,
+    });
     const h = harness({}, { observers: [reporter] });
-    const created = await h.supervisor.submit(...labeled);
+    const created = await h.intake.submit(...labeled);
     if (created.outcome !== 'created') throw new Error(created.outcome);
     const { jobId } = created;
     await h.supervisor.whenFinished(jobId);
     expect((await h.store.getJob(jobId))?.state).toBe('promoted');
     await reporter.idle();
 
-    expect(await h.supervisor.submit(...closed)).toEqual({ outcome: 'cancelled', jobIds: [jobId] });
+    expect(await h.intake.submit(...closed)).toEqual({ outcome: 'cancelled', jobIds: [jobId] });
     await shownAsLogged(gh, h.store, reporter, jobId);
     expect(gh.progress(jobId)[0]!.body).toMatch(/cancel/i);
   });

@@ -9,7 +9,7 @@ describe('supervisor: deliveries that start nothing', () => {
     const h = harness();
     const ids = Array.from({ length: 10 }, (_, i) => `d-${i}`);
     const results = await Promise.all(
-      [...ids, ...ids].map((id) => h.supervisor.ignore(delivery(id), 'not the trigger label')),
+      [...ids, ...ids].map((id) => h.intake.ignore(delivery(id), 'not the trigger label')),
     );
     expect(results.filter((r) => r.outcome === 'ignored')).toHaveLength(10);
     expect(results.filter((r) => r.outcome === 'duplicate')).toHaveLength(10);
@@ -28,16 +28,16 @@ describe('supervisor: deliveries that start nothing', () => {
 
   it('given a shutdown, then deliveries already waiting are committed and new ones are refused', async () => {
     const h = harness();
-    const waiting = h.supervisor.ignore(delivery('before'), 'other event');
+    const waiting = h.intake.ignore(delivery('before'), 'other event');
     await h.supervisor.shutdown();
     expect(await waiting).toEqual({ outcome: 'ignored', reason: 'other event' });
-    const refused = await h.supervisor.ignore(delivery('after'), 'other event').catch((err) => err);
+    const refused = await h.intake.ignore(delivery('after'), 'other event').catch((err) => err);
     expect(isBootyError(refused, 'BOOTY_E_SHUTTING_DOWN')).toBe(true);
   });
 
   it('given a store that fails, then every delivery in the batch is rejected, none is half-recorded', async () => {
     const h = harness();
-    const batch = [h.supervisor.ignore(delivery('x1'), 'r'), h.supervisor.ignore(delivery('x2'), 'r')];
+    const batch = [h.intake.ignore(delivery('x1'), 'r'), h.intake.ignore(delivery('x2'), 'r')];
     h.store.close();
     const outcomes = await Promise.allSettled(batch);
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
@@ -69,11 +69,11 @@ describe('supervisor: a cancel for a job that finished meanwhile', () => {
       sender: 'octocat',
     };
     const d = { id: 'late-cancel', event: 'issues', action: 'unlabeled' };
-    expect(await h.supervisor.submit(d, cancel)).toEqual({
+    expect(await h.intake.submit(d, cancel)).toEqual({
       outcome: 'ignored',
       reason: 'the job already finished',
     });
-    expect(await h.supervisor.submit(d, cancel)).toEqual({ outcome: 'duplicate' });
+    expect(await h.intake.submit(d, cancel)).toEqual({ outcome: 'duplicate' });
     expect((await h.store.readStream(r.jobId)).map((e) => e.type)).toEqual(['JobRequested', 'JobCancelled']);
     await h.store.close();
   });
@@ -104,7 +104,7 @@ describe('supervisor: an event that comes while a job parks', () => {
     if (r.outcome !== 'created') throw new Error(r.outcome);
     while (parks.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
 
-    const woke = await h.supervisor.submit(
+    const woke = await h.intake.submit(
       { id: 'd-ci', event: 'check_suite', action: 'completed' },
       {
         kind: 'wake',

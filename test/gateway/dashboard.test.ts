@@ -2,34 +2,40 @@ import { describe, expect, it } from 'vitest';
 import { deliver, labelPayload, startTestServer } from './gateway-harness.js';
 
 // The served job view: on for a loopback server, off elsewhere unless the operator says
-// BOOTY_DASHBOARD=on; its event stream says "changed" as a job's log grows.
+// BOOTY_DASHBOARD=on, and then behind a token; its event stream says "changed" as a job's log grows.
 
 async function status(url: string) {
   return (await fetch(url)).status;
 }
 
 describe('the dashboard', () => {
-  it.each<{ env: Record<string, string>; served: boolean }>([
-    { env: { HOST: '127.0.0.1' }, served: true },
-    { env: { HOST: '127.0.0.1', BOOTY_DASHBOARD: 'off' }, served: false },
-    { env: { HOST: '0.0.0.0' }, served: false },
-    { env: { HOST: '0.0.0.0', BOOTY_DASHBOARD: 'on' }, served: true },
-  ])('with $env it is served: $served', async ({ env, served }) => {
+  // `view`: what GET / answers; `api`: what GET /jobs answers, without a token.
+  it.each<{ env: Record<string, string>; view: number; api: number }>([
+    { env: { HOST: '127.0.0.1' }, view: 200, api: 200 },
+    { env: { HOST: '127.0.0.1', BOOTY_DASHBOARD: 'off' }, view: 404, api: 200 },
+    { env: { HOST: '127.0.0.1', BOOTY_API_AUTH: 'token' }, view: 401, api: 401 },
+    { env: { HOST: '0.0.0.0' }, view: 404, api: 401 },
+    { env: { HOST: '0.0.0.0', BOOTY_DASHBOARD: 'on' }, view: 401, api: 401 },
+  ])('with $env, / answers $view and /jobs $api', async ({ env, view, api }) => {
     const s = await startTestServer({ env });
     try {
       const local = s.url.replace(/\/\/[^:]+:/, '//127.0.0.1:');
-      expect(await status(`${local}/`)).toBe(served ? 200 : 404);
-      // The JSON routes follow the view: a job's log holds a private repository's code.
+      expect(await status(`${local}/`)).toBe(view);
+      const page = await fetch(`${local}/`, { headers: { accept: 'text/html' } });
+      const text = await page.text();
+      if (view === 404) {
+        // Off here: the page says so and how to turn it on, not a bare 404.
+        expect(((await (await fetch(`${local}/`)).json()) as any).error.code).toBe('BOOTY_E_JOB_VIEW_OFF');
+        expect(text).toContain('the job view is off on this address: set BOOTY_DASHBOARD=on to serve it');
+      }
+      if (view === 401) expect(text).toContain('<form method="post" action="/view/token">');
+      // The JSON routes need a token away from loopback: a job's log holds a private repository's code.
       for (const route of ['/jobs', '/jobs/some-job', '/jobs/some-job/timeline']) {
         const res = await fetch(`${local}${route}`);
-        if (served) {
-          expect(res.status).toBe(route === '/jobs' ? 200 : 404);
-          if (route !== '/jobs')
-            expect(((await res.json()) as any).error.code).toBe('BOOTY_E_STREAM_NOT_FOUND');
-        } else {
-          expect(res.status).toBe(404);
-          expect(((await res.json()) as any).error.code).toBe('BOOTY_E_JOB_VIEW_OFF');
-        }
+        const code = ((await res.json()) as any).error?.code;
+        if (api === 401) expect([res.status, code]).toEqual([401, 'BOOTY_E_API_UNAUTHORIZED']);
+        else if (route === '/jobs') expect(res.status).toBe(200);
+        else expect([res.status, code]).toEqual([404, 'BOOTY_E_STREAM_NOT_FOUND']);
       }
     } finally {
       await s.close();

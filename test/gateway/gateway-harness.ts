@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { WebhookDefinition } from '@octokit/webhooks-examples';
 import { loadEnv } from '../../src/env.js';
+import type { ReadIssue } from '../../src/gateway/jobs-write-routes.js';
 import { createMetrics } from '../../src/gateway/metrics.js';
 import { createLogger } from '../../src/log.js';
 import type { EffectImpls } from '../../src/machines/effect-contract.js';
@@ -131,7 +132,14 @@ export interface TestServer extends RunningServer {
 }
 
 export async function startTestServer(
-  options: { env?: Record<string, string>; gated?: boolean; store?: EventStore; db?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    gated?: boolean;
+    store?: EventStore;
+    db?: string;
+    /** How `POST /jobs` reads an issue (the effects are scripted: there is no GitHub client). */
+    readIssue?: ReadIssue;
+  } = {},
 ): Promise<TestServer> {
   const db = options.db ?? path.join(tempDir('booty-gateway-'), 'booty.db');
   const env = loadEnv({
@@ -148,6 +156,8 @@ export async function startTestServer(
   const effects = gatedEffects({ gated: options.gated });
   const server = await startServer(
     composeBooty({ env, log, metrics, effects: effects.impls, store: options.store, server: true }),
+    undefined,
+    options.readIssue,
   );
   return { ...server, lines, release: effects.release, db };
 }

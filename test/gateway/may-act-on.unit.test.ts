@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/env.js';
 import { classifyDelivery } from '../../src/forges/github/classify.js';
 import { mayActOn } from '../../src/forges/github/classify-conversation.js';
-import { gatewayConfig } from '../../src/gateway/gateway-config.js';
+import { intakeConfig } from '../../src/intake/intake-config.js';
 
 // The catch-up asks GitHub to send again only deliveries that could give a job work. Checked
 // against the classifiers themselves, on every example payload GitHub publishes, moved onto a
@@ -14,7 +14,7 @@ const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as
   name: string;
   examples: Record<string, unknown>[];
 }[];
-const config = gatewayConfig(loadEnv({ GITHUB_WEBHOOK_SECRET: 's', BOOTY_TRIGGER_LABEL: 'booty' }));
+const config = intakeConfig(loadEnv({ GITHUB_WEBHOOK_SECRET: 's', BOOTY_TRIGGER_LABEL: 'booty' }));
 
 /** The payload as booty's own work would carry it: its branch, its label, a call on @booty. */
 function asBootysOwn(payload: Record<string, unknown>) {

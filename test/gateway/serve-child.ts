@@ -1,7 +1,8 @@
 import { loadEnv } from '../../src/env.js';
 import { createLogger } from '../../src/log.js';
 import { composeBooty } from '../../src/main/compose.js';
-import { installShutdownSignals, startServer } from '../../src/main/serve.js';
+import { startServer } from '../../src/main/serve.js';
+import { installShutdownSignals } from '../../src/main/signals.js';
 import { gatedEffects } from './gateway-harness.js';
 
 // `booty serve` in miniature, for tests that need a real process: it reads the environment,

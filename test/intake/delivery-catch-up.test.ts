@@ -4,11 +4,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GitHubSimulator, startGitHubSimulator } from '../../sim/github/github-simulator.js';
+import type { SentDelivery } from '../../src/forges/forge.js';
 import { createGitHubClients } from '../../src/forges/github/clients.js';
-import { type HookDelivery, hookDeliveries } from '../../src/forges/github/hook-deliveries.js';
-import { missedDeliveries } from '../../src/forges/github/missed-deliveries.js';
+import { githubForge } from '../../src/forges/github/github-forge.js';
+import { hookDeliveries } from '../../src/forges/github/hook-deliveries.js';
 import { createMetrics } from '../../src/gateway/metrics.js';
 import { deliveryCatchUp, startDeliveryCatchUp } from '../../src/intake/delivery-catch-up.js';
+import { missedDeliveries } from '../../src/intake/missed-deliveries.js';
 import { createLogger } from '../../src/log.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
@@ -17,26 +19,19 @@ import { tempDir } from '../support/job-harness.js';
 // itself against the GitHub simulator over HTTP (its delivery API paged through the Link cursor)
 // with a real SQLite store.
 
-const attempt = (
-  guid: string,
-  id: number,
-  status_code: number,
-  over: Partial<HookDelivery> = {},
-): HookDelivery => ({
+const attempt = (id: string, n: number, statusCode: number): SentDelivery => ({
+  attempt: n,
   id,
-  guid,
-  delivered_at: new Date(Date.UTC(2026, 0, 1, 0, 0, id)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-  redelivery: false,
+  at: Date.UTC(2026, 0, 1, 0, 0, n),
   status:
-    status_code === 0
+    statusCode === 0
       ? 'failed to connect to host'
-      : status_code < 300
+      : statusCode < 300
         ? 'OK'
-        : `Invalid HTTP Response: ${status_code}`,
-  status_code,
+        : `Invalid HTTP Response: ${statusCode}`,
+  statusCode,
   event: 'pull_request_review',
   action: 'submitted',
-  ...over,
 });
 
 describe('the choosing rule', () => {
@@ -44,7 +39,7 @@ describe('the choosing rule', () => {
     ['a GUID booty recorded is skipped', [attempt('seen', 1, 503)], new Set<string>(), []],
     [
       'a GUID with one success among failures is skipped',
-      [attempt('a', 3, 200, { redelivery: true }), attempt('a', 2, 503), attempt('a', 1, 0)],
+      [attempt('a', 3, 200), attempt('a', 2, 503), attempt('a', 1, 0)],
       new Set(['a']),
       [],
     ],
@@ -52,7 +47,7 @@ describe('the choosing rule', () => {
     ['a 4xx among 5xx is skipped', [attempt('a', 2, 502), attempt('a', 1, 400)], new Set(['a']), []],
     [
       'a 5xx is redelivered once, by its newest attempt',
-      [attempt('a', 1, 503), attempt('a', 3, 502, { redelivery: true }), attempt('a', 2, 500)],
+      [attempt('a', 1, 503), attempt('a', 3, 502), attempt('a', 2, 500)],
       new Set(['a']),
       [3],
     ],
@@ -64,12 +59,12 @@ describe('the choosing rule', () => {
     ],
     [
       'deliveries in the order they first came, each by its newest attempt (labeled before closed)',
-      [attempt('closed', 3, 0), attempt('labeled', 5, 502, { redelivery: true }), attempt('labeled', 1, 0)],
+      [attempt('closed', 3, 0), attempt('labeled', 5, 502), attempt('labeled', 1, 0)],
       new Set(['closed', 'labeled']),
       [5, 3],
     ],
-  ] as [string, HookDelivery[], Set<string>, number[]][])('%s', (_, listed, unknown, chosen) => {
-    expect(missedDeliveries(listed, unknown).map((d) => d.id)).toEqual(chosen);
+  ] as [string, SentDelivery[], Set<string>, number[]][])('%s', (_, listed, unknown, chosen) => {
+    expect(missedDeliveries(listed, unknown).map((d) => d.attempt)).toEqual(chosen);
   });
 });
 
@@ -190,7 +185,7 @@ describe('a look at missed deliveries, against the simulator', () => {
       store: w.store,
       metrics: w.metrics,
       log: w.log,
-      client: hookDeliveries(createGitHubClients({ apiUrl: w.sim.url, auth: w.auth, paced: false })),
+      history: hookDeliveries(createGitHubClients({ apiUrl: w.sim.url, auth: w.auth, paced: false })),
     });
     expect(await catchUp.look(0)).toEqual({ looked: true, listed: 133, redelivered: 41 });
     await w.sim.settled();
@@ -238,7 +233,7 @@ describe('a look at missed deliveries, against the simulator', () => {
       store: w.store,
       metrics: w.metrics,
       log: w.log,
-      client: hookDeliveries(createGitHubClients({ apiUrl: w.sim.url, auth: w.auth, paced: false })),
+      history: hookDeliveries(createGitHubClients({ apiUrl: w.sim.url, auth: w.auth, paced: false })),
     });
     const redelivered = [];
     for (let look = 0; look < 5; look++) {
@@ -268,7 +263,7 @@ describe('a look at missed deliveries, against the simulator', () => {
       store: w.store,
       metrics: w.metrics,
       log: w.log,
-      client: hookDeliveries(createGitHubClients({ apiUrl: w.sim.url, auth: w.auth, paced: false })),
+      history: hookDeliveries(createGitHubClients({ apiUrl: w.sim.url, auth: w.auth, paced: false })),
     });
     // The oldest is asked first, and GitHub refuses that one alone: the other is still asked.
     w.sim.fault('apps/redeliver-webhook-delivery', {
@@ -304,7 +299,7 @@ describe('a look at missed deliveries, against the simulator', () => {
       metrics: w.metrics,
       log: w.log,
       // An App GitHub does not know: its JWT is refused.
-      client: hookDeliveries(
+      history: hookDeliveries(
         createGitHubClients({ apiUrl: w.sim.url, auth: { ...w.auth, appId: '999999' }, paced: false }),
       ),
     });
@@ -326,11 +321,13 @@ describe('a look at missed deliveries, against the simulator', () => {
     const w = await appWorld();
     const catchUp = startDeliveryCatchUp({
       minutes: 10,
-      clients: createGitHubClients({
-        apiUrl: w.sim.url,
-        auth: { kind: 'token', token: 'ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
-        paced: false,
-      }),
+      history: githubForge({
+        clients: createGitHubClients({
+          apiUrl: w.sim.url,
+          auth: { kind: 'token', token: 'ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+          paced: false,
+        }),
+      }).history,
       store: w.store,
       metrics: w.metrics,
       log: w.log,

@@ -7,8 +7,9 @@ import {
   machineJson,
   machineMermaid,
   mermaidWithPath,
+  restingGraph,
 } from '../../src/machines/diagram.js';
-import { finalStates, JOB_STATES, jobMachine } from '../../src/machines/job.js';
+import { finalStates, JOB_STATES, jobMachine, transientStates } from '../../src/machines/job.js';
 
 const lines = (text: string) => text.split('\n');
 
@@ -29,8 +30,9 @@ describe('the machine as a Mermaid diagram', () => {
   it('names every state of the machine, and ends the final ones', () => {
     const states = Object.keys(jobMachine.root.states);
     expect(states.length).toBeGreaterThan(10);
-    // The typed union that every renderer is keyed by is exactly the machine's states.
-    expect([...JOB_STATES].sort()).toEqual([...states].sort());
+    // The typed union that every renderer is keyed by is exactly the states a job can stand in:
+    // the machine's, less the choices it passes through within one event.
+    expect([...JOB_STATES, ...transientStates].sort()).toEqual([...states].sort());
     for (const state of states) expect(mermaid).toMatch(new RegExp(`^ {2}${state}( : .*)?$`, 'm'));
     for (const state of finalStates) expect(lines(mermaid)).toContain(`  ${state} --> [*]`);
     expect(lines(mermaid)[1]).toBe('  [*] --> preparing');
@@ -69,13 +71,17 @@ describe('the machine as a Mermaid diagram', () => {
     const all = lines(mermaid);
     for (const edge of [
       '  testing --> refining : runTests done [attemptsLeft]',
-      '  testing --> openingPr : runTests done [testsPassed]',
-      '  testing --> answering : runTests done [passedInRound]',
-      '  testing --> openingPr : runTests done [else]',
+      '  testing --> concluding : runTests done [testsPassed]',
+      '  testing --> concluding : runTests done [else]',
       '  refining --> applying : refine done [else]',
       '  applying --> testing : applyChanges done [appliedSomething]',
       '  testing --> testing : runTests error [canRetry]',
-      '  testing --> failed : runTests error [else]',
+      '  testing --> concluding : runTests error [else]',
+      '  applying --> concluding : applyChanges done [failsFast]',
+      '  concluding --> answering : always [inRound]',
+      '  concluding --> openingPr : always [hasChanges]',
+      '  concluding --> escalating : always [asksForHelp]',
+      '  concluding --> failed : always [else]',
       '  openingPr --> promoting : openPr done [else]',
       '  openingPr --> prOpened : openPr done [lastTestsFailed]',
       '  promoting --> promoted : promotePr done [madeReady]',
@@ -92,7 +98,7 @@ describe('the machine as a Mermaid diagram', () => {
       '  anyState --> prOpened : CommandReceived [stopInRound]',
       '  anyState --> anyState : CommandReceived [commandRetry]',
       '  testing : invoke runTests',
-      '  testing --> openingPr : runTests done [stalled]',
+      '  testing --> concluding : runTests done [stalled]',
       '  generating --> budgetExhausted : generate error [budgetParks]',
       '  budgetExhausted --> generating : CommandReceived [continueGenerating]',
       '  analyzing --> postingPlan : analyze done [planNeedsApproval]',
@@ -150,6 +156,50 @@ describe('the machine as a Mermaid diagram', () => {
   });
 });
 
+describe('the choice where the loop ends', () => {
+  it('takes no event of its own: the root reaches only the states a job stands in', () => {
+    const g = machineGraph();
+    expect(g.states.filter((s) => s.type === 'choice')).toEqual([
+      { name: 'concluding', type: 'choice', invokes: [] },
+    ]);
+    const fromRoot = new Set(g.transitions.filter((t) => t.fromRoot).map((t) => t.from));
+    expect([...fromRoot].sort()).toEqual(JOB_STATES.filter((s) => !finalStates.includes(s as never)).sort());
+  });
+
+  it("is drawn on a job's path as the edges it joins, since no job stands in it", () => {
+    const g = restingGraph();
+    expect(g.states.map((s) => s.name).sort()).toEqual([...JOB_STATES].sort());
+    expect(g.transitions.filter((t) => t.from === 'concluding' || t.to === 'concluding')).toEqual([]);
+    const fromTesting = g.transitions
+      .filter((t) => t.from === 'testing' && !t.fromRoot)
+      .map((t) => `${t.to} : ${t.label}`);
+    expect(fromTesting).toEqual([
+      'answering : runTests done [testsPassed], always [inRound]',
+      'openingPr : runTests done [testsPassed], always [hasChanges]',
+      'escalating : runTests done [testsPassed], always [asksForHelp]',
+      'failed : runTests done [testsPassed], always [else]',
+      'answering : runTests done [failsFast], always [inRound]',
+      'openingPr : runTests done [failsFast], always [hasChanges]',
+      'escalating : runTests done [failsFast], always [asksForHelp]',
+      'failed : runTests done [failsFast], always [else]',
+      'answering : runTests done [stalled], always [inRound]',
+      'openingPr : runTests done [stalled], always [hasChanges]',
+      'escalating : runTests done [stalled], always [asksForHelp]',
+      'failed : runTests done [stalled], always [else]',
+      'refining : runTests done [attemptsLeft]',
+      'answering : runTests done [else], always [inRound]',
+      'openingPr : runTests done [else], always [hasChanges]',
+      'escalating : runTests done [else], always [asksForHelp]',
+      'failed : runTests done [else], always [else]',
+      'testing : runTests error [canRetry]',
+      'answering : runTests error [else], always [inRound]',
+      'openingPr : runTests error [else], always [hasChanges]',
+      'escalating : runTests error [else], always [asksForHelp]',
+      'failed : runTests error [else], always [else]',
+    ]);
+  });
+});
+
 describe("a job's path through the diagram", () => {
   it('marks the visited states and the one the job stands in, ignoring names the machine lacks', () => {
     const path = [
@@ -190,21 +240,15 @@ describe('the machine as JSON', () => {
       id: 'runTests',
       src: 'runTests',
       onDone: [
-        { guard: 'passedInRound', target: 'answering', actions: ['recordTests'] },
-        { guard: 'testsPassed', target: 'openingPr', actions: ['recordTests'] },
-        { guard: 'failsFastInRound', target: 'answering', actions: ['recordTests', 'noteFailFast'] },
-        { guard: 'failsFast', target: 'openingPr', actions: ['recordTests', 'failFast'] },
-        { guard: 'stalledInRound', target: 'answering', actions: ['recordTests', 'noteStall'] },
-        { guard: 'stalled', target: 'openingPr', actions: ['recordTests', 'failStall'] },
+        { guard: 'testsPassed', target: 'concluding', actions: 'recordTests' },
+        { guard: 'failsFast', target: 'concluding', actions: ['recordTests', 'endFailFast'] },
+        { guard: 'stalled', target: 'concluding', actions: ['recordTests', 'endStalled'] },
         { guard: 'attemptsLeft', target: 'refining', actions: ['recordTests', 'nextAttempt'] },
-        { guard: 'inRound', target: 'answering', actions: ['recordTests', 'noteTestsFailing'] },
-        { target: 'openingPr', actions: ['recordTests'] },
+        { target: 'concluding', actions: ['recordTests', 'endTestsFailing'] },
       ],
       onError: [
         { guard: 'canRetry', target: '#job.testing', reenter: true, actions: 'scheduleRetry' },
-        { guard: 'inRound', target: '#job.answering', actions: 'noteRoundError' },
-        { guard: 'hasChanges', target: '#job.openingPr', actions: 'recordError' },
-        { target: '#job.failed', actions: 'recordError' },
+        { target: '#job.concluding', actions: 'endOnError' },
       ],
     });
     // It builds a machine with the same shape.

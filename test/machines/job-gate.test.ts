@@ -82,7 +82,7 @@ describe('a relabel after the job finished', () => {
     expect(stateName(waiting)).toBe('promoted');
     // While it waits with its PR the job is the active one; closed unmerged, it ends.
     expect((await h.request()).outcome).toBe('already-active');
-    await h.supervisor.submit(
+    await h.intake.submit(
       { id: 'd-closed', event: 'pull_request', action: 'closed' },
       {
         kind: 'wake',

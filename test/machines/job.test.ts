@@ -231,7 +231,7 @@ describe('job machine', () => {
   it('given a review on its promoted PR, then the parked job wakes, runs a round and waits again', async () => {
     const { h, jobId, keys: before } = await runJob({});
     const delivery = { id: 'd-review', event: 'pull_request_review', action: 'submitted' };
-    const woke = await h.supervisor.submit(delivery, {
+    const woke = await h.intake.submit(delivery, {
       kind: 'wake',
       repo: { owner: 'acme', name: 'widgets' },
       target: { pr: 7 },
@@ -259,7 +259,7 @@ describe('job machine', () => {
     );
     // The same delivery again changes nothing.
     expect(
-      await h.supervisor.submit(delivery, {
+      await h.intake.submit(delivery, {
         kind: 'wake',
         repo: { owner: 'acme', name: 'widgets' },
         target: { pr: 7 },
@@ -271,7 +271,7 @@ describe('job machine', () => {
   it('given news the job already has (an echo of its own promotion, CI on an old commit), then nothing is logged', async () => {
     const { h, jobId, events } = await runJob({});
     const repo = { owner: 'acme', name: 'widgets' };
-    const echo = await h.supervisor.submit(
+    const echo = await h.intake.submit(
       { id: 'd-ready', event: 'pull_request', action: 'ready_for_review' },
       {
         kind: 'wake',
@@ -286,7 +286,7 @@ describe('job machine', () => {
         },
       },
     );
-    const oldCi = await h.supervisor.submit(
+    const oldCi = await h.intake.submit(
       { id: 'd-ci', event: 'check_suite', action: 'completed' },
       {
         kind: 'wake',

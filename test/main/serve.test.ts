@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/env.js';
-import { startBooty } from '../../src/main/compose.js';
+import { startBooty } from '../../src/main/serve.js';
 import { captureLog, deliver, labelPayload, SECRET, startTestServer } from '../gateway/gateway-harness.js';
 import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';

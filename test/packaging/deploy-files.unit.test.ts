@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EnvSchema, loadEnv } from '../../src/env.js';
+import { FILE_SECRETS } from '../../src/env-sources.js';
+import { tempDir } from '../support/job-harness.js';
 
 // The Dockerfile and compose file, read as Docker reads them. No Docker daemon runs where the
 // tests run, so this checks what a daemon would only find out at build or start: a COPY of a file
@@ -50,7 +52,7 @@ function inContext(file: string): boolean {
   return allowed.some((a) => file === a || file.startsWith(`${a}/`));
 }
 
-const known = new Set([...Object.keys(EnvSchema.shape), 'NODE_ENV']);
+const known = new Set([...Object.keys(EnvSchema.shape), ...FILE_SECRETS.map((n) => `${n}_FILE`), 'NODE_ENV']);
 
 describe('the Dockerfile', () => {
   const [build, image, ...more] = stages(read('Dockerfile'));
@@ -133,31 +135,164 @@ describe('the Dockerfile', () => {
 describe('compose.yaml', () => {
   const compose = parse(read('compose.yaml'), { merge: true }) as {
     services: Record<string, any>;
+    secrets: Record<string, { file: string }>;
     volumes: Record<string, unknown>;
   };
-  const workers = Object.entries(compose.services).filter(([, s]) => s.build === '.');
+  const workers = Object.entries(compose.services).filter(([name]) => name.startsWith('worker-'));
+  const { postgres: db, migrate, proxy } = compose.services;
+  /** The secret a `/run/secrets/<name>` path names. */
+  const secretOf = (file: string) => /^\/run\/secrets\/([\w-]+)$/.exec(file)?.[1];
 
-  it('runs PostgreSQL and two workers of this image on it, each started once the database is ready', () => {
-    const db = compose.services.postgres;
+  it('runs PostgreSQL, a migration job as its owner, and two workers of this image started after it', () => {
     expect(db.image).toMatch(/^postgres:\d+/);
     expect(workers.map(([name]) => name)).toEqual(['worker-1', 'worker-2']);
-    const { POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB } = db.environment;
+    const { POSTGRES_USER, POSTGRES_DB, POSTGRES_PASSWORD_FILE } = db.environment;
+    expect(db.healthcheck.test.join(' ')).toContain('pg_isready');
+    // The migration job: this image's `booty migrate`, as the owner, with the owner's password file.
+    expect([migrate.build, migrate.command, migrate.restart]).toEqual(['.', ['migrate'], 'no']);
+    const owner = new URL(migrate.environment.BOOTY_DATABASE_URL);
+    expect([owner.hostname, owner.username, owner.password, owner.pathname]).toEqual([
+      'postgres',
+      POSTGRES_USER,
+      '',
+      `/${POSTGRES_DB}`,
+    ]);
+    expect(migrate.environment.BOOTY_DATABASE_PASSWORD_FILE).toBe(POSTGRES_PASSWORD_FILE);
+    expect(migrate.depends_on.postgres.condition).toBe('service_healthy');
+    for (const [name, w] of workers) {
+      expect([name, w.build, w.depends_on.migrate.condition]).toEqual([
+        name,
+        '.',
+        'service_completed_successfully',
+      ]);
+    }
+  });
+
+  it('connects the workers as a role that may not change the schema, made from the one password file', () => {
+    const script = read('deploy/postgres/worker-role.sh');
+    const sql = read('deploy/postgres/worker-role.sql');
+    const role = /-v worker=(\w+)/.exec(script)![1];
+    const passwordFile = /-v password="\$\(cat ([^)]+)\)"/.exec(script)![1]!;
+    expect(db.volumes).toContain(
+      './deploy/postgres/worker-role.sh:/docker-entrypoint-initdb.d/10-worker-role.sh:ro',
+    );
+    expect(db.volumes).toContain('./deploy/postgres/worker-role.sql:/etc/booty/worker-role.sql:ro');
+    expect(script).toContain('-f /etc/booty/worker-role.sql');
+    expect(sql).toContain('CREATE ROLE :"worker" LOGIN PASSWORD :\'password\';');
+    expect(sql).not.toMatch(/GRANT (ALL|CREATE)/i);
     for (const [name, w] of workers) {
       const url = new URL(w.environment.BOOTY_DATABASE_URL);
-      expect({ name, host: url.hostname, port: url.port, user: url.username, db: url.pathname }).toEqual({
+      expect({
+        name,
+        host: url.hostname,
+        port: url.port,
+        user: url.username,
+        password: url.password,
+      }).toEqual({
         name,
         host: 'postgres',
         port: '5432',
-        user: POSTGRES_USER,
-        db: `/${POSTGRES_DB}`,
+        user: role,
+        password: '',
       });
-      expect(url.password).toBe(POSTGRES_PASSWORD);
-      expect(w.depends_on.postgres.condition).toBe('service_healthy');
+      expect(url.username).not.toBe(db.environment.POSTGRES_USER);
+      expect(w.environment.BOOTY_DATABASE_PASSWORD_FILE).toBe(passwordFile);
     }
-    expect(db.healthcheck.test.join(' ')).toContain('pg_isready');
   });
 
-  it('gives each worker its own volume and port, and the sandbox what bubblewrap needs without privilege', () => {
+  it('holds no password or key: every secret is a file under ./secrets, mounted where the settings say', () => {
+    const text = read('compose.yaml');
+    expect(text).not.toMatch(/postgres(ql)?:\/\/[^/\s@]*:[^/\s@]*@/);
+    expect(text).not.toMatch(
+      /^\s*(POSTGRES_PASSWORD|GITHUB_TOKEN|GITHUB_WEBHOOK_SECRET|ANTHROPIC_API_KEY):/m,
+    );
+    for (const [name, service] of Object.entries(compose.services)) {
+      const files = Object.entries(service.environment ?? {}).filter(([k]) => k.endsWith('_FILE'));
+      for (const [key, file] of files) {
+        const secret = secretOf(file as string);
+        expect([name, key, secret !== undefined && service.secrets.includes(secret)]).toEqual([
+          name,
+          key,
+          true,
+        ]);
+      }
+    }
+    for (const [name, { file }] of Object.entries(compose.secrets)) {
+      expect(file).toBe(`./secrets/${name}`);
+      expect(inContext(file.slice(2))).toBe(false);
+    }
+    const ignored = read('.gitignore').split('\n');
+    expect(ignored).toContain('secrets/*');
+  });
+
+  it('starts a worker from its settings and the secret files as mounted: every secret is read from its file', () => {
+    const mounted = tempDir('booty-secrets-');
+    for (const [name, w] of workers) {
+      for (const n of Object.keys(w.environment)) expect([name, known.has(n)]).toEqual([name, true]);
+      // The secrets as Docker mounts them: one file each, with the newline an editor leaves.
+      const values: Record<string, string> = {
+        booty_worker_password: 'w0rker pass/word',
+        github_webhook_secret: 'shh',
+        github_token: `ghp_${'a'.repeat(36)}`,
+        anthropic_api_key: 'sk-ant-test',
+      };
+      const environment = Object.fromEntries(
+        Object.entries(w.environment as Record<string, string>).map(([k, v]) => {
+          const secret = secretOf(v);
+          if (!secret) return [k, v];
+          const file = path.join(mounted, secret);
+          fs.writeFileSync(file, `${values[secret]}\n`);
+          return [k, file];
+        }),
+      );
+      const env = loadEnv(environment, { server: true });
+      expect(env.BOOTY_DATABASE_URL).toBe('postgres://booty_worker:w0rker%20pass%2Fword@postgres:5432/booty');
+      expect([env.GITHUB_WEBHOOK_SECRET, env.GITHUB_TOKEN, env.ANTHROPIC_API_KEY]).toEqual([
+        'shh',
+        `ghp_${'a'.repeat(36)}`,
+        'sk-ant-test',
+      ]);
+      expect(env.BOOTY_SANDBOX).toBe('required');
+    }
+  });
+
+  it("bounds what a worker's tests may take, and outlasts its shutdown before the kill", () => {
+    const seconds = (d: string) => {
+      const m = /^(\d+)(s|m)$/.exec(d)!;
+      return Number(m[1]) * (m[2] === 'm' ? 60 : 1);
+    };
+    // What booty may take to stop: the drain (where this booty has one) and the shutdown grace.
+    const bounds = ['BOOTY_DRAIN_MS', 'BOOTY_SHUTDOWN_GRACE_MS']
+      .filter((n) => n in EnvSchema.shape)
+      .map((n) => (EnvSchema.shape as Record<string, any>)[n].parse(undefined) as number);
+    const stopping = bounds.reduce((a, b) => a + b, 0) / 1000;
+    for (const [name, w] of workers) {
+      const { cpus, memory, pids } = w.deploy.resources.limits;
+      expect([name, Number(cpus) > 0, /^\d+[mg]$/.test(memory), pids > 0 && pids <= 4096]).toEqual([
+        name,
+        true,
+        true,
+        true,
+      ]);
+      expect(seconds(w.stop_grace_period)).toBeGreaterThan(stopping + 5);
+    }
+  });
+
+  it('puts one address in front of the workers: a proxy that reaches each of them, and the only port published', () => {
+    expect(proxy.image).toMatch(/^caddy:\d+$/);
+    expect(proxy.ports).toEqual(['3000:8080']);
+    expect(proxy.volumes).toEqual(['./deploy/Caddyfile:/etc/caddy/Caddyfile:ro']);
+    const caddyfile = read('deploy/Caddyfile');
+    const upstreams = /reverse_proxy ([^{]+)\{/.exec(caddyfile)![1]!.trim().split(/\s+/);
+    expect(upstreams).toEqual(workers.map(([name]) => `${name}:3000`));
+    expect(caddyfile).toContain('health_uri /readyz');
+    expect(caddyfile.split('\n')).toContain(':8080 {');
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name !== 'proxy') expect([name, service.ports]).toEqual([name, undefined]);
+    }
+  });
+
+  it('gives each worker its own volume, and the sandbox what bubblewrap needs without privilege', () => {
     const volumes = workers.map(([, w]) => w.volumes[0] as string);
     expect(new Set(volumes).size).toBe(workers.length);
     for (const v of volumes) {
@@ -165,8 +300,6 @@ describe('compose.yaml', () => {
       expect(mount).toBe('/var/lib/booty');
       expect(name! in compose.volumes).toBe(true);
     }
-    const ports = workers.map(([, w]) => (w.ports[0] as string).split(':')[0]);
-    expect(new Set(ports).size).toBe(workers.length);
     for (const [, w] of workers) {
       expect(w.privileged).toBeUndefined();
       expect(w.cap_add).toBeUndefined();
@@ -177,7 +310,6 @@ describe('compose.yaml', () => {
       ]);
     }
   });
-
   it("keeps a seccomp filter on the container: the sandbox's deny list less what bubblewrap needs to build it", () => {
     const profile = JSON.parse(read('compose-seccomp.json')) as {
       defaultAction: string;
@@ -203,31 +335,5 @@ describe('compose.yaml', () => {
       },
       { names: ['clone3'], action: 'SCMP_ACT_ERRNO', errnoRet: 38 },
     ]);
-  });
-
-  it("sets settings booty accepts as they are: a worker starts with the team's secrets added", () => {
-    for (const [, w] of workers) {
-      for (const n of Object.keys(w.environment)) expect(known.has(n), n).toBe(true);
-      const env = loadEnv(
-        {
-          ...w.environment,
-          GITHUB_WEBHOOK_SECRET: 'shh',
-          GITHUB_TOKEN: `ghp_${'a'.repeat(36)}`,
-          ANTHROPIC_API_KEY: 'sk-ant-test',
-        },
-        { server: true },
-      );
-      expect(env.BOOTY_DATABASE_URL).toBe('postgres://booty:booty@postgres:5432/booty');
-      expect(env.BOOTY_SANDBOX).toBe('required');
-    }
-  });
-
-  it("waits longer for a worker to stop than booty's shutdown grace, so SIGTERM never races a SIGKILL", () => {
-    for (const [name, w] of workers) {
-      const grace = loadEnv({ ...w.environment, GITHUB_WEBHOOK_SECRET: 'shh' }).BOOTY_SHUTDOWN_GRACE_MS;
-      const seconds = /^(\d+)s$/.exec(String(w.stop_grace_period))?.[1];
-      expect({ name, seconds }).toEqual({ name, seconds: expect.stringMatching(/^\d+$/) });
-      expect(Number(seconds) * 1000).toBeGreaterThan(grace);
-    }
   });
 });

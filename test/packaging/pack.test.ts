@@ -47,6 +47,8 @@ describe('the npm package', () => {
     expect(files).toContain('package/dist/src/store/postgres/migrations/001-init.sql');
     // So is the sandbox's seccomp filter, which bubblewrap loads.
     expect(files).toContain('package/dist/src/sandbox/seccomp/filter.bpf');
+    // The license package.json names, and the version `booty --version` reads.
+    expect(files).toContain('package/LICENSE');
     expect(files.filter((f) => /^package\/(src|test|bench)\//.test(f) || f.endsWith('.map'))).toEqual([]);
 
     const app = tempDir('booty-installed-');
@@ -58,6 +60,10 @@ describe('the npm package', () => {
 
     const help = await exec('npx', ['booty', '--help'], { cwd: app });
     expect(help.stdout).toMatch(/^booty: turns a labeled GitHub issue into a tested pull request\./);
+    const version = await exec('npx', ['booty', '--version'], { cwd: app });
+    expect(version.stdout).toBe(
+      `booty ${JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')).version}\n`,
+    );
     const demo = await exec('npx', ['booty', 'demo', '--scenario', 'pass', '--dir', path.join(app, 'demo')], {
       cwd: app,
       maxBuffer: 10 * 1024 * 1024,

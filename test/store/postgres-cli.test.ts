@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Supervisor } from '../../src/engine/supervisor.js';
+import { Intake } from '../../src/intake/deliveries.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { compiled } from '../support/compiled.js';
@@ -38,7 +39,8 @@ beforeAll(async () => {
     effects: scriptedEffects({ tests: [false, true] }).impls,
     settings: { retryBaseMs: 1, retryCapMs: 5 },
   });
-  const r = await supervisor.submit(
+  const intake = new Intake(supervisor);
+  const r = await intake.submit(
     { id: 'delivery-1', event: 'issues', action: 'labeled' },
     { kind: 'request', request: sampleRequest(1) },
   );

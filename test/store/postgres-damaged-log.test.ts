@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Supervisor } from '../../src/engine/supervisor.js';
 import { type BootyError, isBootyError } from '../../src/errors.js';
+import { Intake } from '../../src/intake/deliveries.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { sampleRequest } from '../support/job-harness.js';
 import { freshDatabase, freshSchema, onDatabase } from '../support/postgres-database.js';
@@ -29,18 +30,19 @@ function booty(url: string) {
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     observers: [{ damaged: async (_, problem) => void damaged.push(problem) }],
   });
+  const intake = new Intake(supervisor);
   closing.push(async () => {
     await supervisor.shutdown();
     await store.close();
   });
-  return { store, supervisor, effects, damaged };
+  return { store, supervisor, intake, effects, damaged };
 }
 
 /** A job run to `promoted` (12 events, waiting with its PR 7), its booty stopped; the schema's URL. */
 async function parkedJob() {
   const url = await freshSchema(database);
   const b = booty(url);
-  const r = await b.supervisor.submit(
+  const r = await b.intake.submit(
     { id: 'd-labeled', event: 'issues', action: 'labeled' },
     { kind: 'request', request: sampleRequest() },
   );
@@ -117,7 +119,7 @@ describe('a damaged log on PostgreSQL', () => {
       expect((await b.store.listUnreported()).map((j) => j.jobId)).toEqual([jobId]);
       expect(b.damaged.map((p) => [p.code, p.params.seq])).toEqual([['BOOTY_E_LOG_TAMPERED', row]]);
       expect(b.damaged[0]!.message).toContain(reason);
-      const err = await b.supervisor.submit(...ciOnHead('d-ci')).catch((e: unknown) => e);
+      const err = await b.intake.submit(...ciOnHead('d-ci')).catch((e: unknown) => e);
       expect(isBootyError(err, 'BOOTY_E_JOB_DAMAGED')).toBe(true);
       expect(await events(url, jobId)).toBe(before);
       expect(b.effects.log).toEqual([]);
@@ -131,7 +133,7 @@ describe('a damaged log on PostgreSQL', () => {
     await edit(url, jobId, edits[0]![1]);
     const before = await events(url, jobId);
     for (const id of ['d-ci-1', 'd-ci-2']) {
-      const err = await b.supervisor.submit(...ciOnHead(id)).catch((e: unknown) => e);
+      const err = await b.intake.submit(...ciOnHead(id)).catch((e: unknown) => e);
       expect(isBootyError(err, 'BOOTY_E_JOB_DAMAGED')).toBe(true);
     }
     await b.supervisor.onIdle();
@@ -144,7 +146,7 @@ describe('a damaged log on PostgreSQL', () => {
     const { url, jobId } = await parkedJob();
     const b = booty(url);
     await b.supervisor.boot();
-    expect(await b.supervisor.submit(...ciOnHead('d-ci'))).toEqual({ outcome: 'woke', jobId });
+    expect(await b.intake.submit(...ciOnHead('d-ci'))).toEqual({ outcome: 'woke', jobId });
     await b.supervisor.onIdle();
     expect(await events(url, jobId)).toBe(14);
   });

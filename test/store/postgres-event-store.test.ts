@@ -5,10 +5,13 @@ import { brokenAt } from '../../src/store/hash-chain.js';
 import { readMigrations } from '../../src/store/postgres/migrate.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { freshDatabase, freshSchema, onDatabase } from '../support/postgres-database.js';
-import { delivery, eventStoreContract } from './event-store-contract.js';
+import { delivery } from './contract-target.js';
+import { deliveryLogContract } from './delivery-log-contract.js';
+import { eventLogContract } from './event-log-contract.js';
+import { jobIndexContract } from './job-index-contract.js';
 
 // The PostgreSQL store on a real server (one per test run, this file's own database, a schema per
-// test): the contract every store keeps, then what only a server database with many connections
+// test): the contracts every store keeps, then what only a server database with many connections
 // can get wrong: racing pools, readers following the log while it is written, migrations at once.
 
 let database: string;
@@ -26,12 +29,15 @@ afterAll(async () => {
   await Promise.all(opened.map((s) => s.close()));
 });
 
-eventStoreContract('PostgreSQL', {
+const postgres = {
   async make() {
     const url = await freshSchema(database);
     return { store: open(url), reopen: () => open(url) };
   },
-});
+};
+eventLogContract('PostgreSQL', postgres);
+jobIndexContract('PostgreSQL', postgres);
+deliveryLogContract('PostgreSQL', postgres);
 
 const ev = (type: string, data: Record<string, unknown> = {}): NewEvent => ({ type, data, state: 'x' });
 describe('PostgresEventStore', () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/env.js';
-import { startBooty } from '../../src/main/compose.js';
+import { startBooty } from '../../src/main/serve.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { captureLog, SECRET } from '../gateway/gateway-harness.js';
 import { tempDir } from '../support/job-harness.js';

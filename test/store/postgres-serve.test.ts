@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/env.js';
-import { startBooty } from '../../src/main/compose.js';
+import { startBooty } from '../../src/main/serve.js';
 import { captureLog, deliver, labelPayload, SECRET } from '../gateway/gateway-harness.js';
 import { tempDir } from '../support/job-harness.js';
 import { freshDatabase } from '../support/postgres-database.js';

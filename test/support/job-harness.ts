@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Supervisor, type SupervisorOptions } from '../../src/engine/supervisor.js';
 import { JobRequested, type JobRequestedInput } from '../../src/events/job-events.js';
+import { Intake } from '../../src/intake/deliveries.js';
 import { initialContext, type JobContext, jobView } from '../../src/machines/job-context.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { type Script, scriptedEffects } from './scripted-effects.js';
@@ -28,7 +29,7 @@ export const sampleRequest = (issue = 1) => ({
 export const issueComment = (
   commentId: number,
   body = `Note ${commentId}.`,
-): Parameters<Supervisor['submit']> => [
+): Parameters<Intake['submit']> => [
   { id: `d-comment-${commentId}`, event: 'issue_comment', action: 'created' },
   {
     kind: 'wake',
@@ -58,13 +59,14 @@ export function harness(script: Script = {}, options: Partial<SupervisorOptions>
     ...options,
     settings: { retryBaseMs: 1, retryCapMs: 5, ...options.settings },
   });
+  const intake = new Intake(supervisor);
   let n = 0;
   const request = (issue = 1) =>
-    supervisor.submit(
+    intake.submit(
       { id: `delivery-${issue}-${++n}`, event: 'issues', action: 'labeled' },
       { kind: 'request', request: sampleRequest(issue) },
     );
-  return { db, store, supervisor, effects, request };
+  return { db, store, supervisor, intake, effects, request };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { JobTarget, WakeIntent } from '../../engine/supervisor.js';
-import type { CommandWord, FeedbackPlace } from '../../events/conversation-events.js';
+import { type CommandWord, type FeedbackPlace, PrUpdated } from '../../events/conversation-events.js';
 import type { RepoRef } from '../../events/job-events.js';
-import { isBootysOwn } from './markers.js';
+import type { ConversationIntent, JobTarget, WakeIntent } from '../forge.js';
+import { isBootysOwn } from '../markers.js';
 import { parse } from './payload.js';
 
 // The deliveries that wake a job with an open PR: comments, reviews, the PR itself and CI. Pure,
@@ -82,26 +82,14 @@ export type ConversationEventName = keyof typeof payloads;
 export const isConversationEvent = (event: string): event is ConversationEventName =>
   Object.hasOwn(payloads, event);
 
-/** A wake-up for a job, with what the route must still find out before it is appended. */
-export interface ConversationIntent extends WakeIntent {
-  needs: {
-    /** Who spoke: only people with write access steer booty. */
-    writer: string | null;
-    installationId: number | null;
-    /** The review whose comments the event carries, read from GitHub before it is appended. */
-    reviewComments: { pr: number; reviewId: number } | null;
-    /** Where the 👀 goes once the event is accepted. */
-    react: { place: FeedbackPlace; commentId: number } | null;
-  };
-}
-
 export type ConversationClassified =
   | { action: string | null; intent: ConversationIntent }
   | { action: string | null; intent: { kind: 'ignore'; reason: string } };
 
 const BRANCH_PREFIX = 'booty/';
 /** What happens to a PR that its job hears of, besides its closing. */
-const PR_UPDATES = ['synchronize', 'converted_to_draft', 'ready_for_review', 'reopened'];
+const PR_UPDATES: readonly string[] = PrUpdated.shape.action.options;
+const isPrUpdate = (action: string): action is PrUpdated['action'] => PR_UPDATES.includes(action);
 const isBot = (a: { login: string; type?: string }) => a.type === 'Bot' || a.login.endsWith('[bot]');
 const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({ owner: r.owner.login, name: r.name });
 
@@ -145,9 +133,14 @@ export function parseMention(
   return { request: body.trim() };
 }
 
+/** A delivery with its payload as parsed: switching on `event` narrows `p`. */
+type Delivery = {
+  [K in ConversationEventName]: { event: K; p: z.infer<(typeof payloads)[K]> };
+}[ConversationEventName];
+
 export function classifyConversation(event: ConversationEventName, payload: unknown): ConversationClassified {
-  const p = parse(payloads[event], event, payload) as any;
-  const action: string | null = p.action ?? null;
+  const d = { event, p: parse(payloads[event], event, payload) } as Delivery;
+  const action: string | null = 'action' in d.p ? d.p.action : null;
   const ignore = (reason: string) => ({ action, intent: { kind: 'ignore' as const, reason } });
   const wake = (
     repo: RepoRef,
@@ -165,8 +158,9 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
     },
   });
 
-  switch (event) {
+  switch (d.event) {
     case 'issue_comment': {
+      const { p } = d;
       if (p.action !== 'created') return ignore(`issue_comment.${p.action} asks nothing`);
       // booty's own comments included: booty never talks to itself.
       if (isBot(p.comment.user) || isBootysOwn(p.comment.body))
@@ -213,6 +207,7 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
           );
     }
     case 'pull_request_review': {
+      const { p } = d;
       if (p.action !== 'submitted') return ignore(`pull_request_review.${p.action} asks nothing`);
       if (isBot(p.review.user)) return ignore('reviews from bots are ignored');
       if (!p.pull_request.head.ref.startsWith(BRANCH_PREFIX)) return ignore('not a booty pull request');
@@ -240,13 +235,14 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       );
     }
     case 'pull_request': {
+      const { p } = d;
       const pr = p.pull_request;
       if (!pr.head.ref.startsWith(BRANCH_PREFIX)) return ignore('not a booty pull request');
       const target = { pr: pr.number, branch: pr.head.ref };
       const sender = p.sender.login as string;
       if (p.action === 'closed')
         return wake(repoOf(p.repository), target, { type: 'PrClosed', merged: pr.merged === true, sender });
-      if (PR_UPDATES.includes(p.action)) {
+      if (isPrUpdate(p.action)) {
         return wake(repoOf(p.repository), target, {
           type: 'PrUpdated',
           action: p.action,
@@ -258,21 +254,31 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       return ignore(`pull_request.${p.action} changes nothing for booty`);
     }
     case 'status': {
+      const { p } = d;
       if (p.state === 'pending') return ignore('a pending status: booty waits for the result');
-      const branch = p.branches
-        .map((b: { name: string }) => b.name)
-        .find((n: string) => n.startsWith(BRANCH_PREFIX));
+      const branch = p.branches.map((b) => b.name).find((n) => n.startsWith(BRANCH_PREFIX));
       if (!branch) return ignore('not on a booty branch');
       return wake(repoOf(p.repository), { branch }, ci(p.sha, 'status', p.state));
     }
     default: {
-      const run =
-        event === 'check_suite' ? p.check_suite : event === 'check_run' ? p.check_run : p.workflow_run;
-      if (p.action !== 'completed') return ignore(`${event}.${p.action}: booty waits for the result`);
+      // A CI run as the three events carry it: a check run names its branch through its suite.
+      const run: {
+        head_sha: string;
+        head_branch?: string | null;
+        check_suite?: { head_branch?: string | null } | null;
+        conclusion?: string | null;
+        pull_requests: { number: number }[];
+      } =
+        d.event === 'check_suite'
+          ? d.p.check_suite
+          : d.event === 'check_run'
+            ? d.p.check_run
+            : d.p.workflow_run;
+      if (d.p.action !== 'completed') return ignore(`${event}.${d.p.action}: booty waits for the result`);
       const branch = run.head_branch ?? run.check_suite?.head_branch ?? null;
       const pr = run.pull_requests[0]?.number ?? null;
       if (!branch?.startsWith(BRANCH_PREFIX) && pr === null) return ignore('not on a booty branch');
-      return wake(repoOf(p.repository), { branch, pr }, ci(run.head_sha, event, run.conclusion ?? null));
+      return wake(repoOf(d.p.repository), { branch, pr }, ci(run.head_sha, d.event, run.conclusion ?? null));
     }
   }
 }

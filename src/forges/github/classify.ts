@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import type { Intent } from '../../engine/supervisor.js';
-import type { GatewayConfig } from '../../gateway/gateway-config.js';
-import {
-  type ConversationIntent,
-  classifyConversation,
-  isConversationEvent,
-} from './classify-conversation.js';
+import type { ConversationIntent, IntakeConfig, Intent } from '../forge.js';
+import { classifyConversation, isConversationEvent } from './classify-conversation.js';
 import { invalid, parse } from './payload.js';
 
 // Turns a verified delivery into what the supervisor should do with it. Pure: the event name, the
@@ -41,7 +36,7 @@ export interface Classified {
   intent: Exclude<Intent, { kind: 'wake' }> | ConversationIntent;
 }
 
-export function classifyDelivery(event: string, payload: unknown, config: GatewayConfig): Classified {
+export function classifyDelivery(event: string, payload: unknown, config: IntakeConfig): Classified {
   if (isConversationEvent(event)) return classifyConversation(event, payload);
   if (event === 'pull_request_review_comment') {
     return {
@@ -53,9 +48,8 @@ export function classifyDelivery(event: string, payload: unknown, config: Gatewa
     };
   }
   if (event !== 'issues') {
-    const any = parse(AnyPayload, event, payload);
     return {
-      action: any.action ?? null,
+      action: parse(AnyPayload, event, payload).action ?? null,
       intent: { kind: 'ignore', reason: `event ${event} starts nothing` },
     };
   }

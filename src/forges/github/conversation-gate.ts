@@ -1,9 +1,9 @@
 import type { FeedbackPlace } from '../../events/conversation-events.js';
 import type { RepoRef } from '../../events/job-events.js';
+import { ignoredMarker, readerMarker } from '../markers.js';
 import type { GitHubClients } from './clients.js';
 import { githubError, httpStatus, mapped } from './github-errors.js';
 import { postOnce } from './marked-comment.js';
-import { ignoredMarker, readerMarker } from './markers.js';
 
 // What the webhook gateway asks GitHub before a review or an `@booty` comment reaches a job: may
 // this person steer booty (write access or more), a 👀 to say booty saw the request, and a note to

@@ -1,4 +1,5 @@
 import type { Logger } from '../../log.js';
+import type { SandboxChoice } from '../../sandbox/sandbox-mode.js';
 import { readCi } from './ci-read.js';
 import { rerunCi } from './ci-rerun.js';
 import type { GitHubClients } from './clients.js';
@@ -16,12 +17,15 @@ export function createGitHubEffects({
   clients,
   log,
   scrub,
+  sandbox,
 }: {
   clients: GitHubClients;
   log?: Logger;
   scrub?: (text: string) => string;
+  /** The sandbox mode and who chose it, for the notices that say the tests ran without it. */
+  sandbox?: SandboxChoice;
 }) {
-  const deps = { clients, log, scrub };
+  const deps = { clients, log, scrub, sandbox };
   return {
     openDraftPr: openDraftPr(deps),
     promotePr: promotePr(deps),

@@ -21,17 +21,17 @@ const isHttpError = (err: unknown): err is HttpErrorLike =>
 
 export const httpStatus = (err: unknown): number | null => (isHttpError(err) ? err.status : null);
 
+/** One of a 422's field errors: a message, or the resource, field and code it names. */
+type FieldError = { message?: string; resource?: string; field?: string; code?: string };
+
 /** GitHub's message, with the field errors of a 422 appended. */
 export function githubMessage(err: unknown): string {
   if (!isHttpError(err)) return err instanceof Error ? err.message : String(err);
-  const data = err.response?.data as { message?: string; errors?: unknown[] } | undefined;
+  const data = err.response?.data as { message?: string; errors?: (string | FieldError)[] } | undefined;
   const message = data?.message ?? err.message;
   const details = (data?.errors ?? [])
     .map((e) =>
-      typeof e === 'string'
-        ? e
-        : ((e as { message?: string }).message ??
-          [(e as any).resource, (e as any).field, (e as any).code].filter(Boolean).join(' ')),
+      typeof e === 'string' ? e : (e.message ?? [e.resource, e.field, e.code].filter(Boolean).join(' ')),
     )
     .filter(Boolean);
   return scrubSecrets(details.length ? `${message} (${details.join('; ')})` : message);

@@ -1,9 +1,9 @@
 import type { IssueComment } from '../../events/effect-results.js';
 import type { IssueRef, RepoRef } from '../../events/job-events.js';
 import type { JobContext } from '../../machines/job-context.js';
+import { isBootysOwn } from '../markers.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { mapped } from './github-errors.js';
-import { isBootysOwn } from './markers.js';
 
 // Reading an issue: for `booty run`, and its discussion for the model's context.
 
@@ -36,7 +36,7 @@ export function getIssue(clients: GitHubClients) {
 }
 
 /** Every comment on the job's issue, oldest first, across all pages. */
-export const allIssueComments = (gh: GitHubClient, job: Pick<JobContext, 'repo' | 'issue'>) =>
+export const allIssueComments = (gh: GitHubClient, job: { repo: RepoRef; issue: { number: number } }) =>
   mapped(() =>
     gh.rest.paginate(gh.rest.issues.listComments, {
       owner: job.repo.owner,

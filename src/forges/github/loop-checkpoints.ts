@@ -2,10 +2,10 @@ import type { Escalated, PlanPosted } from '../../events/effect-results.js';
 import type { EffectInput } from '../../machines/job-context.js';
 import { PLAN_COMMANDS, planText } from '../../views/loop-render.js';
 import { outcomeMessage } from '../../views/step-failure.js';
+import { escalationMarker, planMarker } from '../markers.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { githubError, githubMessage, httpStatus, mapped } from './github-errors.js';
 import { issueThread, postOnce } from './marked-comment.js';
-import { escalationMarker, planMarker } from './markers.js';
 
 // The refine loop's two effects on GitHub: the plan posted for approval, and asking the people
 // `escalate` names for help when a job gives up. Both find before they create (a marker on the

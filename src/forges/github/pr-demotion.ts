@@ -1,10 +1,10 @@
 import { BootyError } from '../../errors.js';
 import type { EffectImpl } from '../../machines/effect-contract.js';
 import type { JobContext } from '../../machines/job-context.js';
+import { demotedMarker } from '../markers.js';
 import type { CiDeps } from './ci-read.js';
 import { mapped } from './github-errors.js';
 import { postOnce } from './marked-comment.js';
-import { demotedMarker } from './markers.js';
 
 // Red CI on a PR that is ready for review sends it back to draft, so nobody merges it by mistake,
 // and says so once on the PR: after a crash the conversion is a no-op and the comment is found.

@@ -1,14 +1,14 @@
 import { BootyError } from '../../errors.js';
-import type { JobContext } from '../../machines/job-context.js';
+import type { ProgressTarget } from '../forge.js';
+import { progressMarker } from '../markers.js';
 import type { GitHubClient } from './clients.js';
 import { githubError, httpStatus, mapped } from './github-errors.js';
 import { allIssueComments } from './issues.js';
-import { progressMarker } from './markers.js';
 
 // The one progress comment per job, found again by its hidden marker. Upserting is safe to repeat:
 // a create whose reply was lost is found by the marker before anything is created again.
 
-type Target = Pick<JobContext, 'jobId' | 'repo' | 'issue'>;
+type Target = Pick<ProgressTarget, 'jobId' | 'repo' | 'issue'>;
 
 export interface ProgressComment {
   id: number;

@@ -3,6 +3,7 @@ import type { PullRequest } from '../../events/effect-results.js';
 import type { Logger } from '../../log.js';
 import type { EffectImpl } from '../../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../../machines/job-context.js';
+import type { SandboxChoice } from '../../sandbox/sandbox-mode.js';
 import { prTitle, renderPrBody } from '../../views/pr-body.js';
 import type { DependencyChange } from '../../workspace/dependency-changes.js';
 import { readCiAt } from './ci-read.js';
@@ -18,6 +19,8 @@ export interface PullRequestDeps {
   log?: Logger;
   /** Removes secrets before anything is published. */
   scrub?: (text: string) => string;
+  /** The sandbox mode the tests run under, and who chose it, for the PR body's notice. */
+  sandbox?: SandboxChoice;
   /** When CI was read, for the promotion's result; default Date.now. */
   now?: () => number;
 }
@@ -82,7 +85,9 @@ export function openDraftPr(deps: PullRequestDeps) {
       });
     }
     const gh = await deps.clients.forJob(job);
-    const body = (deps.scrub ?? ((t: string) => t))(renderPrBody(job, { dependencies }));
+    const body = (deps.scrub ?? ((t: string) => t))(
+      renderPrBody(job, { dependencies, sandbox: deps.sandbox }),
+    );
     const existing = branchCreated ? null : await findOpenPr(gh, job);
     if (existing) {
       if (existing.body !== body) {

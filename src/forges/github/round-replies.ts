@@ -1,10 +1,10 @@
 import type { FeedbackPlace } from '../../events/conversation-events.js';
 import type { JobContext, RoundTrigger } from '../../machines/job-context.js';
+import { replyMarker } from '../markers.js';
 import type { CiDeps } from './ci-read.js';
 import type { GitHubClient } from './clients.js';
 import { mapped } from './github-errors.js';
 import { createOnce, hasMarker, issueThread, postOnce } from './marked-comment.js';
-import { replyMarker } from './markers.js';
 
 // The end of a follow-up round: every person who asked hears back where they asked. A review's
 // comments get a reply in their own threads; a review with only a body, and an `@booty` comment,

@@ -58,14 +58,16 @@ export function mergeById(base: TestCase[], more: TestCase[]): TestCase[] {
 
 export function totalsOf(cases: TestCase[]): TestTotals {
   const totals: TestTotals = { total: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
+  // A file-level entry (uvu) counts each of its tests, not itself; a failing test that is also
+  // named on its own (uvu's FAIL blocks) is already among its file's counts.
+  const counted = new Set(cases.filter((c) => c.scope === 'file' && c.file).map((c) => c.file));
   for (const c of cases) {
-    // A file-level entry (uvu) counts each of its tests, not itself.
     if (c.counts) {
       totals.passed += c.counts.passed;
       totals.failed += c.counts.failed;
       totals.skipped += c.counts.skipped;
       totals.total += c.counts.passed + c.counts.failed + c.counts.skipped;
-    } else {
+    } else if (!(c.file && counted.has(c.file))) {
       totals[c.status]++;
       totals.total++;
     }

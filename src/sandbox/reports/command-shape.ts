@@ -2,9 +2,32 @@ import path from 'node:path';
 import type { Word } from './shell-words.js';
 
 // Which test runner a simple command starts, read from its words. Only the shapes people write in
-// package.json scripts and CI files: env prefixes, npx, pnpm exec, and the runner itself.
+// package.json scripts, Makefiles and CI files: env prefixes, launchers (npx, pnpm exec, bundle
+// exec), and the runner itself.
 
-export type Runner = 'pytest' | 'vitest' | 'jest' | 'mocha' | 'node-test' | 'go' | 'cargo';
+export type Runner =
+  | 'pytest'
+  | 'vitest'
+  | 'jest'
+  | 'mocha'
+  | 'node-test'
+  | 'go'
+  | 'cargo'
+  | 'uvu'
+  | 'ava'
+  | 'tape'
+  | 'node-tap'
+  | 'jasmine'
+  | 'playwright'
+  | 'bun'
+  | 'deno'
+  | 'phpunit'
+  | 'rspec'
+  | 'minitest'
+  | 'dotnet'
+  | 'maven'
+  | 'gradle'
+  | 'ctest';
 
 export interface Invocation {
   runner: Runner;
@@ -14,33 +37,42 @@ export interface Invocation {
   args: string[];
 }
 
-export interface ScriptCall {
-  manager: 'npm' | 'yarn' | 'pnpm';
-  script: string;
-  /** What goes between the command and extra arguments so they reach the script (verified per manager). */
-  separator: ' -- ' | ' ';
-}
-
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
-/** Skips `VAR=x`, `env VAR=x`, `cross-env VAR=x` and launchers (`npx`, `pnpm exec`) before the program. */
+/** Launchers that run the program named after them: `npx x`, `pnpm exec x`, `bundle exec x`. */
+const LAUNCHERS: Record<string, string | null> = {
+  npx: null,
+  bunx: null,
+  pnpx: null,
+  pnpm: 'exec',
+  yarn: 'exec',
+  bundle: 'exec',
+  npm: 'exec',
+};
+
+/** Skips `VAR=x`, `env VAR=x`, `cross-env VAR=x` and launchers before the program. */
 function programIndex(words: Word[]): number {
   let i = 0;
   const skipAssignments = () => {
     while (i < words.length && ASSIGNMENT.test(words[i]!.text)) i++;
+  };
+  const skipFlags = () => {
+    while (i < words.length && words[i]!.text.startsWith('-')) i++;
   };
   skipAssignments();
   if (words[i]?.text === 'env' || words[i]?.text === 'cross-env') {
     i++;
     skipAssignments();
   }
-  if (words[i]?.text === 'npx' || words[i]?.text === 'bunx') {
+  const launcher = words[i]?.text ?? '';
+  const verb = LAUNCHERS[launcher];
+  if (verb === null) {
     i++;
-    while (i < words.length && words[i]!.text.startsWith('-')) i++;
-  } else if (words[i]?.text === 'pnpm' && words[i + 1]?.text === 'exec') {
+    skipFlags();
+  } else if (verb !== undefined && words[i + 1]?.text === verb) {
     i += 2;
-  } else if (words[i]?.text === 'yarn' && words[i + 1]?.text === 'exec') {
-    i += 2;
+    skipFlags();
+    if (words[i]?.text === '--') i++;
   }
   return i;
 }
@@ -60,6 +92,41 @@ function nodeFlags(args: string[]): string[] {
   return flags;
 }
 
+/** Runners known by their program's name alone. */
+const BY_NAME: Record<string, Runner> = {
+  jest: 'jest',
+  mocha: 'mocha',
+  _mocha: 'mocha',
+  pytest: 'pytest',
+  'py.test': 'pytest',
+  uvu: 'uvu',
+  ava: 'ava',
+  tape: 'tape',
+  tap: 'node-tap',
+  jasmine: 'jasmine',
+  phpunit: 'phpunit',
+  rspec: 'rspec',
+  ctest: 'ctest',
+};
+
+/** Runners started as `<program> <verb>`: the verb is the anchor. */
+const BY_VERB: Record<string, [verbs: string[], runner: Runner]> = {
+  go: [['test'], 'go'],
+  bun: [['test'], 'bun'],
+  deno: [['test'], 'deno'],
+  playwright: [['test'], 'playwright'],
+  dotnet: [['test'], 'dotnet'],
+  rails: [['test'], 'minitest'],
+};
+
+/** Build tools whose test task writes JUnit XML where the tool always puts it. */
+const BUILD_TOOLS: Record<string, [tasks: RegExp, runner: Runner]> = {
+  mvn: [/^(test|verify|install|package|integration-test)$|:test$/, 'maven'],
+  mvnw: [/^(test|verify|install|package|integration-test)$|:test$/, 'maven'],
+  gradle: [/^(test|check|build)$|:(test|check)$/, 'gradle'],
+  gradlew: [/^(test|check|build)$|:(test|check)$/, 'gradle'],
+};
+
 export function recogniseRunner(words: Word[]): Invocation | null {
   const i = programIndex(words);
   const program = words[i];
@@ -74,9 +141,11 @@ export function recogniseRunner(words: Word[]): Invocation | null {
     if (sub && ['bench', 'list', 'init', 'typecheck'].includes(sub)) return null;
     return { runner: 'vitest', anchor: program, args };
   }
-  if (name === 'jest') return { runner: 'jest', anchor: program, args };
-  if (name === 'mocha' || name === '_mocha') return { runner: 'mocha', anchor: program, args };
-  if (name === 'pytest' || name === 'py.test') return { runner: 'pytest', anchor: program, args };
+  if (name === 'tap' && args[0] && ['report', 'replay', 'plugin', 'version', 'help'].includes(args[0])) {
+    return null;
+  }
+  const known = BY_NAME[name];
+  if (known) return { runner: known, anchor: program, args };
   if (/^python(\d(\.\d+)?)?$/.test(name) && args[0] === '-m' && args[1] === 'pytest') {
     return { runner: 'pytest', anchor: program, args: args.slice(2) };
   }
@@ -84,30 +153,27 @@ export function recogniseRunner(words: Word[]): Invocation | null {
     if (nodeFlags(args).includes('--test')) return { runner: 'node-test', anchor: program, args };
     return null;
   }
-  if (name === 'go' && args[0] === 'test') return { runner: 'go', anchor: rest[0]!, args: args.slice(1) };
+  if (name === 'php' && args[0] && path.posix.basename(args[0]) === 'phpunit') {
+    return { runner: 'phpunit', anchor: rest[0]!, args: args.slice(1) };
+  }
+  if (name === 'ruby' && args.some((a) => /(^|\/)(test_\w+|\w+_test)\.rb$/.test(a))) {
+    return { runner: 'minitest', anchor: program, args };
+  }
+  if (name === 'rake' || name === 'rails') {
+    const task = args.find((a) => !a.startsWith('-') && !ASSIGNMENT.test(a));
+    if (task === 'spec' || task?.startsWith('spec:')) return { runner: 'rspec', anchor: program, args };
+    if (task === 'test' || task?.startsWith('test:')) return { runner: 'minitest', anchor: program, args };
+    return null;
+  }
+  const verb = BY_VERB[name];
+  if (verb?.[0].includes(args[0] ?? '')) {
+    return { runner: verb[1], anchor: rest[0]!, args: args.slice(1) };
+  }
+  const tool = BUILD_TOOLS[name];
+  if (tool && args.some((a) => tool[0].test(a))) return { runner: tool[1], anchor: program, args };
   if (name === 'cargo') {
     const at = args[0]?.startsWith('+') ? 1 : 0; // `cargo +nightly test`
     if (args[at] === 'test') return { runner: 'cargo', anchor: rest[at]!, args: args.slice(at + 1) };
-  }
-  return null;
-}
-
-/**
- * `npm test`, `npm t`, `npm run <s>`, `yarn test`, `yarn run <s>`, `pnpm test`, `pnpm run <s>`.
- * npm strips `--` and passes the rest; yarn 1 passes what follows the script name; pnpm 9 strips
- * `--` after `pnpm test` but passes it verbatim after `pnpm run <s>` (checked with npm 11, yarn
- * 1.22 and pnpm 9.15).
- */
-export function recogniseScriptCall(words: Word[]): ScriptCall | null {
-  const [manager, verb, script, ...more] = texts(words);
-  if (manager !== 'npm' && manager !== 'yarn' && manager !== 'pnpm') return null;
-  const isTest = verb === 'test' || verb === 't' || (manager === 'npm' && verb === 'tst');
-  const isRun = verb === 'run' || (manager === 'npm' && verb === 'run-script');
-  if (isTest && script === undefined) {
-    return { manager, script: 'test', separator: manager === 'yarn' ? ' ' : ' -- ' };
-  }
-  if (isRun && script && !script.startsWith('-') && more.length === 0) {
-    return { manager, script, separator: manager === 'npm' ? ' -- ' : ' ' };
   }
   return null;
 }

@@ -8,7 +8,12 @@ import { collectedFile, pytestNodeId } from './pytest-ids.js';
 //   pytest (xunit1)  classname `tests.test_x.TestA`, name `test_b[p]`, file `tests/test_x.py`
 //   vitest           classname = the file, name `suite > title`; a file that failed to load is a
 //                    case named after the file
+//   playwright       classname = the file, name `suite › title`
+//   deno             classname = `./file`, a step named `test > step` beside its test
+//   ctest            classname = name; `status="disabled"` or `"notrun"` for tests that did not run,
+//                    and the test's output in system-out
 //   anything else    a `file` attribute when there is one, else classname and name as they are
+//                    (bun, PHPUnit, Surefire, minitest and jasmine through booty's reporters)
 
 interface Outcome {
   message?: string;
@@ -19,6 +24,8 @@ interface XmlCase {
   classname?: string;
   file?: string;
   time?: string;
+  status?: string;
+  'system-out'?: unknown;
   failure?: Outcome[];
   error?: Outcome[];
   skipped?: Outcome[];
@@ -36,6 +43,8 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: false,
   textNodeName: '#text',
+  // Numeric character references (bun writes line breaks in attributes as `&#10;`).
+  htmlEntities: true,
   isArray: (name, _path, _leaf, isAttribute) =>
     !isAttribute && ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name),
 });
@@ -45,11 +54,39 @@ function* casesOf(suite: XmlSuite): Generator<XmlCase> {
   for (const inner of suite.testsuite ?? []) yield* casesOf(inner);
 }
 
+/** What a case printed (ctest keeps a failing test's output there, and nothing in its failure). */
+const systemOut = (c: XmlCase): string => {
+  const out = c['system-out'];
+  if (typeof out === 'string') return out;
+  if (out && typeof out === 'object' && '#text' in out) return String((out as Outcome)['#text'] ?? '');
+  return '';
+};
+
 function outcome(c: XmlCase): { status: TestStatus; detail: Outcome | null } {
-  if (c.error?.length) return { status: 'errored', detail: c.error[0]! };
-  if (c.failure?.length) return { status: 'failed', detail: c.failure[0]! };
-  if (c.skipped?.length) return { status: 'skipped', detail: null };
+  const orOutput = (d: Outcome): Outcome =>
+    (d['#text'] ?? '').trim() || (d.message ?? '').trim() ? d : { '#text': systemOut(c) };
+  if (c.error?.length) return { status: 'errored', detail: orOutput(c.error[0]!) };
+  if (c.failure?.length) return { status: 'failed', detail: orOutput(c.failure[0]!) };
+  if (c.skipped?.length || c.status === 'disabled' || c.status === 'notrun')
+    return { status: 'skipped', detail: null };
   return { status: 'passed', detail: null };
+}
+
+/** Deno lists a test with steps, then each step as `test > step`: the test is their container. */
+function withoutContainers(cases: TestCase[]): TestCase[] {
+  const ids = new Set(cases.map((c) => c.id));
+  const parents = new Set<string>();
+  for (const c of cases) {
+    const parts = c.id.split(' > ');
+    for (let k = 1; k < parts.length; k++) parents.add(parts.slice(0, k).join(' > '));
+  }
+  const failingUnder = (id: string) =>
+    cases.some((c) => c.id.startsWith(`${id} > `) && (c.status === 'failed' || c.status === 'errored'));
+  return cases.filter((c) => {
+    if (!parents.has(c.id) || !ids.has(c.id)) return true;
+    // A test that failed with every step passing failed for a reason of its own: keep it.
+    return (c.status === 'failed' || c.status === 'errored') && !failingUnder(c.id);
+  });
 }
 
 const detailText = (d: Outcome | null) => {
@@ -103,19 +140,15 @@ export function parseJunit(xml: string, cwd: string): CaseBatch {
         continue;
       }
       const where = file ?? (looksLikeFile(classname) ? repoPath(classname, cwd) : null);
+      const classIsFile = where !== null && classname !== '' && repoPath(classname, cwd) === where;
       if (where && (name === classname || name === where) && status !== 'passed' && status !== 'skipped') {
         batch.loadErrors.push({ file: where, message: message ?? status });
         continue;
       }
-      // vitest: classname is the file and the name is the suite path; elsewhere classname groups.
-      const titles = where && classname === where ? name.split(' > ') : [name];
-      const group = where
-        ? classname === where || !classname
-          ? []
-          : [classname]
-        : classname
-          ? [classname]
-          : [];
+      // vitest, playwright, deno: classname is the file and the name is the suite path; elsewhere
+      // classname groups (ctest repeats the name there).
+      const titles = classIsFile ? name.split(/ > | › /) : [name];
+      const group = classIsFile || !classname || classname === name ? [] : [classname];
       batch.cases.push({
         id: [where, ...group, ...titles].filter(Boolean).join(' > '),
         file: where,
@@ -126,6 +159,7 @@ export function parseJunit(xml: string, cwd: string): CaseBatch {
       });
     }
   }
-  batch.cases = uniqueIds([...pytestCases, ...batch.cases]);
+  const isDeno = roots.some((r) => r.name === 'deno test');
+  batch.cases = uniqueIds([...pytestCases, ...(isDeno ? withoutContainers(batch.cases) : batch.cases)]);
   return batch;
 }

@@ -1,19 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadError, ReportSource, TestCase } from '../../events/effect-results.js';
+import { placeAvaCases } from './ava-files.js';
+import { avaText } from './ava-text.js';
 import { type CaseBatch, uniqueIds } from './case-list.js';
+import { anchorFiles } from './file-anchors.js';
 import { parseGoJson } from './go-json.js';
 import { isJestJson, parseJestJson } from './jest-json.js';
 import { parseJunit } from './junit.js';
 import { parseLibtest } from './libtest.js';
 import { isMochaJson, parseMochaJson } from './mocha-json.js';
-import { expandReportGlob, reachableWithoutLinks } from './report-globs.js';
-import { defaultRoots, type ReporterPlan, type ReportFile } from './reporter-plan.js';
+import { reachableWithoutLinks } from './report-globs.js';
+import { defaultRoots, type ReporterPlan, type ReportFile, reportFiles } from './reporter-plan.js';
+import { isRspecJson, parseRspecJson } from './rspec-json.js';
 import { parseTap } from './tap.js';
+import { parseTapDialect, type TapDialect } from './tap-dialects.js';
 import { parseTextOutput } from './text-fallback.js';
+import { isTrx, parseTrx } from './trx.js';
+import { parseUvu, uvuDir } from './uvu.js';
 
 // After the run: the cases, from the best source there is. go's JSON stdout; else the report files
-// (booty's own and the repository's); else, for cargo, libtest's lines; else the printed text.
+// (booty's own and the repository's); else TAP on stdout (ava, tape, node-tap); else what the
+// recognised runner prints (cargo's libtest lines, uvu's per-file lines, ava's); else the text.
 // Nothing here throws on what a test run left behind: a report that does not parse is noted in
 // `problems` and the text is read instead.
 
@@ -32,6 +40,7 @@ type Format = Exclude<ReportFile['format'], 'auto'> | 'go-json';
 /** A report the repository writes itself, recognised by its first characters. */
 export function sniffFormat(content: string): Format | null {
   const head = content.replace(/^\uFEFF/, '').trimStart();
+  if (isTrx(head)) return 'trx';
   if (head.startsWith('<')) return 'junit';
   if (/^\{"(Time|Action)"/.test(head)) return 'go-json';
   if (head.startsWith('{') || head.startsWith('[')) {
@@ -39,6 +48,7 @@ export function sniffFormat(content: string): Format | null {
       const doc: unknown = JSON.parse(head);
       if (isJestJson(doc)) return 'jest-json';
       if (isMochaJson(doc)) return 'mocha-json';
+      if (isRspecJson(doc)) return 'rspec-json';
     } catch {
       return null;
     }
@@ -58,16 +68,29 @@ function parseAs(format: Format, content: string, cwd: string): CaseBatch {
       return parseMochaJson(JSON.parse(content), cwd);
     case 'tap':
       return parseTap(content, cwd);
+    case 'rspec-json':
+      return parseRspecJson(JSON.parse(content), cwd);
+    case 'trx':
+      return parseTrx(content, cwd);
     case 'go-json':
       return parseGoJson(content, cwd);
   }
 }
+
+/** The runners whose TAP is not node:test's, and how to read it. */
+const TAP_DIALECT: Partial<Record<NonNullable<ReporterPlan['runner']>, TapDialect>> = {
+  ava: 'ava',
+  tape: 'tape',
+  'node-tap': 'node-tap',
+};
 
 const SOURCE: Record<Format, ReportSource> = {
   junit: 'junit',
   'jest-json': 'jest-json',
   'mocha-json': 'mocha-json',
   tap: 'tap',
+  'rspec-json': 'rspec-json',
+  trx: 'trx',
   'go-json': 'go-json',
 };
 
@@ -110,9 +133,7 @@ export async function readResults(input: {
   let source: ReportSource | null = null;
   const batch: CaseBatch = { cases: [], loadErrors: [] };
   for (const report of plan.reports) {
-    const files =
-      report.format === 'auto' ? await expandReportGlob(cwd, path.relative(cwd, report.path)) : [report.path];
-    for (const file of files) {
+    for (const file of await reportFiles(report, cwd)) {
       if (!(await reachableWithoutLinks(file, roots))) continue;
       const content = await readFile(file, 'utf8').catch(() => null);
       if (content === null) continue;
@@ -133,7 +154,24 @@ export async function readResults(input: {
       }
     }
   }
-  if (source) return done(source, batch);
+  if (source) return done(source, await anchorFiles(batch, cwd));
+
+  const dialect = plan.runner ? TAP_DIALECT[plan.runner] : undefined;
+  if (plan.stdout === 'tap') {
+    const parsed = dialect ? parseTapDialect(output, cwd, dialect) : parseTap(output, cwd);
+    if (plan.runner === 'ava') parsed.cases = await placeAvaCases(parsed.cases, cwd);
+    if (found(parsed)) return done('tap', parsed);
+    problems.push('the runner printed no TAP');
+  }
+  if (plan.runner === 'uvu') {
+    const parsed = parseUvu(output, cwd, uvuDir(plan.args));
+    if (found(parsed)) return done('uvu', parsed);
+  }
+  if (plan.runner === 'ava') {
+    const parsed = avaText(output, cwd);
+    parsed.cases = await placeAvaCases(parsed.cases, cwd);
+    if (found(parsed)) return done('text', parsed);
+  }
 
   if (plan.runner === 'mocha') {
     const doc = mochaJsonIn(output);

@@ -55,3 +55,44 @@ export function simpleCommandWords(command: string): Word[] | null {
   end(command.length);
   return words;
 }
+
+/** One command of a list (`a && b || c; d`): where it sits in the whole string, and its text. */
+export interface Segment {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The commands of a list joined by `&&`, `||` or `;`, outside quotes, in order. Anything else a
+ * segment holds (a pipe, a redirect) stays in it, and simpleCommandWords then refuses that one
+ * segment. One pass over the string.
+ */
+export function commandSegments(command: string): Segment[] {
+  const out: Segment[] = [];
+  let start = 0;
+  let quote: "'" | '"' | null = null;
+  const cut = (end: number, next: number) => {
+    const raw = command.slice(start, end);
+    const lead = raw.length - raw.trimStart().length;
+    const text = raw.trim();
+    if (text) out.push({ text, start: start + lead, end: start + lead + text.length });
+    start = next;
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"') i++;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '\\') i++;
+    else if ((c === '&' || c === '|') && command[i + 1] === c) {
+      cut(i, i + 2);
+      i++;
+    } else if (c === ';' || c === '\n') cut(i, i + 1);
+  }
+  cut(command.length, command.length);
+  return out;
+}

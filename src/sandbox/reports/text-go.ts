@@ -45,7 +45,7 @@ export function goText(lines: string[], cwd: string): CaseBatch {
       loadErrors.push({ file: where, message });
     }
     // A parent fails with its subtests: report only the leaves.
-    const leaves = pending.filter((t) => !pending.some((o) => o.name.startsWith(`${t.name}/`)));
+    const leaves = leafTests(pending);
     for (const t of leaves) {
       const fn = t.name.split('/')[0]!;
       const file = packages.fileOf(name, fn);
@@ -66,4 +66,22 @@ export function goText(lines: string[], cwd: string): CaseBatch {
     since = [];
   }
   return { cases: uniqueIds(cases), loadErrors };
+}
+
+/** The tests no other one names as its parent (`a` of `a/b`): one look each in the sorted names, not
+ * a comparison with every other test. */
+function leafTests<T extends { name: string }>(tests: T[]): T[] {
+  const names = tests.map((t) => t.name).sort();
+  const hasChild = (name: string) => {
+    const prefix = `${name}/`;
+    let lo = 0;
+    let hi = names.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (names[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < names.length && names[lo]!.startsWith(prefix);
+  };
+  return tests.filter((t) => !hasChild(t.name));
 }

@@ -1,13 +1,18 @@
 import type { TestCase, TestStatus } from '../../events/effect-results.js';
+import { LINE_BREAK } from '../../text-scan.js';
 import { type CaseBatch, mergeById, repoPath, uniqueIds } from './case-list.js';
 import { failureMessage } from './case-message.js';
+import { vitestFailHeader } from './vitest-fail-line.js';
 
 // What vitest, jest, node:test (spec) and mocha print for people, read when no report was written.
 // Each format's tree of results is read first (duplicates there are distinct tests); its failure
 // summary is then folded in by id (a summary repeats tests the tree already showed).
 
 const join = (...parts: (string | null)[]) => parts.filter(Boolean).join(' > ');
-const DURATION = /\s+\d+(?:\.\d+)?\s?m?s$/;
+// Each regex reading a run of spaces starts only where the run does (`(?<!\s)`): from every space of
+// a long run, it would read the run again.
+const DURATION = /(?<!\s)\s+\d+(?:\.\d+)?\s?m?s$/;
+const ARROW = /(?<!\s)\s+>\s+/;
 
 const testCase = (
   id: string,
@@ -16,6 +21,24 @@ const testCase = (
   status: TestStatus,
   message: string | null = null,
 ) => ({ id, file, name, status, durationMs: null, message }) satisfies TestCase;
+
+/**
+ * The names of the suites a test sits in, outermost first, from a stack ordered by indent: those
+ * indented less than the test, up to about ANCESTOR_CHARS in all. Output can open thousands of
+ * suites without closing them; naming every one in every test's id made ids longer than the output
+ * they came from, and the work quadratic in it.
+ */
+const ANCESTOR_CHARS = 1_000;
+function ancestors(stack: { indent: number; name: string }[], indent: number): string[] {
+  const names: string[] = [];
+  let size = 0;
+  for (const s of stack) {
+    if (s.indent >= indent || size >= ANCESTOR_CHARS) break;
+    names.push(s.name);
+    size += s.name.length + 3;
+  }
+  return names;
+}
 
 /** Lines after `start` up to (not including) the first that `stop` matches. */
 function blockAfter(lines: string[], start: number, stop: RegExp): string {
@@ -38,15 +61,15 @@ export function vitestText(lines: string[], cwd: string): CaseBatch {
       return;
     }
     // Two spaces after FAIL: jest's file headers have one.
-    const fail = /^\s*FAIL {2}(\S+\.\w+)(?:\s+>\s+(.+?))?(?:\s+\[ .+ \])?\s*$/.exec(line);
+    const fail = vitestFailHeader(line);
     if (!fail) return;
     const message = failureMessage(blockAfter(lines, i, /^\s*⎯|^\s*FAIL {2}/), cwd);
-    if (!fail[2]) {
-      loadErrors.push({ file: fail[1]!, message: message ?? 'failed to load' });
+    if (!fail.title) {
+      loadErrors.push({ file: fail.file, message: message ?? 'failed to load' });
       return;
     }
-    const titles = fail[2].split(/\s+>\s+/);
-    failures.push(testCase(join(fail[1]!, ...titles), fail[1]!, titles.at(-1)!, 'failed', message));
+    const titles = fail.title.split(ARROW);
+    failures.push(testCase(join(fail.file, ...titles), fail.file, titles.at(-1)!, 'failed', message));
   });
   return { cases: mergeById(uniqueIds(tree), failures), loadErrors };
 }
@@ -86,7 +109,7 @@ export function jestText(lines: string[], cwd: string): CaseBatch {
     stack = stack.filter((s) => s.indent < indent);
     if (row) {
       const status: TestStatus = row[2] === '✓' ? 'passed' : row[2] === '✕' ? 'failed' : 'skipped';
-      tree.push(testCase(join(file, ...stack.map((s) => s.name), row[3]!), file, row[3]!, status));
+      tree.push(testCase(join(file, ...ancestors(stack, indent), row[3]!), file, row[3]!, status));
     } else {
       stack.push({ indent, name: line.trim() }); // a suite header, or noise that the next header pops
     }
@@ -99,21 +122,33 @@ export function nodeSpecText(lines: string[], cwd: string): CaseBatch {
   const summary = lines.findIndex((l) => /^✖ failing tests:\s*$/.test(l));
   const tree = summary >= 0 ? lines.slice(0, summary) : lines;
   const suites: { indent: number; name: string }[] = [];
-  const leaves: { names: string[]; status: TestStatus }[] = [];
+  const leaves: { around: string; name: string; status: TestStatus }[] = [];
   const loadErrors: CaseBatch['loadErrors'] = [];
+  // The suites around the last test (at `aroundIndent`), kept while no suite opens or closes: its
+  // siblings share them.
+  let aroundIndent = -1;
+  let around = '';
   for (const line of tree) {
-    const m = /^( *)([▶✖✔﹣]) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/.exec(line);
+    // No line break may stand in a row: with one, the regex would read to it from every ` # SKIP`.
+    const m = LINE_BREAK.test(line)
+      ? null
+      : /^( *)([▶✖✔﹣]) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/.exec(line);
     if (!m) continue;
     const [, pad, mark, name, directive] = m;
     const indent = pad!.length;
-    while (suites.length && suites.at(-1)!.indent > indent) suites.pop();
+    while (suites.length && suites.at(-1)!.indent > indent) {
+      suites.pop();
+      aroundIndent = -1;
+    }
     if (mark === '▶') {
       suites.push({ indent, name: name! });
+      aroundIndent = -1;
       continue;
     }
     const top = suites.at(-1);
     if (top && top.indent === indent && top.name === name) {
       suites.pop(); // a suite's closing line
+      aroundIndent = -1;
       continue;
     }
     if (indent === 0 && mark === '✖' && name!.startsWith('/')) {
@@ -127,20 +162,27 @@ export function nodeSpecText(lines: string[], cwd: string): CaseBatch {
         : mark === '✖'
           ? 'failed'
           : 'skipped';
-    leaves.push({ names: [...suites.filter((s) => s.indent < indent).map((s) => s.name), name!], status });
+    // Suites are kept in order of indent: those around this test are the first ones.
+    if (aroundIndent !== indent) {
+      aroundIndent = indent;
+      around = join(...ancestors(suites, indent));
+    }
+    leaves.push({ around, name: name!, status });
   }
   const files: string[] = [];
   for (const line of summary >= 0 ? lines.slice(summary + 1) : []) {
     const at = /^test at (.+?):\d+:\d+$/.exec(line);
     if (at) files.push(repoPath(at[1]!, cwd));
   }
-  const failed = leaves.filter((l) => l.status === 'failed');
+  const failed = leaves.filter((l) => l.status === 'failed').length;
   // The summary lists failing tests in tree order; file-level failures are among them.
-  const testFiles = files.filter((f) => !loadErrors.some((e) => e.file === f));
-  const zip = testFiles.length === failed.length;
+  const unloaded = new Set(loadErrors.map((e) => e.file));
+  const testFiles = files.filter((f) => !unloaded.has(f));
+  const zip = testFiles.length === failed;
+  let nthFailed = 0;
   const cases = leaves.map((l) => {
-    const file = zip && l.status === 'failed' ? testFiles[failed.indexOf(l)]! : null;
-    return testCase(join(file, ...l.names), file, l.names.at(-1)!, l.status);
+    const file = zip && l.status === 'failed' ? testFiles[nthFailed++]! : null;
+    return testCase(join(file, l.around, l.name), file, l.name, l.status);
   });
   return { cases: uniqueIds(cases), loadErrors };
 }

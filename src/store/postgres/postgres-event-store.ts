@@ -1,24 +1,21 @@
 import type { Pool, PoolClient } from 'pg';
 import { BootyError } from '../../errors.js';
-import type {
-  AppendOptions,
-  AppendResult,
-  DeliveryRecord,
-  EventStore,
-  JobRecord,
-  NewEvent,
-  StoredEvent,
-} from '../event-store.js';
+import type { AppendOptions, AppendResult } from '../event-log.js';
+import type { EventStore } from '../event-store.js';
 import type { JobLeases, LeaseSettings } from '../job-leases.js';
-import { chainedRows, type EventRow, type JobRow, toJobRecord, toStoredEvent } from '../store-rows.js';
+import type { DeliveryRecord, JobRecord, NewEvent, StoredEvent } from '../records.js';
+import { chainedRows, type EventRow, toStoredEvent } from '../store-rows.js';
 import { PgBossLeases } from './pg-boss-leases.js';
+import { PostgresDeliveryLog } from './postgres-delivery-log.js';
+import { PostgresJobIndex } from './postgres-job-index.js';
 import { connect, type PoolOptions } from './postgres-pool.js';
 import { redactUrl } from './postgres-url.js';
 import { q } from './queries.js';
 import { inTransaction } from './transaction.js';
 
-// The EventStore on PostgreSQL, for many workers on one database; the same contract and contract
-// suite as the SQLite store. A stream's versions are UNIQUE (stream_id, version), deliveries UNIQUE
+// The EventStore on PostgreSQL, for many workers on one database: the log here, the jobs read model
+// and the delivery log beside it, each passing the same contract suite as the SQLite store's. A
+// stream's versions are UNIQUE (stream_id, version), deliveries UNIQUE
 // by id. An append is one call of the booty_append function (migrations/001-init.sql): the
 // delivery, the version check, the rows and the jobs read model commit together or not at all,
 // in one round trip. The hash chain is computed here, as the SQLite store computes it.
@@ -48,6 +45,9 @@ export class PostgresEventStore implements EventStore {
   readonly leases?: JobLeases;
   private readonly pool: Promise<Pool>;
   private closing: Promise<void> | null = null;
+  /** The jobs read model and the delivery log; booty_append writes both in the append's transaction. */
+  private readonly jobs = new PostgresJobIndex(() => this.db());
+  private readonly deliveries = new PostgresDeliveryLog(() => this.db());
   /** Each stream's chain head after this process's last append to it. */
   private readonly heads = new Map<string, { version: number; hash: string }>();
 
@@ -60,6 +60,11 @@ export class PostgresEventStore implements EventStore {
     this.pool = connect(url, options);
     this.pool.catch(() => undefined);
     if (options.leases) this.leases = new PgBossLeases(url, options.leases);
+  }
+
+  /** The pool once connected and migrated, for tables kept beside the log (postgres-api-tokens.ts). */
+  connection(): Promise<Pool> {
+    return this.db();
   }
 
   private async db(): Promise<Pool> {
@@ -156,46 +161,6 @@ export class PostgresEventStore implements EventStore {
     return versionOf(await this.db(), streamId);
   }
 
-  async getJob(jobId: string): Promise<JobRecord | null> {
-    return this.oneJob(q.getJob, [jobId]);
-  }
-
-  async listJobs(filter: { unfinished?: boolean } = {}): Promise<JobRecord[]> {
-    return this.jobs(filter.unfinished ? q.listUnfinished : q.listJobs, []);
-  }
-
-  async findActiveJob(repo: string, issue: number): Promise<JobRecord | null> {
-    return this.oneJob(q.activeForIssue, [repo, issue]);
-  }
-
-  async findJobForPr(
-    repo: string,
-    ref: { pr?: number | null; branch?: string | null },
-  ): Promise<JobRecord | null> {
-    return this.oneJob(q.activeForPr, [repo, ref.pr ?? null, ref.branch ?? null]);
-  }
-
-  async jobsForIssue(repo: string, issue: number): Promise<JobRecord[]> {
-    return this.jobs(q.forIssue, [repo, issue]);
-  }
-
-  async listUnreported(): Promise<JobRecord[]> {
-    return this.jobs(q.unreported, []);
-  }
-
-  async markReported(jobId: string, version: number): Promise<void> {
-    await (await this.db()).query({ ...q.markReported, values: [jobId, version] });
-  }
-
-  async markDamaged(jobId: string): Promise<boolean> {
-    return (await (await this.db()).query({ ...q.markDamaged, values: [jobId, Date.now()] })).rowCount === 1;
-  }
-
-  async countJobsByState(): Promise<Record<string, number>> {
-    const { rows } = await (await this.db()).query<{ state: string; n: number }>(q.countByState);
-    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
-  }
-
   async probeWritable(): Promise<void> {
     // A commit that carries a large event's bytes: a server that takes no writes fails it.
     await inTransaction(await this.db(), async (client) => {
@@ -204,44 +169,58 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  async recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
-    if (deliveries.length === 0) return [];
-    const { rows } = await (await this.db()).query<{ delivery_id: string }>({
-      ...q.recordDeliveries,
-      values: [
-        deliveries.map((d) => d.deliveryId),
-        deliveries.map((d) => d.event),
-        deliveries.map((d) => d.action),
-        deliveries.map((d) => d.outcome),
-        deliveries.map((d) => d.jobId),
-        Date.now(),
-      ],
-    });
-    // A delivery named twice in one batch is new the first time only.
-    const fresh = new Set(rows.map((r) => r.delivery_id));
-    return deliveries.map((d) => fresh.delete(d.deliveryId));
+  // The jobs read model (postgres-job-index.ts) and the delivery log (postgres-delivery-log.ts).
+
+  getJob(jobId: string): Promise<JobRecord | null> {
+    return this.jobs.getJob(jobId);
   }
 
-  async unknownDeliveries(deliveryIds: string[]): Promise<string[]> {
-    if (deliveryIds.length === 0) return [];
-    const { rows } = await (await this.db()).query<{ id: string }>({
-      ...q.unknownDeliveries,
-      values: [[...new Set(deliveryIds)]],
-    });
-    return rows.map((r) => r.id);
+  listJobs(filter?: { unfinished?: boolean }): Promise<JobRecord[]> {
+    return this.jobs.listJobs(filter);
   }
 
-  async takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null> {
-    const { rows } = await (await this.db()).query<{ last_look: string | null }>({
-      ...q.takeDeliveryLook,
-      values: [now, gapMs],
-    });
-    if (!rows[0]) return null;
-    return { lastLook: rows[0].last_look === null ? null : Number(rows[0].last_look) };
+  findActiveJob(repo: string, issue: number): Promise<JobRecord | null> {
+    return this.jobs.findActiveJob(repo, issue);
   }
 
-  async finishDeliveryLook(mark: number): Promise<void> {
-    await (await this.db()).query({ ...q.finishDeliveryLook, values: [mark] });
+  findJobForPr(repo: string, ref: { pr?: number | null; branch?: string | null }): Promise<JobRecord | null> {
+    return this.jobs.findJobForPr(repo, ref);
+  }
+
+  jobsForIssue(repo: string, issue: number): Promise<JobRecord[]> {
+    return this.jobs.jobsForIssue(repo, issue);
+  }
+
+  listUnreported(): Promise<JobRecord[]> {
+    return this.jobs.listUnreported();
+  }
+
+  markReported(jobId: string, version: number): Promise<void> {
+    return this.jobs.markReported(jobId, version);
+  }
+
+  markDamaged(jobId: string): Promise<boolean> {
+    return this.jobs.markDamaged(jobId);
+  }
+
+  countJobsByState(): Promise<Record<string, number>> {
+    return this.jobs.countJobsByState();
+  }
+
+  recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
+    return this.deliveries.recordDeliveries(deliveries);
+  }
+
+  unknownDeliveries(deliveryIds: string[]): Promise<string[]> {
+    return this.deliveries.unknownDeliveries(deliveryIds);
+  }
+
+  takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null> {
+    return this.deliveries.takeDeliveryLook(now, gapMs);
+  }
+
+  finishDeliveryLook(mark: number): Promise<void> {
+    return this.deliveries.finishDeliveryLook(mark);
   }
 
   /** Ends the pool once the calls under way have finished; later calls reject. */
@@ -254,15 +233,6 @@ export class PostgresEventStore implements EventStore {
       ),
     ]).then(() => undefined);
     return this.closing;
-  }
-
-  private async oneJob(statement: { name: string; text: string }, values: unknown[]) {
-    return (await this.jobs(statement, values))[0] ?? null;
-  }
-
-  private async jobs(statement: { name: string; text: string }, values: unknown[]): Promise<JobRecord[]> {
-    const { rows } = await (await this.db()).query<JobRow>({ ...statement, values });
-    return rows.map(toJobRecord);
   }
 }
 

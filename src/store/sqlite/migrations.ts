@@ -57,4 +57,13 @@ export const migrations: string[] = [
     taken_at INTEGER NOT NULL,
     last_look INTEGER
   );`,
+  // The jobs API's tokens (api-tokens.ts): the hash of each, never the token itself.
+  `CREATE TABLE api_tokens (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    scope TEXT NOT NULL CHECK (scope IN ('read', 'write')),
+    hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER
+  );`,
 ];

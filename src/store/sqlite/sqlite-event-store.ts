@@ -2,21 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BootyError } from '../../errors.js';
-import type {
-  AppendOptions,
-  AppendResult,
-  DeliveryRecord,
-  EventStore,
-  JobRecord,
-  JobUpdate,
-  NewEvent,
-  StoredEvent,
-} from '../event-store.js';
+import type { AppendOptions, AppendResult } from '../event-log.js';
+import type { EventStore } from '../event-store.js';
 import { chainRow, walkChain } from '../hash-chain.js';
-import { chainedRows, type EventRow, type JobRow, toJobRecord, toStoredEvent } from '../store-rows.js';
+import type { DeliveryRecord, JobRecord, NewEvent, StoredEvent } from '../records.js';
+import { chainedRows, type EventRow, toStoredEvent } from '../store-rows.js';
 import { WriteGuard } from '../write-guard.js';
 import { migrations } from './migrations.js';
+import { SqliteDeliveryLog } from './sqlite-delivery-log.js';
+import { SqliteJobIndex } from './sqlite-job-index.js';
 import { type Checkpointer, startCheckpointer } from './wal-checkpointer.js';
+
+// The EventStore on SQLite, the embedded default: one process writes a database file (db-lock.ts).
+// The log is here; the jobs read model and the delivery log are beside it, on the same connection,
+// so an append writes all three in one transaction.
 
 export interface SqliteOptions {
   /** How long a writer waits for another process's lock before failing. */
@@ -29,6 +28,9 @@ export class SqliteEventStore implements EventStore {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly stmt;
+  /** The jobs read model and the delivery log: an append writes them in its own transaction. */
+  private readonly jobs: SqliteJobIndex;
+  private readonly deliveries: SqliteDeliveryLog;
   /** Refuses a call, as a store fault, once the files refuse writes (write-guard.ts: SIGBUS). */
   private readonly guard: WriteGuard;
   private checkpointer: Checkpointer | null = null;
@@ -75,45 +77,16 @@ export class SqliteEventStore implements EventStore {
         'SELECT * FROM events WHERE stream_id = ? AND version >= ? AND version <= ? ORDER BY version',
       ),
       readAll: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
-      upsertJob: db.prepare(`
-        INSERT INTO jobs (job_id, repo, issue, state, attempts, final, outcome, tokens, version, branch, pr, created_at, updated_at)
-        VALUES (@jobId, @repo, @issue, @state, @attempts, @final, @outcome, @tokens, @version, @branch, @pr, @at, @at)
-        ON CONFLICT (job_id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
-          final = excluded.final, outcome = excluded.outcome, tokens = excluded.tokens,
-          version = excluded.version, branch = COALESCE(excluded.branch, branch),
-          pr = COALESCE(excluded.pr, pr), updated_at = excluded.updated_at`),
-      getJob: db.prepare('SELECT * FROM jobs WHERE job_id = ?'),
-      listJobs: db.prepare('SELECT * FROM jobs ORDER BY created_at, job_id'),
-      listUnfinished: db.prepare('SELECT * FROM jobs WHERE final = 0 ORDER BY created_at, job_id'),
-      activeForIssue: db.prepare(
-        'SELECT * FROM jobs WHERE repo = ? AND issue = ? AND final = 0 ORDER BY created_at LIMIT 1',
-      ),
-      activeForPr: db.prepare(
-        "SELECT * FROM jobs WHERE repo = @repo AND (final = 0 OR state = 'damaged') AND (pr = @pr OR branch = @branch) ORDER BY final, created_at DESC LIMIT 1",
-      ),
-      forIssue: db.prepare('SELECT * FROM jobs WHERE repo = ? AND issue = ? ORDER BY created_at, job_id'),
-      unreported: db.prepare('SELECT * FROM jobs WHERE reported_version < version ORDER BY created_at'),
-      markDamaged: db.prepare(
-        "UPDATE jobs SET state = 'damaged', final = 1, outcome = 'damaged', reported_version = 0, updated_at = ? WHERE job_id = ? AND state <> 'damaged'",
-      ),
-      markReported: db.prepare(
-        'UPDATE jobs SET reported_version = max(reported_version, ?) WHERE job_id = ?',
-      ),
-      countByState: db.prepare('SELECT state, count(*) AS n FROM jobs GROUP BY state'),
       probeInsert: db.prepare('INSERT INTO write_probe (data) VALUES (zeroblob(65536))'),
       probeDelete: db.prepare('DELETE FROM write_probe'),
-      recordDelivery: db.prepare(`
-        INSERT OR IGNORE INTO deliveries (delivery_id, event, action, outcome, job_id, received_at)
-        VALUES (@deliveryId, @event, @action, @outcome, @jobId, @at)`),
-      knownDelivery: db.prepare('SELECT 1 FROM deliveries WHERE delivery_id = ?').pluck(),
-      deliveryLook: db.prepare('SELECT taken_at AS takenAt, last_look AS lastLook FROM delivery_look'),
-      takeDeliveryLook: db.prepare(
-        'INSERT INTO delivery_look (one, taken_at) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET taken_at = excluded.taken_at',
-      ),
-      finishDeliveryLook: db.prepare(`
-        INSERT INTO delivery_look (one, taken_at, last_look) VALUES (1, @at, @at)
-        ON CONFLICT (one) DO UPDATE SET last_look = max(COALESCE(last_look, 0), excluded.last_look)`),
     };
+    this.jobs = new SqliteJobIndex(db, this.guard);
+    this.deliveries = new SqliteDeliveryLog(db, this.guard);
+  }
+
+  /** The open database, for tables kept beside the log in the same file (sqlite-api-tokens.ts). */
+  connection(): Database.Database {
+    return this.db;
   }
 
   private migrate() {
@@ -150,14 +123,14 @@ export class SqliteEventStore implements EventStore {
       at,
     });
     const write = (): AppendResult => {
-      if (delivery && !this.recordDelivery(delivery))
+      if (delivery && !this.deliveries.record(delivery))
         return { version: this.versionNow(streamId), position: 0, duplicate: true };
       const first = this.stmt.insertFirst.run({ ...rows[0], expected: expectedVersion });
       if (first.changes === 0) this.conflict(streamId, expectedVersion);
       let position = Number(first.lastInsertRowid);
       for (const row of rows.slice(1)) position = Number(this.stmt.insertNext.run(row).lastInsertRowid);
       const version = expectedVersion + rows.length;
-      if (job) this.upsertJob(streamId, version, at, job);
+      if (job) this.jobs.write(streamId, version, at, job);
       this.heads.set(streamId, { version, hash: head });
       return { version, position };
     };
@@ -183,43 +156,11 @@ export class SqliteEventStore implements EventStore {
     return walkChain(this.readRows(streamId, { toVersion: version }).map(chainRow)).head;
   }
 
-  async markDamaged(jobId: string): Promise<boolean> {
-    this.guard.check('write');
-    return this.stmt.markDamaged.run(Date.now(), jobId).changes === 1;
-  }
-
   private conflict(streamId: string, expected: number): never {
     throw new BootyError('BOOTY_E_VERSION_CONFLICT', {
       streamId,
       expected,
       actual: this.versionNow(streamId),
-    });
-  }
-
-  private upsertJob(jobId: string, version: number, at: number, job: JobUpdate) {
-    const row = this.stmt.getJob.get(jobId) as JobRow | undefined;
-    const existing = row ? toJobRecord(row) : null;
-    const repo = job.repo ?? existing?.repo;
-    const issue = job.issue ?? existing?.issue;
-    if (repo === undefined || issue === undefined) {
-      throw new BootyError('BOOTY_E_EVENT_INVALID', {
-        type: 'JobRequested',
-        reason: `the first append to job ${jobId} must name its repo and issue`,
-      });
-    }
-    this.stmt.upsertJob.run({
-      jobId,
-      repo,
-      issue,
-      state: job.state,
-      attempts: job.attempts,
-      final: job.final ? 1 : 0,
-      outcome: job.outcome,
-      tokens: job.tokens,
-      version,
-      branch: job.branch ?? null,
-      pr: job.pr ?? null,
-      at,
     });
   }
 
@@ -255,56 +196,6 @@ export class SqliteEventStore implements EventStore {
     return this.stmt.version.get(streamId) as number;
   }
 
-  async getJob(jobId: string): Promise<JobRecord | null> {
-    this.guard.check('read');
-    const row = this.stmt.getJob.get(jobId) as JobRow | undefined;
-    return row ? toJobRecord(row) : null;
-  }
-
-  async listJobs(filter: { unfinished?: boolean } = {}): Promise<JobRecord[]> {
-    this.guard.check('read');
-    const stmt = filter.unfinished ? this.stmt.listUnfinished : this.stmt.listJobs;
-    return (stmt.all() as JobRow[]).map(toJobRecord);
-  }
-
-  async findActiveJob(repo: string, issue: number): Promise<JobRecord | null> {
-    this.guard.check('read');
-    const row = this.stmt.activeForIssue.get(repo, issue) as JobRow | undefined;
-    return row ? toJobRecord(row) : null;
-  }
-
-  async findJobForPr(
-    repo: string,
-    ref: { pr?: number | null; branch?: string | null },
-  ): Promise<JobRecord | null> {
-    this.guard.check('read');
-    const row = this.stmt.activeForPr.get({ repo, pr: ref.pr ?? null, branch: ref.branch ?? null }) as
-      | JobRow
-      | undefined;
-    return row ? toJobRecord(row) : null;
-  }
-
-  async jobsForIssue(repo: string, issue: number): Promise<JobRecord[]> {
-    this.guard.check('read');
-    return (this.stmt.forIssue.all(repo, issue) as JobRow[]).map(toJobRecord);
-  }
-
-  async listUnreported(): Promise<JobRecord[]> {
-    this.guard.check('read');
-    return (this.stmt.unreported.all() as JobRow[]).map(toJobRecord);
-  }
-
-  async markReported(jobId: string, version: number): Promise<void> {
-    this.guard.check('write');
-    this.stmt.markReported.run(version, jobId);
-  }
-
-  async countJobsByState(): Promise<Record<string, number>> {
-    this.guard.check('read');
-    const rows = this.stmt.countByState.all() as { state: string; n: number }[];
-    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
-  }
-
   async probeWritable(): Promise<void> {
     this.guard.check('write');
     // A commit that needs room for a large event's pages: a full disk fails it, as it fails appends.
@@ -316,36 +207,58 @@ export class SqliteEventStore implements EventStore {
       .immediate();
   }
 
-  async recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
-    this.guard.check('write');
-    if (deliveries.length === 0) return [];
-    return this.db.transaction(() => deliveries.map((d) => this.recordDelivery(d))).immediate();
+  // The jobs read model (sqlite-job-index.ts) and the delivery log (sqlite-delivery-log.ts).
+
+  getJob(jobId: string): Promise<JobRecord | null> {
+    return this.jobs.getJob(jobId);
   }
 
-  async unknownDeliveries(deliveryIds: string[]): Promise<string[]> {
-    this.guard.check('read');
-    return [...new Set(deliveryIds)].filter((id) => this.stmt.knownDelivery.get(id) === undefined);
+  listJobs(filter?: { unfinished?: boolean }): Promise<JobRecord[]> {
+    return this.jobs.listJobs(filter);
   }
 
-  async takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null> {
-    this.guard.check('write');
-    return this.db
-      .transaction(() => {
-        const row = this.stmt.deliveryLook.get() as { takenAt: number; lastLook: number | null } | undefined;
-        if (row && gapMs > 0 && row.takenAt > now - gapMs) return null;
-        this.stmt.takeDeliveryLook.run(now);
-        return { lastLook: row?.lastLook ?? null };
-      })
-      .immediate();
+  findActiveJob(repo: string, issue: number): Promise<JobRecord | null> {
+    return this.jobs.findActiveJob(repo, issue);
   }
 
-  async finishDeliveryLook(mark: number): Promise<void> {
-    this.guard.check('write');
-    this.stmt.finishDeliveryLook.run({ at: mark });
+  findJobForPr(repo: string, ref: { pr?: number | null; branch?: string | null }): Promise<JobRecord | null> {
+    return this.jobs.findJobForPr(repo, ref);
   }
 
-  private recordDelivery(delivery: DeliveryRecord): boolean {
-    return this.stmt.recordDelivery.run({ ...delivery, at: Date.now() }).changes === 1;
+  jobsForIssue(repo: string, issue: number): Promise<JobRecord[]> {
+    return this.jobs.jobsForIssue(repo, issue);
+  }
+
+  listUnreported(): Promise<JobRecord[]> {
+    return this.jobs.listUnreported();
+  }
+
+  markReported(jobId: string, version: number): Promise<void> {
+    return this.jobs.markReported(jobId, version);
+  }
+
+  markDamaged(jobId: string): Promise<boolean> {
+    return this.jobs.markDamaged(jobId);
+  }
+
+  countJobsByState(): Promise<Record<string, number>> {
+    return this.jobs.countJobsByState();
+  }
+
+  recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
+    return this.deliveries.recordDeliveries(deliveries);
+  }
+
+  unknownDeliveries(deliveryIds: string[]): Promise<string[]> {
+    return this.deliveries.unknownDeliveries(deliveryIds);
+  }
+
+  takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null> {
+    return this.deliveries.takeDeliveryLook(now, gapMs);
+  }
+
+  finishDeliveryLook(mark: number): Promise<void> {
+    return this.deliveries.finishDeliveryLook(mark);
   }
 
   /**

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../../src/env.js';
 import { classifyDelivery } from '../../../src/forges/github/classify.js';
-import { gatewayConfig } from '../../../src/gateway/gateway-config.js';
+import { intakeConfig } from '../../../src/intake/intake-config.js';
 import { closedPayload, example, labelPayload } from '../../gateway/gateway-harness.js';
 
 // Given a verified payload, when it is classified, then the supervisor is asked for exactly this.
 
 const config = (env: Record<string, string> = {}) =>
-  gatewayConfig(loadEnv({ GITHUB_WEBHOOK_SECRET: 's', BOOTY_TRIGGER_LABEL: 'booty', ...env }));
+  intakeConfig(loadEnv({ GITHUB_WEBHOOK_SECRET: 's', BOOTY_TRIGGER_LABEL: 'booty', ...env }));
 
 describe('classifyDelivery', () => {
   it('reads a request from issues.labeled, with the installation when there is one', () => {

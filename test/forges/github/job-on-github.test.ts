@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgressReporter } from '../../../src/effects/progress-reporter.js';
 import { createGitHubEffects } from '../../../src/forges/github/github-effects.js';
+import { githubProgress } from '../../../src/forges/github/github-forge.js';
 import type { EffectImpls } from '../../../src/machines/effect-contract.js';
 import { renderProgress } from '../../../src/views/progress-render.js';
 import { harness } from '../../support/job-harness.js';
@@ -51,7 +52,7 @@ async function run(
       ],
     },
   );
-  reporter = createProgressReporter({ clients, store: h.store, retryDelayMs: 1 });
+  reporter = createProgressReporter({ comments: githubProgress(clients), store: h.store, retryDelayMs: 1 });
   const r = await h.request();
   if (r.outcome !== 'created') throw new Error(r.outcome);
   const snapshot = await h.supervisor.whenFinished(r.jobId);

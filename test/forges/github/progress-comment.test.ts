@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressReporter } from '../../../src/effects/progress-reporter.js';
 import { createGitHubEffects } from '../../../src/forges/github/github-effects.js';
-import { replyMarker } from '../../../src/forges/github/markers.js';
+import { githubProgress } from '../../../src/forges/github/github-forge.js';
+import { replyMarker } from '../../../src/forges/markers.js';
 import { foldJob } from '../../../src/machines/fold.js';
 import { jobView } from '../../../src/machines/job-context.js';
 import { renderProgress } from '../../../src/views/progress-render.js';
@@ -47,7 +48,7 @@ describe('progress comment', () => {
     const states: string[] = [];
 
     for (let version = 1; version <= events.length; version++) {
-      const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+      const reporter = createProgressReporter({ comments: githubProgress(clients), store, retryDelayMs: 1 });
       const snapshot = foldJob(events.slice(0, version));
       reporter.changed({ jobId, version, snapshot });
       await reporter.idle(jobId);
@@ -83,7 +84,7 @@ describe('progress comment', () => {
   it('coalesces a burst of changes into one edit with the latest state, then marks the job reported', async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
-    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+    const reporter = createProgressReporter({ comments: githubProgress(clients), store, retryDelayMs: 1 });
 
     for (let version = 1; version < events.length; version++) {
       reporter.changed({ jobId, version, snapshot: foldJob(events.slice(0, version)) });
@@ -103,7 +104,12 @@ describe('progress comment', () => {
   it('edits a running job at most once per interval, and writes its last state at once', async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
-    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1, minIntervalMs: 60_000 });
+    const reporter = createProgressReporter({
+      comments: githubProgress(clients),
+      store,
+      retryDelayMs: 1,
+      minIntervalMs: 60_000,
+    });
     const edits = () =>
       sim.requests().filter((r) => /issues\/(create|update)-comment/.test(r.operation ?? ''));
 
@@ -125,7 +131,12 @@ describe('progress comment', () => {
   it('given changes that arrive out of log order, then the comment shows the newest, never an older one after it', async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
-    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1, minIntervalMs: 0 });
+    const reporter = createProgressReporter({
+      comments: githubProgress(clients),
+      store,
+      retryDelayMs: 1,
+      minIntervalMs: 0,
+    });
     const at = (version: number) => ({ jobId, version, snapshot: foldJob(events.slice(0, version)) });
 
     reporter.changed(at(4));
@@ -141,7 +152,12 @@ describe('progress comment', () => {
   it('given an edit that fails and a newer change before its retry, then the retry writes the newer state, not the older one again', async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
-    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1_500, minIntervalMs: 0 });
+    const reporter = createProgressReporter({
+      comments: githubProgress(clients),
+      store,
+      retryDelayMs: 1_500,
+      minIntervalMs: 0,
+    });
     const at = (version: number) => ({ jobId, version, snapshot: foldJob(events.slice(0, version)) });
     const updates = () => sim.requests().filter((r) => r.operation === 'issues/update-comment');
     reporter.changed(at(1));
@@ -160,7 +176,7 @@ describe('progress comment', () => {
   it('given a change another worker runs the job for, then nothing is written and nothing of the job is kept', async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
-    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+    const reporter = createProgressReporter({ comments: githubProgress(clients), store, retryDelayMs: 1 });
 
     reporter.changed({ jobId, version: 2, snapshot: foldJob(events.slice(0, 2)), runsHere: false });
     await reporter.idle();
@@ -186,7 +202,7 @@ describe('progress comment', () => {
       },
     }) as typeof clients;
     const reporter = createProgressReporter({
-      clients: gated,
+      comments: githubProgress(gated),
       store,
       retryDelayMs: 1,
       minIntervalMs: 3_600_000,
@@ -209,7 +225,12 @@ describe('progress comment', () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
     // An interval far past the test's own timeout: a leaving that waited it out fails the test.
-    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1, minIntervalMs: 3_600_000 });
+    const reporter = createProgressReporter({
+      comments: githubProgress(clients),
+      store,
+      retryDelayMs: 1,
+      minIntervalMs: 3_600_000,
+    });
     const edits = () =>
       sim.requests().filter((r) => /issues\/(create|update)-comment/.test(r.operation ?? ''));
     reporter.changed({ jobId, version: 1, snapshot: foldJob(events.slice(0, 1)) });
@@ -226,7 +247,7 @@ describe('progress comment', () => {
   it('given a job whose run starts here, then its comment shows the log as it stands before any change', async () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
-    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+    const reporter = createProgressReporter({ comments: githubProgress(clients), store, retryDelayMs: 1 });
 
     reporter.running(jobId);
     await reporter.idle(jobId);
@@ -238,7 +259,7 @@ describe('progress comment', () => {
     const { store, jobId, events } = await finishedJobLog();
     const { sim, clients } = await simWithIssue();
     const reporter = createProgressReporter({
-      clients,
+      comments: githubProgress(clients),
       store,
       retryDelayMs: 1,
       publicUrl: 'https://ops.example.com/booty/',
@@ -269,7 +290,7 @@ describe('progress comment', () => {
       issue_number: 1,
       body: `${replyMarker(jobId, 1, 9)}\n@someone Done in abc1234.`,
     });
-    const reporter = createProgressReporter({ clients, store, retryDelayMs: 1 });
+    const reporter = createProgressReporter({ comments: githubProgress(clients), store, retryDelayMs: 1 });
     await reporter.settled(jobId, foldJob(events), events.length);
 
     const effects = createGitHubEffects({ clients });

@@ -14,6 +14,22 @@ export const LAB = {
   mocha: '/tmp/reports-lab/js/mt',
   node: '/tmp/reports-lab/nt',
   go: '/tmp/reports-lab/go/calc',
+  // Captured on this machine in /tmp/gatejs-try (uvu 0.5.6, ava 7.0.0, tape 5.10.2, tap 21.8.0,
+  // jasmine 7.0.0, @playwright/test 1.65.1, bun 1.4.5, deno 2.9.6, RSpec 3.12, minitest 5.15,
+  // PHPUnit 9.6.7, CMake 3.25's ctest, Maven 3.8.7 with Surefire 3.2.5 and JUnit 5.10).
+  uvu: '/tmp/gatejs-try/uvu',
+  ava: '/tmp/gatejs-try/ava',
+  tape: '/tmp/gatejs-try/tape',
+  nodeTap: '/tmp/gatejs-try/ntap',
+  jasmine: '/tmp/gatejs-try/jas',
+  playwright: '/tmp/gatejs-try/pw',
+  bun: '/tmp/gatejs-try/bun',
+  deno: '/tmp/gatejs-try/deno',
+  rspec: '/tmp/gatejs-try/rspec',
+  minitest: '/tmp/gatejs-try/mt',
+  phpunit: '/tmp/gatejs-try/php',
+  ctest: '/tmp/gatejs-try/ct/build',
+  maven: '/tmp/gatejs-try/mvn',
 } as const;
 
 export const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');

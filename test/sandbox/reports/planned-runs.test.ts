@@ -118,7 +118,7 @@ class TestGroup:
   });
 
   it.skipIf(!hasPytest)(
-    'pytest started by another program still leaves its report (ids from its rootdir)',
+    'pytest started by another program still leaves its report (its rootdir-relative files put back under the work tree)',
     async () => {
       write({
         'tests/test_a.py': 'def test_a():\n    assert True\n',
@@ -126,7 +126,7 @@ class TestGroup:
       });
       const { results } = await runPlanned('sh run.sh');
       expect(results.source).toBe('junit');
-      expect(statuses(results.cases)).toEqual([['test_a.py::test_a', 'passed']]);
+      expect(statuses(results.cases)).toEqual([['tests/test_a.py::test_a', 'passed']]);
     },
   );
 });

@@ -14,6 +14,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const plan = (over: Partial<ReporterPlan>): ReporterPlan => ({
   runner: null,
+  args: [],
   command: 'make test',
   env: {},
   reports: [],

@@ -196,3 +196,16 @@ describe('stripAnsi', () => {
     ).toBe(' FAIL  a.ts');
   });
 });
+
+describe('parseTextOutput: tape run by node, the runner not named', () => {
+  it('reads each `# title` as a test of its assertions', () => {
+    const { cases } = parseTextOutput(fixture('tape/run.tap'), LAB.tape);
+    expect(statuses(cases)).toEqual([
+      ['adds', 'passed'],
+      ['fails', 'failed'],
+      ['skipped', 'skipped'],
+      ['inner', 'passed'],
+      ['b passes', 'passed'],
+    ]);
+  });
+});

@@ -8,16 +8,22 @@ import { migrations } from '../../../src/store/sqlite/migrations.js';
 import { SqliteEventStore } from '../../../src/store/sqlite/sqlite-event-store.js';
 import { compiled } from '../../support/compiled.js';
 import { tempDir } from '../../support/job-harness.js';
-import { eventStoreContract } from '../event-store-contract.js';
+import { deliveryLogContract } from '../delivery-log-contract.js';
+import { eventLogContract } from '../event-log-contract.js';
+import { jobIndexContract } from '../job-index-contract.js';
 
 const run = promisify(execFile);
 
-eventStoreContract('SQLite', {
+// The store is the log, the jobs read model and the delivery log at once: each contract runs on it.
+const sqlite = {
   make() {
     const file = path.join(tempDir(), 'contract.db');
     return { store: new SqliteEventStore(file), reopen: () => new SqliteEventStore(file) };
   },
-});
+};
+eventLogContract('SQLite', sqlite);
+jobIndexContract('SQLite', sqlite);
+deliveryLogContract('SQLite', sqlite);
 
 describe('SqliteEventStore', () => {
   it('opens in WAL mode with every migration applied', () => {

@@ -1,0 +1,238 @@
+import type { z } from 'zod';
+import type { ConversationEvent, FeedbackPlace, ReviewComment } from '../events/conversation-events.js';
+import type { IssueComment, PullRequest } from '../events/effect-results.js';
+import type { CancelReason, IssueRef, JobRequest, RepoRef } from '../events/job-events.js';
+import type { EffectImpl } from '../machines/effect-contract.js';
+import type { EffectInput, JobContext } from '../machines/job-context.js';
+import type { DependencyChange } from '../workspace/dependency-changes.js';
+
+// The forge port: what booty needs from the place where issues and pull requests live, in booty's
+// own words. Intake reads deliveries through it, effects act through it, and only src/main picks an
+// adapter (src/forges/github/ today). Nothing here names GitHub: a second forge is a second folder
+// beside github/ that implements this file.
+
+/** A webhook delivery as it came in, before anything is trusted. */
+export interface RawDelivery {
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The exact bytes: signatures cover them, so nothing parses them first. */
+  body: Buffer;
+}
+
+/** A delivery as the forge names it: its id (the dedupe key), its event and action. */
+export interface Delivery {
+  id: string;
+  event: string;
+  action: string | null;
+}
+
+/** Where a delivery about a job's PR, branch or issue finds its job. */
+export interface JobTarget {
+  pr?: number | null;
+  branch?: string | null;
+  issue?: number | null;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Something happened to a job's PR, its branch, or (for a comment) its issue. */
+export interface WakeIntent {
+  kind: 'wake';
+  repo: RepoRef;
+  /** How to find the job: its PR's number, its branch, or its issue. */
+  target: JobTarget;
+  event: DistributiveOmit<ConversationEvent, 'deliveryId' | 'at'>;
+}
+
+/** A wake-up, with what intake must still ask the forge before the job hears it. */
+export interface ConversationIntent extends WakeIntent {
+  needs: {
+    /** Who spoke: only people with write access steer booty. */
+    writer: string | null;
+    installationId: number | null;
+    /** The review whose comments the event carries, read from the forge before it is appended. */
+    reviewComments: { pr: number; reviewId: number } | null;
+    /** Where the 👀 goes once the event is accepted. */
+    react: { place: FeedbackPlace; commentId: number } | null;
+  };
+}
+
+/** What a delivery asks of booty. */
+export type Intent =
+  | { kind: 'request'; request: JobRequest }
+  | { kind: 'cancel'; repo: RepoRef; issue: number; reason: z.infer<typeof CancelReason>; sender: string }
+  | WakeIntent
+  | { kind: 'ignore'; reason: string };
+
+/** A delivery read and verified by its forge: what it is, and what it asks. */
+export interface ReadDelivery {
+  delivery: Delivery;
+  intent: Exclude<Intent, { kind: 'wake' }> | ConversationIntent;
+  /** The forge's installation the delivery came through (a GitHub App's), for the questions asked of it. */
+  installationId: number | null;
+}
+
+/** The settings that decide what a delivery asks: the label, the repositories served. */
+export interface IntakeConfig {
+  triggerLabel: string;
+  /** The current secret first, then the previous one while a rotation is under way. */
+  secrets: string[];
+  /** Whether a repository (owner/name) may get jobs; BOOTY_REPOS empty allows all. */
+  isAllowedRepo: (fullName: string) => boolean;
+  /** Whether a repository is booty's own, whose PRs stay draft. */
+  isSelfRepo: (fullName: string) => boolean;
+}
+
+/** Reads deliveries: verifies them (signature, headers, body) and classifies them. Throws booty's errors. */
+export interface ForgeWebhooks {
+  /** The largest body the route takes. */
+  readonly maxBytes: number;
+  /** The header that names a delivery, for the request's log lines before it is verified. */
+  readonly idHeader: string;
+  readonly eventHeader: string;
+  read(raw: RawDelivery, config: IntakeConfig): Promise<ReadDelivery>;
+}
+
+/** What intake asks the forge about a conversation event before a job hears it. */
+export interface ConversationGate {
+  isWriter(repo: RepoRef, installationId: number | null, login: string): Promise<boolean>;
+  reviewComments(
+    repo: RepoRef,
+    installationId: number | null,
+    pr: number,
+    reviewId: number,
+  ): Promise<ReviewComment[]>;
+  /** For a review, `reviewComments` are its comments' ids: a review itself may take no reaction. */
+  react(
+    repo: RepoRef,
+    installationId: number | null,
+    place: FeedbackPlace,
+    commentId: number,
+    reviewComments: number[],
+  ): Promise<void>;
+  replyToReader(
+    repo: RepoRef,
+    installationId: number | null,
+    target: { pr?: number | null; issue?: number | null },
+    login: string,
+    commentId: number,
+  ): Promise<void>;
+  /** Who merged the pull request, or null while it is not merged. */
+  mergedBy(repo: RepoRef, installationId: number | null, pr: number): Promise<string | null>;
+  /** Tells a writer, once per comment, why their command did nothing. */
+  answerIgnored(
+    repo: RepoRef,
+    installationId: number | null,
+    target: { pr?: number | null; issue?: number | null },
+    login: string,
+    commentId: number,
+    why: string,
+  ): Promise<void>;
+}
+
+/** An issue as `booty run` starts a job from it. */
+export interface IssueDetails extends IssueRef {
+  state: 'open' | 'closed';
+  labels: string[];
+  author: string;
+}
+
+/** The job's effects on the forge: each finds before it creates, so a re-run after a crash repeats nothing. */
+export interface ForgeEffects {
+  /** The draft PR from the branch the workspace pushed (`headSha`), with what the change does to dependencies. */
+  openDraftPr(
+    input: EffectInput,
+    pushed: { headSha: string; dependencies?: DependencyChange[]; branchCreated?: boolean },
+  ): Promise<Omit<PullRequest, 'at'>>;
+  promotePr: EffectImpl<'promotePr'>;
+  readCi: EffectImpl<'readCi'>;
+  rerunCi: EffectImpl<'rerunCi'>;
+  demotePr: EffectImpl<'demotePr'>;
+  postPlan: EffectImpl<'postPlan'>;
+  escalate: EffectImpl<'escalate'>;
+  /** Every request of the round hears back where it was made; `commit` is what the round pushed, if anything. */
+  answerRound(
+    job: JobContext,
+    outcome: { commit: string | null; note: string | null },
+  ): Promise<{ replies: number }>;
+  /** The issue's discussion, without booty's own comments, for the model's context. */
+  listIssueComments(job: Pick<JobContext, 'repo' | 'issue' | 'installationId'>): Promise<IssueComment[]>;
+  getIssue(repo: RepoRef, number: number, installationId?: number | null): Promise<IssueDetails>;
+}
+
+/** The job whose comment it is, and where: as much as a damaged job's read model still tells. */
+export interface ProgressTarget {
+  jobId: string;
+  repo: RepoRef;
+  issue: { number: number };
+  installationId: number | null;
+}
+
+/** The one progress comment per job, found again by its hidden marker. */
+export interface ProgressComments {
+  /** 👀 on the issue that asked. Repeating it is harmless. */
+  acknowledge(job: ProgressTarget): Promise<void>;
+  /** Writes the body into the job's comment (the known one, else the one its marker finds, else a new one). */
+  write(
+    job: ProgressTarget,
+    body: string,
+    known: { id: number; body: string } | null,
+  ): Promise<{ id: number; body: string }>;
+}
+
+/** Where the workspace clones from and pushes to, and with what. */
+export interface RepoRemote {
+  url(repo: RepoRef): string;
+  credentials(
+    job: Pick<JobContext, 'repo' | 'installationId'>,
+  ): Promise<{ username: string; password: string }>;
+}
+
+/** One attempt at a delivery, as the forge's own delivery log lists it. */
+export interface SentDelivery {
+  /** The attempt: what a redelivery names. */
+  attempt: number;
+  /** The delivery's id, the one every attempt carries and booty records (GitHub's GUID). */
+  id: string;
+  /** When it was sent, on the forge's clock (epoch ms). */
+  at: number;
+  /** The HTTP status booty answered; 0 when there was no answer (refused, reset, timed out). */
+  statusCode: number;
+  /** The forge's word for how it went, for a log line. */
+  status: string;
+  event: string;
+  action: string | null;
+}
+
+/**
+ * The forge's log of what it sent, for catching up on deliveries booty missed while it was down
+ * (src/intake/delivery-catch-up.ts). Not every forge has one.
+ */
+export interface DeliveryHistory {
+  /** Every attempt sent at or after `since` (epoch ms, the forge's clock), newest first. */
+  list(since: number): Promise<SentDelivery[]>;
+  /** Asks the forge to send an attempt's delivery again. */
+  redeliver(attempt: number): Promise<void>;
+  /** Whether a delivery of this event and action could give a job work (most of a backlog is CI noise). */
+  mayGiveWork(event: string, action: string | null): boolean;
+  /** The forge refused this one redelivery (gone, refused), not every one (a rate limit, an outage). */
+  refusedAlone(err: unknown): boolean;
+  /** A failed look in one line, with what to do. */
+  explain(err: unknown): string;
+  /** Shutdown: aborts a request under way. */
+  stop(): void;
+}
+
+/** One forge, as booty's parts use it. */
+export interface Forge {
+  /** How the log and the routes name it. */
+  readonly name: string;
+  readonly webhooks: ForgeWebhooks;
+  readonly conversation: ConversationGate;
+  readonly effects: ForgeEffects;
+  readonly progress: ProgressComments;
+  readonly remote: RepoRemote;
+  /** Null when the forge keeps no log of its deliveries, or booty cannot read it (a token, not an App). */
+  readonly history: DeliveryHistory | null;
+  /** Shutdown: every request under way is aborted, and new ones are refused. */
+  stop(): void;
+}

@@ -1,0 +1,71 @@
+import type { Env } from '../../env.js';
+import type { Logger } from '../../log.js';
+import type { SandboxChoice } from '../../sandbox/sandbox-mode.js';
+import type { Forge, ProgressComments } from '../forge.js';
+import { authFromEnv } from './auth.js';
+import { createGitHubClients, type GitHubClients } from './clients.js';
+import { githubConversation } from './github-conversation.js';
+import { createGitHubEffects } from './github-effects.js';
+import { githubWebhooks } from './github-webhooks.js';
+import { hookDeliveries } from './hook-deliveries.js';
+import { reactEyes, upsertProgressComment } from './progress-comment.js';
+
+// GitHub behind the forge port: REST and GraphQL through octokit (clients.ts), webhooks signed with
+// HMAC-SHA256, an App's delivery log for catching up. GITHUB_API_URL points it at github.com,
+// GitHub Enterprise or the local simulator alike.
+
+export interface GitHubForge extends Forge {
+  readonly clients: GitHubClients;
+  /** What booty holds that must never show in a log, a comment or a prompt: the App's key, once read. */
+  readonly secrets: string[];
+}
+
+export function createGitHubForge(options: {
+  env: Env;
+  log?: Logger;
+  /** Hides booty's secrets in what it writes to GitHub. */
+  scrub?: (text: string) => string;
+  /** The sandbox's mode and who chose it, for the PR's notice when tests ran without bubblewrap. */
+  sandbox?: SandboxChoice;
+}): GitHubForge {
+  const { env, log } = options;
+  const auth = authFromEnv(env);
+  const clients = createGitHubClients({ apiUrl: env.GITHUB_API_URL, auth, log });
+  const secrets = auth.kind === 'app' ? [auth.privateKey] : [];
+  return githubForge({ clients, log, scrub: options.scrub, sandbox: options.sandbox, secrets });
+}
+
+/** The forge over clients made elsewhere (tests, the benchmarks). */
+export function githubForge(options: {
+  clients: GitHubClients;
+  log?: Logger;
+  scrub?: (text: string) => string;
+  sandbox?: SandboxChoice;
+  secrets?: string[];
+}): GitHubForge {
+  const { clients, log, scrub, sandbox } = options;
+  return {
+    name: 'github',
+    clients,
+    secrets: options.secrets ?? [],
+    webhooks: githubWebhooks,
+    conversation: githubConversation(clients),
+    effects: createGitHubEffects({ clients, log, scrub, sandbox }),
+    progress: githubProgress(clients),
+    remote: {
+      url: (repo) => clients.gitRemoteUrl(repo),
+      credentials: (job) => clients.gitCredentials(job),
+    },
+    // Only an App can list its webhook's deliveries; a token's webhooks are another's to manage.
+    history: clients.isApp ? hookDeliveries(clients) : null,
+    stop: () => clients.stop(),
+  };
+}
+
+/** The progress comment on GitHub: 👀 on the issue, and the one comment found by its marker. */
+export function githubProgress(clients: GitHubClients): ProgressComments {
+  return {
+    acknowledge: async (job) => reactEyes(await clients.forJob(job), job),
+    write: async (job, body, known) => upsertProgressComment(await clients.forJob(job), job, body, known),
+  };
+}
