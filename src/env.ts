@@ -111,6 +111,8 @@ export const EnvSchema = z.object({
   GITLAB_WEBHOOK_SECRET: optionalText,
   /** The previous secret token while a rotation is under way: deliveries with either are accepted. */
   GITLAB_WEBHOOK_SECRET_PREVIOUS: optionalText,
+  /** The forge a server takes deliveries from and acts on; unset, GitLab when only it is configured. */
+  BOOTY_FORGE: z.enum(['github', 'gitlab']).optional(),
   /** A smee.io channel (Probot's name): `serve` takes its webhooks from there, for development. */
   WEBHOOK_PROXY_URL: httpUrl.optional(),
 
@@ -218,7 +220,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
   if (needs.server) {
     checkGitLab(env);
     // GitHub is served when anything of it is set, or when nothing of GitLab is.
-    if (githubConfigured(env)) checkGitHub(env);
+    if (env.BOOTY_FORGE === 'github' || (env.BOOTY_FORGE === undefined && githubConfigured(env)))
+      checkGitHub(env);
+    if (env.BOOTY_FORGE === 'gitlab' && !gitlabConfigured(env))
+      throw new BootyError('BOOTY_E_ENV_INVALID', {
+        name: 'GITLAB_TOKEN',
+        reason: 'is missing: BOOTY_FORGE is gitlab; set GITLAB_TOKEN and GITLAB_WEBHOOK_SECRET',
+      });
     if (!env.ANTHROPIC_API_KEY) {
       throw new BootyError('BOOTY_E_ENV_INVALID', {
         name: 'ANTHROPIC_API_KEY',
@@ -235,6 +243,12 @@ export const githubConfigured = (env: Env) =>
 
 /** Whether booty serves GitLab: its token or its webhook's secret is set. */
 export const gitlabConfigured = (env: Env) => Boolean(env.GITLAB_TOKEN || env.GITLAB_WEBHOOK_SECRET);
+
+/** The forge booty serves: BOOTY_FORGE, else GitHub unless only GitLab is configured. */
+export const servedForge = (env: Env): 'github' | 'gitlab' =>
+  env.BOOTY_FORGE ?? (gitlabConfigured(env) && !githubSet(env) ? 'gitlab' : 'github');
+
+const githubSet = (env: Env) => Boolean(env.GITHUB_WEBHOOK_SECRET || env.GITHUB_TOKEN || env.GITHUB_APP_ID);
 
 /** The forges a server takes deliveries from, GitHub first. */
 export const configuredForges = (env: Env): ('github' | 'gitlab')[] => [

@@ -108,6 +108,8 @@ export interface ConversationGate {
     place: FeedbackPlace,
     commentId: number,
     reviewComments: number[],
+    /** Where the comment is: GitLab names a note by its issue or MR as well as its id. */
+    target?: JobTarget,
   ): Promise<void>;
   replyToReader(
     repo: RepoRef,

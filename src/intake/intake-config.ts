@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { type Env, isSelfRepo } from '../env.js';
+import { type Env, isSelfRepo, servedForge } from '../env.js';
 import { BootyError } from '../errors.js';
 import type { IntakeConfig } from '../forges/forge.js';
 
@@ -12,10 +12,18 @@ export interface IntakeSettings extends IntakeConfig {
   webhookPath: string;
 }
 
-const repoGlob = /^[^/\s]+\/[^/\s]+$/;
+// GitLab's namespaces nest (group/subgroup/project): the name is the last part.
+const repoGlob = /^[^/\s]+(\/[^/\s]+)+$/;
 
 export function intakeConfig(env: Env): IntakeSettings {
-  if (!env.GITHUB_WEBHOOK_SECRET) {
+  const gitlab = servedForge(env) === 'gitlab';
+  if (gitlab && !env.GITLAB_WEBHOOK_SECRET) {
+    throw new BootyError('BOOTY_E_ENV_INVALID', {
+      name: 'GITLAB_WEBHOOK_SECRET',
+      reason: "is missing: set it to the secret token of your GitLab project's or group's webhook",
+    });
+  }
+  if (!gitlab && !env.GITHUB_WEBHOOK_SECRET) {
     throw new BootyError('BOOTY_E_ENV_INVALID', {
       name: 'GITHUB_WEBHOOK_SECRET',
       reason:
@@ -40,9 +48,10 @@ export function intakeConfig(env: Env): IntakeSettings {
   return {
     triggerLabel: env.BOOTY_TRIGGER_LABEL,
     webhookPath: env.WEBHOOK_PATH,
-    secrets: [env.GITHUB_WEBHOOK_SECRET, env.GITHUB_WEBHOOK_SECRET_PREVIOUS].filter(
-      (s): s is string => s !== undefined,
-    ),
+    secrets: (gitlab
+      ? [env.GITLAB_WEBHOOK_SECRET, env.GITLAB_WEBHOOK_SECRET_PREVIOUS]
+      : [env.GITHUB_WEBHOOK_SECRET, env.GITHUB_WEBHOOK_SECRET_PREVIOUS]
+    ).filter((s): s is string => s !== undefined),
     isAllowedRepo: (fullName) => allowed(fullName),
     isSelfRepo: (fullName) => isSelfRepo(env, fullName),
   };

@@ -147,6 +147,7 @@ async function acknowledge(intent: ConversationIntent, deps: TakeDeps, log: Logg
         react.place,
         react.commentId,
         intent.event.type === 'FeedbackReceived' ? intent.event.comments.map((c) => c.id) : [],
+        intent.target,
       )
       .catch((err: unknown) => log.warn({ err }, 'could not react to a comment')),
     late,

@@ -2,9 +2,18 @@ import type { InspectionEvent } from 'xstate';
 import { createJobRuntime, type JobRuntime } from '../effects/job-effects.js';
 import { jobLogObserver } from '../engine/job-logging.js';
 import { type JobObserver, Supervisor } from '../engine/supervisor.js';
-import { type Env, isSelfRepo, jobSettingsFrom, leaseSettings, secretValues, storeLocation } from '../env.js';
+import {
+  type Env,
+  isSelfRepo,
+  jobSettingsFrom,
+  leaseSettings,
+  secretValues,
+  servedForge,
+  storeLocation,
+} from '../env.js';
 import type { Forge } from '../forges/forge.js';
 import { createGitHubForge } from '../forges/github/github-forge.js';
+import { createGitLabForge } from '../forges/gitlab/gitlab-forge.js';
 import { createMetrics, type GatewayMetrics } from '../gateway/metrics.js';
 import { Intake } from '../intake/deliveries.js';
 import type { Logger } from '../log.js';
@@ -83,7 +92,9 @@ export function composeBooty(config: BootyConfig): Booty {
     const scrub = scrubberOf(() => [...secretValues(env), ...(forge?.secrets ?? [])]);
     // Who chose the mode, for the notices that say the tests ran without bubblewrap.
     const sandbox = sandboxChoice(env.BOOTY_SANDBOX, config.defaultSandbox ?? 'auto');
-    forge = config.effects ? null : createGitHubForge({ env, log, scrub, sandbox });
+    // The one adapter picked: BOOTY_FORGE, else the forge the env configures (env.ts, servedForge).
+    const create = servedForge(env) === 'gitlab' ? createGitLabForge : createGitHubForge;
+    forge = config.effects ? null : create({ env, log, scrub, sandbox });
     const runtime = forge ? createJobRuntime({ env, log, store, forge, sandbox, scrub }) : null;
     const health = config.server
       ? new StoreHealth({

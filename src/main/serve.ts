@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../engine/supervisor.js';
-import { storeLocation } from '../env.js';
+import { servedForge, storeLocation } from '../env.js';
 import { BootyError } from '../errors.js';
 import { buildApp } from '../gateway/app.js';
 import type { ReadIssue } from '../gateway/jobs-write-routes.js';
@@ -73,7 +73,12 @@ export async function startServer(
 
   // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.
   const dashboard = dashboardServed(env);
-  const webhooks = forge?.webhooks ?? (await import('../forges/github/github-webhooks.js')).githubWebhooks;
+  // Without a forge (a test's or a benchmark's own effects), the served forge's webhooks all the same.
+  const webhooks =
+    forge?.webhooks ??
+    (servedForge(env) === 'gitlab'
+      ? (await import('../forges/gitlab/gitlab-webhooks.js')).gitlabWebhooks
+      : (await import('../forges/github/github-webhooks.js')).githubWebhooks);
   const app = await buildApp({
     config: settings,
     intake,
