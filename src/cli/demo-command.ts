@@ -11,7 +11,7 @@ import { shellWord } from './invocation.js';
 export const demoCommand: Command = {
   name: 'demo',
   usage: [
-    `Usage: booty demo [--scenario ${scenarios.join('|')}] [--dir DIR] [--json]`,
+    `Usage: booty demo [--scenario ${scenarios.join('|')}] [--forge github|gitlab] [--dir DIR] [--json]`,
     '',
     'Runs the whole pipeline on this machine: a local GitHub simulator (state in DIR), the sample',
     'repository in examples/ with a real issue, a scripted model, real git and real test runs.',
@@ -22,6 +22,7 @@ export const demoCommand: Command = {
     '                 review (a reviewer asks for one more case: a round answers with a commit on top',
     '                 and a reply in the thread) or ci-red (CI fails on the PR; booty re-runs it once,',
     '                 red again, a round fixes it, and green CI makes the PR ready)',
+    "  --forge F      github (the default) or gitlab: the job runs against that forge's local simulator",
     '  --dir DIR      where the demo keeps its state (default: a new temporary directory). Run the same',
     '                 command again on the same DIR to resume an interrupted job or see a finished one.',
     '  --json         print one JSON object: { jobId, finalState, attempts, pullRequest, comments, rounds,',
@@ -29,7 +30,12 @@ export const demoCommand: Command = {
     '',
     'Exits 0 when the scenario reaches the end it promises.',
   ].join('\n'),
-  options: { scenario: { type: 'string' }, dir: { type: 'string' }, json: { type: 'boolean' } },
+  options: {
+    scenario: { type: 'string' },
+    forge: { type: 'string' },
+    dir: { type: 'string' },
+    json: { type: 'boolean' },
+  },
   positionals: [],
   async run({ values }, io) {
     const scenario = (values.scenario ?? 'pass') as Scenario;
@@ -39,14 +45,22 @@ export const demoCommand: Command = {
         reason: `--scenario must be one of ${scenarios.join(', ')}, not ${JSON.stringify(values.scenario)}`,
       });
     }
+    const forge = (values.forge ?? 'github') as 'github' | 'gitlab';
+    if (forge !== 'github' && forge !== 'gitlab') {
+      throw new BootyError('BOOTY_E_USAGE', {
+        command: 'demo',
+        reason: `--forge must be github or gitlab, not ${JSON.stringify(values.forge)}`,
+      });
+    }
     const dir = (values.dir as string | undefined) ?? fs.mkdtempSync(path.join(os.tmpdir(), 'booty-demo-'));
     const json = values.json === true;
     const started = Date.now();
     const say = (line: string) => (json ? undefined : io.out(line));
-    say(`booty demo: scenario ${scenario}, in ${path.resolve(dir)}`);
+    say(`booty demo: scenario ${scenario}${forge === 'gitlab' ? ' on GitLab' : ''}, in ${path.resolve(dir)}`);
 
     const result = await runDemo({
       scenario,
+      forge,
       dir,
       progress: {
         note: (text) => say(`  ${text}`),

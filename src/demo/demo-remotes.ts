@@ -31,7 +31,12 @@ export interface DemoRemotesOptions {
 }
 
 export interface DemoRemotes {
+  /** The forge the simulator plays; GitHub unless said. */
+  forge?: 'github' | 'gitlab';
+  /** The forge simulator's address (GitHub's or GitLab's). */
   githubUrl: string;
+  /** A pull (merge) request's address, where it is not GitHub's `/pull/N`. */
+  pullUrl?(owner: string, name: string, number: number): string;
   anthropicUrl: string;
   setWebhook(target: WebhookTarget): Promise<void>;
   /** Creates the repository (idempotent), seeded with a directory's files. */

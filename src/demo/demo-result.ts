@@ -86,7 +86,9 @@ export async function demoResult(input: {
     pullRequest: pull && {
       number: pull.number,
       draft: pull.draft,
-      url: `${remotes.githubUrl}/${owner}/${repo}/pull/${pull.number}`,
+      url:
+        remotes.pullUrl?.(owner, repo, pull.number) ??
+        `${remotes.githubUrl}/${owner}/${repo}/pull/${pull.number}`,
       headSha: pull.headSha,
     },
     comments: comments.length,

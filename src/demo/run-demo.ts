@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { JobObserver } from '../engine/supervisor.js';
 import { loadEnv } from '../env.js';
 import { BootyError } from '../errors.js';
+import { repoKey } from '../events/job-events.js';
 import { createLogger } from '../log.js';
 import { stateName } from '../machines/fold.js';
 import { waitingStates } from '../machines/job.js';
@@ -12,6 +13,7 @@ import { maxAttemptsOf } from '../machines/job-context.js';
 import { startBooty } from '../main/serve.js';
 import { type ConversationWorld, playConversation, prepareConversation } from './demo-conversation.js';
 import { DEMO_BOT, type DemoRemotes, type StartDemoRemotes, startDemoRemotes } from './demo-remotes.js';
+import { startGitLabDemoRemotes } from './demo-remotes-gitlab.js';
 import { type DemoResult, demoResult } from './demo-result.js';
 import { conversationScenarios, examplesDir, type Scenario, sampleIssue } from './demo-script.js';
 
@@ -26,6 +28,8 @@ const REPO = 'tiny-durations';
 
 const DemoState = z.object({
   scenario: z.string(),
+  /** The forge the demo plays on; older demo dirs are GitHub's. */
+  forge: z.enum(['github', 'gitlab']).default('github'),
   secret: z.string(),
   token: z.string(),
   githubPort: z.number().int(),
@@ -45,11 +49,14 @@ export async function runDemo(options: {
   progress?: DemoProgress;
   /** Where the simulators run: in this process unless said otherwise (the benchmark runs them apart). */
   remotes?: StartDemoRemotes;
+  /** The forge the job runs on: GitHub's simulator (the default) or GitLab's. */
+  forge?: 'github' | 'gitlab';
 }): Promise<DemoResult> {
   const { scenario, progress } = options;
+  const forge = options.forge ?? 'github';
   const dir = path.resolve(options.dir);
   fs.mkdirSync(dir, { recursive: true });
-  const state = loadState(dir, scenario);
+  const state = loadState(dir, scenario, forge);
   const db = path.join(dir, 'booty.db');
   // Logs go to a file: the terminal shows the job, and --json keeps stdout to one object.
   const log = createLogger({
@@ -57,16 +64,28 @@ export async function runDemo(options: {
     destination: fs.createWriteStream(path.join(dir, 'booty.log'), { flags: 'a' }),
   });
 
-  const remotes = await startRemotes(options.remotes ?? startDemoRemotes, dir, state, scenario);
+  const start = options.remotes ?? (forge === 'gitlab' ? startGitLabDemoRemotes : startDemoRemotes);
+  const remotes = await startRemotes(start, dir, state, scenario);
+  const forgeEnv =
+    forge === 'gitlab'
+      ? {
+          BOOTY_FORGE: 'gitlab',
+          GITLAB_URL: remotes.githubUrl,
+          GITLAB_TOKEN: state.token,
+          GITLAB_WEBHOOK_SECRET: state.secret,
+        }
+      : {
+          GITHUB_API_URL: remotes.githubUrl,
+          GITHUB_TOKEN: state.token,
+          GITHUB_WEBHOOK_SECRET: state.secret,
+        };
   const env = loadEnv({
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     BOOTY_DB: db,
     BOOTY_WORKDIR: path.join(dir, 'work'),
-    GITHUB_API_URL: remotes.githubUrl,
-    GITHUB_TOKEN: state.token,
-    GITHUB_WEBHOOK_SECRET: state.secret,
+    ...forgeEnv,
     ANTHROPIC_API_KEY: 'demo-key',
     ANTHROPIC_BASE_URL: remotes.anthropicUrl,
     BOOTY_CONCURRENCY: '1',
@@ -101,7 +120,7 @@ export async function runDemo(options: {
       note: (text) => progress?.note(text),
     };
     await prepareConversation(world);
-    const key = `${OWNER}/${REPO}`;
+    const key = repoKey({ forge, owner: OWNER, name: REPO });
     const existing = (await store.listJobs()).filter((j) => j.repo === key && j.issue === issue).at(-1);
     let jobId = existing?.jobId;
     if (!jobId) {
@@ -149,7 +168,7 @@ export async function runDemo(options: {
   }
 }
 
-function loadState(dir: string, scenario: Scenario): DemoState {
+function loadState(dir: string, scenario: Scenario, forge: 'github' | 'gitlab'): DemoState {
   const file = path.join(dir, 'demo.json');
   if (fs.existsSync(file)) {
     const state = DemoState.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
@@ -159,12 +178,19 @@ function loadState(dir: string, scenario: Scenario): DemoState {
         reason: `${dir} holds the "${state.scenario}" scenario; run it with --scenario ${state.scenario}, or pick another --dir`,
       });
     }
+    if (state.forge !== forge) {
+      throw new BootyError('BOOTY_E_USAGE', {
+        command: 'demo',
+        reason: `${dir} holds a demo on ${state.forge}; run it with --forge ${state.forge}, or pick another --dir`,
+      });
+    }
     return state;
   }
   const state: DemoState = {
     scenario,
+    forge,
     secret: randomBytes(16).toString('hex'),
-    token: `ghp_demo${randomBytes(16).toString('hex')}`,
+    token: `${forge === 'gitlab' ? 'glpat-demo' : 'ghp_demo'}${randomBytes(16).toString('hex')}`,
     githubPort: 0,
     issue: null,
   };
