@@ -76,8 +76,12 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
     }
   }
 
+  /** Every request, as tests count what booty did: its method, path and the status answered. */
+  const requests: { method: string; path: string; status: number }[] = [];
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://sim');
+    res.on('finish', () => requests.push({ method: req.method ?? 'GET', path: url.pathname, status: res.statusCode }));
     const user = userOf(req);
     const git = /^\/(.+?)\.git(\/.*)$/.exec(url.pathname);
     if (git) {
@@ -284,6 +288,7 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
       return hooks.redeliver(d);
     },
     settled: () => hooks.settled(),
+    requests: () => requests,
     async close() {
       await hooks.settled();
       server.closeAllConnections();
