@@ -81,7 +81,9 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://sim');
-    res.on('finish', () => requests.push({ method: req.method ?? 'GET', path: url.pathname, status: res.statusCode }));
+    res.on('finish', () =>
+      requests.push({ method: req.method ?? 'GET', path: url.pathname, status: res.statusCode }),
+    );
     const user = userOf(req);
     const git = /^\/(.+?)\.git(\/.*)$/.exec(url.pathname);
     if (git) {
