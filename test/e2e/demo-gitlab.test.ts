@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogue, isEventType } from '../../src/events/catalogue.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
+import { tempDir } from '../support/job-harness.js';
+import { booty, lastJson } from './cli-process.js';
+
+// `booty demo --forge gitlab` as a user runs it: the real CLI, offline, with the GitLab simulator
+// in GitHub's place. Each scenario must end as its GitHub twin does (demo.test.ts holds the same
+// table for GitHub), with the MR for the pull request, and its log must replay verified.
+
+describe('booty demo --forge gitlab', () => {
+  it.each([
+    ['pass', 'promoted', 1, false],
+    ['refine', 'promoted', 2, false],
+    ['exhausted', 'prOpened', 3, true],
+  ] as const)(
+    'scenario %s ends %s after %i attempt(s) as on GitHub, and its log replays verified',
+    async (scenario, state, attempts, draft) => {
+      const dir = tempDir('booty-demo-gitlab-');
+      const run = await booty(['demo', '--forge', 'gitlab', '--scenario', scenario, '--dir', dir, '--json']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const out = lastJson(run.stdout);
+      expect(out).toMatchObject({ scenario, finalState: state, attempts, comments: 1, ok: true });
+      expect(out.pullRequest).toMatchObject({ number: 1, draft });
+      expect(out.pullRequest.url).toMatch(
+        /^http:\/\/127\.0\.0\.1:\d+\/demo\/tiny-durations\/-\/merge_requests\/1$/,
+      );
+
+      const store = new SqliteEventStore(path.join(dir, 'booty.db'));
+      const [job] = await store.listJobs();
+      const rows = await store.readStream(out.jobId);
+      await store.close();
+      // The job names its forge: the key and the request.
+      expect(job!.repo).toBe('gitlab:demo/tiny-durations');
+      expect(rows[0]!.data).toMatchObject({
+        repo: { forge: 'gitlab', owner: 'demo', name: 'tiny-durations' },
+      });
+      expect(rows.every((r) => isEventType(r.type) && r.schemaVersion === catalogue[r.type].version)).toBe(
+        true,
+      );
+
+      const replay = await booty(['replay', out.jobId, '--verify', '--json', '--db', out.db]);
+      expect(replay.code).toBe(0);
+      expect(JSON.parse(replay.stdout)).toMatchObject({
+        jobId: out.jobId,
+        verified: true,
+        finalState: state,
+      });
+    },
+  );
+
+  it('refuses a conversation scenario it does not play yet, in one line', async () => {
+    // review and ci-red need GitLab reviews and CI in the simulator's demo: not there yet.
+    const r = await booty([
+      'demo',
+      '--forge',
+      'gitlab',
+      '--scenario',
+      'ci-red',
+      '--dir',
+      tempDir('booty-demo-gitlab-'),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--forge gitlab plays pass, refine and exhausted; ci-red needs');
+  });
+
+  it('refuses an unknown forge in one line', async () => {
+    const r = await booty(['demo', '--forge', 'gitea']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--forge must be github or gitlab, not "gitea"');
+  });
+});
