@@ -41,11 +41,11 @@ const graph = new Map<string, string[]>(
   }),
 );
 
-/** The room a file stands in: its folder under src/ (forges/github apart), or sim. */
+/** The room a file stands in: its folder under src/ (each forge adapter apart), or sim. */
 function room(file: string): string {
   if (file.startsWith('sim/')) return 'sim';
   const parts = file.split('/').slice(1, -1);
-  if (parts[0] === 'forges' && parts[1] === 'github') return 'forges/github';
+  if (parts[0] === 'forges' && (parts[1] === 'github' || parts[1] === 'gitlab')) return `forges/${parts[1]}`;
   return parts[0] ?? 'root';
 }
 
@@ -88,13 +88,25 @@ describe('the rooms of src', () => {
     expect(
       crossings(
         is('store'),
-        is('engine', 'intake', 'effects', 'views', 'forges', 'forges/github', 'gateway', 'main'),
+        is(
+          'engine',
+          'intake',
+          'effects',
+          'views',
+          'forges',
+          'forges/github',
+          'forges/gitlab',
+          'gateway',
+          'main',
+        ),
       ),
     ).toEqual([]);
   });
 
   it('engine imports none of intake, gateway, views, main, or a forge adapter', () => {
-    expect(crossings(is('engine'), is('intake', 'gateway', 'views', 'main', 'forges/github'))).toEqual([]);
+    expect(
+      crossings(is('engine'), is('intake', 'gateway', 'views', 'main', 'forges/github', 'forges/gitlab')),
+    ).toEqual([]);
   });
 
   it('views import no client and no store: they render what they are given', () => {
@@ -103,7 +115,10 @@ describe('the rooms of src', () => {
       return typeOnly.get(from)!.has(to);
     };
     expect(
-      crossings(is('views'), is('store', 'forges/github', 'claude', 'intake', 'effects', 'gateway', 'main')),
+      crossings(
+        is('views'),
+        is('store', 'forges/github', 'forges/gitlab', 'claude', 'intake', 'effects', 'gateway', 'main'),
+      ),
     ).toEqual([]);
     // A timeline is read by the engine and rendered here: its shape only.
     expect(crossings(is('views'), is('engine')).filter((c) => !shapeOnly(c))).toEqual([]);
@@ -121,9 +136,10 @@ describe('the rooms of src', () => {
     ).toEqual([]);
   });
 
-  it('only main picks a forge adapter: nothing else imports forges/github', () => {
-    // The offline demo and the eval harness drive GitHub's simulator (sim/), not the adapter.
+  it('only main picks a forge adapter: nothing else imports forges/github or forges/gitlab', () => {
+    // The offline demo and the eval harness drive the forges' simulators (sim/), not the adapters.
     expect(crossings(not('main', 'forges/github'), is('forges/github'))).toEqual([]);
+    expect(crossings(not('main', 'forges/gitlab'), is('forges/gitlab'))).toEqual([]);
   });
 
   it('no product file imports the simulators, but the offline demo and the eval harness that run them', () => {
