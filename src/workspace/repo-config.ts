@@ -11,11 +11,19 @@ import type { RepoConfig } from '../events/effect-results.js';
 
 export const CONFIG_PATHS = ['.github/booty.yml', '.booty.yml'] as const;
 
+/** On GitLab the file lives in `.gitlab/` (then `.booty.yml`), with the same schema. */
+export const GITLAB_CONFIG_PATHS = ['.gitlab/booty.yml', '.booty.yml'] as const;
+
+export const configPathsOf = (forge: 'github' | 'gitlab'): readonly string[] =>
+  forge === 'gitlab' ? GITLAB_CONFIG_PATHS : CONFIG_PATHS;
+
 export const DEFAULT_PROTECTED_PATHS = [
   '.github/workflows/**',
   '**/.env*',
   '**/*.pem',
   '.github/booty.yml',
+  '.gitlab/booty.yml',
+  '.gitlab-ci.yml',
   '.booty.yml',
   // Package-manager settings and hooks: they redirect installs or run code during them.
   '**/.npmrc',

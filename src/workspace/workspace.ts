@@ -25,7 +25,7 @@ import {
 } from './job-clone.js';
 import { isMirror, syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
-import { CONFIG_PATHS, resolveConfig } from './repo-config.js';
+import { configPathsOf, resolveConfig } from './repo-config.js';
 import { pushRound, type Round } from './round-push.js';
 import { selfModificationConfig } from './self-modification.js';
 import { isTestFile } from './test-files.js';
@@ -141,8 +141,9 @@ export function createWorkspace(options: WorkspaceOptions) {
   type CloneAt = { baseSha: string; defaultBranch: string };
 
   /** What the repository config is made from, read at a commit by one git process. */
-  async function configFiles(gitDir: string, baseSha: string) {
-    const wanted = [...CONFIG_PATHS, 'pyproject.toml'];
+  async function configFiles(gitDir: string, baseSha: string, forge: JobContext['repo']['forge']) {
+    const paths = configPathsOf(forge);
+    const wanted = [...paths, 'pyproject.toml'];
     const objects = await batchObjects(gitDir, [
       `${baseSha}^{tree}`,
       ...wanted.map((p) => `${baseSha}:${p}`),
@@ -156,7 +157,7 @@ export function createWorkspace(options: WorkspaceOptions) {
       return o?.type === 'blob' ? o.bytes.toString('utf8') : null;
     };
     const rootFiles = treeNames(tree.bytes, baseSha.length / 2);
-    const found = CONFIG_PATHS.find((p) => text(p) !== null);
+    const found = paths.find((p) => text(p) !== null);
     return {
       baseSha,
       rootFiles,
@@ -221,7 +222,7 @@ export function createWorkspace(options: WorkspaceOptions) {
       : await clone(job, undefined, signal, async (mirror) => {
           const { baseSha } = await headOf(mirror, 'HEAD');
           // The file list too, for the model's first step: read now, beside the checkout.
-          const [files] = await Promise.all([configFiles(mirror, baseSha), filesAt(mirror, baseSha)]);
+          const [files] = await Promise.all([configFiles(mirror, baseSha, job.repo.forge), filesAt(mirror, baseSha)]);
           return { ...files, chain: await configChain(job, files.file, signal) };
         });
     // Read from the default branch's commit, never from the work tree the job's changes go into. A
@@ -230,7 +231,7 @@ export function createWorkspace(options: WorkspaceOptions) {
     const files =
       early?.baseSha === configSha
         ? early
-        : await configFiles(dir, configSha).then(async (f) => ({
+        : await configFiles(dir, configSha, job.repo.forge).then(async (f) => ({
             ...f,
             chain: await configChain(job, f.file, signal),
           }));

@@ -37,9 +37,11 @@ function seen(run: Omit<TestRun, 'at'>) {
   };
 }
 
-async function testStep(c: CorpusCase) {
-  const into = path.join(root, `${c.framework}-${c.name}`);
-  const repo = await materializeRepo(c.repo, into, { deps });
+type Forge = 'github' | 'gitlab';
+
+async function testStep(c: CorpusCase, forge: Forge) {
+  const into = path.join(root, `${forge}-${c.framework}-${c.name}`);
+  const repo = await materializeRepo(c.repo, into, { deps, forge });
   const ws = createWorkspace({
     root: path.join(into, 'work'),
     remoteUrl: () => repo.dir,
@@ -61,7 +63,7 @@ async function testStep(c: CorpusCase) {
     notBefore: null,
     job,
   });
-  let job = sampleJobView({ jobId: 'corpus-job' });
+  let job = sampleJobView({ jobId: 'corpus-job', repo: { forge, owner: 'corpus', name: c.repo } });
   const prepared = await ws.prepare(input(job, 'prepare'), { signal });
   job = { ...job, workspace: { baseSha: prepared.baseSha, defaultBranch: 'main' }, config: prepared.config };
   const baseline = await effects.runBaseline(input(job, 'runBaseline'), { signal });
@@ -80,9 +82,22 @@ async function testStep(c: CorpusCase) {
   return { baseline, after };
 }
 
-describe.concurrent('the test step on the corpus', () => {
-  it.each(corpusCases.map((c) => [`${c.framework} ${c.name}`, c] as const))('%s', async (_, c) => {
-    const { baseline, after } = await testStep(c);
+/**
+ * GitHub takes the whole table; GitLab, where only the settings' place differs (.gitlab/booty.yml),
+ * the first case of each framework and every broken command (a verdict only the settings' test
+ * command gives, so a file not read there fails the row), so CI does not run the table twice.
+ */
+const gitlabCases = corpusCases.filter(
+  (c, i) => corpusCases.findIndex((d) => d.framework === c.framework) === i || c.name === 'broken-command',
+);
+const rows = [
+  ...corpusCases.map((c) => [`github ${c.framework} ${c.name}`, c, 'github'] as const),
+  ...gitlabCases.map((c) => [`gitlab ${c.framework} ${c.name}`, c, 'gitlab'] as const),
+];
+
+describe.concurrent('the test step on the corpus, on both forges, with the same verdicts', () => {
+  it.each(rows)('%s', async (_, c, forge) => {
+    const { baseline, after } = await testStep(c, forge);
     const diagnosis = `\n--- baseline output ---\n${baseline.outputTail.slice(-1500)}\n--- after ---\n${after?.outputTail.slice(-1500) ?? ''}\n${JSON.stringify(after?.reasons ?? baseline.broken)}`;
     expect({ broken: baseline.broken?.reason ?? null, ...seen(baseline) }, diagnosis).toEqual(
       c.expect.baseline,

@@ -191,7 +191,7 @@ const git = (cwd: string, ...args: string[]) =>
 export async function materializeRepo(
   repo: string,
   into: string,
-  vars: { deps: string },
+  vars: { deps: string; forge?: 'github' | 'gitlab' },
 ): Promise<{ dir: string; extraPath?: string }> {
   const source = path.join(REPOS_DIR, repo);
   const files = await listFiles(source);
@@ -202,9 +202,11 @@ export async function materializeRepo(
   for (const rel of files) {
     let content = await readFile(path.join(source, rel), 'utf8');
     if (rel === '.github/booty.yml') content = content.replaceAll('{{DEPS}}', vars.deps);
-    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
-    await writeFile(path.join(dir, rel), content, { mode: 0o644 });
-    await chmod(path.join(dir, rel), 0o644);
+    // On GitLab the same settings live in .gitlab/booty.yml.
+    const to = vars.forge === 'gitlab' && rel === '.github/booty.yml' ? '.gitlab/booty.yml' : rel;
+    await mkdir(path.dirname(path.join(dir, to)), { recursive: true });
+    await writeFile(path.join(dir, to), content, { mode: 0o644 });
+    await chmod(path.join(dir, to), 0o644);
   }
   await git(dir, 'init', '--quiet', '--initial-branch=main');
   await git(dir, 'add', '--all');

@@ -19,7 +19,7 @@ describe('classifyDelivery', () => {
       intent: {
         kind: 'request',
         request: {
-          repo: { owner: 'Codertocat', name: 'Hello-World' },
+          repo: { forge: 'github', owner: 'Codertocat', name: 'Hello-World' },
           issue: {
             number: 3,
             title: 'Spelling error in the README file',
@@ -63,7 +63,7 @@ describe('classifyDelivery', () => {
     const c = config({ BOOTY_REPOS: 'acme/*' });
     expect(classifyDelivery('issues', labelPayload('unlabeled', { issue: 4 }), c).intent).toEqual({
       kind: 'cancel',
-      repo: { owner: 'Codertocat', name: 'Hello-World' },
+      repo: { forge: 'github', owner: 'Codertocat', name: 'Hello-World' },
       issue: 4,
       reason: 'unlabeled',
       sender: 'Codertocat',
