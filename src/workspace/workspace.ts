@@ -222,7 +222,10 @@ export function createWorkspace(options: WorkspaceOptions) {
       : await clone(job, undefined, signal, async (mirror) => {
           const { baseSha } = await headOf(mirror, 'HEAD');
           // The file list too, for the model's first step: read now, beside the checkout.
-          const [files] = await Promise.all([configFiles(mirror, baseSha, job.repo.forge), filesAt(mirror, baseSha)]);
+          const [files] = await Promise.all([
+            configFiles(mirror, baseSha, job.repo.forge),
+            filesAt(mirror, baseSha),
+          ]);
           return { ...files, chain: await configChain(job, files.file, signal) };
         });
     // Read from the default branch's commit, never from the work tree the job's changes go into. A
