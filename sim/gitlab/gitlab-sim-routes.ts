@@ -315,6 +315,59 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
+    /^\/merge_requests\/(\d+)\/discussions$/,
+    (ctx, p, m) => {
+      const mr = mrOf(p, m[1]!);
+      if (!mr) return notFound('Merge Request');
+      const ids = [...new Set(mr.notes.map((n) => n.discussionId))];
+      const noteable = { type: 'MergeRequest' as const, iid: mr.iid };
+      return page(
+        ctx,
+        ids.map((id) => {
+          const notes = mr.notes.filter((n) => n.discussionId === id);
+          return {
+            id,
+            individual_note: notes.length === 1 && notes[0]!.position === null,
+            notes: notes.map((n) => noteJson(ctx.store, n, noteable)),
+          };
+        }),
+      );
+    },
+  ],
+  [
+    'POST',
+    /^\/merge_requests\/(\d+)\/discussions\/([0-9a-f]+)\/notes$/,
+    (ctx, p, m) => {
+      const mr = mrOf(p, m[1]!);
+      const root = mr?.notes.find((n) => n.discussionId === m[2]);
+      if (!mr || !root) return notFound('Discussion');
+      if (typeof ctx.body.body !== 'string' || !ctx.body.body) return bad('body is missing');
+      const n = {
+        ...newNote(ctx.store, ctx.user, ctx.body.body, root.position),
+        discussionId: root.discussionId,
+      };
+      mr.notes.push(n);
+      ctx.store.save();
+      ctx.hooks.note(p, n, { mr });
+      return ok(noteJson(ctx.store, n, { type: 'MergeRequest', iid: mr.iid }), 201);
+    },
+  ],
+  [
+    'PUT',
+    /^\/merge_requests\/(\d+)\/discussions\/([0-9a-f]+)$/,
+    (ctx, p, m) => {
+      const mr = mrOf(p, m[1]!);
+      const notes = mr?.notes.filter((n) => n.discussionId === m[2]) ?? [];
+      if (!mr || !notes.length) return notFound('Discussion');
+      const resolved = ctx.body.resolved === true || ctx.body.resolved === 'true';
+      for (const n of notes) n.resolved = resolved;
+      ctx.store.save();
+      const noteable = { type: 'MergeRequest' as const, iid: mr.iid };
+      return ok({ id: m[2], notes: notes.map((n) => noteJson(ctx.store, n, noteable)) });
+    },
+  ],
+  [
+    'GET',
     /^\/pipelines$/,
     (ctx, p) => {
       const sha = ctx.query.get('sha');

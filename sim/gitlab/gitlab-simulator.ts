@@ -88,9 +88,17 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
     const git = /^\/(.+?)\.git(\/.*)$/.exec(url.pathname);
     if (git) {
       const p = store.project(git[1]!);
-      if (!user || !p) {
+      if (!user) {
         req.resume();
         res.writeHead(401, { 'www-authenticate': 'Basic realm="GitLab"' }).end('HTTP Basic: Access denied');
+        return;
+      }
+      // As GitLab answers a signed-in user: a project that is not there, or not theirs, is not found.
+      if (!p || !(user in p.members)) {
+        req.resume();
+        res
+          .writeHead(404, { 'content-type': 'text/plain' })
+          .end('The project you were looking for could not be found.');
         return;
       }
       const before = new Map(p.mergeRequests.map((mr) => [mr.source_branch, mr.sha] as const));
@@ -259,6 +267,16 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
         store.save();
         hooks.note(p, n, { mr });
       }
+      return n;
+    },
+    /** A person's comment on a line of the MR's diff (a DiffNote): a discussion of its own. */
+    diffNote(pwn: string, mrIid: number, author: string, body: string, at: { path: string; line: number }) {
+      const p = project(pwn);
+      const mr = p.mergeRequests.find((m) => m.iid === mrIid)!;
+      const n = newNote(store, author, body, { new_path: at.path, new_line: at.line });
+      mr.notes.push(n);
+      store.save();
+      hooks.note(p, n, { mr });
       return n;
     },
     issues: (pwn: string) => project(pwn).issues,

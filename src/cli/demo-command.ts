@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { conversationScenarios, type Scenario, scenarios } from '../demo/demo-script.js';
+import { type Scenario, scenarios } from '../demo/demo-script.js';
 import { runDemo } from '../demo/run-demo.js';
 import { BootyError } from '../errors.js';
 import { plural } from '../text.js';
@@ -52,10 +52,11 @@ export const demoCommand: Command = {
         reason: `--forge must be github or gitlab, not ${JSON.stringify(values.forge)}`,
       });
     }
-    if (forge === 'gitlab' && conversationScenarios.includes(scenario)) {
+    if (forge === 'gitlab' && scenario === 'ci-red') {
       throw new BootyError('BOOTY_E_USAGE', {
         command: 'demo',
-        reason: `--forge gitlab plays pass, refine and exhausted; ${scenario} needs GitLab review and CI in the demo, not there yet`,
+        reason:
+          '--forge gitlab plays pass, refine, exhausted and review; ci-red needs GitLab CI in the demo, not there yet',
       });
     }
     const dir = (values.dir as string | undefined) ?? fs.mkdtempSync(path.join(os.tmpdir(), 'booty-demo-'));

@@ -1,7 +1,11 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { startAnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
 import type { SimComment, SimIssue, SimPull } from '../../sim/github/github-sim-state.js';
+import type { SimReview, SimReviewComment } from '../../sim/github/github-sim-state-conversation.js';
 import { ACCESS, type GitLabSimulator, startGitLabSimulator } from '../../sim/gitlab/gitlab-simulator.js';
 import { DEMO_BOT, type DemoRemotes, type StartDemoRemotes } from './demo-remotes.js';
 import { demoResponder } from './demo-script.js';
@@ -45,7 +49,20 @@ export const startGitLabDemoRemotes: StartDemoRemotes = async ({ dir, port, toke
     pullUrl: (owner, name, n) => `${gitlab.url}/${pathOf(owner, name)}/-/merge_requests/${n}`,
     setWebhook: async (target) => gitlab.setWebhook({ url: target.url, token: target.secret }),
     createRepo: async (owner, name, fromDir) => {
-      await gitlab.createProject(pathOf(owner, name), { fromDir });
+      // On GitLab the repository's settings live in .gitlab/booty.yml.
+      const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-demo-gitlab-repo-'));
+      try {
+        fs.cpSync(fromDir, copy, { recursive: true });
+        const github = path.join(copy, '.github', 'booty.yml');
+        if (fs.existsSync(github)) {
+          fs.mkdirSync(path.join(copy, '.gitlab'));
+          fs.renameSync(github, path.join(copy, '.gitlab', 'booty.yml'));
+          if (!fs.readdirSync(path.join(copy, '.github')).length) fs.rmdirSync(path.join(copy, '.github'));
+        }
+        await gitlab.createProject(pathOf(owner, name), { fromDir: copy });
+      } finally {
+        fs.rmSync(copy, { recursive: true, force: true });
+      }
     },
     createIssue: async (owner, name, input) => gitlab.createIssue(pathOf(owner, name), input).iid,
     issues: async (owner, name) =>
@@ -95,8 +112,30 @@ export const startGitLabDemoRemotes: StartDemoRemotes = async ({ dir, port, toke
       gitlab.addToken(personal, login);
       return personal;
     },
-    reviews: async () => [],
-    reviewComments: async () => [],
+    // A review on GitLab is its line comments, each a discussion on the MR's diff.
+    review: async (owner, name, pr, reviewer, review) => {
+      for (const c of review.comments) gitlab.diffNote(pathOf(owner, name), pr, reviewer, c.body, c);
+      await gitlab.settled();
+    },
+    reviews: async (owner, name, pr) => {
+      const mr = gitlab.mergeRequests(pathOf(owner, name)).find((m) => m.iid === pr);
+      const authors = new Set((mr?.notes ?? []).filter((n) => n.position).map((n) => n.author));
+      return [...authors].map((author) => ({ author }) as unknown as SimReview);
+    },
+    reviewComments: async (owner, name, pr) => {
+      const mr = gitlab.mergeRequests(pathOf(owner, name)).find((m) => m.iid === pr);
+      const diff = (mr?.notes ?? []).filter((n) => n.position);
+      return diff.map((n) => {
+        const first = diff.find((d) => d.discussionId === n.discussionId)!;
+        return {
+          id: n.id,
+          author: n.author,
+          body: n.body,
+          inReplyTo: first.id === n.id ? null : first.id,
+          resolved: n.resolved,
+        } as unknown as SimReviewComment;
+      });
+    },
     headOf: async (owner, name, branch) =>
       (await git(owner, name, 'rev-parse', '--verify', `refs/heads/${branch}`)).trim(),
     filesAt: async (owner, name, sha) => {

@@ -59,6 +59,17 @@ export interface DemoRemotes {
   /** A person with a role in the repository, and the token their REST calls carry. */
   person(owner: string, name: string, login: string, role: Role): Promise<string>;
   reviews(owner: string, name: string, pr: number): Promise<SimReview[]>;
+  /**
+   * A person's review with line comments, where the forge is not GitHub (whose REST the demo calls
+   * as the reviewer would); resolves once its webhooks were tried.
+   */
+  review?(
+    owner: string,
+    name: string,
+    pr: number,
+    reviewer: string,
+    review: { body: string; comments: { path: string; line: number; body: string }[] },
+  ): Promise<void>;
   reviewComments(owner: string, name: string, pr: number): Promise<SimReviewComment[]>;
   /** The commit a branch points at. */
   headOf(owner: string, name: string, branch: string): Promise<string>;

@@ -14,6 +14,9 @@ describe('booty demo --forge gitlab', () => {
     ['pass', 'promoted', 1, false],
     ['refine', 'promoted', 2, false],
     ['exhausted', 'prOpened', 3, true],
+    // A reviewer's comment on the MR's diff: a round answers with a commit, replied to and
+    // resolved in its discussion.
+    ['review', 'promoted', 2, false],
   ] as const)(
     'scenario %s ends %s after %i attempt(s) as on GitHub, and its log replays verified',
     async (scenario, state, attempts, draft) => {
@@ -23,6 +26,11 @@ describe('booty demo --forge gitlab', () => {
       expect(run.code).toBe(0);
       const out = lastJson(run.stdout);
       expect(out).toMatchObject({ scenario, finalState: state, attempts, comments: 1, ok: true });
+      if (scenario === 'review') {
+        expect(out.rounds).toMatchObject([{ n: 1, triggers: ['feedback'], result: 'pushed' }]);
+        expect(out.replies).toHaveLength(1);
+        expect(out.replies[0].body).toContain(out.rounds[0].commit.slice(0, 7));
+      }
       expect(out.pullRequest).toMatchObject({ number: 1, draft });
       expect(out.pullRequest.url).toMatch(
         /^http:\/\/127\.0\.0\.1:\d+\/demo\/tiny-durations\/-\/merge_requests\/1$/,
@@ -52,7 +60,7 @@ describe('booty demo --forge gitlab', () => {
   );
 
   it('refuses a conversation scenario it does not play yet, in one line', async () => {
-    // review and ci-red need GitLab reviews and CI in the simulator's demo: not there yet.
+    // ci-red needs CI in the GitLab demo: not there yet.
     const r = await booty([
       'demo',
       '--forge',
@@ -63,7 +71,7 @@ describe('booty demo --forge gitlab', () => {
       tempDir('booty-demo-gitlab-'),
     ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--forge gitlab plays pass, refine and exhausted; ci-red needs');
+    expect(r.stderr).toContain('--forge gitlab plays pass, refine, exhausted and review; ci-red needs');
   });
 
   it('refuses an unknown forge in one line', async () => {
