@@ -381,6 +381,14 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
+    /^\/pipelines\/(\d+)$/,
+    (ctx, p, m) => {
+      const pl = p.pipelines.find((x) => x.id === Number(m[1]));
+      return pl ? ok(pipelineJson(p, pl, ctx.base)) : notFound('Pipeline');
+    },
+  ],
+  [
+    'GET',
     /^\/pipelines\/(\d+)\/jobs$/,
     (ctx, p, m) => {
       const pl = p.pipelines.find((x) => x.id === Number(m[1]));

@@ -52,6 +52,9 @@ export interface GlJob {
   name: string;
   status: string;
   trace: string;
+  /** How the job ends when the test finishes the pipeline (completePipelines): a retry ends the same. */
+  planned?: 'success' | 'failed';
+  plannedTrace?: string;
 }
 
 export interface GlPipeline {

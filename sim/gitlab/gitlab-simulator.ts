@@ -300,6 +300,54 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
       hooks.pipeline(p, pl, mr);
       return pl;
     },
+    /** Starts a pipeline on a commit, its jobs pending until completePipelines ends them as planned. */
+    startPipeline(
+      pwn: string,
+      input: {
+        sha: string;
+        ref: string;
+        jobs: { name: string; status: 'success' | 'failed'; trace: string }[];
+      },
+    ) {
+      const p = project(pwn);
+      const pl = {
+        id: store.id(),
+        sha: input.sha,
+        ref: input.ref,
+        status: 'pending',
+        retries: 0,
+        jobs: input.jobs.map((j) => ({
+          id: store.id(),
+          name: j.name,
+          status: 'pending',
+          trace: '',
+          planned: j.status,
+          plannedTrace: j.trace,
+        })),
+      };
+      p.pipelines.push(pl);
+      store.save();
+      const mr = p.mergeRequests.find((m) => m.state === 'opened' && m.source_branch === input.ref) ?? null;
+      hooks.pipeline(p, pl, mr);
+      return pl;
+    },
+    /** Ends every pipeline that waits (new, or retried) as its jobs were planned, with its hook. */
+    completePipelines(pwn: string) {
+      const p = project(pwn);
+      const waiting = p.pipelines.filter((pl) => pl.status === 'pending' || pl.status === 'running');
+      for (const pl of waiting) {
+        for (const j of pl.jobs) {
+          if (j.status !== 'pending' || !j.planned) continue;
+          j.status = j.planned;
+          j.trace = j.plannedTrace ?? '';
+        }
+        pl.status = pl.jobs.some((j) => j.status === 'failed') ? 'failed' : 'success';
+        store.save();
+        const mr = p.mergeRequests.find((m) => m.state === 'opened' && m.source_branch === pl.ref) ?? null;
+        hooks.pipeline(p, pl, mr);
+      }
+      return waiting.length;
+    },
     pipelines: (pwn: string) => project(pwn).pipelines,
     deliveries: () => store.state.deliveries,
     redeliver: (uuid: string) => {

@@ -52,13 +52,6 @@ export const demoCommand: Command = {
         reason: `--forge must be github or gitlab, not ${JSON.stringify(values.forge)}`,
       });
     }
-    if (forge === 'gitlab' && scenario === 'ci-red') {
-      throw new BootyError('BOOTY_E_USAGE', {
-        command: 'demo',
-        reason:
-          '--forge gitlab plays pass, refine, exhausted and review; ci-red needs GitLab CI in the demo, not there yet',
-      });
-    }
     const dir = (values.dir as string | undefined) ?? fs.mkdtempSync(path.join(os.tmpdir(), 'booty-demo-'));
     const json = values.json === true;
     const started = Date.now();

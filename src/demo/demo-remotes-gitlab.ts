@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startAnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
 import type { SimComment, SimIssue, SimPull } from '../../sim/github/github-sim-state.js';
+import type { CiJob, SimWorkflowRun } from '../../sim/github/github-sim-state-ci.js';
 import type { SimReview, SimReviewComment } from '../../sim/github/github-sim-state-conversation.js';
 import { ACCESS, type GitLabSimulator, startGitLabSimulator } from '../../sim/gitlab/gitlab-simulator.js';
 import { DEMO_BOT, type DemoRemotes, type StartDemoRemotes } from './demo-remotes.js';
@@ -13,16 +14,25 @@ import { demoResponder } from './demo-script.js';
 // The demo's remotes with GitLab in GitHub's place: the GitLab simulator (sim/gitlab) and the same
 // scripted Anthropic. What the demo reads back (the MR as its pull request, the issue's notes as its
 // comments) is given in the shapes the demo already reads, so its ending is judged as GitHub's is.
-// The CI and review parts of the conversation scenarios are GitHub Actions' and GitHub reviews':
-// here they refuse, named, rather than pretend.
+// A review is the reviewer's notes on the MR's diff, and CI a pipeline whose jobs end as the
+// demo's runner decided (demo-ci.ts).
 
 const run = promisify(execFile);
 
 const pathOf = (owner: string, name: string) => `${owner}/${name}`;
 
-const unsupported = (what: string) => async (): Promise<never> => {
-  throw new Error(`booty demo --forge gitlab does not play ${what} yet`);
-};
+/** A job's trace as a GitLab runner writes it: a section per step, then the job's end. */
+function traceOf(job: CiJob): string {
+  const lines: string[] = [];
+  job.steps.forEach((step, i) => {
+    lines.push(`\u001b[0Ksection_start:${1_700_000_000 + i}:step_${i}\r\u001b[0K${step.name}`);
+    lines.push(...step.log.filter((l) => !l.startsWith('##[')));
+    lines.push(`\u001b[0Ksection_end:${1_700_000_000 + i}:step_${i}\r\u001b[0K`);
+  });
+  const failed = job.steps.some((s) => s.conclusion === 'failure');
+  lines.push(failed ? 'ERROR: Job failed: exit code 1' : 'Job succeeded');
+  return lines.join('\n');
+}
 
 export const startGitLabDemoRemotes: StartDemoRemotes = async ({ dir, port, token, scenario }) => {
   const start = (p: number) =>
@@ -86,7 +96,9 @@ export const startGitLabDemoRemotes: StartDemoRemotes = async ({ dir, port, toke
             number: mr.iid,
             draft: /^\s*(\[draft\]|\(draft\)|draft:)/i.test(mr.title),
             headSha: mr.sha,
-            state: mr.state,
+            head: mr.source_branch,
+            // GitHub's word for an open pull request, as the demo reads it.
+            state: mr.state === 'opened' ? 'open' : mr.state,
             title: mr.title,
           }) as unknown as SimPull,
       ),
@@ -146,9 +158,47 @@ export const startGitLabDemoRemotes: StartDemoRemotes = async ({ dir, port, toke
         paths.map(async (p) => ({ path: p, content: await git(owner, name, 'show', `${sha}:${p}`) })),
       );
     },
-    startCi: unsupported('CI (the ci-red scenario)'),
-    completeCi: unsupported('CI (the ci-red scenario)'),
-    workflowRuns: async () => [],
+    // CI as a GitLab pipeline: each job of the script's answer is a job, its steps its trace's sections.
+    startCi: async (owner, name, { branch, script }) => {
+      const pwn = pathOf(owner, name);
+      if (gitlab.pipelines(pwn).some((p) => p.sha === script.sha)) return;
+      const answer = script.heads[0]!;
+      const result = Array.isArray(answer) ? answer[0]! : answer;
+      gitlab.startPipeline(pwn, {
+        sha: script.sha,
+        ref: branch,
+        jobs: result.jobs.map((j) => ({
+          name: j.name,
+          status: j.steps.some((st) => st.conclusion === 'failure') ? 'failed' : 'success',
+          trace: traceOf(j),
+        })),
+      });
+      await gitlab.settled();
+    },
+    completeCi: async (owner, name) => {
+      gitlab.completePipelines(pathOf(owner, name));
+      await gitlab.settled();
+    },
+    workflowRuns: async (owner, name) =>
+      gitlab.pipelines(pathOf(owner, name)).map(
+        (p) =>
+          ({
+            runNumber: p.id,
+            attempt: p.retries + 1,
+            headSha: p.sha,
+            status: p.status === 'pending' || p.status === 'running' ? 'queued' : 'completed',
+            plan: [
+              {
+                jobs: p.jobs.map((j) => ({
+                  name: j.name,
+                  steps: [
+                    { name: j.name, conclusion: j.planned === 'failed' ? 'failure' : 'success', log: [] },
+                  ],
+                })),
+              },
+            ],
+          }) as unknown as SimWorkflowRun,
+      ),
     close: async () => {
       await anthropic.close();
       await gitlab.close();

@@ -17,6 +17,8 @@ describe('booty demo --forge gitlab', () => {
     // A reviewer's comment on the MR's diff: a round answers with a commit, replied to and
     // resolved in its discussion.
     ['review', 'promoted', 2, false],
+    // A pipeline fails on the MR's head: retried once, red again, a round fixes it, green makes it ready.
+    ['ci-red', 'promoted', 2, false],
   ] as const)(
     'scenario %s ends %s after %i attempt(s) as on GitHub, and its log replays verified',
     async (scenario, state, attempts, draft) => {
@@ -30,6 +32,10 @@ describe('booty demo --forge gitlab', () => {
         expect(out.rounds).toMatchObject([{ n: 1, triggers: ['feedback'], result: 'pushed' }]);
         expect(out.replies).toHaveLength(1);
         expect(out.replies[0].body).toContain(out.rounds[0].commit.slice(0, 7));
+      }
+      if (scenario === 'ci-red') {
+        expect(out.rounds).toMatchObject([{ n: 1, triggers: ['ci'], result: 'pushed' }]);
+        expect(out.ci).toMatchObject({ state: 'passed', reruns: 1, sha: out.pullRequest.headSha });
       }
       expect(out.pullRequest).toMatchObject({ number: 1, draft });
       expect(out.pullRequest.url).toMatch(
@@ -58,21 +64,6 @@ describe('booty demo --forge gitlab', () => {
       });
     },
   );
-
-  it('refuses a conversation scenario it does not play yet, in one line', async () => {
-    // ci-red needs CI in the GitLab demo: not there yet.
-    const r = await booty([
-      'demo',
-      '--forge',
-      'gitlab',
-      '--scenario',
-      'ci-red',
-      '--dir',
-      tempDir('booty-demo-gitlab-'),
-    ]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--forge gitlab plays pass, refine, exhausted and review; ci-red needs');
-  });
 
   it('refuses an unknown forge in one line', async () => {
     const r = await booty(['demo', '--forge', 'gitea']);

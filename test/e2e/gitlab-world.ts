@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { startAnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
 import { type GitLabSimulator, startGitLabSimulator } from '../../sim/gitlab/gitlab-simulator.js';
@@ -19,7 +20,12 @@ export async function gitlabWorld(scenario: Scenario = 'pass') {
     dir: path.join(dir, 'gitlab'),
     tokens: [{ token: GL_TOKEN, username: GL_BOT }],
   });
-  await gitlab.createProject(PROJECT, { fromDir: path.join(examplesDir, 'sample-repo') });
+  // The sample repository with its settings where GitLab keeps them: .gitlab/booty.yml.
+  const repo = path.join(dir, 'sample-repo');
+  fs.cpSync(path.join(examplesDir, 'sample-repo'), repo, { recursive: true });
+  fs.mkdirSync(path.join(repo, '.gitlab'));
+  fs.renameSync(path.join(repo, '.github', 'booty.yml'), path.join(repo, '.gitlab', 'booty.yml'));
+  await gitlab.createProject(PROJECT, { fromDir: repo });
   const issue = gitlab.createIssue(PROJECT, { ...sampleIssue(), author: 'octocat' }).iid;
   const anthropic = await startAnthropicSimulator({ responder: demoResponder(scenario) });
   const env = (overrides: Record<string, string> = {}): Record<string, string> => ({
