@@ -9,16 +9,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const COSTS: Record<string, number> = {
   'test/engine/crash.test.ts': 168,
   'test/engine/many-workers.test.ts': 164,
-  'test/corpus/corpus.test.ts': 62 + 27,
+  // GitHub's whole table, and GitLab's first case of each framework and its broken commands.
+  'test/corpus/corpus.test.ts': 62 + 27 + 36,
   'test/e2e/demo-conversation.test.ts': 68,
   'test/e2e/serve-crash-rounds.test.ts': 53,
   'test/engine/job-leases.test.ts': 51,
   'test/e2e/demo.test.ts': 37,
+  'test/e2e/demo-gitlab.test.ts': 31,
   'test/e2e/hostile/orphans.test.ts': 33,
   'test/e2e/refine-crash.test.ts': 31,
   'test/e2e/gate.test.ts': 29,
   'test/packaging/pack.test.ts': 26,
   'test/e2e/serve-crash.test.ts': 20,
+  'test/e2e/gitlab-serve-crash.test.ts': 20,
 };
 
 export class CostlyFirst extends BaseSequencer {
