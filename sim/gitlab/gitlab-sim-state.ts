@@ -87,7 +87,8 @@ export interface GlDelivery {
 export interface GlState {
   nextId: number;
   users: GlUser[];
-  tokens: { token: string; username: string }[];
+  /** Tokens and their scopes (default api). */
+  tokens: { token: string; username: string; scopes?: string[] }[];
   projects: GlProject[];
   deliveries: GlDelivery[];
 }

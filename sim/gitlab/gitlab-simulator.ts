@@ -16,8 +16,8 @@ export interface GitLabSimulatorOptions {
   /** Where the state file and the bare repositories live; a restart in the same dir continues. */
   dir: string;
   port?: number;
-  /** Tokens the simulator accepts (PRIVATE-TOKEN, or a Bearer), with the username they act as. */
-  tokens?: { token: string; username: string }[];
+  /** Tokens the simulator accepts (PRIVATE-TOKEN, or a Bearer), with the username they act as and their scopes (default api). */
+  tokens?: { token: string; username: string; scopes?: string[] }[];
   webhook?: GlWebhookTarget;
 }
 
@@ -33,10 +33,11 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
   let base = '';
   const hooks = new GlHooks(store, () => base);
   hooks.target = options.webhook ?? null;
-  for (const t of options.tokens ?? []) addToken(t.token, t.username);
+  for (const t of options.tokens ?? []) addToken(t.token, t.username, t.scopes);
 
-  function addToken(token: string, username: string) {
-    if (!store.state.tokens.some((t) => t.token === token)) store.state.tokens.push({ token, username });
+  function addToken(token: string, username: string, scopes = ['api']) {
+    if (!store.state.tokens.some((t) => t.token === token))
+      store.state.tokens.push({ token, username, scopes });
     store.user(username);
     store.save();
   }
@@ -52,7 +53,7 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
       return null;
     }
   };
-  const userOf = (req: http.IncomingMessage): string | null => {
+  const tokenOf = (req: http.IncomingMessage) => {
     const auth = req.headers.authorization;
     const basic = auth?.startsWith('Basic ')
       ? Buffer.from(auth.slice(6), 'base64').toString('utf8').split(':').slice(1).join(':')
@@ -60,8 +61,9 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
     const token =
       (req.headers['private-token'] as string | undefined) ??
       (auth?.startsWith('Bearer ') ? auth.slice(7) : basic);
-    return store.state.tokens.find((t) => t.token === token)?.username ?? null;
+    return store.state.tokens.find((t) => t.token === token) ?? null;
   };
+  const userOf = (req: http.IncomingMessage): string | null => tokenOf(req)?.username ?? null;
 
   /** After a push: each open MR from a moved branch takes the new head, and says so in its hook. */
   function pushed(p: GlProject, before: Map<string, string | null>, user: string) {
@@ -141,6 +143,20 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
     const ctx: Ctx = { store, hooks, base, user, query: url.searchParams, body, headOf };
     const rest = url.pathname.slice('/api/v4'.length);
     if (rest === '/user') return send({ status: 200, json: { id: store.user(user).id, username: user } });
+    if (rest === '/personal_access_tokens/self') {
+      const t = tokenOf(req);
+      return send({
+        status: 200,
+        json: {
+          id: 1,
+          name: 'booty',
+          scopes: t?.scopes ?? ['api'],
+          active: true,
+          revoked: false,
+          expires_at: null,
+        },
+      });
+    }
     const proj = /^\/projects\/([^/]+)(.*)$/.exec(rest);
     const p = proj && store.project(proj[1]!);
     if (!proj || !p) return send({ status: 404, json: { message: '404 Project Not Found' } });

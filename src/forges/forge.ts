@@ -233,6 +233,8 @@ export interface Forge {
   readonly effects: ForgeEffects;
   readonly progress: ProgressComments;
   readonly remote: RepoRemote;
+  /** Whether booty's credentials can do its work there (GitLab: the token's scopes); throws naming what is wrong. */
+  readonly checkAccess?: () => Promise<void>;
   /** Null when the forge keeps no log of its deliveries, or booty cannot read it (a token, not an App). */
   readonly history: DeliveryHistory | null;
   /** Shutdown: every request under way is aborted, and new ones are refused. */

@@ -100,6 +100,8 @@ export async function startServer(
       // The rest of the config was checked at start and cannot change; the key file and the
       // workdir can.
       await probe('config', () => checkJobPrerequisites(env)),
+      // The forge's access (GitLab: the token's scopes), asked of the forge and kept a minute.
+      ...(forge?.checkAccess ? [await probe('forge', forge.checkAccess)] : []),
       lifecycle.closed
         ? { name: 'accepting', ok: false, reason: 'shutting down' }
         : { name: 'accepting', ok: true },
@@ -118,6 +120,10 @@ export async function startServer(
       throw listenError(err, env.HOST, env.PORT);
     });
     resumed = await supervisor.boot();
+    // Said at start in one line; /readyz keeps failing on it until it is fixed.
+    await forge
+      ?.checkAccess?.()
+      .catch((err: unknown) => log.error({ code: (err as BootyError).code }, (err as Error).message));
     health.start();
     // Once the route listens: what it asks the forge to send again arrives there.
     catchUp = startDeliveryCatchUp({

@@ -10,6 +10,7 @@ import { demoteMr, openDraftMr, promoteMr } from './merge-requests.js';
 import { readCi, rerunCi } from './pipelines.js';
 import { gitlabProgress } from './progress-note.js';
 import { answerRound } from './round-replies.js';
+import { tokenCheck } from './token-check.js';
 
 // GitLab behind the forge port: REST v4 on a project or group access token (clients.ts), webhooks
 // carrying their secret token, merge requests for pull requests, notes for comments, pipelines for
@@ -63,6 +64,7 @@ export function gitlabForge(options: {
       url: (repo) => clients.gitRemoteUrl(repo),
       credentials: async () => clients.gitCredentials(),
     },
+    checkAccess: tokenCheck(clients),
     history: null,
     stop: () => clients.stop(),
   };
