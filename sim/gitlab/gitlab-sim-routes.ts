@@ -98,16 +98,12 @@ function editNote(
   return ok(noteJson(ctx.store, n, noteable));
 }
 
-function award(ctx: Ctx, list: { name: string; user: string }[] | string[], record: (name: string) => void) {
+/** An award emoji by the token's user; `has` says whether they gave this one already. */
+function award(ctx: Ctx, has: (name: string) => boolean, record: (name: string) => void) {
   const name = ctx.body.name;
   if (typeof name !== 'string' || !name) return bad('name is missing');
-  const had = (list as unknown[]).some((a) =>
-    typeof a === 'string'
-      ? a === `${ctx.user}:${name}`
-      : (a as { name: string; user: string }).name === name && (a as { user: string }).user === ctx.user,
-  );
   // GitLab refuses a second award of the same emoji by the same user.
-  if (had) return { status: 404, json: { message: { base: ['Award emoji has already been taken'] } } };
+  if (has(name)) return { status: 404, json: { message: { base: ['Award emoji has already been taken'] } } };
   record(name);
   ctx.store.save();
   return ok({ id: ctx.store.id(), name, user: userJson(ctx.store, ctx.user) }, 201);
@@ -191,7 +187,13 @@ export const routes: [string, RegExp, Handler][] = [
     /^\/issues\/(\d+)\/award_emoji$/,
     (ctx, p, m) => {
       const i = issueOf(p, m[1]!);
-      return i ? award(ctx, i.awards, (name) => i.awards.push({ name, user: ctx.user })) : notFound('Issue');
+      return i
+        ? award(
+            ctx,
+            (name) => i.awards.some((a) => a.name === name && a.user === ctx.user),
+            (name) => i.awards.push({ name, user: ctx.user }),
+          )
+        : notFound('Issue');
     },
   ],
   [
@@ -200,7 +202,13 @@ export const routes: [string, RegExp, Handler][] = [
     (ctx, p, m) => {
       const parent = m[1] === 'issues' ? issueOf(p, m[2]!) : mrOf(p, m[2]!);
       const n = parent?.notes.find((x) => x.id === Number(m[3]));
-      return n ? award(ctx, n.awards, (name) => n.awards.push(`${ctx.user}:${name}`)) : notFound('Note');
+      return n
+        ? award(
+            ctx,
+            (name) => n.awards.includes(`${ctx.user}:${name}`),
+            (name) => n.awards.push(`${ctx.user}:${name}`),
+          )
+        : notFound('Note');
     },
   ],
   [
