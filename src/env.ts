@@ -250,6 +250,10 @@ export const servedForge = (env: Env): 'github' | 'gitlab' =>
 
 const githubSet = (env: Env) => Boolean(env.GITHUB_WEBHOOK_SECRET || env.GITHUB_TOKEN || env.GITHUB_APP_ID);
 
+/** Every forge booty serves: BOOTY_FORGE alone, else each one the env configures, GitHub first. */
+export const servedForges = (env: Env): ('github' | 'gitlab')[] =>
+  env.BOOTY_FORGE ? [env.BOOTY_FORGE] : configuredForges(env);
+
 /** The forges a server takes deliveries from, GitHub first. */
 export const configuredForges = (env: Env): ('github' | 'gitlab')[] => [
   ...(githubConfigured(env) ? (['github'] as const) : []),

@@ -23,6 +23,8 @@ export interface AppDeps {
   store: EventStore;
   /** The forge whose deliveries POST /webhooks takes. */
   webhooks: ForgeWebhooks;
+  /** Each served forge's own route (`/webhooks/github`, `/webhooks/gitlab`), when booty serves two. */
+  moreWebhooks?: { config: IntakeSettings; webhooks: ForgeWebhooks }[];
   metrics: GatewayMetrics;
   log: Logger;
   readiness: () => Promise<ReadinessCheck[]>;
@@ -55,10 +57,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keepAliveTimeout: 5_000,
     http: { headersTimeout: 5_000, requestTimeout: 5_000, connectionsCheckingInterval: 1_000 },
   });
-  installErrorReplies(app, { path: deps.config.webhookPath, bodyLimit: deps.webhooks.maxBytes }, (code) =>
-    deps.metrics.countDelivery(code),
+  const more = deps.moreWebhooks ?? [];
+  installErrorReplies(
+    app,
+    {
+      paths: [deps.config.webhookPath, ...more.map((m) => m.config.webhookPath)],
+      bodyLimit: Math.max(deps.webhooks.maxBytes, ...more.map((m) => m.webhooks.maxBytes)),
+    },
+    (code) => deps.metrics.countDelivery(code),
   );
   await app.register(webhookRoutes, deps);
+  for (const m of more) await app.register(webhookRoutes, { ...deps, ...m });
   await app.register(opsRoutes, deps);
   // Jobs' logs hold the issues, the code and the test output of private repositories: the API and
   // the view ask for a token, and the view is served where the operator says (or on loopback).

@@ -26,7 +26,7 @@ export function errorReply(err: BootyError): ErrorReply {
 
 export function installErrorReplies(
   app: FastifyInstance,
-  webhook: { path: string; bodyLimit: number },
+  webhook: { paths: string[]; bodyLimit: number },
   onError: (outcome: string) => void,
 ) {
   app.setErrorHandler((err, request, reply) => {
@@ -34,7 +34,7 @@ export function installErrorReplies(
     // Log the code and message only: never the body, the headers or the signature.
     if (booty.status >= 500) request.log.error({ err }, booty.message);
     else request.log.info({ code: booty.code }, booty.message);
-    if (request.routeOptions.url === webhook.path) onError(booty.code);
+    if (webhook.paths.includes(request.routeOptions.url ?? '')) onError(booty.code);
     const { status, body } = errorReply(booty);
     // A 503 is a "not now": say when to come back (a restart takes seconds).
     if (status === 503) reply.header('retry-after', '10');

@@ -15,8 +15,9 @@ export interface IntakeSettings extends IntakeConfig {
 // GitLab's namespaces nest (group/subgroup/project): the name is the last part.
 const repoGlob = /^[^/\s]+(\/[^/\s]+)+$/;
 
-export function intakeConfig(env: Env): IntakeSettings {
-  const gitlab = servedForge(env) === 'gitlab';
+/** `forge`: whose deliveries these settings read (default: the forge booty serves first). */
+export function intakeConfig(env: Env, forge: 'github' | 'gitlab' = servedForge(env)): IntakeSettings {
+  const gitlab = forge === 'gitlab';
   if (gitlab && !env.GITLAB_WEBHOOK_SECRET) {
     throw new BootyError('BOOTY_E_ENV_INVALID', {
       name: 'GITLAB_WEBHOOK_SECRET',

@@ -8,7 +8,7 @@ import {
   jobSettingsFrom,
   leaseSettings,
   secretValues,
-  servedForge,
+  servedForges,
   storeLocation,
 } from '../env.js';
 import type { Forge } from '../forges/forge.js';
@@ -25,6 +25,7 @@ import type { EventStore } from '../store/event-store.js';
 import { StoreHealth } from '../store/store-health.js';
 import { Lifecycle } from './lifecycle.js';
 import { openStore } from './open-store.js';
+import { routedForge } from './routed-forge.js';
 
 // The composition root: the one place that builds booty's parts from a config object. The store,
 // the forge (the one place an adapter is picked), the effects, the observers, the supervisor that
@@ -92,9 +93,16 @@ export function composeBooty(config: BootyConfig): Booty {
     const scrub = scrubberOf(() => [...secretValues(env), ...(forge?.secrets ?? [])]);
     // Who chose the mode, for the notices that say the tests ran without bubblewrap.
     const sandbox = sandboxChoice(env.BOOTY_SANDBOX, config.defaultSandbox ?? 'auto');
-    // The one adapter picked: BOOTY_FORGE, else the forge the env configures (env.ts, servedForge).
-    const create = servedForge(env) === 'gitlab' ? createGitLabForge : createGitHubForge;
-    forge = config.effects ? null : create({ env, log, scrub, sandbox });
+    // The one place adapters are picked: BOOTY_FORGE, else each forge the env configures (env.ts);
+    // with two, each job's calls go to its repository's forge (routed-forge.ts).
+    const served = servedForges(env);
+    const make = (name: 'github' | 'gitlab') =>
+      (name === 'gitlab' ? createGitLabForge : createGitHubForge)({ env, log, scrub, sandbox });
+    forge = config.effects
+      ? null
+      : served.length === 1
+        ? make(served[0]!)
+        : routedForge({ github: make('github'), gitlab: make('gitlab') }, served[0]!).forge;
     const runtime = forge ? createJobRuntime({ env, log, store, forge, sandbox, scrub }) : null;
     const health = config.server
       ? new StoreHealth({

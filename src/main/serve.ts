@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Supervisor } from '../engine/supervisor.js';
-import { servedForge, storeLocation } from '../env.js';
+import { servedForge, servedForges, storeLocation } from '../env.js';
 import { BootyError } from '../errors.js';
 import { buildApp } from '../gateway/app.js';
 import type { ReadIssue } from '../gateway/jobs-write-routes.js';
@@ -74,16 +74,24 @@ export async function startServer(
   // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.
   const dashboard = dashboardServed(env);
   // Without a forge (a test's or a benchmark's own effects), the served forge's webhooks all the same.
-  const webhooks =
-    forge?.webhooks ??
-    (servedForge(env) === 'gitlab'
-      ? (await import('../forges/gitlab/gitlab-webhooks.js')).gitlabWebhooks
-      : (await import('../forges/github/github-webhooks.js')).githubWebhooks);
+  const webhooks = forge?.webhooks ?? (await webhooksOf(servedForge(env)));
+  // Both forges served: each has a route of its own too, /webhooks staying the first one's.
+  const served = servedForges(env);
+  const moreWebhooks =
+    served.length > 1
+      ? await Promise.all(
+          served.map(async (name) => ({
+            config: { ...intakeConfig(env, name), webhookPath: `/webhooks/${name}` },
+            webhooks: await webhooksOf(name),
+          })),
+        )
+      : [];
   const app = await buildApp({
     config: settings,
     intake,
     store,
     webhooks,
+    moreWebhooks,
     metrics,
     log,
     dashboard,
@@ -201,3 +209,9 @@ function urlHost(host: string) {
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
 }
+
+/** A forge's webhook reader, loaded when needed. */
+const webhooksOf = async (name: 'github' | 'gitlab') =>
+  name === 'gitlab'
+    ? (await import('../forges/gitlab/gitlab-webhooks.js')).gitlabWebhooks
+    : (await import('../forges/github/github-webhooks.js')).githubWebhooks;

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_GITLAB_WEBHOOK_BYTES } from '../../src/forges/gitlab/gitlab-webhooks.js';
-import { SECRET, startTestServer, type TestServer, TRIGGER } from './gateway-harness.js';
+import {
+  deliver as deliverGitHub,
+  labelPayload,
+  newDeliveryId,
+  SECRET,
+  startTestServer,
+  type TestServer,
+  TRIGGER,
+} from './gateway-harness.js';
 
 // POST /webhooks on a booty that serves GitLab (BOOTY_FORGE=gitlab): GitLab's headers and hooks.
 // Every bad request gets its status and a JSON error with a stable code, stores no job and records
@@ -153,5 +161,42 @@ describe('bad input to POST /webhooks from GitLab', () => {
     expect(await deliver({ uuid, payload })).toMatchObject({ status: 200, body: { duplicate: true } });
     const jobs = await s.store.listJobs();
     expect(jobs.map((j) => [j.repo, j.issue])).toEqual([['gitlab:group/sub/project', 12]]);
+  });
+});
+
+describe('a booty serving GitHub and GitLab at once', () => {
+  it('takes each forge on its own route, and /webhooks stays GitHub’s', async () => {
+    const both = await startTestServer({
+      env: { GITLAB_WEBHOOK_SECRET: 'gitlab-token-both', GITLAB_TOKEN: 'glpat-both-forges-token-000' },
+    });
+    try {
+      const gitlab = (path: string) =>
+        fetch(`${both.url}${path}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-gitlab-token': 'gitlab-token-both',
+            'x-gitlab-event': 'Issue Hook',
+            'x-gitlab-event-uuid': randomUUID(),
+          },
+          body: JSON.stringify(issueHook({ iid: 5 })),
+        });
+      expect((await gitlab('/webhooks/gitlab')).status).toBe(202);
+      // GitHub's route reads GitHub's headers: a GitLab hook there is refused, and stores nothing.
+      expect((await gitlab('/webhooks')).status).toBe(401);
+      expect((await gitlab('/webhooks/github')).status).toBe(401);
+      const github = await deliverGitHub(both.url, {
+        deliveryId: newDeliveryId(),
+        payload: labelPayload('labeled', { issue: 6 }),
+      });
+      expect(github.status).toBe(202);
+      const jobs = await both.store.listJobs();
+      expect(jobs.map((j) => [j.repo, j.issue]).sort()).toEqual([
+        ['Codertocat/Hello-World', 6],
+        ['gitlab:group/sub/project', 5],
+      ]);
+    } finally {
+      await both.close();
+    }
   });
 });
