@@ -6,7 +6,9 @@
 // PR body show it and fenced for the refine prompt. The output is made of the lines that made each
 // reader's former regex backtrack: long lines without CR, open escape sequences, pytest ids of many
 // `::`, vitest headers full of spaces, frames through many node_modules/, near misses of each
-// failure class, runs of blank lines. The baseline is a plain split('\n') of the same bytes.
+// failure class, runs of blank lines. The report wraps each of the output's 53,000 lines in a
+// JSON event, so it is nearly five times the output's size: the speed counts every byte read, the
+// output's and the report's. The baseline is a plain split('\n') of the same bytes.
 import { fenceTestOutput } from '../src/claude/untrusted-text.js';
 import type { TestCase, TestRun } from '../src/events/effect-results.js';
 import { classifyRun } from '../src/refine/failure-class.js';
@@ -122,23 +124,25 @@ const seconds = (f: () => unknown) => {
 export default async function run(): Promise<BenchResult[]> {
   const output = hostileOutput();
   const goJson = goJsonOf(output);
-  const megabytes = Buffer.byteLength(output) / MB;
+  const megabytes = (Buffer.byteLength(output) + Buffer.byteLength(goJson)) / MB;
   const rendered = readAll(output, goJson);
   // The path read what it was given: the secret never reaches what is rendered.
   if (rendered.includes(SECRET) || !rendered.includes('What failed'))
     throw new Error('the output was not read');
   const path = median(Array.from({ length: RUNS }, () => seconds(() => readAll(output, goJson))));
-  const split = median(Array.from({ length: RUNS * 20 }, () => seconds(() => output.split('\n'))));
+  const split = median(
+    Array.from({ length: RUNS * 20 }, () => seconds(() => [output.split('\n'), goJson.split('\n')])),
+  );
   const value = round(megabytes / path);
   const baseline = round(megabytes / split);
   return [
     {
       name: 'output-path',
-      metric: 'hostile output read through clean, parse, classify, scrub and render',
+      metric: 'hostile output and its report read through clean, parse, classify, scrub and render',
       value,
       baseline,
       ratio: ratio(value, baseline),
-      unit: "MB/s of CPU time (baseline: split('\\n') of the same 1 MB)",
+      unit: "MB/s of CPU time, output and report (baseline: split('\\n') of the same bytes)",
       goal: 'value >= 20 MB/s',
     },
   ];
