@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMention } from '../../src/forges/github/classify-conversation.js';
+import { parseMention } from '../../src/forges/mention.js';
 
 // Given a comment's text, when it is read for `@booty`, then this command or request is found.
 
