@@ -338,7 +338,11 @@ export const jobMachine = setup({
     // A follow-up round: the branch's head as it is now, humans' commits included, then the same
     // bounded loop, then answering.
     syncing: step('syncBranch', {
-      onDone: { target: 'generating', actions: ['recordSync', 'nextAttempt'] },
+      onDone: [
+        // Someone else's pull request: its tests run at its head first, to judge the round by.
+        { guard: 'noBaseline', target: 'baselining', actions: 'recordSync' },
+        { target: 'generating', actions: ['recordSync', 'nextAttempt'] },
+      ],
       onError: retryOrConclude('syncing'),
     }),
     answering: {

@@ -59,7 +59,8 @@ export function conversationSection(ctx: JobContext, state: JobStateName): strin
   const lines: string[] = [];
   const waiting = WAITING[state];
   if (waiting) lines.push(`**Now:** booty ${waiting}.`);
-  lines.push(`**CI:** ${ciLine(c.ci)}`);
+  // CI on someone else's pull request is theirs to read: booty reads it only on its own.
+  if (!ctx.request.onPr) lines.push(`**CI:** ${ciLine(c.ci)}`);
   if (c.heldDraft && ctx.pr.draft)
     lines.push(
       `**Draft:** @${c.heldDraft} turned it back to draft; booty leaves it so until someone marks it ready.`,
