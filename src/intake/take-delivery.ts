@@ -167,7 +167,8 @@ async function startedBy(
       installationId,
       ...(start.planApproval ? { planApproval: true } : {}),
       ask,
-      ...(pr ? { onPr: pr } : {}),
+      // A question on a fork's pull request is read at the default branch: its head is not ours to fetch.
+      ...(pr && !pr.fork ? { onPr: pr } : {}),
     },
   };
 }
