@@ -236,11 +236,19 @@ const NOTHING_TO_DO: Partial<Record<string, string>> = {
     'no pull request is open to run a round on yet: the job waits for `@booty approve` of its plan, or `@booty continue` at its token budget',
 };
 
+/** `retry` where a pull request waits with nothing that failed: no round is run, and no model asked. */
+const NOTHING_TO_RETRY =
+  'nothing failed that another round could redo: the last round pushed its commit, the tests pass and CI is not red. Say what to change with `@booty <what to change>`';
+
 /** Every command from a writer gets an answer: one the job did not take says why. */
 async function answerIgnored(intent: ConversationIntent, reason: string, deps: TakeDeps, log: Logger) {
   const { event } = intent;
   if (!deps.conversation || event.type !== 'CommandReceived') return;
-  const why = reason === NOTHING_NEW ? (NOTHING_TO_DO[event.command] ?? reason) : reason;
+  let why = reason === NOTHING_NEW ? (NOTHING_TO_DO[event.command] ?? reason) : reason;
+  if (reason === NOTHING_NEW && event.command === 'retry') {
+    const job = await deps.intake.jobFor(intent.repo, intent.target).catch(() => null);
+    if (job && (job.state === 'prOpened' || job.state === 'promoted')) why = NOTHING_TO_RETRY;
+  }
   await deps.conversation
     .answerIgnored(
       intent.repo,
