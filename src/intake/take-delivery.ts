@@ -243,7 +243,22 @@ const NOTHING_TO_RETRY =
 /** Every command from a writer gets an answer: one the job did not take says why. */
 async function answerIgnored(intent: ConversationIntent, reason: string, deps: TakeDeps, log: Logger) {
   const { event } = intent;
-  if (!deps.conversation || event.type !== 'CommandReceived') return;
+  if (!deps.conversation) return;
+  // The one place a job does not take a question: parked at its budget, which the answer would spend.
+  if (event.type === 'QuestionAsked' && reason === NOTHING_NEW) {
+    await deps.conversation
+      .answerIgnored(
+        intent.repo,
+        intent.needs.installationId,
+        intent.target,
+        event.author,
+        event.commentId,
+        'booty did not answer: this job has spent its token budget and waits for a writer’s `@booty continue`.',
+      )
+      .catch((err: unknown) => log.warn({ err }, 'could not answer an ignored question'));
+    return;
+  }
+  if (event.type !== 'CommandReceived') return;
   let why = reason === NOTHING_NEW ? (NOTHING_TO_DO[event.command] ?? reason) : reason;
   if (reason === NOTHING_NEW && event.command === 'retry') {
     const job = await deps.intake.jobFor(intent.repo, intent.target).catch(() => null);
