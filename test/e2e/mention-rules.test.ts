@@ -15,10 +15,10 @@ afterEach(async () => {
   w = null;
 });
 
-async function started() {
+async function started(env: Record<string, string> = {}) {
   const world = await e2eWorld('pass');
   w = world;
-  const booty = await world.startInProcess();
+  const booty = await world.startInProcess(env);
   const quiet = async () => {
     await world.github.settled();
     await booty.server.supervisor.onIdle();
@@ -103,5 +103,24 @@ describe('@booty where no label asked', () => {
     expect(said?.body).toContain('forker/tiny-durations');
     expect(said?.body).toContain('Allow edits by maintainers');
     expect(world.anthropic.messages()).toEqual([]);
+  });
+
+  it('a question the token budget cannot pay for is answered so, without the model, and the job ends answered', async () => {
+    const { world, booty, say, bootySaid } = await started({ BOOTY_MAX_TOKENS_PER_JOB: '50' });
+    const asked = await say('maintainer', 'write', world.issue, '@booty why is formatDuration slow?');
+    const [job] = await booty.store.listJobs();
+    const done = await booty.server.supervisor.whenFinished(job!.jobId);
+    expect(done.value).toBe('answered');
+    expect(done.context.conversation.rounds).toEqual([
+      expect.objectContaining({
+        result: 'answered',
+        answer: expect.objectContaining({ answered: false, references: [] }),
+      }),
+    ]);
+    expect(world.anthropic.messages().filter((r) => r.path === '/v1/messages')).toEqual([]);
+    const replies = bootySaid(world.issue).filter((c) => c.body.includes(`comment=${asked.id} -->`));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toContain('spent its token budget, so booty did not ask the model');
+    await expectReplayVerified(world.dir, job!.jobId, 'answered');
   });
 });
