@@ -21,7 +21,7 @@ export const demoCommand: Command = {
     '                 then a fix), exhausted (never passes: a draft PR that says why, waiting in prOpened),',
     '                 review (a reviewer asks for one more case: a round answers with a commit on top',
     '                 and a reply in the thread), ci-red (CI fails on the PR; booty re-runs it once,',
-    '                 red again, a round fixes it, and green CI makes the PR ready), mention (a writer\'s',
+    "                 red again, a round fixes it, and green CI makes the PR ready), mention (a writer's",
     '                 @booty on the unlabeled issue does what the label does), question (a writer asks',
     '                 @booty a question: one answer, no commit) or person-pr (a writer opens a PR and',
     '                 asks @booty for one more case: a commit on top of their branch)',
