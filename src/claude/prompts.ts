@@ -1,6 +1,7 @@
 import type { Analysis, FailureClass } from '../events/effect-results.js';
 import type { JobContext } from '../machines/job-context.js';
 import { CLASS_GUIDANCE } from '../refine/class-guidance.js';
+import { failureBlocks } from '../refine/failure-class.js';
 import { fileBlock, type RepoContext } from './context-budget.js';
 import { fenceIssue, fenceTestOutput, sanitizeUntrusted } from './untrusted-text.js';
 
@@ -71,6 +72,18 @@ export function followUpText(job: JobContext): string {
       }
     }
   }
+  // `retry` alone, after tests that did not pass: the failures are what to work on.
+  const retryOnly = round.triggers.every((t) => t.kind === 'command' && t.command === 'retry');
+  // The run before the round: the same words on every attempt of it, so the prefix stays cached.
+  const last = job.attempts.filter((a) => a.n < round.firstAttempt).findLast((a) => a.test)?.test;
+  if (retryOnly && last && !last.passed)
+    failures.push(
+      retryText(
+        failureBlocks(last)
+          .map((b) => `${b.id}\n${b.text}`)
+          .slice(0, 8),
+      ),
+    );
   return [
     `Pull request #${job.pr?.number ?? '?'} for this issue is open, and a follow-up round was asked for. The repository context above shows its branch as it stands now. Make only the change the round asks for, on top of it; keep the rest of the pull request as it is, and keep the tests passing.`,
     ...(said.length ? ['<untrusted_issue>', ...said, '</untrusted_issue>'] : []),
@@ -87,6 +100,64 @@ export function prDiffText(diff: string, base: string, maxChars = 40_000): strin
   return [
     `The pull request's whole diff so far, against ${base.slice(0, 7)} where it branched off (humans' commits on the branch included):`,
     `<pr_diff>\n${cut.replaceAll('</pr_diff', '&lt;/pr_diff')}\n</pr_diff>`,
+  ].join('\n');
+}
+
+/**
+ * A round of questions: what the writers asked, as fenced data, after the questions and answers
+ * of the job's earlier rounds (a follow-up reads what it follows).
+ */
+export function questionText(job: JobContext): string {
+  const author = (a: string) => a.replace(/[^\w.[\]-]/g, '').slice(0, 60) || 'unknown';
+  const earlier = job.conversation.rounds
+    .filter((r) => r.answer?.answered && r !== job.round)
+    .flatMap((r) => [
+      ...r.triggers.flatMap((t) =>
+        t.kind === 'question'
+          ? [
+              `<issue_comment author="${author(t.author)}">`,
+              sanitizeUntrusted(t.body, 4_000),
+              '</issue_comment>',
+            ]
+          : [],
+      ),
+      `<booty_answer commit="${r.answer!.commit.slice(0, 12)}">`,
+      r.answer!.text.replaceAll('</booty_answer', '&lt;/booty_answer'),
+      '</booty_answer>',
+    ]);
+  const asked = (job.round?.triggers ?? []).flatMap((t) =>
+    t.kind === 'question'
+      ? [`<issue_comment author="${author(t.author)}">`, sanitizeUntrusted(t.body, 4_000), '</issue_comment>']
+      : [],
+  );
+  return [
+    ...(earlier.length
+      ? [
+          'What was asked before in this conversation, and what you answered:',
+          '<untrusted_issue>',
+          ...earlier,
+          '</untrusted_issue>',
+        ]
+      : []),
+    'The question now:',
+    '<untrusted_issue>',
+    ...asked,
+    '</untrusted_issue>',
+  ].join('\n');
+}
+
+export function questionTask(commit: string): string {
+  return `Task: answer the question above about this repository, as the code stands at commit ${commit.slice(0, 12)} (the repository context shows it). Nothing will be changed or committed: answer in words, for the people who asked, and say where in the code the answer comes from. If the code does not show the answer, say so and say what would. Call submit_answer.`;
+}
+
+/**
+ * A writer's `retry` after tests that did not pass: what failed last, for the round to fix. The
+ * run's failures are data, fenced as test output.
+ */
+export function retryText(failures: string[]): string {
+  return [
+    'A writer asked booty to try again: the tests did not pass after the last attempt, with these failures. Make them pass.',
+    ...failures.map((f) => fenceTestOutput(f, 4_000)),
   ].join('\n');
 }
 

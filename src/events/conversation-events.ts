@@ -60,6 +60,21 @@ export const CommandReceived = z.object({
 });
 export type CommandReceived = z.infer<typeof CommandReceived>;
 
+/**
+ * A writer's `@booty <question>`: answered in one reply, with the lines it read, and never a
+ * commit (machine 8).
+ */
+export const QuestionAsked = z.object({
+  type: z.literal('QuestionAsked'),
+  place: FeedbackPlace,
+  author: z.string().min(1),
+  body: z.string(),
+  commentId: z.number().int(),
+  deliveryId,
+  at,
+});
+export type QuestionAsked = z.infer<typeof QuestionAsked>;
+
 /** A check suite, check run, status or workflow run finished on a commit: the job reads CI again. */
 export const CiCompleted = z.object({
   type: z.literal('CiCompleted'),
@@ -94,4 +109,10 @@ export const PrUpdated = z.object({
 });
 export type PrUpdated = z.infer<typeof PrUpdated>;
 
-export type ConversationEvent = FeedbackReceived | CommandReceived | CiCompleted | PrClosed | PrUpdated;
+export type ConversationEvent =
+  | FeedbackReceived
+  | CommandReceived
+  | QuestionAsked
+  | CiCompleted
+  | PrClosed
+  | PrUpdated;

@@ -39,6 +39,8 @@ export function intakeConfig(env: Env): IntakeSettings {
   const allowed = env.BOOTY_REPOS.length > 0 ? picomatch(env.BOOTY_REPOS, { nocase: true }) : () => true;
   return {
     triggerLabel: env.BOOTY_TRIGGER_LABEL,
+    // Until the forge says otherwise (an App's own name, read at start).
+    handle: () => env.BOOTY_HANDLE ?? 'booty',
     webhookPath: env.WEBHOOK_PATH,
     secrets: [env.GITHUB_WEBHOOK_SECRET, env.GITHUB_WEBHOOK_SECRET_PREVIOUS].filter(
       (s): s is string => s !== undefined,

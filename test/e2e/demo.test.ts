@@ -90,7 +90,7 @@ describe('booty demo', () => {
     const r = await booty(['demo', '--scenario', 'maybe']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      `booty demo: --scenario must be one of pass, refine, exhausted, review, ci-red, not "maybe"; see \`node ${path.relative(process.cwd(), bootyBin())} demo --help\` (BOOTY_E_USAGE)`,
+      `booty demo: --scenario must be one of pass, refine, exhausted, review, ci-red, mention, question, person-pr, not "maybe"; see \`node ${path.relative(process.cwd(), bootyBin())} demo --help\` (BOOTY_E_USAGE)`,
     );
   });
 });

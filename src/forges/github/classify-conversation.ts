@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { type CommandWord, type FeedbackPlace, PrUpdated } from '../../events/conversation-events.js';
+import { type FeedbackPlace, PrUpdated } from '../../events/conversation-events.js';
 import type { RepoRef } from '../../events/job-events.js';
-import type { ConversationIntent, JobTarget, WakeIntent } from '../forge.js';
+import type { ConversationIntent, IntakeConfig, JobStart, JobTarget, WakeIntent } from '../forge.js';
 import { isBootysOwn } from '../markers.js';
+import { parseMention } from '../mention.js';
 import { parse } from './payload.js';
 
 // The deliveries that wake a job with an open PR: comments, reviews, the PR itself and CI. Pure,
@@ -17,7 +18,15 @@ const PrRefs = z.array(z.object({ number: z.number().int() })).default([]);
 const payloads = {
   issue_comment: z.object({
     action: z.string(),
-    issue: z.object({ number: z.number().int().positive(), pull_request: z.unknown().optional() }),
+    issue: z.object({
+      number: z.number().int().positive(),
+      pull_request: z.unknown().optional(),
+      title: z.string().default(''),
+      body: z.string().nullish(),
+      html_url: z.string().default(''),
+      state: z.string().optional(),
+      labels: z.array(z.object({ name: z.string() })).nullish(),
+    }),
     comment: z.object({ id: z.number().int(), body: z.string().nullish(), user: Account }),
     repository: Repository,
     installation: Installation,
@@ -87,58 +96,39 @@ export type ConversationClassified =
   | { action: string | null; intent: { kind: 'ignore'; reason: string } };
 
 const BRANCH_PREFIX = 'booty/';
+/** The label that asks for the plan to wait for a writer's approval before any code is written. */
+export const PLAN_LABEL = 'booty:plan';
 /** What happens to a PR that its job hears of, besides its closing. */
 const PR_UPDATES: readonly string[] = PrUpdated.shape.action.options;
 const isPrUpdate = (action: string): action is PrUpdated['action'] => PR_UPDATES.includes(action);
 const isBot = (a: { login: string; type?: string }) => a.type === 'Bot' || a.login.endsWith('[bot]');
 const repoOf = (r: z.infer<typeof Repository>): RepoRef => ({ owner: r.owner.login, name: r.name });
 
-/**
- * What the commenter said in their own words: a quoted line is someone else's (a reply quoting
- * `@booty cancel` must not cancel again), and code, fenced or inline, or an HTML comment (an issue
- * template's hint) shows a command without giving it.
- */
-function ownWords(body: string): string {
-  // Blanked, not cut: a position in the result is the same position in the body.
-  const blank = (text: string) => text.replace(/[^\n]/g, ' ');
-  return body
-    .replace(/^[ \t]*(```|~~~)[\s\S]*?(?:^[ \t]*\1[^\n]*$|(?![\s\S]))/gm, blank)
-    .replace(/<!--[\s\S]*?(?:-->|(?![\s\S]))/g, blank)
-    .replace(/^[ \t]*>.*$/gm, blank)
-    .replace(/`[^`\n]*`/g, blank);
-}
-
-/**
- * `@booty retry|stop|cancel|continue|approve`, `@booty revise <what to change>` (the text may run
- * on over the following lines), or `@booty <request>`; null when booty is not called in the
- * commenter's own words.
- */
-export function parseMention(
-  body: string,
-  name = 'booty',
-): { command: CommandWord; text?: string } | { request: string } | null {
-  const own = ownWords(body);
-  const m = new RegExp(`(?:^|\\s)@${name}\\b[ \\t]*([^\\n]*)`, 'i').exec(own);
-  if (!m) return null;
-  const rest = m[1]!.trim();
-  // A command may end a sentence (`@booty approve.`, `@booty continue!`): punctuation is not a request.
-  const word = /^(retry|stop|cancel|continue|approve)\b[\s.!,;:)]*$/i.exec(rest)?.[1]?.toLowerCase();
-  if (word) return { command: word as CommandWord };
-  // The revision is the writer's whole text from there on, their code and quotes included.
-  const revise = /^revise\b/i.test(rest) && /\brevise\b\s*([\s\S]*)$/i.exec(body.slice(m.index));
-  if (revise) {
-    const text = revise[1]!.trim();
-    return text ? { command: 'revise', text } : { command: 'revise' };
-  }
-  return { request: body.trim() };
-}
-
 /** A delivery with its payload as parsed: switching on `event` narrows `p`. */
 type Delivery = {
   [K in ConversationEventName]: { event: K; p: z.infer<(typeof payloads)[K]> };
 }[ConversationEventName];
 
-export function classifyConversation(event: ConversationEventName, payload: unknown): ConversationClassified {
+/** Where a writer's `@booty` may start a job when none waits: an open issue or PR of a repository booty serves. */
+function jobStart(
+  p: z.infer<(typeof payloads)['issue_comment']>,
+  config: Pick<IntakeConfig, 'triggerLabel' | 'isAllowedRepo'>,
+): JobStart | null {
+  const repo = repoOf(p.repository);
+  if (p.issue.state === 'closed' || !config.isAllowedRepo(`${repo.owner}/${repo.name}`)) return null;
+  return {
+    issue: { number: p.issue.number, title: p.issue.title, body: p.issue.body ?? '', url: p.issue.html_url },
+    pr: p.issue.pull_request != null ? p.issue.number : null,
+    triggerLabel: config.triggerLabel,
+    planApproval: (p.issue.labels ?? []).some((l) => l.name.toLowerCase() === PLAN_LABEL),
+  };
+}
+
+export function classifyConversation(
+  event: ConversationEventName,
+  payload: unknown,
+  config: Pick<IntakeConfig, 'triggerLabel' | 'handle' | 'isAllowedRepo'>,
+): ConversationClassified {
   const d = { event, p: parse(payloads[event], event, payload) } as Delivery;
   const action: string | null = 'action' in d.p ? d.p.action : null;
   const ignore = (reason: string) => ({ action, intent: { kind: 'ignore' as const, reason } });
@@ -154,7 +144,14 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       repo,
       target,
       event: body,
-      needs: { writer: null, installationId: null, reviewComments: null, react: null, ...needs },
+      needs: {
+        writer: null,
+        installationId: null,
+        reviewComments: null,
+        react: null,
+        start: null,
+        ...needs,
+      },
     },
   });
 
@@ -165,7 +162,7 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       // booty's own comments included: booty never talks to itself.
       if (isBot(p.comment.user) || isBootysOwn(p.comment.body))
         return ignore("comments from bots are ignored, booty's own included");
-      const mention = parseMention(p.comment.body ?? '');
+      const mention = parseMention(p.comment.body ?? '', config.handle());
       if (!mention) return ignore('the comment does not call on @booty');
       const onPr = p.issue.pull_request != null;
       const place: FeedbackPlace = onPr ? 'pr-comment' : 'issue-comment';
@@ -177,46 +174,50 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       };
       const target = onPr ? { pr: p.issue.number } : { issue: p.issue.number };
       const repo = repoOf(p.repository);
-      return 'command' in mention
-        ? wake(
-            repo,
-            target,
-            {
-              type: 'CommandReceived',
-              command: mention.command,
-              place,
-              author,
-              commentId: p.comment.id,
-              ...(mention.text ? { text: mention.text } : {}),
-            },
-            needs,
-          )
-        : wake(
-            repo,
-            target,
-            {
-              type: 'FeedbackReceived',
-              place,
-              author,
-              body: mention.request,
-              commentId: p.comment.id,
-              comments: [],
-              mention: true,
-            },
-            needs,
-          );
+      const said = { place, author, commentId: p.comment.id };
+      if ('command' in mention) {
+        return wake(
+          repo,
+          target,
+          {
+            type: 'CommandReceived',
+            command: mention.command,
+            ...said,
+            ...(mention.text ? { text: mention.text } : {}),
+          },
+          needs,
+        );
+      }
+      // A request or a question with no job to hear it starts one, as the label would.
+      const start = jobStart(p, config);
+      if ('question' in mention)
+        return wake(
+          repo,
+          target,
+          { type: 'QuestionAsked', ...said, body: mention.question },
+          { ...needs, start },
+        );
+      return wake(
+        repo,
+        target,
+        { type: 'FeedbackReceived', ...said, body: mention.request, comments: [], mention: true },
+        { ...needs, start },
+      );
     }
     case 'pull_request_review': {
       const { p } = d;
       if (p.action !== 'submitted') return ignore(`pull_request_review.${p.action} asks nothing`);
       if (isBot(p.review.user)) return ignore('reviews from bots are ignored');
-      if (!p.pull_request.head.ref.startsWith(BRANCH_PREFIX)) return ignore('not a booty pull request');
+      const ours = p.pull_request.head.ref.startsWith(BRANCH_PREFIX);
+      const mention = parseMention(p.review.body ?? '', config.handle()) !== null;
+      // On someone else's pull request, a review is for its author unless it calls on booty.
+      if (!ours && !mention) return ignore('not a booty pull request');
       if (p.review.state.toLowerCase() === 'approved' && !p.review.body?.trim())
         return ignore('an approval asks for no change');
       const author = p.review.user.login as string;
       return wake(
         repoOf(p.repository),
-        { pr: p.pull_request.number, branch: p.pull_request.head.ref },
+        ours ? { pr: p.pull_request.number, branch: p.pull_request.head.ref } : { pr: p.pull_request.number },
         {
           type: 'FeedbackReceived',
           place: 'review',
@@ -224,7 +225,7 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
           body: p.review.body ?? '',
           commentId: p.review.id,
           comments: [],
-          mention: parseMention(p.review.body ?? '') !== null,
+          mention,
         },
         {
           writer: author,
@@ -237,8 +238,10 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
     case 'pull_request': {
       const { p } = d;
       const pr = p.pull_request;
-      if (!pr.head.ref.startsWith(BRANCH_PREFIX)) return ignore('not a booty pull request');
-      const target = { pr: pr.number, branch: pr.head.ref };
+      // Someone else's pull request is found by its number alone: a job may work on it.
+      const target = pr.head.ref.startsWith(BRANCH_PREFIX)
+        ? { pr: pr.number, branch: pr.head.ref }
+        : { pr: pr.number };
       const sender = p.sender.login as string;
       if (p.action === 'closed')
         return wake(repoOf(p.repository), target, { type: 'PrClosed', merged: pr.merged === true, sender });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ConversationIntent, IntakeConfig, Intent } from '../forge.js';
-import { classifyConversation, isConversationEvent } from './classify-conversation.js';
+import { classifyConversation, isConversationEvent, PLAN_LABEL } from './classify-conversation.js';
 import { invalid, parse } from './payload.js';
 
 // Turns a verified delivery into what the supervisor should do with it. Pure: the event name, the
@@ -25,9 +25,6 @@ const IssuesPayload = z.object({
   installation: z.object({ id: z.number().int() }).nullish(),
 });
 
-/** The label that asks for the plan to wait for a writer's approval before any code is written. */
-export const PLAN_LABEL = 'booty:plan';
-
 /** Every other event only has to be an object; its action, when present, is recorded. */
 const AnyPayload = z.object({ action: z.string().optional() });
 
@@ -37,7 +34,7 @@ export interface Classified {
 }
 
 export function classifyDelivery(event: string, payload: unknown, config: IntakeConfig): Classified {
-  if (isConversationEvent(event)) return classifyConversation(event, payload);
+  if (isConversationEvent(event)) return classifyConversation(event, payload, config);
   if (event === 'pull_request_review_comment') {
     return {
       action: parse(AnyPayload, event, payload).action ?? null,
