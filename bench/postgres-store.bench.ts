@@ -166,9 +166,10 @@ export default async function run(): Promise<BenchResult[]> {
         baseline: Math.round(best.rawConcurrent),
         ratio: ratio(best.oursConcurrent, best.rawConcurrent),
         unit: `events/s, ${WRITERS} writers at once (baseline: raw pg INSERTs, sharing commits)`,
-        // Appends commit one at a time (the global order), so this is about one commit's fsync.
-        // A job writes some 30 events over minutes: 250 a second is hundreds of jobs a minute.
-        goal: 'value >= 250 events/s',
+        // Appends commit one at a time (the global order), so this is about one commit's fsync,
+        // against raw INSERTs that share their commits: a fifth of them is still hundreds of jobs a
+        // minute (a job writes some 30 events over minutes).
+        goal: 'ratio >= 0.2',
       },
       {
         name: 'postgres-store',
