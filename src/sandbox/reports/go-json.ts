@@ -108,7 +108,7 @@ export function parseGoJson(output: string, cwd: string): GoJsonResult {
       continue;
     }
     // Events come in runs for one test: the last one found is looked up first.
-    let test = last !== null && last.pkg === pkg && last.name === event.Test ? last : null;
+    let test: GoTest | null = last !== null && last.pkg === pkg && last.name === event.Test ? last : null;
     if (!test) {
       const key = `${pkg}\0${event.Test}`;
       test = tests.get(key) ?? null;
