@@ -79,8 +79,8 @@ export default async function run(): Promise<BenchResult[]> {
       baseline: round(bare),
       ratio: ratio(help, bare),
       unit: 'ms for `booty --help`, median of 15 (baseline: `node -e 0`)',
-      // Loading the CLI's commands costs at most half a bare Node start again.
-      goal: 'ratio <= 1.5',
+      // The former goal, 300 ms, over the bare start of the run that set it (117 ms).
+      goal: 'ratio <= 2.5',
     },
     {
       name: 'serve-idle',
