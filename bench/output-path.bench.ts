@@ -8,7 +8,8 @@
 // `::`, vitest headers full of spaces, frames through many node_modules/, near misses of each
 // failure class, runs of blank lines. The report wraps each of the output's 53,000 lines in a
 // JSON event, so it is nearly five times the output's size: the speed counts every byte read, the
-// output's and the report's. The baseline is a plain split('\n') of the same bytes.
+// output's and the report's. The baseline is the floor any reader pays for the same bytes: the
+// text split into lines, and the report split and parsed as JSON line by line.
 import { fenceTestOutput } from '../src/claude/untrusted-text.js';
 import type { TestCase, TestRun } from '../src/events/effect-results.js';
 import { classifyRun } from '../src/refine/failure-class.js';
@@ -112,6 +113,16 @@ function readAll(output: string, goJson: string): string {
   return `${failureDetails(run, 'What failed', { open: true })}\n${fenceTestOutput(cleaned, 20_000)}`;
 }
 
+/**
+ * The least any reader of this output pays, without a regex: the text split into lines, and the
+ * report split into its lines, each parsed as JSON (go test -json is read event by event).
+ */
+function readFloor(output: string, goJson: string): number {
+  let n = output.split('\n').length;
+  for (const line of goJson.split('\n')) n += (JSON.parse(line) as { Output?: string }).Output?.length ?? 0;
+  return n;
+}
+
 /** CPU seconds the call took: on a machine shared with other work, its wall time mostly measures
  * the others (the split, a millisecond long, is rarely interrupted; the path is). */
 const seconds = (f: () => unknown) => {
@@ -130,11 +141,9 @@ export default async function run(): Promise<BenchResult[]> {
   if (rendered.includes(SECRET) || !rendered.includes('What failed'))
     throw new Error('the output was not read');
   const path = median(Array.from({ length: RUNS }, () => seconds(() => readAll(output, goJson))));
-  const split = median(
-    Array.from({ length: RUNS * 20 }, () => seconds(() => [output.split('\n'), goJson.split('\n')])),
-  );
+  const floor = median(Array.from({ length: RUNS }, () => seconds(() => readFloor(output, goJson))));
   const value = round(megabytes / path);
-  const baseline = round(megabytes / split);
+  const baseline = round(megabytes / floor);
   return [
     {
       name: 'output-path',
@@ -142,8 +151,11 @@ export default async function run(): Promise<BenchResult[]> {
       value,
       baseline,
       ratio: ratio(value, baseline),
-      unit: "MB/s of CPU time, output and report (baseline: split('\\n') of the same bytes)",
-      goal: 'value >= 20 MB/s',
+      unit: 'MB/s of CPU time, output and report (baseline: the floor, the text split into lines and the report parsed line by line)',
+      // Beyond the floor's work the path runs the text readers (one per test runner's format), the
+      // report's reader, the cleaning and the rendering, each one linear pass: the whole within
+      // about 6.7 times the floor. A regex that backtracks on one of these lines costs far more.
+      goal: 'ratio >= 0.15',
     },
   ];
 }
