@@ -179,9 +179,10 @@ export function classifyRun(run: Run, evidence: BaselineEvidence): FailureClass 
     const cls = classOf(block.text, touched.has(block.id) ? undefined : before.get(block.id));
     if (cls) return cls;
   }
-  // When every failing test is one the change added or modified, the output's words are theirs:
-  // the change's failure, even where the baseline's run of the old test printed the same.
-  const own = run.failingTests.length > 0 && run.failingTests.every((id) => touched.has(id));
+  // When every failing test (and file that did not load) is one the change added or modified, the
+  // output's words are theirs: the change's failure, even where the baseline's old one printed the same.
+  const failing = [...run.failingTests, ...(run.loadErrors ?? []).map((e) => `${e.file} (did not load)`)];
+  const own = failing.length > 0 && failing.every((id) => touched.has(id));
   const fromOutput = classOf(run.outputTail, own ? undefined : baseline?.outputTail);
   if (fromOutput) return fromOutput;
   // The shell's own word for a program it could not find or start, as on the baseline.

@@ -207,6 +207,23 @@ describe('failure classes', () => {
       'unknown',
     ],
     [
+      'a file the change modified that did not load, its network words only in the output, as on the baseline: the change is refined',
+      failing({
+        cases: [],
+        failingTests: [],
+        newFailures: [],
+        loadErrors: [{ file: 'tests/test_api.py', message: 'collection failed' }],
+        outputTail: 'socket.gaierror: [Errno -2] Name or service not known',
+      }),
+      {
+        ...testRun(true),
+        loadErrors: [{ file: 'tests/test_api.py', message: 'collection failed' }],
+        outputTail: 'socket.gaierror: [Errno -2] Name or service not known',
+      },
+      ['tests/test_api.py'],
+      'unknown',
+    ],
+    [
       'an untouched test failing beside the modified one, its network words in the output as on the baseline: the environment',
       failing({
         cases: [
