@@ -236,14 +236,17 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       };
     const { value, unresolved } = asked;
     const usage = spent ? sumUsage(spent, asked.usage) : asked.usage;
-    if (unresolved.length)
+    if (unresolved.length) {
+      const repeated = rules.repeated();
       return {
         changes: [],
         // The note first: the history shows an explanation only up to its cap.
         explanation: `booty did not apply this answer: ${unresolved.join('; ')}\n\n${value.explanation}`,
         usage,
         ...noted,
+        ...(repeated !== null && { repeated }),
       };
+    }
     return { changes: await rules.changesOf(value), explanation: value.explanation, usage, ...noted };
   }
 

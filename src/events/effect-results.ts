@@ -311,6 +311,11 @@ export const Generated = z.object({
    * used for its guidance; its tokens are in `usage` (absent otherwise, and in older logs).
    */
   classifiedAs: FailureClass.optional(),
+  /**
+   * The earlier attempt whose tested code this answer would have recreated, after the one repair
+   * turn: booty applied nothing and ran no test (absent otherwise, and in older logs).
+   */
+  repeated: z.number().int().positive().optional(),
 });
 export type Generated = z.infer<typeof Generated>;
 

@@ -47,6 +47,8 @@ export interface AttemptRecord {
   test: TestRun | null;
   /** Why it failed, as its apply or test event recorded it; absent in logs from before the classes. */
   failureClass?: FailureClass;
+  /** The earlier attempt the model's answer repeated: nothing was applied or tested (Generated). */
+  repeated?: number;
 }
 
 export type OutcomeReason =

@@ -198,6 +198,7 @@ export const actions = {
       addedTests: [],
       applied: false,
       test: null,
+      ...(out.repeated !== undefined && { repeated: out.repeated }),
     };
     return { attempts: [...context.attempts, attempt], usage: addUsage(context.usage, out.usage) };
   }),
