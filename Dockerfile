@@ -30,6 +30,7 @@ COPY --from=build --chown=root:root /src/dist ./dist
 COPY --chown=root:root app.yml ./
 # The demo's sample repository: `docker run --rm <image> demo` checks an image with no accounts.
 COPY --chown=root:root examples ./examples
+COPY --chown=root:root eval ./eval
 
 # The code is root's and read-only to booty; only /var/lib/booty (a volume) is writable.
 RUN mkdir -p /var/lib/booty && chown node:node /var/lib/booty

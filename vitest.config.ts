@@ -5,6 +5,9 @@ import { CostlyFirst } from './test/support/costly-first.js';
 // - unit (`*.unit.test.ts`): in-process only. test/support/unit-tier.ts makes starting a process,
 //   opening a socket or a SQLite file fail the test. No build, no PostgreSQL: `npm run test:unit`.
 // - system (every other `*.test.ts`): real processes, git, servers, SQLite files and PostgreSQL.
+// - timed (`*.timed.test.ts`): system tests that hold a bound in time (/healthz within 100 ms, a
+//   shutdown within 5 s, slow clients cut within 10 s). They run after the others, one file at a
+//   time, so the bound measures booty and not two cores shared with three other test files.
 // `npm test` runs both.
 
 const exclude = [...configDefaults.exclude, 'test/corpus/repos/**', 'test/corpus/.deps/**'];
@@ -29,6 +32,7 @@ export default defineConfig({
           exclude,
           setupFiles: ['test/support/unit-tier.ts'],
           isolate: false,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -36,9 +40,21 @@ export default defineConfig({
         test: {
           name: 'system',
           include: ['test/**/*.test.ts'],
-          exclude: [...exclude, 'test/**/*.unit.test.ts'],
+          exclude: [...exclude, 'test/**/*.unit.test.ts', 'test/**/*.timed.test.ts'],
           // The compiled copy of src/ for child processes, and one PostgreSQL server for the run.
           globalSetup: ['test/global-setup.ts', 'test/support/postgres-global-setup.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timed',
+          include: ['test/**/*.timed.test.ts'],
+          exclude,
+          globalSetup: ['test/global-setup.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

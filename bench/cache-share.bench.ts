@@ -203,7 +203,7 @@ export default async function run(): Promise<BenchResult[]> {
       baseline: then,
       ratio: ratio(now, then),
       unit: '%',
-      goal: '>= 70 %',
+      goal: '>= 85 %',
     },
   ];
 }

@@ -6,7 +6,10 @@
 // PR body show it and fenced for the refine prompt. The output is made of the lines that made each
 // reader's former regex backtrack: long lines without CR, open escape sequences, pytest ids of many
 // `::`, vitest headers full of spaces, frames through many node_modules/, near misses of each
-// failure class, runs of blank lines. The baseline is a plain split('\n') of the same bytes.
+// failure class, runs of blank lines. The report wraps each of the output's 53,000 lines in a
+// JSON event, so it is nearly five times the output's size: the speed counts every byte read, the
+// output's and the report's. The baseline is the floor any reader pays for the same bytes: the
+// text split into lines, and the report split and parsed as JSON line by line.
 import { fenceTestOutput } from '../src/claude/untrusted-text.js';
 import type { TestCase, TestRun } from '../src/events/effect-results.js';
 import { classifyRun } from '../src/refine/failure-class.js';
@@ -110,6 +113,16 @@ function readAll(output: string, goJson: string): string {
   return `${failureDetails(run, 'What failed', { open: true })}\n${fenceTestOutput(cleaned, 20_000)}`;
 }
 
+/**
+ * The least any reader of this output pays, without a regex: the text split into lines, and the
+ * report split into its lines, each parsed as JSON (go test -json is read event by event).
+ */
+function readFloor(output: string, goJson: string): number {
+  let n = output.split('\n').length;
+  for (const line of goJson.split('\n')) n += (JSON.parse(line) as { Output?: string }).Output?.length ?? 0;
+  return n;
+}
+
 /** CPU seconds the call took: on a machine shared with other work, its wall time mostly measures
  * the others (the split, a millisecond long, is rarely interrupted; the path is). */
 const seconds = (f: () => unknown) => {
@@ -122,24 +135,27 @@ const seconds = (f: () => unknown) => {
 export default async function run(): Promise<BenchResult[]> {
   const output = hostileOutput();
   const goJson = goJsonOf(output);
-  const megabytes = Buffer.byteLength(output) / MB;
+  const megabytes = (Buffer.byteLength(output) + Buffer.byteLength(goJson)) / MB;
   const rendered = readAll(output, goJson);
   // The path read what it was given: the secret never reaches what is rendered.
   if (rendered.includes(SECRET) || !rendered.includes('What failed'))
     throw new Error('the output was not read');
   const path = median(Array.from({ length: RUNS }, () => seconds(() => readAll(output, goJson))));
-  const split = median(Array.from({ length: RUNS * 20 }, () => seconds(() => output.split('\n'))));
+  const floor = median(Array.from({ length: RUNS }, () => seconds(() => readFloor(output, goJson))));
   const value = round(megabytes / path);
-  const baseline = round(megabytes / split);
+  const baseline = round(megabytes / floor);
   return [
     {
       name: 'output-path',
-      metric: 'hostile output read through clean, parse, classify, scrub and render',
+      metric: 'hostile output and its report read through clean, parse, classify, scrub and render',
       value,
       baseline,
       ratio: ratio(value, baseline),
-      unit: "MB/s of CPU time (baseline: split('\\n') of the same 1 MB)",
-      goal: 'value >= 20 MB/s',
+      unit: 'MB/s of CPU time, output and report (baseline: the floor, the text split into lines and the report parsed line by line)',
+      // Beyond the floor's work the path runs the text readers (one per test runner's format), the
+      // report's reader, the cleaning and the rendering, each one linear pass: the whole within
+      // about 6.7 times the floor. A regex that backtracks on one of these lines costs far more.
+      goal: 'ratio >= 0.15',
     },
   ];
 }

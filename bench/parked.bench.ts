@@ -381,7 +381,8 @@ export default async function run(): Promise<BenchResult[]> {
         baseline: rssBase,
         ratio: ratio(rss, rssBase),
         unit: 'MB',
-        goal: '≤ 150 MB',
+        // 10,000 parked jobs hold at most what the whole empty serve holds again.
+        goal: 'ratio <= 2',
       },
       {
         name: 'wake-p99',
@@ -390,7 +391,9 @@ export default async function run(): Promise<BenchResult[]> {
         baseline: wakeBase,
         ratio: ratio(wake, wakeBase),
         unit: 'ms',
-        goal: '≤ 50 ms',
+        // Waking a parked job (its log read, checked and folded, its first effect started) costs at
+        // most ten times answering a delivery it ignores.
+        goal: 'ratio <= 10',
       },
     ];
   } finally {

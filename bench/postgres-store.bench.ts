@@ -166,9 +166,11 @@ export default async function run(): Promise<BenchResult[]> {
         baseline: Math.round(best.rawConcurrent),
         ratio: ratio(best.oursConcurrent, best.rawConcurrent),
         unit: `events/s, ${WRITERS} writers at once (baseline: raw pg INSERTs, sharing commits)`,
-        // Appends commit one at a time (the global order), so this is about one commit's fsync.
-        // A job writes some 30 events over minutes: 250 a second is hundreds of jobs a minute.
-        goal: 'value >= 250 events/s',
+        // Appends commit one at a time (the global order), so this is about one commit's fsync,
+        // against raw INSERTs that share their commits. The former goal, 250 events/s (hundreds of
+        // jobs a minute: a job writes some 30 events over minutes), over the raw baseline of the
+        // run that met it (4,266/s).
+        goal: 'ratio >= 0.06',
       },
       {
         name: 'postgres-store',

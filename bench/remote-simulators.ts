@@ -68,6 +68,7 @@ export async function forkRemoteSimulators(): Promise<RemoteSimulators> {
       person: (owner, name, login, role) => call('person', owner, name, login, role),
       reviews: (owner, name, pr) => call('reviews', owner, name, pr),
       reviewComments: (owner, name, pr) => call('reviewComments', owner, name, pr),
+      pushCommit: (owner, name, input) => call('pushCommit', owner, name, input),
       headOf: (owner, name, branch) => call('headOf', owner, name, branch),
       filesAt: (owner, name, sha) => call('filesAt', owner, name, sha),
       startCi: (owner, name, input) => call('startCi', owner, name, input),

@@ -79,7 +79,8 @@ export default async function run(): Promise<BenchResult[]> {
       baseline: round(bare),
       ratio: ratio(help, bare),
       unit: 'ms for `booty --help`, median of 15 (baseline: `node -e 0`)',
-      goal: 'value <= 300 ms',
+      // The former goal, 300 ms, over the bare start of the run that set it (117 ms).
+      goal: 'ratio <= 2.5',
     },
     {
       name: 'serve-idle',
@@ -88,7 +89,7 @@ export default async function run(): Promise<BenchResult[]> {
       baseline: rssBase,
       ratio: ratio(rss, rssBase),
       unit: 'MB resident for an idle `booty serve`, median of 3 (baseline: a bare fastify server)',
-      goal: 'value <= 80 MB',
+      goal: 'ratio <= 1.15',
     },
   ];
 }

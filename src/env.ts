@@ -133,6 +133,15 @@ export const EnvSchema = z.object({
   BOOTY_DATABASE_PASSWORD: optionalText,
   BOOTY_WORKDIR: z.string().min(1).default('./.booty'),
   BOOTY_TRIGGER_LABEL: z.string().min(1).default('booty'),
+  /**
+   * How people call on booty with a token (`@booty`): its account's login, as they mention it. A
+   * GitHub App is called by its own name, which booty reads from GitHub.
+   */
+  BOOTY_HANDLE: optionalText
+    .transform((v) => v?.trim().replace(/^@/, ''))
+    .refine((v) => v === undefined || /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(v), {
+      message: 'must be a login: letters, digits and inner hyphens, as in booty or booty-bot',
+    }),
   BOOTY_CONCURRENCY: int(1, 64).default(2),
   /** How long `serve` may spend stopping on SIGTERM before it exits anyway (process managers kill at 10-30 s). */
   BOOTY_SHUTDOWN_GRACE_MS: int(0, 300_000).default(10_000),

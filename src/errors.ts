@@ -117,6 +117,12 @@ export const catalogue = {
     false,
     (p) => `effect ${p.src} returned data that does not match its schema: ${p.reason}`,
   ),
+  BOOTY_E_DELIVERY_RACE: spec(
+    409,
+    false,
+    (p) =>
+      `job ${p.jobId} took delivery ${p.deliveryId} as another writer recorded it first; the job stops here and goes on from its log at its next turn`,
+  ),
   BOOTY_E_UNLOGGED_EVENT: spec(
     500,
     false,

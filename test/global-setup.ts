@@ -19,7 +19,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLED = ['test/engine/fixtures/crash-worker.ts'];
 
 export default async function setup(project: TestProject) {
-  const out = path.join(root, '.test-dist', String(process.pid));
+  // One copy per project: each project sets up and tears down its own (the timed one runs last).
+  const out = path.join(root, '.test-dist', `${process.pid}-${project.name}`);
   const staging = `${out}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   await emit({ root, dirs: ['src', 'sim', 'test'], outdir: staging, sourcemap: 'inline' });

@@ -60,7 +60,7 @@ export function pullJson(u: Urls, repo: SimRepo, pr: SimPull) {
     assignees: [],
     requested_reviewers: pr.requestedReviewers.map((login) => userJson(u, login)),
     requested_teams: pr.requestedTeams.map((slug) => teamJson(u, repo.owner, slug)),
-    head: ref(pr.head, pr.headSha),
+    head: pr.headRepo ? forkRef(u, repo, pr.headRepo, pr.head, pr.headSha) : ref(pr.head, pr.headSha),
     base: ref(pr.base, pr.baseSha),
     _links: {
       self: link(`${api}/pulls/${pr.number}`),
@@ -81,7 +81,7 @@ export function pullJson(u: Urls, repo: SimRepo, pr: SimPull) {
     merged_by: pr.mergedBy ? userJson(u, pr.mergedBy) : null,
     comments: repo.comments.filter((c) => c.issueNumber === pr.number).length,
     review_comments: repo.reviewComments.filter((c) => c.pullNumber === pr.number).length,
-    maintainer_can_modify: false,
+    maintainer_can_modify: pr.headRepo !== null && pr.maintainerCanModify,
     commits: pr.stats.commits,
     additions: pr.stats.additions,
     deletions: pr.stats.deletions,
@@ -205,5 +205,18 @@ export function reviewCommentJson(u: Urls, repo: SimRepo, c: SimReviewComment) {
       issueNumber: c.pullNumber,
       commentId: c.id,
     }),
+  };
+}
+
+/** A head in a fork: the fork as its owner's repository (the simulator keeps no git of its own for it). */
+function forkRef(u: Urls, base: SimRepo, fullName: string, ref: string, sha: string) {
+  const [owner, name] = fullName.split('/') as [string, string];
+  const fork: SimRepo = { ...base, id: base.id + 1_000_000, owner, name, issues: [] };
+  return {
+    label: `${owner}:${ref}`,
+    ref,
+    sha,
+    user: userJson(u, owner),
+    repo: { ...repoJson(u, fork), fork: true, full_name: fullName },
   };
 }

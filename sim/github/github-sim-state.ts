@@ -83,6 +83,10 @@ export const SimPull = z.object({
   /** Reviews requested and not yet given: users' logins and teams' slugs. */
   requestedReviewers: z.array(z.string()).default([]),
   requestedTeams: z.array(z.string()).default([]),
+  /** The fork its head branch lives in (`owner/name`), or null for a branch of this repository. */
+  headRepo: z.string().nullable().default(null),
+  /** On a fork's pull request: its author lets maintainers push to the branch. */
+  maintainerCanModify: z.boolean().default(false),
 });
 export type SimPull = z.infer<typeof SimPull>;
 

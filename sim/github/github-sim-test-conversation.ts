@@ -67,6 +67,17 @@ export function conversationApi(world: SimWorld, { repoOrThrow, addToken }: Help
       return after;
     },
 
+    /**
+     * The pull request's head as a fork's branch (its commits stay in this repository's git, as
+     * GitHub keeps them under refs/pull), and whether its author lets maintainers push to it.
+     */
+    markFork(owner: string, name: string, number: number, fork: string, maintainerCanModify: boolean) {
+      const { pr } = pullOrThrow(owner, name, number);
+      pr.headRepo = fork;
+      pr.maintainerCanModify = maintainerCanModify;
+      world.store.save();
+    },
+
     /** Merges as the merge button does (the base branch moves); rejects as GitHub refuses. */
     async mergePull(
       owner: string,

@@ -48,7 +48,10 @@ export function answerRules({ job, reader, attempts, base }: AnswerRulesInput) {
     });
   };
 
+  /** The attempt the last reviewed answer would repeat: what an answer left unapplied records. */
+  let lastRepeat: number | null = null;
   const review = async (answer: ChangesAnswer): Promise<Review> => {
+    lastRepeat = null;
     const { changes, problems, current: shown } = await resolve(answer);
     if (problems.length) return { problems, context: shown };
     // Nothing tested yet (a first generation): nothing to repeat, and no file to read for it.
@@ -60,11 +63,12 @@ export function answerRules({ job, reader, attempts, base }: AnswerRulesInput) {
       proposal: changes,
       base: new Map([...base, ...more]),
     });
+    lastRepeat = repeats;
     return { problems: repeats === null ? [] : [repeatProblem(repeats)] };
   };
 
   /** The answer as whole files, once it passed. */
   const changesOf = async (answer: ChangesAnswer): Promise<FileChange[]> => (await resolve(answer)).changes;
 
-  return { check, review, changesOf };
+  return { check, review, changesOf, repeated: () => lastRepeat };
 }

@@ -120,6 +120,38 @@ export const changesTool = answerTool(
   ChangesAnswer,
 );
 
+export const QuestionAnswer = z.object({
+  answer: z
+    .string()
+    .min(1)
+    .describe(
+      'The answer, in GitHub Markdown, for the people who asked: plain, short, and true to the code at the commit read. Name the files and lines it rests on. Propose no patch unless asked how a change would look: nothing is committed.',
+    ),
+  references: z
+    .array(
+      z.object({
+        path: RelativePath,
+        line: z
+          .number()
+          .int()
+          .positive()
+          .nullable()
+          .describe('The first line it rests on, or null for the whole file.'),
+        endLine: z.number().int().positive().nullable().describe('The last line, or null for one line.'),
+      }),
+    )
+    .describe(
+      'The places in the repository the answer rests on, at the commit read: each file, and its lines.',
+    ),
+});
+export type QuestionAnswer = z.infer<typeof QuestionAnswer>;
+
+export const questionTool = answerTool(
+  'submit_answer',
+  'Submit your answer to the question, with the files and lines it rests on. Call it exactly once.',
+  QuestionAnswer,
+);
+
 export const FailureClassAnswer = z.object({
   // `unreadable` is booty's own reading of a run, never a failure's cause.
   failureClass: FailureClass.exclude(['unreadable']).describe(

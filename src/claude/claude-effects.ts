@@ -5,7 +5,13 @@ import type { EffectImpl } from '../machines/effect-contract.js';
 import { addUsage, type EffectInput, type JobContext, tokensSpent } from '../machines/job-context.js';
 import { holdsSecrets } from '../workspace/path-policy.js';
 import { answerRules } from './answer-rules.js';
-import { type AnswerTool, analysisTool, changesTool } from './answer-schemas.js';
+import {
+  type AnswerTool,
+  analysisTool,
+  changesTool,
+  type QuestionAnswer,
+  questionTool,
+} from './answer-schemas.js';
 import { createAnthropicClient, DEFAULT_TIMEOUT_MS } from './anthropic-client.js';
 import { attemptPatches, attemptsInScope, touchedPaths } from './attempt-patches.js';
 import { classifyFailure } from './classify-failure.js';
@@ -21,10 +27,13 @@ import {
   HISTORY_INTRO,
   issueText,
   prDiffText,
+  questionTask,
+  questionText,
   refineTask,
   touchedFilesIntro,
   touchedFileText,
 } from './prompts.js';
+import { instructionsFor, instructionsText } from './repo-instructions.js';
 import type { RepoReader } from './repo-reader.js';
 import { type CurrentFile, planRequest } from './request-plan.js';
 import { askForAnswer, type Review, withSpent } from './structured-call.js';
@@ -47,8 +56,8 @@ export interface ClaudeEffectsOptions {
   maxRetries?: number;
   /** max_tokens of the answer, per kind of step. */
   maxOutputTokens?: { analyze?: number; changes?: number };
-  /** The job's repository, read at its base commit (see repoReaderFor). */
-  repo: (job: JobContext) => Promise<RepoReader>;
+  /** The job's repository, read at its base commit, or at `ref` (see repoReaderFor). */
+  repo: (job: JobContext, ref?: string) => Promise<RepoReader>;
   log?: Logger;
 }
 
@@ -56,9 +65,15 @@ export interface ClaudeEffects {
   analyze: EffectImpl<'analyze'>;
   generate: EffectImpl<'generate'>;
   refine: EffectImpl<'refine'>;
+  /** A round's questions, answered from the code at `commit`. */
+  answer(
+    input: EffectInput,
+    ctx: { signal: AbortSignal },
+    commit: string,
+  ): Promise<{ value: QuestionAnswer; usage: Usage }>;
 }
 
-type Step = 'analyze' | 'generate' | 'refine';
+type Step = 'analyze' | 'generate' | 'refine' | 'question';
 
 interface StepParts<T> {
   tool: AnswerTool<T>;
@@ -101,6 +116,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       history: parts.history ?? [],
       head: parts.head,
       currentFiles: parts.currentFiles,
+      instructions: instructionsText(instructionsFor(job.workspace?.instructions ?? [], changeScope(job))),
       maxInputTokens: options.maxInputTokens,
     });
     return askForAnswer({
@@ -111,7 +127,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       model: options.model,
       tool: parts.tool,
       maxInputTokens: options.maxInputTokens,
-      maxOutputTokens: step === 'analyze' ? outputCap.analyze : outputCap.changes,
+      maxOutputTokens: step === 'analyze' || step === 'question' ? outputCap.analyze : outputCap.changes,
       timeoutMs,
       budget: budgetOf(job, parts.spent),
       ...plan,
@@ -138,7 +154,8 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
 
   async function changes(step: 'generate' | 'refine', input: EffectInput, signal: AbortSignal) {
     const { job } = input;
-    if (!job.analysis)
+    // A round on someone else's pull request has no analysis: its request says what to do.
+    if (!job.analysis && !job.round)
       throw new BootyError('BOOTY_E_EFFECT_FAILED', { src: step, reason: 'the job has no analysis yet' });
     const reader = await options.repo(job);
     const issue = issueText(job);
@@ -194,7 +211,9 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       reader,
       tree: await reader.listFiles(),
       issue,
-      stable: [issue, analysisText(job.analysis), followUpText(job), prDiff].filter(Boolean).join('\n\n'),
+      stable: [issue, job.analysis ? analysisText(job.analysis) : '', followUpText(job), prDiff]
+        .filter(Boolean)
+        .join('\n\n'),
       history,
       head: head.join('\n\n'),
       currentFiles,
@@ -217,22 +236,68 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       };
     const { value, unresolved } = asked;
     const usage = spent ? sumUsage(spent, asked.usage) : asked.usage;
-    if (unresolved.length)
+    if (unresolved.length) {
+      const repeated = rules.repeated();
       return {
         changes: [],
         // The note first: the history shows an explanation only up to its cap.
         explanation: `booty did not apply this answer: ${unresolved.join('; ')}\n\n${value.explanation}`,
         usage,
         ...noted,
+        ...(repeated !== null && { repeated }),
       };
+    }
     return { changes: await rules.changesOf(value), explanation: value.explanation, usage, ...noted };
+  }
+
+  /** The questions of the round, from the code at `commit`: nothing is written or run. */
+  async function answer(input: EffectInput, { signal }: { signal: AbortSignal }, commit: string) {
+    const reader = await options.repo(input.job, commit);
+    const tree = await reader.listFiles();
+    const issue = issueText(input.job);
+    const known = new Set(tree);
+    const { value, usage } = await ask('question', input, signal, {
+      tool: questionTool,
+      reader,
+      tree,
+      issue: `${issue}\n${questionText(input.job)}`,
+      stable: [issue, questionText(input.job)].join('\n\n'),
+      head: questionTask(commit),
+      // A reference names a file of the commit read, and a line within it.
+      check: async (a) => {
+        const texts = await reader.readFiles([...new Set(a.references.map((r) => r.path))]);
+        return a.references.flatMap((r) => {
+          if (!known.has(r.path))
+            return [`references: ${r.path} is not a file of commit ${commit.slice(0, 12)}`];
+          const lines = (texts.get(r.path) ?? '').split('\n').length;
+          const last = r.endLine ?? r.line;
+          return last !== null && last > lines
+            ? [`references: ${r.path} has ${lines} lines, not ${last}`]
+            : [];
+        });
+      },
+    });
+    return { value, usage };
   }
 
   return {
     analyze,
     generate: (input, { signal }) => changes('generate', input, signal),
     refine: (input, { signal }) => changes('refine', input, signal),
+    answer,
   };
+}
+
+/**
+ * The paths whose nearest AGENTS.md a request carries: what the analysis plans to change, and what
+ * the round's reviewers pointed at. Neither moves between a job's attempts, so neither does the prefix.
+ */
+function changeScope(job: JobContext): string[] {
+  const planned = job.analysis ? [...job.analysis.filesToChange, ...job.analysis.testsToAdd] : [];
+  const pointed = (job.round?.triggers ?? []).flatMap((t) =>
+    t.kind === 'feedback' ? t.comments.flatMap((c) => (c.path ? [c.path] : [])) : [],
+  );
+  return [...planned, ...pointed];
 }
 
 /** The job's token bound and what it has spent, with what this step spent so far. */

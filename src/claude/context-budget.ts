@@ -21,7 +21,7 @@ export interface RepoContext {
 }
 
 /** The share of the input budget the repository context may take; the rest is the step's own. */
-export const REPO_SHARE = { analyze: 0.7, generate: 0.5, refine: 0.5 } as const;
+export const REPO_SHARE = { analyze: 0.7, generate: 0.5, refine: 0.5, question: 0.7 } as const;
 
 const TREE_SHARE = 0.25;
 

@@ -8,7 +8,7 @@ import { type CountableRequest, estimateRequestTokens, estimateTokens } from './
 // The shape of every request booty sends, and what goes into it, what stays the same first:
 //
 //   tools:    [the step's answer tool]                                  ┐
-//   system:   [rules] [repository context ◀ cache_control]              │ the same bytes on every
+//   system:   [rules] [its instructions] [repository context ◀ cache]   │ the same bytes on every
 //   messages: user [issue, analysis, the round's request ◀ cache_control]│ attempt of the job
 //                  [attempt 1] … [attempt n-1 ◀] [attempt n ◀]          ┘ grows by one block an attempt
 //                  [the step's task (and a changed file's text the prefix lacks)] varies, uncached
@@ -20,7 +20,7 @@ import { type CountableRequest, estimateRequestTokens, estimateTokens } from './
 // attempts before it could crowd out the repository.
 
 export interface PlanInput {
-  step: 'analyze' | 'generate' | 'refine';
+  step: 'analyze' | 'generate' | 'refine' | 'question';
   model: string;
   tool: Tool;
   job: JobContext;
@@ -36,6 +36,8 @@ export interface PlanInput {
   head: string;
   /** The current text of each file the job changed, sent where the request cannot show it otherwise. */
   currentFiles?: CurrentFile[];
+  /** The repository's instructions for agents, delimited (repo-instructions.ts): in the cached prefix. */
+  instructions?: string | null;
   maxInputTokens: number;
 }
 
@@ -75,6 +77,7 @@ export async function planRequest(input: PlanInput): Promise<Plan> {
     tool_choice: { type: 'tool', name: input.tool.name, disable_parallel_tool_use: true },
     system: [
       { type: 'text', text: SYSTEM_PROMPT },
+      ...(input.instructions ? [{ type: 'text' as const, text: input.instructions }] : []),
       { type: 'text', text: repoText, cache_control: ephemeral },
     ],
     messages: [
@@ -95,7 +98,10 @@ export async function planRequest(input: PlanInput): Promise<Plan> {
 
   const empty = repositoryContext(repoName, baseSha, { tree: [], treeOmitted: 0, files: [] });
   const base = estimateRequestTokens(build(empty, []));
-  const fixedPrefix = estimateTokens(SYSTEM_PROMPT) + estimateTokens(JSON.stringify(input.tool));
+  const fixedPrefix =
+    estimateTokens(SYSTEM_PROMPT) +
+    estimateTokens(input.instructions ?? '') +
+    estimateTokens(JSON.stringify(input.tool));
   const repoBudget = Math.min(
     Math.floor(input.maxInputTokens * REPO_SHARE[input.step]) - fixedPrefix,
     input.maxInputTokens - base,

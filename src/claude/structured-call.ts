@@ -31,7 +31,7 @@ export interface JobBudget {
 export interface AskInput<T> {
   client: Anthropic;
   counter: TokenCounter;
-  step: 'analyze' | 'generate' | 'refine';
+  step: 'analyze' | 'generate' | 'refine' | 'question';
   key: string;
   model: string;
   tool: AnswerTool<T>;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Scenario, scenarios } from '../demo/demo-script.js';
+import { mentionScenarios, type Scenario, scenarios } from '../demo/demo-script.js';
 import { runDemo } from '../demo/run-demo.js';
 import { BootyError } from '../errors.js';
 import { plural } from '../text.js';
@@ -20,8 +20,11 @@ export const demoCommand: Command = {
     '  --scenario S   pass (promoted after 1 attempt, the default), refine (a failing first attempt,',
     '                 then a fix), exhausted (never passes: a draft PR that says why, waiting in prOpened),',
     '                 review (a reviewer asks for one more case: a round answers with a commit on top',
-    '                 and a reply in the thread) or ci-red (CI fails on the PR; booty re-runs it once,',
-    '                 red again, a round fixes it, and green CI makes the PR ready)',
+    '                 and a reply in the thread), ci-red (CI fails on the PR; booty re-runs it once,',
+    "                 red again, a round fixes it, and green CI makes the PR ready), mention (a writer's",
+    '                 @booty on the unlabeled issue does what the label does), question (a writer asks',
+    '                 @booty a question: one answer, no commit) or person-pr (a writer opens a PR and',
+    '                 asks @booty for one more case: a commit on top of their branch)',
     "  --forge F      github (the default) or gitlab: the job runs against that forge's local simulator",
     '  --dir DIR      where the demo keeps its state (default: a new temporary directory). Run the same',
     '                 command again on the same DIR to resume an interrupted job or see a finished one.',
@@ -50,6 +53,13 @@ export const demoCommand: Command = {
       throw new BootyError('BOOTY_E_USAGE', {
         command: 'demo',
         reason: `--forge must be github or gitlab, not ${JSON.stringify(values.forge)}`,
+      });
+    }
+    // The mention scenarios speak GitHub's comments: GitLab's notes have no demo of their own yet.
+    if (forge === 'gitlab' && mentionScenarios.includes(scenario)) {
+      throw new BootyError('BOOTY_E_USAGE', {
+        command: 'demo',
+        reason: `--scenario ${scenario} runs on GitHub only; drop --forge gitlab, or pick ${scenarios.filter((s) => !mentionScenarios.includes(s)).join(', ')}`,
       });
     }
     const dir = (values.dir as string | undefined) ?? fs.mkdtempSync(path.join(os.tmpdir(), 'booty-demo-'));

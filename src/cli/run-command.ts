@@ -63,7 +63,6 @@ export const runCommand: Command = {
     const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
     const booty = composeBootyOrRelease(lock, { env, log, concurrency: 1, observers: [stateEcho(io)] });
     const { supervisor } = booty;
-    const runtime = booty.runtime!;
     try {
       const issue = await booty.forge!.effects.getIssue(repo, Number(number));
       const submitted = await booty.intake.submit(

@@ -58,6 +58,10 @@ export const startGitLabDemoRemotes: StartDemoRemotes = async ({ dir, port, toke
     anthropicUrl: anthropic.url,
     pullUrl: (owner, name, n) => `${gitlab.url}/${pathOf(owner, name)}/-/merge_requests/${n}`,
     setWebhook: async (target) => gitlab.setWebhook({ url: target.url, token: target.secret }),
+    // Only the person-pr scenario pushes a person's commit, and it runs on GitHub only (demo-command.ts).
+    pushCommit: async () => {
+      throw new Error("the GitLab demo has no person's merge request to push to");
+    },
     createRepo: async (owner, name, fromDir) => {
       // On GitLab the repository's settings live in .gitlab/booty.yml.
       const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-demo-gitlab-repo-'));

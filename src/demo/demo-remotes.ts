@@ -71,6 +71,12 @@ export interface DemoRemotes {
     review: { body: string; comments: { path: string; line: number; body: string }[] },
   ): Promise<void>;
   reviewComments(owner: string, name: string, pr: number): Promise<SimReviewComment[]>;
+  /** A person's commit on a branch (a new branch starts from the default branch); resolves with its sha. */
+  pushCommit(
+    owner: string,
+    name: string,
+    input: { branch: string; files: Record<string, string>; message: string; author: string },
+  ): Promise<string>;
   /** The commit a branch points at. */
   headOf(owner: string, name: string, branch: string): Promise<string>;
   /** A commit's files, read from the repository's remote as a CI runner checks it out. */
@@ -144,6 +150,7 @@ export const startDemoRemotes: StartDemoRemotes = async ({ dir, port, token, sce
     },
     reviews: async (owner, name, pr) => github.reviews(owner, name, pr),
     reviewComments: async (owner, name, pr) => github.reviewComments(owner, name, pr),
+    pushCommit: (owner, name, input) => github.pushCommit(owner, name, input),
     headOf: async (owner, name, branch) =>
       (await git(owner, name, 'rev-parse', '--verify', `refs/heads/${branch}`)).trim(),
     filesAt: async (owner, name, sha) => {

@@ -67,13 +67,24 @@ export async function demoResult(input: {
   const expected = expectedEnd(scenario, maxAttemptsOf(context));
   const roundsAsPromised =
     rounds.length === expected.rounds.length &&
-    rounds.every((r, i) => r.result === 'pushed' && r.triggers[0] === expected.rounds[i]);
-  // A pushed round's commit is the PR's head, and each review thread it answers names it.
+    rounds.every(
+      (r, i) =>
+        r.result === (expected.rounds[i] === 'question' ? 'answered' : 'pushed') &&
+        r.triggers[0] === expected.rounds[i],
+    );
+  // A pushed round's commit is the PR's head, and the request it answers (a review thread, or a
+  // comment) hears its name; a question hears its answer, once.
   const last = rounds.at(-1);
+  const said = [
+    ...replies.map((r) => r.body),
+    ...comments.filter((c) => c.author === bot).map((c) => c.body),
+  ];
   const answered =
-    !last?.commit ||
-    (pull?.headSha === last.commit &&
-      (last.triggers[0] !== 'feedback' || replies.some((r) => r.body.includes(last.commit!.slice(0, 7)))));
+    last?.triggers[0] === 'question'
+      ? said.filter((b) => b.includes('nothing was committed')).length === 1
+      : !last?.commit ||
+        (pull?.headSha === last.commit &&
+          (last.triggers[0] !== 'feedback' || said.some((b) => b.includes(last.commit!.slice(0, 7)))));
   const ciAsPromised =
     !expected.ci ||
     (ci?.state === expected.ci.state && ci.sha === pull?.headSha && ci.reruns === expected.ci.reruns);
@@ -105,7 +116,7 @@ export async function demoResult(input: {
     ok:
       finalState === expected.state &&
       context.attempt === expected.attempts &&
-      pull?.draft === expected.draft &&
+      (pull?.draft ?? null) === expected.draft &&
       roundsAsPromised &&
       answered &&
       ciAsPromised,

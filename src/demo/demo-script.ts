@@ -8,11 +8,23 @@ import { packageRoot } from '../package-root.js';
 // change is chosen by the attempt the request is for, read from the history it carries, so a
 // resumed demo gets the same answer it would have got uninterrupted.
 
-export const scenarios = ['pass', 'refine', 'exhausted', 'review', 'ci-red'] as const;
+export const scenarios = [
+  'pass',
+  'refine',
+  'exhausted',
+  'review',
+  'ci-red',
+  'mention',
+  'question',
+  'person-pr',
+] as const;
 export type Scenario = (typeof scenarios)[number];
 
 /** Scenarios that go on after the PR is up: a reviewer, or CI, wakes the waiting job. */
 export const conversationScenarios: readonly Scenario[] = ['review', 'ci-red'];
+
+/** Scenarios a writer's `@booty` starts, with no label: on the issue, or on a person's pull request. */
+export const mentionScenarios: readonly Scenario[] = ['mention', 'question', 'person-pr'];
 
 /** Which scripted change each attempt gets: the fixed one, or the one with a bug. */
 const plans: Record<Scenario, ('fixed' | 'buggy')[]> = {
@@ -21,6 +33,9 @@ const plans: Record<Scenario, ('fixed' | 'buggy')[]> = {
   exhausted: ['buggy', 'buggy', 'buggy'],
   review: ['fixed'],
   'ci-red': ['fixed'],
+  mention: ['fixed'],
+  question: [],
+  'person-pr': [],
 };
 
 /** The examples/ folder of this package. */
@@ -45,7 +60,7 @@ export const TEST_FILE = 'test/parse-duration.test.js';
  * and its tests. The buggy variant makes the classic first mistake: it tries "m" before "ms", so
  * "250ms" reads as 250 minutes and a stray "s", and one of its own tests fails.
  */
-function changeAnswer(variant: 'fixed' | 'buggy') {
+export function changeAnswer(variant: 'fixed' | 'buggy') {
   const explanations = JSON.parse(read('demo-turns', 'explanations.json')) as Record<string, string>;
   let parse = read('demo-turns', 'parse-duration.js');
   if (variant === 'buggy') {
@@ -91,6 +106,7 @@ export function demoResponder(scenario: Scenario): Responder {
   const plan = plans[scenario];
   return (request): Turn | undefined => {
     if (request.toolName === 'submit_analysis') return { answer: analysis };
+    if (request.toolName === 'submit_answer') return { answer: questionAnswer() };
     if (request.toolName !== 'submit_changes') return undefined;
     // A round's request says so, and carries CI's failure when CI asked for it.
     if (request.raw.includes('a follow-up round was asked for')) {
@@ -102,12 +118,22 @@ export function demoResponder(scenario: Scenario): Responder {
   };
 }
 
+/** The model's answer to the `question` scenario's question, resting on the lines it names. */
+function questionAnswer() {
+  return {
+    answer:
+      'Durations are formatted by `formatDuration` in src/duration.js: it splits the milliseconds into days, hours, minutes and seconds, largest first, and joins the parts that are not zero. There is no parser yet: that is what this issue asks for.',
+    references: [{ path: 'src/duration.js', line: 8, endLine: 19 }],
+  };
+}
+
 export interface ExpectedEnd {
-  state: 'promoted' | 'prOpened';
+  state: 'promoted' | 'prOpened' | 'answered';
   attempts: number;
-  draft: boolean;
-  /** Each follow-up round, by what started it; every one pushed a commit. */
-  rounds: ('feedback' | 'ci')[];
+  /** Whether the PR is draft; null where no PR is expected. */
+  draft: boolean | null;
+  /** Each follow-up round, by what started it: a question's was answered, every other pushed a commit. */
+  rounds: ('feedback' | 'ci' | 'question')[];
   /** Where the repository has CI: its state on the PR's head, and how many heads booty re-ran. */
   ci?: { state: 'passed'; reruns: number };
 }
@@ -124,6 +150,12 @@ export function expectedEnd(scenario: Scenario, maxAttempts: number): ExpectedEn
     review: { ...ready, attempts: 2, rounds: ['feedback'] },
     // Red CI (re-run once, red again) fixed by a round; green CI on its commit made the PR ready.
     'ci-red': { ...ready, attempts: 2, rounds: ['ci'], ci: { state: 'passed', reruns: 1 } },
+    // A writer's @booty on the unlabeled issue does what the label does.
+    mention: { ...ready, attempts: 1, rounds: [] },
+    // One answer, no commit, no PR: the job ends once it answered.
+    question: { state: 'answered', draft: null, attempts: 0, rounds: ['question'] },
+    // One round on the person's branch, its commit on top of theirs; their PR stays as they left it.
+    'person-pr': { ...ready, attempts: 1, rounds: ['feedback'] },
   };
   return ends[scenario];
 }

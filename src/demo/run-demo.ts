@@ -12,10 +12,17 @@ import { waitingStates } from '../machines/job.js';
 import { maxAttemptsOf } from '../machines/job-context.js';
 import { startBooty } from '../main/serve.js';
 import { type ConversationWorld, playConversation, prepareConversation } from './demo-conversation.js';
+import { askBooty, mentionTarget } from './demo-mention.js';
 import { DEMO_BOT, type DemoRemotes, type StartDemoRemotes, startDemoRemotes } from './demo-remotes.js';
 import { startGitLabDemoRemotes } from './demo-remotes-gitlab.js';
 import { type DemoResult, demoResult } from './demo-result.js';
-import { conversationScenarios, examplesDir, type Scenario, sampleIssue } from './demo-script.js';
+import {
+  conversationScenarios,
+  examplesDir,
+  mentionScenarios,
+  type Scenario,
+  sampleIssue,
+} from './demo-script.js';
 
 // `booty demo`: a real job on this machine. The local GitHub simulator (its state in DIR) holds
 // the sample repository and its issue; the local Anthropic simulator plays the scenario's turns;
@@ -121,9 +128,23 @@ export async function runDemo(options: {
     };
     await prepareConversation(world);
     const key = repoKey({ forge, owner: OWNER, name: REPO });
-    const existing = (await store.listJobs()).filter((j) => j.repo === key && j.issue === issue).at(-1);
+    const byMention = mentionScenarios.includes(scenario);
+    // A mention on a person's pull request starts a job for that pull request.
+    const target = byMention ? await mentionTarget(world, issue) : issue;
+    const jobOf = async () =>
+      (await store.listJobs()).filter((j) => j.repo === key && j.issue === target).at(-1);
+    const existing = await jobOf();
     let jobId = existing?.jobId;
-    if (!jobId) {
+    if (!jobId && byMention) {
+      await askBooty(world, target);
+      await server.supervisor.onIdle();
+      jobId = (await jobOf())?.jobId;
+      if (!jobId)
+        throw new BootyError('BOOTY_E_EFFECT_FAILED', {
+          src: 'demo',
+          reason: 'the mention did not start a job; see booty.log in the demo dir',
+        });
+    } else if (!jobId) {
       progress?.note(`labeling ${key}#${issue} "booty": the simulator sends a signed issues.labeled webhook`);
       // An interrupted earlier run may have left the label on with no job: label afresh.
       const labels = (await remotes.issues(OWNER, REPO)).find((i) => i.number === issue)?.labels;
@@ -158,7 +179,7 @@ export async function runDemo(options: {
       jobId,
       snapshot,
       remotes,
-      where: { owner: OWNER, repo: REPO, issue, bot: DEMO_BOT },
+      where: { owner: OWNER, repo: REPO, issue: target, bot: DEMO_BOT },
       db,
       scenario,
     });

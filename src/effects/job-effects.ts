@@ -1,8 +1,10 @@
 import type { JobObserver } from '../engine/supervisor.js';
 import type { Env } from '../env.js';
+import { BootyError } from '../errors.js';
 import type { Forge } from '../forges/forge.js';
 import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
+import { zeroUsage } from '../machines/job-context.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
 import { jobViewBase } from '../views/job-link.js';
@@ -78,7 +80,7 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
       maxInputTokens: env.BOOTY_MAX_INPUT_TOKENS,
       log,
       // The repository as it stands at the base commit: a stable prefix the prompt cache can reuse.
-      repo: async (job) => repoReaderFor(await ws.ensure(job), { ref: job.workspace!.baseSha }),
+      repo: async (job, ref) => repoReaderFor(await ws.ensure(job), { ref: ref ?? job.workspace!.baseSha }),
     });
   });
 
@@ -111,6 +113,29 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     postPlan: github.postPlan,
     escalate: github.escalate,
     ...createConversationEffects(github, workspace),
+    answerQuestion: async (input, ctx) => {
+      const { job } = input;
+      // A question on a pull request is read at its head as it is now; on an issue, at the base.
+      const commit = job.pr
+        ? (await (await workspace()).syncRound(job, ctx.signal)).headSha
+        : job.workspace!.baseSha;
+      const answered = await (await claude())
+        .answer(input, ctx, commit)
+        .then(({ value, usage }) => ({ answered: true, ...value, usage }))
+        .catch((err: unknown) => {
+          // At the budget the question is not asked: the reply says so, and the job goes on waiting.
+          if (!(err instanceof BootyError) || err.code !== 'BOOTY_E_BUDGET_EXCEEDED') throw err;
+          return {
+            answered: false,
+            answer: `This job has spent its token budget, so booty did not ask the model. A writer's \`@booty continue\` raises it once.`,
+            references: [],
+            usage: { ...zeroUsage, model: env.BOOTY_MODEL },
+          };
+        });
+      const { usage, ...reply } = { commit, ...answered };
+      const { replies } = await github.answerQuestions(job, reply);
+      return { ...reply, usage, replies };
+    },
   };
 
   const reporter = createProgressReporter({

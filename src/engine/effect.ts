@@ -11,11 +11,11 @@ import type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
 import type { EffectInput } from '../machines/job-context.js';
 
 // Turns the plain async functions of the effect contract into the actors the machine invokes. One
-// helper, invokeEffect, wraps every effect, and it is what makes the log write-ahead: it waits out a
-// retry deadline, runs the effect, stamps the finish time, validates the result against its schema
-// (or turns any thrown error into a plain JSON failure, since an Error would serialise to {} and a
-// replay would decide differently), and then hands the outcome to `commit`, which appends it as a
-// domain event. Only once that append has finished does the machine receive the outcome.
+// helper, invokeEffect, wraps every effect, and it is what keeps the log ahead of the job: it waits
+// until the event that started it is written (`ready`), waits out a retry deadline, runs the
+// effect, stamps the finish time, and validates the result against its schema (or turns any thrown
+// error into a plain JSON failure, since an Error would serialise to {} and a replay would decide
+// differently). The machine takes the outcome, and the runner writes it with the state it led to.
 
 export type EffectOutcome =
   | { ok: true; src: EffectName; output: EffectOutput<EffectName> }
@@ -23,10 +23,10 @@ export type EffectOutcome =
 
 export interface EffectOptions {
   /**
-   * Appends the outcome to the job's log and resolves once it is written; false when the machine no
-   * longer waits for it (the job was cancelled or stopped), in which case nobody receives it.
+   * Resolves once the event that started the effect is written; false when it never will be (the
+   * job stopped), and the effect must not act.
    */
-  commit: (outcome: EffectOutcome, signal: AbortSignal) => Promise<boolean>;
+  ready: (signal: AbortSignal) => Promise<boolean>;
   clock?: () => number;
   /** Called with every finished effect, for metrics. */
   observe?: (src: EffectName, durationMs: number, ok: boolean) => void;
@@ -35,10 +35,10 @@ export interface EffectOptions {
 export function invokeEffect<K extends EffectName>(src: K, impl: EffectImpl<K>, options: EffectOptions) {
   const clock = options.clock ?? Date.now;
   return fromPromise<EffectOutput<K>, EffectInput>(async ({ input, signal }) => {
+    // What started it was not written: the job has stopped, so this does nothing and settles never.
+    if (!(await options.ready(signal))) return new Promise<never>(() => {});
     if (input.notBefore !== null) await sleepUntil(input.notBefore, signal, clock);
     const outcome = await settle(src, impl, input, signal, clock, options.observe);
-    // Not written means not received: the machine has moved on or stopped, so this settles never.
-    if (!(await options.commit(outcome, signal))) return new Promise<never>(() => {});
     if (outcome.ok) return outcome.output as EffectOutput<K>;
     throw outcome.failure;
   });

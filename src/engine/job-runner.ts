@@ -1,4 +1,4 @@
-import { type Actor, createActor, type InspectionEvent } from 'xstate';
+import { type Actor, createActor, type EventObject, type InspectionEvent } from 'xstate';
 import { BootyError } from '../errors.js';
 import { catalogue, type DomainEvent } from '../events/catalogue.js';
 import type { ConversationEvent } from '../events/conversation-events.js';
@@ -11,14 +11,17 @@ import { type JobMachine, jobMachine } from '../machines/job.js';
 import { tokensSpent } from '../machines/job-context.js';
 import { type MachineEvent, toDomainEvent } from '../machines/machine-events.js';
 import type { DeliveryRecord, EventMeta, EventStore, JobUpdate } from '../store/event-store.js';
-import { type EffectOptions, type EffectOutcome, effectActors } from './effect.js';
+import { type EffectOptions, effectActors } from './effect.js';
 import { readCheckedLog } from './log-check.js';
 
-// Runs one job's actor and writes its log ahead. Nothing reaches the machine that the log does not
-// already hold: an effect's outcome is appended by invokeEffect before the effect resolves, and a
-// cancel is appended before it is sent. Appends take turns, and a turn ends only when the actor has
-// received what was written, so the actor sees events in exactly the log's order. A crash after an
-// append loses nothing: the next start folds the log and resumes with only the in-flight effect
+// Runs one job's actor and writes its log ahead of what the job does. Each event is decided once:
+// the live actor takes an effect's outcome (or an outside event) and makes its own transition, and
+// the runner records that transition, the state it reached, in the order the actor took them. No
+// effect acts before the event that started it is written: invokeEffect waits for the write first
+// (`ready`), and if the write fails the job stops and the effect never runs. A job that does not
+// run here (parked, waiting for a slot) takes an outside event by one pure transition of its
+// folded snapshot, written, and its next run restores the actor from that snapshot. A crash after
+// an append loses nothing: the next start folds the log and resumes with only the in-flight effect
 // re-run.
 
 export interface JobChange {
@@ -34,7 +37,7 @@ export interface RunnerOptions {
   store: EventStore;
   /** The effects the machine invokes (the real ones, or a test's). */
   effects: Partial<EffectImpls>;
-  effectOptions?: Omit<EffectOptions, 'commit'>;
+  effectOptions?: Omit<EffectOptions, 'ready'>;
   onChange?: (change: JobChange) => void;
   /** Extra inspection observers, e.g. the Stately inspector. */
   inspect?: (event: InspectionEvent) => void;
@@ -58,8 +61,9 @@ export class JobRunner {
   private version_ = 0;
   private stopped = false;
   private turn: Promise<unknown> = Promise.resolve();
-  /** What was written and not yet received by the actor, with the release of its turn. */
-  private inFlight: { type: string; release: () => void } | null = null;
+  /** An outside event being sent to the live actor: its delivery, and its write once the actor took it. */
+  private sending: { event: OutsideEvent; delivery?: DeliveryRecord; written?: Promise<Written> } | null =
+    null;
   /** Why the last append failed. */
   private writeError: unknown = null;
   /** Effects this runner's actor started that have not ended: a stopped one may still be under way. */
@@ -90,6 +94,9 @@ export class JobRunner {
    */
   run(): Promise<JobSnapshot> {
     return new Promise((resolve, reject) => {
+      // The snapshot the run ends on is the one written last: resolved once every event the actor
+      // took has been written (see `written`).
+      const end = () => void this.written().then(() => resolve(this.folded));
       this.take(async () => {
         // A runner that took a wake-up has the log folded already: this runner writes every event since.
         const live = this.first !== undefined ? this.folded.status !== 'done' : await this.load();
@@ -97,7 +104,7 @@ export class JobRunner {
         const machine = jobMachine.provide({
           actors: effectActors(this.tracked(this.options.effects), {
             ...this.options.effectOptions,
-            commit: (outcome, signal) => this.commitOutcome(outcome, signal),
+            ready: (signal) => this.ready(signal),
           }) as never,
         });
         const actor = createActor(machine, {
@@ -105,25 +112,22 @@ export class JobRunner {
           input: jobInput(this.first),
           inspect: (ev) => {
             this.options.inspect?.(ev);
-            if (ev.type === '@xstate.event' && ev.actorRef.sessionId === ev.rootId)
-              this.received(ev.event as never);
+            // The root's snapshot after each event it took: its own transition, to be written.
+            if (ev.type === '@xstate.snapshot' && ev.actorRef.sessionId === ev.rootId)
+              this.took(ev.event, ev.snapshot as JobSnapshot);
           },
         });
         this.actor = actor;
         actor.subscribe({
           next: (snapshot) => {
-            if (snapshot.status === 'done') resolve(this.folded);
-            else if (snapshot.hasTag('waiting')) {
-              // Parked: nothing runs until an outside event, which folds the log again.
-              actor.stop();
-              resolve(this.folded);
-            }
+            // Parked: nothing runs until an outside event, which folds the log again.
+            if (snapshot.status !== 'done' && snapshot.hasTag('waiting')) actor.stop();
           },
           error: (err) => {
             this.options.onError?.(err);
-            resolve(this.folded);
+            end();
           },
-          complete: () => resolve(this.folded),
+          complete: end,
         });
         actor.start();
       }).catch(reject);
@@ -131,31 +135,60 @@ export class JobRunner {
   }
 
   /**
-   * Takes an outside event: appended (with the delivery that brought it, in the same commit) and
-   * then sent to the actor when it runs here, or appended to the log alone when it does not run
-   * (it waits for a slot, or is parked: the caller starts it if the event gave it work).
+   * Takes an outside event: sent to the actor when it runs here, which decides on it, and written
+   * with the delivery that brought it, in the same commit; or, when it does not run (it waits for a
+   * slot, or is parked), decided on the folded snapshot and written alone (the caller starts it if
+   * the event gave it work). An event the machine can do nothing with is not written: `ignored`.
    */
-  receive(event: OutsideEvent, delivery?: DeliveryRecord): Promise<ReceiveResult> {
-    return this.take(async () => {
-      if (!this.actor && !(await this.load())) return 'finished';
-      if (this.stopped || this.folded.status === 'done') return 'finished';
-      // The log holds only what the job took: news it already has (an echo of its own move, CI
-      // on a commit that is no longer its head) is not written.
-      if (event.type !== 'JobCancelled' && nextSnapshot(this.folded, event as never) === this.folded)
-        return 'ignored';
-      const written = await this.write(event, delivery);
-      // Not written is not received: the caller hears why, and the delivery can come again.
-      if (written === null) throw this.writeError;
-      if (written === 'duplicate') return 'duplicate';
-      if (this.actor?.getSnapshot().status === 'active') this.deliver(event);
-      return 'received';
-    });
+  async receive(event: OutsideEvent, delivery?: DeliveryRecord): Promise<ReceiveResult> {
+    for (;;) {
+      if (this.live) return this.receiveLive(event, delivery);
+      const result = await this.take(async (): Promise<ReceiveResult | null> => {
+        // It started meanwhile: the actor takes the event itself.
+        if (this.live) return null;
+        if (!this.actor && !(await this.load())) return 'finished';
+        if (this.stopped || this.folded.status === 'done') return 'finished';
+        // The log holds only what the job took: news it already has (an echo of its own move, CI
+        // on a commit that is no longer its head) is not written.
+        if (!this.folded.can(event)) return 'ignored';
+        return outcomeOf(
+          await this.write(event, nextSnapshot(this.folded, event), delivery),
+          this.writeError,
+        );
+      });
+      if (result !== null) return result;
+    }
+  }
+
+  /** The outside event sent to the actor under way here; written once the actor took it. */
+  private async receiveLive(event: OutsideEvent, delivery?: DeliveryRecord): Promise<ReceiveResult> {
+    // A delivery the log holds already changes nothing, and must not reach the actor: looked up
+    // first (the append checks again, in its commit).
+    if (delivery && (await this.options.store.unknownDeliveries([delivery.deliveryId])).length === 0)
+      return 'duplicate';
+    if (!this.live) return this.receive(event, delivery);
+    const actor = this.actor!;
+    if (!actor.getSnapshot().can(event)) return 'ignored';
+    const sending: NonNullable<typeof this.sending> = { event, delivery };
+    this.sending = sending;
+    try {
+      actor.send(event);
+    } finally {
+      this.sending = null;
+    }
+    // The machine failed on it: the actor ended in error, and nothing was written.
+    if (!sending.written) throw actor.getSnapshot().error;
+    return outcomeOf(await sending.written, this.writeError);
+  }
+
+  /** The actor runs here and takes events. */
+  private get live(): boolean {
+    return !this.stopped && this.actor?.getSnapshot().status === 'active';
   }
 
   /** Stops the actor; its in-flight effect is aborted and will run again on the next start. */
   stop() {
     this.stopped = true;
-    this.release();
     this.actor?.stop();
   }
 
@@ -168,7 +201,7 @@ export class JobRunner {
     for (;;) {
       const turn = this.turn;
       await Promise.all([turn, ...this.effectsUnderWay]);
-      // An effect that just ended commits its outcome in a turn it takes next: look once more.
+      // An effect that just ended is written in a turn the actor's taking it adds: look once more.
       await new Promise((resolve) => setImmediate(resolve));
       if (turn === this.turn && this.effectsUnderWay.size === 0) return;
     }
@@ -215,54 +248,47 @@ export class JobRunner {
     return next;
   }
 
-  /** invokeEffect's commit: the outcome is appended, then the effect resolves and the actor receives it. */
-  private commitOutcome(outcome: EffectOutcome, signal: AbortSignal): Promise<boolean> {
-    const event: MachineEvent = outcome.ok
-      ? { type: `xstate.done.actor.${outcome.src}`, output: outcome.output }
-      : { type: `xstate.error.actor.${outcome.src}`, error: outcome.failure };
-    return new Promise((committed) => {
-      void this.take(async () => {
-        // An effect whose state was left (or whose actor stopped) has nobody waiting for it.
-        if (this.stopped || signal.aborted || !(await this.write(event))) return committed(false);
-        // Stopped while it was written: nobody will receive it (the next run folds it from the log).
-        if (this.stopped) return committed(false);
-        // The turn lasts until XState hands the effect's outcome to the machine.
-        await new Promise<void>((release) => {
-          this.inFlight = { type: event.type, release };
-          committed(true);
-        });
-      });
-    });
+  /**
+   * Resolves once every event the actor has taken so far is written. XState reports the root's
+   * snapshot (and `took` queues its write) at the end of the same synchronous step in which it
+   * starts the effects the event led to and tells its observers: read a microtask later, the turns
+   * hold that write.
+   */
+  private written(): Promise<unknown> {
+    return Promise.resolve().then(() => this.turn);
   }
 
-  private deliver(event: OutsideEvent) {
-    this.inFlight = { type: event.type, release: () => {} };
-    this.actor?.send(event);
-    this.release();
+  /** invokeEffect's `ready`: the effect may act once what started it is written, and never if not. */
+  private async ready(signal: AbortSignal): Promise<boolean> {
+    await this.written();
+    return !this.stopped && !signal.aborted;
   }
 
-  private release() {
-    const inFlight = this.inFlight;
-    this.inFlight = null;
-    inFlight?.release();
+  /** The actor took an event and made its transition: written next, in the order the actor took them. */
+  private took(event: EventObject, snapshot: JobSnapshot) {
+    if (event.type === 'xstate.init' || event.type === 'xstate.stop' || this.stopped) return;
+    if (!toDomainEvent(event as never, 0))
+      return this.halt(new BootyError('BOOTY_E_UNLOGGED_EVENT', { jobId: this.jobId, type: event.type }));
+    const sending = this.sending?.event === event ? this.sending : null;
+    const written = this.take(() => this.write(event as MachineEvent, snapshot, sending?.delivery, true));
+    if (sending) sending.written = written;
   }
 
-  /** Every event the actor receives must be the one just written. */
-  private received(event: { type: string } & Record<string, unknown>) {
-    if (event.type === 'xstate.init') return;
-    if (this.inFlight?.type === event.type) return this.release();
-    if (this.stopped || !toDomainEvent(event, 0)) return;
-    this.halt(new BootyError('BOOTY_E_UNLOGGED_EVENT', { jobId: this.jobId, type: event.type }));
-  }
-
-  /** Appends the log's word for a machine event; null when the append failed and the job halted. */
+  /**
+   * Appends the log's word for a machine event and the snapshot it led to; null when the append
+   * failed and the job halted. `taken`: the live actor has taken it already, so a delivery the log
+   * turns out to hold (another writer recorded it meanwhile) leaves the actor ahead of its log,
+   * and the job stops here as it does on another writer's append.
+   */
   private async write(
     event: MachineEvent,
+    next: JobSnapshot,
     delivery?: DeliveryRecord,
-  ): Promise<'written' | 'duplicate' | null> {
+    taken = false,
+  ): Promise<Written> {
+    if (this.stopped) return null;
     // The log holds booty's words for what the machine receives: one adapter translates.
     const domain = toDomainEvent(event as never, this.folded.context.attempt)!;
-    const next = nextSnapshot(this.folded, event);
     const { type, ...data } = domain;
     const meta = metaFor(domain, next);
     try {
@@ -272,7 +298,13 @@ export class JobRunner {
         [{ type, version: catalogue[type].version, data, state: stateName(next), meta }],
         { job: jobUpdate(next), delivery },
       );
-      if (result.duplicate) return 'duplicate';
+      if (result.duplicate) {
+        if (taken && delivery)
+          this.halt(
+            new BootyError('BOOTY_E_DELIVERY_RACE', { jobId: this.jobId, deliveryId: delivery.deliveryId }),
+          );
+        return 'duplicate';
+      }
     } catch (err) {
       // The log is the truth: an event that cannot be written must not be acted on. Stop here; the
       // next start resumes from the last written event.
@@ -296,6 +328,17 @@ export class JobRunner {
     this.options.onError?.(err);
     this.stop();
   }
+}
+
+type Written = 'written' | 'duplicate' | null;
+
+/** What the caller of `receive` hears of a write: not written is not received, and it hears why. */
+function outcomeOf(written: Written, writeError: unknown): ReceiveResult {
+  if (written === 'duplicate') return 'duplicate';
+  if (written === 'written') return 'received';
+  // Stopped before it was written (a shutdown, a lapse): the job runs no more here.
+  if (writeError === null) return 'finished';
+  throw writeError;
 }
 
 function metaFor(event: DomainEvent, next: JobSnapshot): EventMeta {

@@ -413,7 +413,8 @@ export class Supervisor {
   private stoppedOn(jobId: string, err: unknown): boolean {
     const storeFault = this.options.health?.failed(err) === true;
     if (storeFault) this.paused.add(jobId);
-    const conflict = isBootyError(err, 'BOOTY_E_VERSION_CONFLICT');
+    const conflict =
+      isBootyError(err, 'BOOTY_E_VERSION_CONFLICT') || isBootyError(err, 'BOOTY_E_DELIVERY_RACE');
     if (!conflict) this.leased?.halt(jobId, { error: err, storeFault });
     return conflict;
   }

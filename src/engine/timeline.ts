@@ -77,11 +77,13 @@ export async function readTimeline(store: EventStore, jobId: string, until?: num
 }
 
 function entry(step: FoldStep, event: LogEntry, previous: LogEntry | undefined): TimelineEntry {
+  // A failure reads "will retry" only where the job did schedule a retry after it.
+  const retrying = step.snapshot.context.error?.notBefore != null;
   return {
     seq: step.seq,
     type: step.type,
     step: 'step' in event.event ? event.event.step : null,
-    label: eventLabel(event),
+    label: eventLabel(event, retrying),
     state: step.state,
     recordedState: step.recorded,
     at: event.at,
@@ -91,13 +93,17 @@ function entry(step: FoldStep, event: LogEntry, previous: LogEntry | undefined):
   };
 }
 
-/** A short human label for a logged event: "prepare done", "cancelled (closed)". */
-export function eventLabel({ event }: LogEntry): string {
+/**
+ * A short human label for a logged event: "prepare done", "cancelled (closed)". A failure says
+ * "(will retry)" only when `retrying` says the job scheduled one: a step that failed for good
+ * never promises it, whatever the error's own class.
+ */
+export function eventLabel({ event }: LogEntry, retrying = false): string {
   switch (event.type) {
     case 'StepSucceeded':
       return `${event.step} done`;
     case 'StepFailed':
-      return `${event.step} ${event.error.retryable ? 'failed (will retry)' : 'failed'}: ${event.error.message}`;
+      return `${event.step} ${retrying ? 'failed (will retry)' : 'failed'}: ${event.error.message}`;
     case 'JobCancelled':
       return `cancelled (${event.reason})`;
     case 'JobRequested':
@@ -106,6 +112,8 @@ export function eventLabel({ event }: LogEntry): string {
       return `${event.place.replace('-', ' ')} from ${event.author}`;
     case 'CommandReceived':
       return `@booty ${event.command}${event.text ? ` "${event.text}"` : ''} from ${event.author}`;
+    case 'QuestionAsked':
+      return `question from ${event.author} (${event.place.replace('-', ' ')})`;
     case 'CiCompleted':
       return `CI ${event.source.replace('_', ' ')} ${event.conclusion ?? 'completed'} on ${event.headSha.slice(0, 7)}`;
     case 'PrClosed':

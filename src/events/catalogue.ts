@@ -6,6 +6,7 @@ import {
   FeedbackReceived,
   PrClosed,
   PrUpdated,
+  QuestionAsked,
 } from './conversation-events.js';
 import {
   Analyzed,
@@ -20,6 +21,7 @@ import {
   Prepared,
   Promoted,
   PullRequest,
+  QuestionAnswered,
   Synced,
   TestRun,
   Usage,
@@ -49,6 +51,7 @@ export const STEPS = [
   'answer',
   'plan',
   'escalate',
+  'question',
 ] as const;
 export const Step = z.enum(STEPS);
 export type Step = z.infer<typeof Step>;
@@ -71,6 +74,7 @@ export const stepResults = {
   answer: Answered,
   plan: PlanPosted,
   escalate: Escalated,
+  question: QuestionAnswered,
 } satisfies Record<Step, z.ZodType>;
 
 export const StepSucceeded = z.object({
@@ -109,12 +113,13 @@ export type DomainEvent = JobRequested | JobCancelled | StepSucceeded | StepFail
 
 /** Each type's schema and the version rows are written with now. */
 export const catalogue = {
-  JobRequested: { version: 6, schema: JobRequested },
+  JobRequested: { version: 7, schema: JobRequested },
   JobCancelled: { version: 3, schema: JobCancelled },
   StepSucceeded: { version: 1, schema: StepSucceeded },
   StepFailed: { version: 1, schema: StepFailed },
   FeedbackReceived: { version: 1, schema: FeedbackReceived },
   CommandReceived: { version: 1, schema: CommandReceived },
+  QuestionAsked: { version: 1, schema: QuestionAsked },
   CiCompleted: { version: 2, schema: CiCompleted },
   PrClosed: { version: 1, schema: PrClosed },
   PrUpdated: { version: 1, schema: PrUpdated },

@@ -61,6 +61,21 @@ export const CommandReceived = z.object({
 export type CommandReceived = z.infer<typeof CommandReceived>;
 
 /**
+ * A writer's `@booty <question>`: answered in one reply, with the lines it read, and never a
+ * commit (machine 8).
+ */
+export const QuestionAsked = z.object({
+  type: z.literal('QuestionAsked'),
+  place: FeedbackPlace,
+  author: z.string().min(1),
+  body: z.string(),
+  commentId: z.number().int(),
+  deliveryId,
+  at,
+});
+export type QuestionAsked = z.infer<typeof QuestionAsked>;
+
+/**
  * CI finished something on a commit: on GitHub a check suite, check run, status or workflow run,
  * on GitLab a pipeline or a job (v2; v1 knew GitHub's four). The job reads CI again.
  */
@@ -97,4 +112,10 @@ export const PrUpdated = z.object({
 });
 export type PrUpdated = z.infer<typeof PrUpdated>;
 
-export type ConversationEvent = FeedbackReceived | CommandReceived | CiCompleted | PrClosed | PrUpdated;
+export type ConversationEvent =
+  | FeedbackReceived
+  | CommandReceived
+  | QuestionAsked
+  | CiCompleted
+  | PrClosed
+  | PrUpdated;

@@ -72,6 +72,18 @@ export type RepoConfig = z.infer<typeof RepoConfig>;
 export const IssueComment = z.object({ author: z.string(), body: z.string() });
 export type IssueComment = z.infer<typeof IssueComment>;
 
+/**
+ * One of the repository's instructions for agents (AGENTS.md, CLAUDE.md,
+ * .github/copilot-instructions.md), read from the default branch: its text, capped.
+ */
+export const Instruction = z.object({
+  path: z.string().min(1),
+  text: z.string(),
+  /** The file was longer than booty reads. */
+  truncated: z.boolean(),
+});
+export type Instruction = z.infer<typeof Instruction>;
+
 export const Prepared = z.object({
   at,
   baseSha: z.string().min(7),
@@ -83,6 +95,8 @@ export const Prepared = z.object({
   branch: z.string().min(1),
   config: RepoConfig,
   comments: z.array(IssueComment),
+  /** The repository's instructions for agents on the default branch (absent in older logs: none read). */
+  instructions: z.array(Instruction).optional(),
 });
 export type Prepared = z.infer<typeof Prepared>;
 
@@ -297,6 +311,11 @@ export const Generated = z.object({
    * used for its guidance; its tokens are in `usage` (absent otherwise, and in older logs).
    */
   classifiedAs: FailureClass.optional(),
+  /**
+   * The earlier attempt whose tested code this answer would have recreated, after the one repair
+   * turn: booty applied nothing and ran no test (absent otherwise, and in older logs).
+   */
+  repeated: z.number().int().positive().optional(),
 });
 export type Generated = z.infer<typeof Generated>;
 
@@ -362,8 +381,12 @@ export type CiRerun = z.infer<typeof CiRerun>;
 export const Demoted = z.object({ at, draft: z.literal(true) });
 export type Demoted = z.infer<typeof Demoted>;
 
-/** A follow-up round's start: the branch head it builds on (humans' commits included). */
-export const Synced = z.object({ at, headSha: z.string().min(7) });
+/**
+ * A follow-up round's start: the branch head it builds on (humans' commits included). On a pull
+ * request someone else opened, also where its branch left the base branch (its whole diff starts
+ * there; absent otherwise, and in older logs).
+ */
+export const Synced = z.object({ at, headSha: z.string().min(7), mergeBase: z.string().min(7).optional() });
 export type Synced = z.infer<typeof Synced>;
 
 /** A follow-up round's end: the commit pushed (null when nothing was), and the replies posted. */
@@ -374,6 +397,30 @@ export const Answered = z.object({
   replies: z.number().int().min(0),
 });
 export type Answered = z.infer<typeof Answered>;
+
+/** A place in the repository an answer rests on: a file, and a line or lines of it. */
+export const CodeReference = z.object({
+  path: z.string().min(1),
+  line: z.number().int().positive().nullable(),
+  endLine: z.number().int().positive().nullable(),
+});
+export type CodeReference = z.infer<typeof CodeReference>;
+
+/**
+ * The questions of a round, answered in one reply each, and nothing committed: the commit read,
+ * the answer as posted, the lines it rests on. `answered` is false when booty could not ask the
+ * model (the job's budget): the reply says so instead.
+ */
+export const QuestionAnswered = z.object({
+  at,
+  commit: z.string().min(7),
+  answered: z.boolean(),
+  answer: z.string(),
+  references: z.array(CodeReference),
+  usage: Usage,
+  replies: z.number().int().min(0),
+});
+export type QuestionAnswered = z.infer<typeof QuestionAnswered>;
 
 /** The plan, posted on the issue for a writer's approval. */
 export const PlanPosted = z.object({ at, commentId: z.number().int(), url: z.string() });
@@ -412,6 +459,7 @@ export const effectOutputs = {
   answerRound: Answered,
   postPlan: PlanPosted,
   escalate: Escalated,
+  answerQuestion: QuestionAnswered,
 } as const;
 export type EffectName = keyof typeof effectOutputs;
 export type EffectOutput<K extends EffectName> = z.infer<(typeof effectOutputs)[K]>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Ask, PersonPr } from './mention-events.js';
 
 // The events that come from outside a job: a request to start it and a request to cancel it.
 // Times are epoch milliseconds carried in the payload, so the machine never reads a clock.
@@ -78,6 +79,17 @@ export const JobRequested = z.object({
     })
     .nullable()
     .optional(),
+  /** A writer's `@booty` started the job, not the label: what they asked (machine 8). */
+  ask: Ask.optional(),
+  /** The job works on this pull request, which someone else opened (machine 8). */
+  onPr: PersonPr.optional(),
+  /**
+   * Whether booty's rules as a collaborator apply (machine 8: red CI on a ready pull request is
+   * re-run before it is demoted, `stop` is answered and leaves a ready one alone, `retry` with
+   * nothing to retry is not taken); absent means they do. Requests logged before them (v5 and
+   * older) are lifted with false, so their jobs fold as they ran.
+   */
+  collaborator: z.boolean().optional(),
 });
 export type JobRequested = z.infer<typeof JobRequested>;
 export type JobRequestedInput = z.input<typeof JobRequested>;

@@ -23,8 +23,14 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
  * `unreadable`, outcome `tests-unreadable`), and before the model on a baseline booty could read
  * nothing from (broken `tests-unreadable`). Both read what the event recorded, so a log from before
  * (no such class or reason) folds as it was written.
+ * Machine 8 makes booty a collaborator: a writer's `@booty` starts a job where no label did, a
+ * question is answered in a round of its own (`answeringQuestion`, and `answered` for a job that
+ * only answered), a job may work on a pull request a person opened, red CI on a ready pull request
+ * is re-run before it is demoted, `stop` is answered and leaves a ready pull request alone, and
+ * `retry` with nothing to retry is not taken. A job requested before (JobRequested v5, lifted with
+ * `collaborator: false`) folds as machine 7 folded it.
  */
-export const MACHINE_VERSION = 7;
+export const MACHINE_VERSION = 8;
 
 /**
  * A state a row recorded, in the words of today's machine. Machine 3 (the PR conversation) keeps a
@@ -149,10 +155,12 @@ const upcasters: Record<string, Record<number, Upcaster>> = {
     3: ({ data }) => ({ type: 'JobRequested', version: 4, data: { ...data, loopControls: false } }),
     // v5 says whether new quality findings count as improvement: a job requested before did not.
     4: ({ data }) => ({ type: 'JobRequested', version: 5, data: { ...data, qualityProgress: false } }),
-    // v6 names the repository's forge: every job requested before GitLab was served was GitHub's.
-    5: ({ data }) => ({
+    // v6 says whether booty's rules as a collaborator apply: a job requested before ran without.
+    5: ({ data }) => ({ type: 'JobRequested', version: 6, data: { ...data, collaborator: false } }),
+    // v7 names the repository's forge: every job requested before GitLab was served was GitHub's.
+    6: ({ data }) => ({
       type: 'JobRequested',
-      version: 6,
+      version: 7,
       data: { ...data, repo: { forge: 'github', ...(data.repo as Record<string, unknown>) } },
     }),
   },

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ConversationEvent, FeedbackPlace, ReviewComment } from '../events/conversation-events.js';
-import type { IssueComment, PullRequest } from '../events/effect-results.js';
+import type { CodeReference, IssueComment, PullRequest } from '../events/effect-results.js';
 import type { CancelReason, IssueRef, JobRequest, RepoRef } from '../events/job-events.js';
+import type { PersonPr } from '../events/mention-events.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
@@ -43,6 +44,19 @@ export interface WakeIntent {
   event: DistributiveOmit<ConversationEvent, 'deliveryId' | 'at'>;
 }
 
+/**
+ * Where no job waits, a writer's `@booty <request or question>` starts one: the issue it was said
+ * on, or the pull request (read from the forge before the job starts, as its payload does not say
+ * where its branch lives).
+ */
+export interface JobStart {
+  issue: IssueRef;
+  /** The pull request it was said on, when it was said on one. */
+  pr: number | null;
+  triggerLabel: string;
+  planApproval: boolean;
+}
+
 /** A wake-up, with what intake must still ask the forge before the job hears it. */
 export interface ConversationIntent extends WakeIntent {
   needs: {
@@ -53,6 +67,8 @@ export interface ConversationIntent extends WakeIntent {
     reviewComments: { pr: number; reviewId: number } | null;
     /** Where the 👀 goes once the event is accepted. */
     react: { place: FeedbackPlace; commentId: number } | null;
+    /** A request or question with no job to hear it starts one; null where it may not (a closed issue). */
+    start?: JobStart | null;
   };
 }
 
@@ -71,9 +87,11 @@ export interface ReadDelivery {
   installationId: number | null;
 }
 
-/** The settings that decide what a delivery asks: the label, the repositories served. */
+/** The settings that decide what a delivery asks: the label, the handle, the repositories served. */
 export interface IntakeConfig {
   triggerLabel: string;
+  /** How people call on booty (`@handle`): the App's name on the forge, or BOOTY_HANDLE. */
+  handle: () => string;
   /** The current secret first, then the previous one while a rotation is under way. */
   secrets: string[];
   /** Whether a repository (owner/name) may get jobs; BOOTY_REPOS empty allows all. */
@@ -120,6 +138,8 @@ export interface ConversationGate {
   ): Promise<void>;
   /** Who merged the pull request, or null while it is not merged. */
   mergedBy(repo: RepoRef, installationId: number | null, pr: number): Promise<string | null>;
+  /** A pull request as a job started on it needs it; null when it is not open. */
+  pullRequest(repo: RepoRef, installationId: number | null, pr: number): Promise<PersonPr | null>;
   /** Tells a writer, once per comment, why their command did nothing. */
   answerIgnored(
     repo: RepoRef,
@@ -129,6 +149,14 @@ export interface ConversationGate {
     commentId: number,
     why: string,
   ): Promise<void>;
+}
+
+/** A round's answer to its questions, read at `commit`; `answered` is false when the budget kept booty from asking. */
+export interface QuestionReply {
+  commit: string;
+  answered: boolean;
+  answer: string;
+  references: CodeReference[];
 }
 
 /** An issue as `booty run` starts a job from it. */
@@ -156,6 +184,8 @@ export interface ForgeEffects {
     job: JobContext,
     outcome: { commit: string | null; note: string | null },
   ): Promise<{ replies: number }>;
+  /** Each question of the round gets its answer where it was asked, once. */
+  answerQuestions(job: JobContext, answer: QuestionReply): Promise<{ replies: number }>;
   /** The issue's discussion, without booty's own comments, for the model's context. */
   listIssueComments(job: Pick<JobContext, 'repo' | 'issue' | 'installationId'>): Promise<IssueComment[]>;
   getIssue(repo: RepoRef, number: number, installationId?: number | null): Promise<IssueDetails>;
@@ -228,6 +258,10 @@ export interface DeliveryHistory {
 export interface Forge {
   /** How the log and the routes name it. */
   readonly name: string;
+  /** How people call on booty here: `@handle`. */
+  handle(): string;
+  /** Reads who booty is on the forge (an App's name), once, at start; resolves with the handle. */
+  identify(): Promise<string>;
   readonly webhooks: ForgeWebhooks;
   readonly conversation: ConversationGate;
   readonly effects: ForgeEffects;

@@ -1,5 +1,4 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { BootyError } from '../errors.js';
 import type { ConversationGate, ForgeWebhooks } from '../forges/forge.js';
 import type { Intake } from '../intake/deliveries.js';
 import type { IntakeSettings } from '../intake/intake-config.js';

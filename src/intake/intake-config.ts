@@ -48,6 +48,8 @@ export function intakeConfig(env: Env, forge: 'github' | 'gitlab' = servedForge(
   const allowed = env.BOOTY_REPOS.length > 0 ? picomatch(env.BOOTY_REPOS, { nocase: true }) : () => true;
   return {
     triggerLabel: env.BOOTY_TRIGGER_LABEL,
+    // Until the forge says otherwise (an App's own name, read at start).
+    handle: () => env.BOOTY_HANDLE ?? 'booty',
     webhookPath: env.WEBHOOK_PATH,
     secrets: (gitlab
       ? [env.GITLAB_WEBHOOK_SECRET, env.GITLAB_WEBHOOK_SECRET_PREVIOUS]

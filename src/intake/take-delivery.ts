@@ -45,6 +45,9 @@ export async function takeDelivery(read: ReadDelivery, deps: TakeDeps, log: Logg
   // A redelivery after a crash may find its event logged but never acknowledged: 👀 is idempotent.
   if ((result.outcome === 'woke' || result.outcome === 'duplicate') && intent.kind === 'wake')
     await acknowledge(intent as ConversationIntent, deps, log);
+  // A job a writer's `@booty` started: their comment gets the 👀 the label's issue gets.
+  if (result.outcome === 'created' && classified.kind === 'wake')
+    await acknowledge(classified as ConversationIntent, deps, log);
   if (result.outcome === 'ignored' && intent.kind === 'wake')
     await answerIgnored(intent as ConversationIntent, result.reason, deps, log);
   return { result, ...replyFor(result, intent) };
@@ -63,7 +66,7 @@ async function vetted(
   const { writer, installationId, reviewComments } = intent.needs;
   if (!conversation || !writer) return intent;
   const job = await intake.jobFor(intent.repo, intent.target);
-  if (!job) return { kind: 'ignore', reason: 'no unfinished job for this pull request or issue' };
+  if (!job) return startedBy(intent, deps, log);
   // A review's comments are read before its author is checked: on GitHub booty's own reply in a
   // thread is a review of its own, and booty neither answers nor steers itself.
   const event = intent.event;
@@ -99,6 +102,75 @@ async function vetted(
     };
   }
   return intent;
+}
+
+/**
+ * A writer's `@booty <request or question>` where no job waits starts one, as the label would: on
+ * the issue, or on the pull request it was said on (its branch, read from the forge now). Only a
+ * writer may; a reader hears why not. A fork's pull request booty cannot push to is answered with
+ * what it needs.
+ */
+async function startedBy(
+  intent: ConversationIntent,
+  deps: TakeDeps,
+  log: Logger,
+): Promise<ConversationIntent | Exclude<Intent, { kind: 'wake' }>> {
+  const none = { kind: 'ignore' as const, reason: 'no unfinished job for this pull request or issue' };
+  const { conversation } = deps;
+  const { start, writer, installationId } = intent.needs;
+  const event = intent.event;
+  if (!conversation || !writer || !start) return none;
+  if (event.type !== 'FeedbackReceived' && event.type !== 'QuestionAsked') return none;
+  const where = start.pr ? { pr: start.pr } : { issue: start.issue.number };
+  if (!(await conversation.isWriter(intent.repo, installationId, writer))) {
+    await conversation
+      .replyToReader(intent.repo, installationId, where, writer, event.commentId)
+      .catch((err: unknown) => log.warn({ err }, 'could not answer a reader'));
+    return {
+      kind: 'ignore',
+      reason: `${writer} has no write access to ${intent.repo.owner}/${intent.repo.name}`,
+    };
+  }
+  const pr = start.pr ? await conversation.pullRequest(intent.repo, installationId, start.pr) : null;
+  if (start.pr && !pr) return { kind: 'ignore', reason: 'the pull request is not open' };
+  const ask = {
+    kind: event.type === 'QuestionAsked' ? ('question' as const) : ('change' as const),
+    place: event.place,
+    author: event.author,
+    body: event.body,
+    commentId: event.commentId,
+  };
+  // booty pushes only to branches of the repository it serves: a fork's branch is its author's.
+  if (pr?.fork && ask.kind === 'change') {
+    const why = pr.maintainerCanModify
+      ? `this pull request's branch lives in the fork ${pr.fork}, and booty pushes only to branches of ${intent.repo.owner}/${intent.repo.name}; push the branch here, or ask a question instead`
+      : `this pull request's branch lives in the fork ${pr.fork}, and @${pr.author} does not let maintainers edit it: tick "Allow edits by maintainers" on the pull request, then ask again`;
+    await conversation
+      .answerIgnored(
+        intent.repo,
+        installationId,
+        where,
+        writer,
+        event.commentId,
+        `booty did not start: ${why}.`,
+      )
+      .catch((err: unknown) => log.warn({ err }, 'could not answer a request on a fork'));
+    return { kind: 'ignore', reason: `the pull request's branch is in the fork ${pr.fork}` };
+  }
+  return {
+    kind: 'request',
+    request: {
+      repo: intent.repo,
+      issue: start.issue,
+      triggerLabel: start.triggerLabel,
+      sender: writer,
+      installationId,
+      ...(start.planApproval ? { planApproval: true } : {}),
+      ask,
+      // A question on a fork's pull request is read at the default branch: its head is not ours to fetch.
+      ...(pr && !pr.fork ? { onPr: pr } : {}),
+    },
+  };
 }
 
 /**
@@ -165,11 +237,34 @@ const NOTHING_TO_DO: Partial<Record<string, string>> = {
     'no pull request is open to run a round on yet: the job waits for `@booty approve` of its plan, or `@booty continue` at its token budget',
 };
 
+/** `retry` where a pull request waits with nothing that failed: no round is run, and no model asked. */
+const NOTHING_TO_RETRY =
+  'nothing failed that another round could redo: the last round pushed its commit, the tests pass and CI is not red. Say what to change with `@booty <what to change>`';
+
 /** Every command from a writer gets an answer: one the job did not take says why. */
 async function answerIgnored(intent: ConversationIntent, reason: string, deps: TakeDeps, log: Logger) {
   const { event } = intent;
-  if (!deps.conversation || event.type !== 'CommandReceived') return;
-  const why = reason === NOTHING_NEW ? (NOTHING_TO_DO[event.command] ?? reason) : reason;
+  if (!deps.conversation) return;
+  // The one place a job does not take a question: parked at its budget, which the answer would spend.
+  if (event.type === 'QuestionAsked' && reason === NOTHING_NEW) {
+    await deps.conversation
+      .answerIgnored(
+        intent.repo,
+        intent.needs.installationId,
+        intent.target,
+        event.author,
+        event.commentId,
+        'booty did not answer: this job has spent its token budget and waits for a writer’s `@booty continue`.',
+      )
+      .catch((err: unknown) => log.warn({ err }, 'could not answer an ignored question'));
+    return;
+  }
+  if (event.type !== 'CommandReceived') return;
+  let why = reason === NOTHING_NEW ? (NOTHING_TO_DO[event.command] ?? reason) : reason;
+  if (reason === NOTHING_NEW && event.command === 'retry') {
+    const job = await deps.intake.jobFor(intent.repo, intent.target).catch(() => null);
+    if (job && (job.state === 'prOpened' || job.state === 'promoted')) why = NOTHING_TO_RETRY;
+  }
   await deps.conversation
     .answerIgnored(
       intent.repo,

@@ -16,6 +16,8 @@ export interface LoggedEvent {
   type: string;
   data: Record<string, unknown>;
   state?: string | null;
+  /** The row already parsed against the catalogue (a LogEntry's), which the fold then reuses. */
+  event?: DomainEvent;
 }
 
 export interface FoldStep {
@@ -33,6 +35,7 @@ export function stateName(snapshot: Pick<JobSnapshot, 'value'>): JobStateName {
 
 /** The machine input a job's log starts with. */
 export function jobInput(first: LoggedEvent | undefined): JobRequested {
+  if (first?.event?.type === 'JobRequested') return first.event;
   if (first?.type !== 'JobRequested') {
     throw new BootyError('BOOTY_E_EVENT_INVALID', {
       type: first?.type ?? 'nothing',
@@ -47,7 +50,8 @@ export function jobInput(first: LoggedEvent | undefined): JobRequested {
 }
 
 /** The machine's event for a logged row (after JobRequested, which is the machine's input). */
-export const machineEventOf = (e: LoggedEvent) => toMachineEvent({ ...e.data, type: e.type } as DomainEvent);
+export const machineEventOf = (e: LoggedEvent) =>
+  toMachineEvent(e.event ?? ({ ...e.data, type: e.type } as DomainEvent));
 
 /**
  * An actor scope that records nothing and runs nothing, one per machine. XState's own pure

@@ -3,12 +3,14 @@ import type {
   Analysis,
   CiFailure,
   CiRead,
+  CodeReference,
   EffectFailure,
   EffectName,
   Escalated,
   FailureClass,
   FileChange,
   Generated,
+  Instruction,
   IssueComment,
   PullRequest,
   Rejection,
@@ -17,6 +19,7 @@ import type {
   Usage,
 } from '../events/effect-results.js';
 import type { IssueRef, JobRequested, JobSettings, RepoRef } from '../events/job-events.js';
+import type { Ask, PersonPr } from '../events/mention-events.js';
 
 // Everything a job knows. Plain JSON only: it is rebuilt by folding the log, and handed whole to
 // effects as their input (as a JobContext view), so an effect never needs state outside the log.
@@ -44,6 +47,8 @@ export interface AttemptRecord {
   test: TestRun | null;
   /** Why it failed, as its apply or test event recorded it; absent in logs from before the classes. */
   failureClass?: FailureClass;
+  /** The earlier attempt the model's answer repeated: nothing was applied or tested (Generated). */
+  repeated?: number;
 }
 
 export type OutcomeReason =
@@ -73,7 +78,10 @@ export interface Outcome {
   message: string;
 }
 
-/** What a follow-up round answers: people's feedback, a writer's `@booty retry`, or red CI. */
+/**
+ * What a follow-up round answers: people's feedback, a writer's `@booty retry`, red CI, or a
+ * writer's question (a round of its own, answered and never committed).
+ */
 export type RoundTrigger =
   | {
       kind: 'feedback';
@@ -85,7 +93,8 @@ export type RoundTrigger =
       mention: boolean;
     }
   | { kind: 'command'; command: CommandWord; place: FeedbackPlace; author: string; commentId: number }
-  | { kind: 'ci'; sha: string; failing: CiFailure[] };
+  | { kind: 'ci'; sha: string; failing: CiFailure[] }
+  | { kind: 'question'; place: FeedbackPlace; author: string; body: string; commentId: number };
 
 /** One round of work after the PR opened. */
 export interface Round {
@@ -95,11 +104,15 @@ export interface Round {
   firstAttempt: number;
   /** The branch head it builds on, humans' commits included, once synced. */
   base: string | null;
-  /** null while it runs. */
-  result: 'pushed' | 'not-pushed' | 'stopped' | null;
+  /** null while it runs; a round of questions ends `answered`. */
+  result: 'pushed' | 'not-pushed' | 'stopped' | 'answered' | null;
   commit: string | null;
   /** Why nothing was pushed. */
   note: string | null;
+  /** A round of questions: what booty replied, at the commit it read, and the lines it rests on. */
+  answer?: { text: string; commit: string; references: CodeReference[]; answered: boolean };
+  /** Who stopped the round with `@booty stop`: their command hears back with the round's answer. */
+  stoppedBy?: { author: string; commentId: number; place: FeedbackPlace };
 }
 
 /** The job's life with its open PR: rounds, CI, and the bounds on both. */
@@ -171,12 +184,19 @@ export interface JobState {
     loopControls: boolean;
     /** New quality findings count as improvement (machine 6); false for jobs requested before. */
     qualityProgress: boolean;
+    /** A writer's `@booty` started the job: what they asked (machine 8). */
+    ask: Ask | null;
+    /** The pull request someone else opened that the job works on (machine 8). */
+    onPr: PersonPr | null;
+    /** booty's rules as a collaborator apply (machine 8); false for jobs requested before. */
+    collaborator: boolean;
   };
   settings: JobSettings;
   branch: string;
   /** The attempt under way: 0 before the first generation. */
   attempt: number;
-  workspace: { baseSha: string; defaultBranch: string } | null;
+  /** The clone's base, and the repository's instructions for agents read when it was prepared. */
+  workspace: { baseSha: string; defaultBranch: string; instructions?: Instruction[] } | null;
   config: RepoConfig | null;
   baseline: TestRun | null;
   analysis: Analysis | null;
@@ -299,9 +319,13 @@ export function initialContext(input: JobRequested): JobState {
       planApproval: input.planApproval ?? false,
       loopControls: input.loopControls ?? true,
       qualityProgress: input.qualityProgress ?? true,
+      ask: input.ask ?? null,
+      onPr: input.onPr ?? null,
+      collaborator: input.collaborator ?? true,
     },
     settings: input.settings,
-    branch: branchName(input.issue, input.run ?? 1),
+    // On someone else's pull request, the job's commits go on top of its branch.
+    branch: input.onPr?.headRef ?? branchName(input.issue, input.run ?? 1),
     attempt: 0,
     workspace: null,
     config: null,
@@ -309,13 +333,49 @@ export function initialContext(input: JobRequested): JobState {
     analysis: null,
     changes: [],
     attempts: [],
-    pr: null,
+    pr: input.onPr ? personPr(input.onPr, input.requestedAt) : null,
     usage: zeroUsage,
     error: null,
     outcome: null,
-    conversation: emptyConversation,
+    conversation: input.onPr || input.ask?.kind === 'question' ? askedFirst(input) : emptyConversation,
     checkpoints: { plans: 0, approvedBy: null, escalation: null },
   };
+}
+
+/** Someone else's pull request as the job keeps its own: never made ready or draft by booty. */
+const personPr = (pr: PersonPr, at: number): PullRequest => ({
+  at,
+  number: pr.number,
+  url: pr.url,
+  nodeId: pr.nodeId,
+  draft: pr.draft,
+  headSha: pr.headSha,
+  created: false,
+});
+
+/**
+ * A job a writer asked on a pull request, or with a question, starts with what they asked waiting:
+ * a question is answered first thing, and a change to someone else's pull request is its first
+ * round. A change asked on an issue is the issue's own work (its comments carry the words).
+ */
+function askedFirst(input: JobRequested): Conversation {
+  const ask = input.ask;
+  const inbox: RoundTrigger[] = !ask
+    ? []
+    : ask.kind === 'question'
+      ? [{ kind: 'question', place: ask.place, author: ask.author, body: ask.body, commentId: ask.commentId }]
+      : [
+          {
+            kind: 'feedback',
+            place: ask.place,
+            author: ask.author,
+            body: ask.body,
+            commentId: ask.commentId,
+            comments: [],
+            mention: true,
+          },
+        ];
+  return { ...emptyConversation, inbox };
 }
 
 /** `booty/issue-12-add-parser`, and `booty/issue-12-r2-add-parser` for the issue's second job. */
@@ -348,7 +408,8 @@ function roundKey(state: JobState, step: EffectName): string {
   const c = state.conversation;
   if (step === 'readCi' || step === 'rerunCi' || step === 'demotePr' || step === 'promotePr')
     return `:${state.pr?.headSha ?? ''}`;
-  if (step === 'syncBranch' || step === 'answerRound') return `:r${c.rounds.length}`;
+  if (step === 'syncBranch' || step === 'answerRound' || step === 'answerQuestion')
+    return `:r${c.rounds.length}`;
   // A revised plan is a new plan: its own comment.
   if (step === 'postPlan') return `:p${state.checkpoints.plans + 1}`;
   return '';

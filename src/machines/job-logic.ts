@@ -24,7 +24,6 @@ import {
   maxAttemptsOf,
   mergeChanges,
   type Outcome,
-  type Round,
   type RoundTrigger,
   retryDeadline,
   roundAttempt,
@@ -47,6 +46,7 @@ import {
 } from './logic-kit.js';
 import { loopActions, loopGuards } from './loop-logic.js';
 import type { MachineEvent } from './machine-events.js';
+import { newRound, nextRoundTriggers, queued, talkActions, talkGuards } from './talk-logic.js';
 
 // The job machine's guards and context updates. Pure functions of (context, event): no clock,
 // no randomness, no I/O, so folding the log always lands on the same snapshot. The refine loop's
@@ -60,12 +60,8 @@ function ciOf(context: JobState, event: MachineEvent): Omit<CiRead, 'at'> | null
   return context.conversation.ci;
 }
 
-const isFollowUp = (t: RoundTrigger) => t.kind !== 'ci';
-const followUpsUsed = (c: Conversation) =>
-  c.rounds.filter((r) => r.triggers.some(isFollowUp)).length + (c.inbox.some(isFollowUp) ? 1 : 0);
 const ciFixesUsed = (c: Conversation) =>
   c.rounds.filter((r) => r.triggers.every((t) => t.kind === 'ci')).length;
-const maxFollowUps = (s: JobState) => (s.config?.maxFollowUps ?? 5) + s.conversation.lifted.followUps;
 const maxCiFixes = (s: JobState) => (s.config?.maxCiFixes ?? 3) + s.conversation.lifted.ciFixes;
 
 function rerunAllowed(context: JobState, event: MachineEvent): boolean {
@@ -74,37 +70,6 @@ function rerunAllowed(context: JobState, event: MachineEvent): boolean {
 }
 const ciFixAllowed = (context: JobState, event: MachineEvent) =>
   ciOf(context, event)?.state === 'failed' && ciFixesUsed(context.conversation) < maxCiFixes(context);
-
-/**
- * Queues a request for the next round. A request past the bound on follow-up rounds is dropped
- * and the bound noted, unless it called on booty by name: that lifts the bound once.
- */
-function queued(context: JobState, trigger: RoundTrigger, mention: boolean): Partial<JobState> {
-  const c = context.conversation;
-  const joins = c.inbox.some(isFollowUp) || currentRound(context) === null;
-  const room = followUpsUsed(c) < maxFollowUps(context) || (joins && c.inbox.some(isFollowUp));
-  if (!room && !mention) return talk(context, { bounded: 'followUps' });
-  const lifted = room
-    ? c.lifted
-    : {
-        followUps: c.lifted.followUps + 1,
-        // A writer's word also lifts a reached CI bound: the next red CI gets a round again.
-        ciFixes: c.lifted.ciFixes + (c.bounded === 'ciFixes' ? 1 : 0),
-      };
-  return talk(context, { inbox: [...c.inbox, trigger], lifted, bounded: null });
-}
-
-function newRound(context: JobState, triggers: RoundTrigger[]): Round {
-  return {
-    n: context.conversation.rounds.length + 1,
-    triggers,
-    firstAttempt: context.attempt + 1,
-    base: null,
-    result: null,
-    commit: null,
-    note: null,
-  };
-}
 
 /** The attempt under way, for the fail-fast message; its class is what the event recorded. */
 function failFastOutcome(context: JobState): Outcome {
@@ -129,6 +94,7 @@ function errorOutcome(context: JobState, failure: EffectFailure): Outcome {
 
 export const guards = {
   ...loopGuards,
+  ...talkGuards,
   failsFast: ({ event }: Args) => failingFast(event),
   canRetry: ({ context, event }: Args) => {
     const failure = failureOf(event);
@@ -147,6 +113,8 @@ export const guards = {
   prIsDraft: ({ context }: Args) => context.pr?.draft !== false,
   madeReady: ({ event }: Args) => output<Promoted>(event).draft === false,
   rerunAllowed: ({ context, event }: Args) => rerunAllowed(context, event),
+  rerunBeforeDemoting: ({ context, event }: Args) =>
+    context.request.collaborator && context.pr?.draft === false && rerunAllowed(context, event),
   ciFixAllowed: ({ context, event }: Args) => ciFixAllowed(context, event),
   /** CI passed (or there is none) on a draft whose head booty's tests passed: it can be made ready. */
   ciLetsPromote: ({ context, event }: Args) => {
@@ -163,18 +131,20 @@ export const guards = {
     output<CiRead>(event).state === 'failed' && context.pr?.draft === false,
   pushedPassingDraft: ({ context, event }: Args) =>
     output<Answered>(event).commit !== null &&
+    context.request.onPr === null &&
     context.pr?.draft !== false &&
     !context.conversation.heldDraft &&
     !context.settings.selfModification,
   headMoved: ({ event }: Args) => failureOf(event).code === 'BOOTY_E_HEAD_MOVED',
-  inboxWaiting: ({ context }: Args) => context.conversation.inbox.length > 0,
   ciStale: ({ context }: Args) => context.conversation.ciStale,
+  /** CI on the head of a pull request booty opened: someone else's PR's CI is theirs to read. */
   ciForHead: ({ context, event }: Args) =>
-    event.type === 'CiCompleted' && context.pr !== null && event.headSha === context.pr.headSha,
+    event.type === 'CiCompleted' &&
+    context.pr !== null &&
+    event.headSha === context.pr.headSha &&
+    context.request.onPr === null,
   commandCancel: ({ event }: Args) => event.type === 'CommandReceived' && event.command === 'cancel',
   commandRetry: ({ event }: Args) => event.type === 'CommandReceived' && event.command === 'retry',
-  stopInRound: ({ context, event }: Args) =>
-    event.type === 'CommandReceived' && event.command === 'stop' && currentRound(context) !== null,
   merged: ({ event }: Args) => event.type === 'PrClosed' && event.merged,
   markedReady: ({ context, event }: Args) =>
     event.type === 'PrUpdated' && event.draft === false && context.pr?.draft !== false,
@@ -193,6 +163,7 @@ export const guards = {
 
 export const actions = {
   ...loopActions,
+  ...talkActions,
   scheduleRetry: update(({ context, event }) => {
     const failure = failureOf(event);
     const notBefore = retryDeadline(context.settings, failure, retriesUsed(context, failure.src));
@@ -201,7 +172,11 @@ export const actions = {
   recordPrepared: done(({ context, event }) => {
     const out = output<Prepared>(event);
     return {
-      workspace: { baseSha: out.baseSha, defaultBranch: out.defaultBranch },
+      workspace: {
+        baseSha: out.baseSha,
+        defaultBranch: out.defaultBranch,
+        ...(out.instructions?.length ? { instructions: out.instructions } : {}),
+      },
       config: out.config,
       issue: { ...context.issue, comments: out.comments },
     };
@@ -223,6 +198,7 @@ export const actions = {
       addedTests: [],
       applied: false,
       test: null,
+      ...(out.repeated !== undefined && { repeated: out.repeated }),
     };
     return { attempts: [...context.attempts, attempt], usage: addUsage(context.usage, out.usage) };
   }),
@@ -402,37 +378,32 @@ export const actions = {
     };
     return queued(context, trigger, event.mention);
   }),
-  queueRetry: update(({ context, event }) => {
-    assertEvent(event, 'CommandReceived');
-    const { command, place, author, commentId } = event;
-    return queued(context, { kind: 'command', command, place, author, commentId }, true);
-  }),
-  startRound: update(({ context }) => ({
-    error: null,
-    ...talk(context, {
-      rounds: [...context.conversation.rounds, newRound(context, context.conversation.inbox)],
-      inbox: [],
-    }),
-  })),
   startCiRound: update(({ context, event }) => {
     const ci = ciOf(context, event)!;
-    const triggers: RoundTrigger[] = [
-      { kind: 'ci', sha: ci.sha, failing: ci.failing },
-      ...context.conversation.inbox,
-    ];
+    // Requests waiting join CI's round; questions wait for their own.
+    const taken = nextRoundTriggers(context.conversation.inbox);
+    const triggers: RoundTrigger[] = [{ kind: 'ci', sha: ci.sha, failing: ci.failing }, ...taken];
     return {
       error: null,
-      ...talk(context, { rounds: [...context.conversation.rounds, newRound(context, triggers)], inbox: [] }),
+      ...talk(context, {
+        rounds: [...context.conversation.rounds, newRound(context, triggers)],
+        inbox: context.conversation.inbox.filter((t) => !taken.includes(t)),
+      }),
     };
   }),
   /** The round builds on the branch's head as it is now; its changes start empty there. */
   recordSync: done(({ context, event }) => {
-    const { headSha } = output<Synced>(event);
+    const { headSha, mergeBase } = output<Synced>(event);
+    const synced = withRound(context, { base: headSha });
     return {
       workspace: context.workspace && { ...context.workspace, baseSha: headSha },
       changes: [],
       pr: context.pr && { ...context.pr, headSha },
-      ...withRound(context, { base: headSha }),
+      // Someone else's pull request: its whole diff starts where its branch left the base branch.
+      conversation: {
+        ...synced.conversation,
+        firstBase: context.conversation.firstBase ?? mergeBase ?? null,
+      },
     };
   }),
   restartRound: update(({ context, event }) => ({
@@ -446,7 +417,9 @@ export const actions = {
       pr: context.pr && { ...context.pr, headSha: out.headSha },
       ...talk(context, {
         rounds: context.conversation.rounds.map((r) =>
-          r.result === null ? { ...r, result: pushed ? 'pushed' : 'not-pushed', commit: out.commit } : r,
+          r.result === null
+            ? { ...r, result: r.stoppedBy ? 'stopped' : pushed ? 'pushed' : 'not-pushed', commit: out.commit }
+            : r,
         ),
         headTested: pushed || context.conversation.headTested,
         ci: pushed ? null : context.conversation.ci,
@@ -459,10 +432,6 @@ export const actions = {
       ...failedStep(context, failure),
       ...withRound(context, { result: 'not-pushed', note: `${failure.src} failed: ${failure.message}` }),
     };
-  }),
-  stopRound: update(({ context, event }) => {
-    assertEvent(event, 'CommandReceived');
-    return withRound(context, { result: 'stopped', note: `Stopped by @${event.author}.` });
   }),
   recordCommandCancel: update(({ event }) => {
     assertEvent(event, 'CommandReceived');

@@ -77,14 +77,41 @@ const afterCi = (action: Action, wait: { target: string; guard?: 'prIsDraft' }[]
   ...wait.map((w) => ({ ...w, actions: [action] })),
 ];
 
-/** What wakes a waiting job: queued feedback starts a round; CI that finished meanwhile is read. */
+/** Questions waiting are answered first, in a round of their own. */
+const answerQuestions = {
+  guard: 'questionWaiting' as const,
+  target: '#job.answeringQuestion',
+  actions: 'startQuestions' as const,
+};
+
+/**
+ * What wakes a waiting job: questions are answered; queued feedback starts a round; CI that
+ * finished meanwhile is read (on a pull request booty opened).
+ */
 const wake = [
+  answerQuestions,
   { guard: 'inboxWaiting' as const, target: 'syncing', actions: 'startRound' as const },
   { guard: 'ciStale' as const, target: 'checkingCi', actions: 'clearCiStale' as const },
 ];
 
 /** CI that finished on the head is read at once by a waiting job (the root notes it while it works). */
 const ciWakes = { CiCompleted: { guard: 'ciForHead' as const, target: 'checkingCi' } };
+
+/** Where a round of questions leads once answered: back to where the job waited. */
+const afterQuestions = (action: 'recordQuestion' | 'abandonQuestion') => [
+  { guard: 'hasDraftPr' as const, target: '#job.prOpened', actions: action },
+  { guard: 'hasPr' as const, target: '#job.promoted', actions: action },
+  { guard: 'planWaiting' as const, target: '#job.awaitingApproval', actions: action },
+  // A job that only answers: more questions are answered, a request for a change starts the work.
+  {
+    guard: 'questionWaiting' as const,
+    target: '#job.answeringQuestion',
+    reenter: true,
+    actions: [action, 'startQuestions' as const],
+  },
+  { guard: 'inboxWaiting' as const, target: '#job.baselining', actions: [action, 'takeRequests' as const] },
+  { target: '#job.answered', actions: action },
+];
 
 export const jobMachine = setup({
   types: {
@@ -109,6 +136,7 @@ export const jobMachine = setup({
     syncBranch: effect('syncBranch'),
     answerRound: effect('answerRound'),
     escalate: effect('escalate'),
+    answerQuestion: effect('answerQuestion'),
   },
   guards,
   actions,
@@ -122,10 +150,13 @@ export const jobMachine = setup({
   on: {
     JobCancelled: { target: '.cancelled', actions: 'recordCancel' },
     FeedbackReceived: { actions: 'queueFeedback' },
+    QuestionAsked: { actions: 'queueQuestion' },
     CommandReceived: [
       { guard: 'commandCancel', target: '.cancelled', actions: 'recordCommandCancel' },
-      { guard: 'stopInRound', target: '.prOpened', actions: 'stopRound' },
-      { guard: 'commandRetry', actions: 'queueRetry' },
+      // The round ends where it stands, and answering tells who asked, and who stopped it.
+      { guard: 'stopsRound', target: '.answering', actions: 'stopRound' },
+      { guard: 'stopInRound', target: '.prOpened', actions: 'stopRoundLegacy' },
+      { guard: 'retryTaken', actions: 'queueRetry' },
     ],
     CiCompleted: { guard: 'ciForHead', actions: 'noteCiStale' },
     PrClosed: [
@@ -136,13 +167,21 @@ export const jobMachine = setup({
   },
   states: {
     preparing: step('prepare', {
-      onDone: { target: 'baselining', actions: 'recordPrepared' },
+      onDone: [
+        // A writer's question is answered, with nothing run and nothing changed.
+        { ...answerQuestions, actions: ['recordPrepared', 'startQuestions'] },
+        // Asked on someone else's pull request: a round on its branch, its tests run at its head first.
+        { guard: 'onPersonPr', target: 'syncing', actions: ['recordPrepared', 'startRound'] },
+        { target: 'baselining', actions: 'recordPrepared' },
+      ],
       onError: retryOrConclude('preparing'),
     }),
     baselining: step('runBaseline', {
       onDone: [
         // A suite that cannot run cannot judge a change: stop before any request to the model.
         { guard: 'baselineBroken', target: 'failed', actions: ['recordBaseline', 'failBaseline'] },
+        // A round on someone else's pull request needs no analysis: the request says what to do.
+        { guard: 'inRound', target: 'generating', actions: ['recordBaseline', 'nextAttempt'] },
         { target: 'analyzing', actions: 'recordBaseline' },
       ],
       onError: retryOrConclude('baselining'),
@@ -163,6 +202,7 @@ export const jobMachine = setup({
     }),
     awaitingApproval: {
       tags: 'waiting',
+      always: answerQuestions,
       on: {
         CommandReceived: [
           { guard: 'commandApprove', target: 'generating', actions: ['approvePlan', 'nextAttempt'] },
@@ -280,6 +320,8 @@ export const jobMachine = setup({
     checkingCi: step('readCi', {
       onDone: [
         { guard: 'ciLetsPromote', target: 'promoting', actions: 'recordCi' },
+        // A ready pull request stays ready while a flaky check runs again: only a red re-run demotes.
+        { guard: 'rerunBeforeDemoting', target: 'rerunningCi', actions: 'recordCi' },
         { guard: 'ciFailedOnReady', target: 'demoting', actions: 'recordCi' },
         ...afterCi('recordCi'),
       ],
@@ -296,20 +338,33 @@ export const jobMachine = setup({
     // A follow-up round: the branch's head as it is now, humans' commits included, then the same
     // bounded loop, then answering.
     syncing: step('syncBranch', {
-      onDone: { target: 'generating', actions: ['recordSync', 'nextAttempt'] },
+      onDone: [
+        // Someone else's pull request: its tests run at its head first, to judge the round by.
+        { guard: 'noBaseline', target: 'baselining', actions: 'recordSync' },
+        { target: 'generating', actions: ['recordSync', 'nextAttempt'] },
+      ],
       onError: retryOrConclude('syncing'),
     }),
-    answering: step('answerRound', {
-      onDone: [
-        { guard: 'pushedPassingDraft', target: 'promoting', actions: 'recordAnswer' },
-        ...toWaiting('recordAnswer'),
-      ],
-      onError: [
-        // Someone pushed to the same files while booty worked: the round starts again from there.
-        { guard: 'headMoved', target: '#job.syncing', actions: 'restartRound' },
-        retry('answering'),
-        ...toWaiting('abandonRound'),
-      ],
+    answering: {
+      // The push may be under way: too late to stop it (not taken, so the writer hears why).
+      on: { CommandReceived: { guard: 'stopWhileAnswering' } },
+      ...step('answerRound', {
+        onDone: [
+          { guard: 'pushedPassingDraft', target: 'promoting', actions: 'recordAnswer' },
+          ...toWaiting('recordAnswer'),
+        ],
+        onError: [
+          // Someone pushed to the same files while booty worked: the round starts again from there.
+          { guard: 'headMoved', target: '#job.syncing', actions: 'restartRound' },
+          retry('answering'),
+          ...toWaiting('abandonRound'),
+        ],
+      }),
+    },
+    // A round of questions: the model reads the code at the head and answers each in one reply.
+    answeringQuestion: step('answerQuestion', {
+      onDone: afterQuestions('recordQuestion'),
+      onError: [retry('answeringQuestion'), ...afterQuestions('abandonQuestion')],
     }),
     // At the token budget: parked until a writer's `@booty continue` raises it once by the step and
     // the job resumes where it stopped (the step that could not afford its request runs again; a
@@ -317,6 +372,8 @@ export const jobMachine = setup({
     budgetExhausted: {
       tags: 'waiting',
       on: {
+        // A question cannot be paid for here: not taken, so the writer hears what the job waits for.
+        QuestionAsked: {},
         CommandReceived: [
           { guard: 'continueAnalysis', target: 'analyzing', actions: 'raiseBudget' },
           { guard: 'continueGenerating', target: 'generating', actions: 'raiseBudget' },
@@ -330,6 +387,8 @@ export const jobMachine = setup({
     },
     merged: { type: 'final' },
     closed: { type: 'final' },
+    // A job that only answered a question: the next `@booty` on the issue starts a new one.
+    answered: { type: 'final' },
     failed: { type: 'final' },
     cancelled: { type: 'final' },
   },
@@ -362,8 +421,10 @@ export const JOB_STATES = [
   'rerunningCi',
   'syncing',
   'answering',
+  'answeringQuestion',
   'merged',
   'closed',
+  'answered',
   'failed',
   'cancelled',
 ] as const;
@@ -372,7 +433,7 @@ export const transientStates = ['concluding'] as const;
 /** A state's name: every renderer maps each one, so a new state is a type error until it is shown. */
 export type JobStateName = (typeof JOB_STATES)[number];
 export const jobStates: readonly JobStateName[] = JOB_STATES;
-export const finalStates = ['merged', 'closed', 'failed', 'cancelled'] as const;
+export const finalStates = ['merged', 'closed', 'answered', 'failed', 'cancelled'] as const;
 /**
  * Where a job waits (with its PR, for its plan's approval, or at its budget): parked, holding no
  * slot and no process, until an event wakes it.

@@ -23,6 +23,7 @@ export const invokeOf: Record<Step, EffectName> = {
   answer: 'answerRound',
   plan: 'postPlan',
   escalate: 'escalate',
+  question: 'answerQuestion',
 };
 
 const stepOf = Object.fromEntries(Object.entries(invokeOf).map(([step, id]) => [id, step])) as Record<
@@ -57,6 +58,7 @@ const OUTSIDE = new Set([
   'JobCancelled',
   'FeedbackReceived',
   'CommandReceived',
+  'QuestionAsked',
   'CiCompleted',
   'PrClosed',
   'PrUpdated',

@@ -8,7 +8,8 @@ import v8 from 'node:v8';
 // stays in their malloc arenas. Together that was a fifth of an idle serve's memory (18 of 96 MB).
 // So V8 starts lean, and tunes itself by its own rules again once serve has load: its first
 // request, or jobs resumed from their logs. Not at the listen itself: the checkpointer's thread
-// (store/wal-checkpointer.ts) was still starting then in one start of four, and V8 optimized it.
+// (store/wal-checkpointer.ts, started with the first append since) was still starting then in one
+// start of four, and V8 optimized it.
 
 let held = false;
 

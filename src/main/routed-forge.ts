@@ -14,6 +14,11 @@ export function routedForge(forges: Record<ForgeName, Forge & { secrets: string[
     get secrets() {
       return all.flatMap((f) => f.secrets);
     },
+    handle: () => primary.handle(),
+    identify: async () => {
+      for (const f of all) await f.identify();
+      return primary.handle();
+    },
     webhooks: primary.webhooks,
     conversation: {
       isWriter: (repo, ...rest) => of(repo).conversation.isWriter(repo, ...rest),
@@ -21,6 +26,7 @@ export function routedForge(forges: Record<ForgeName, Forge & { secrets: string[
       react: (repo, ...rest) => of(repo).conversation.react(repo, ...rest),
       replyToReader: (repo, ...rest) => of(repo).conversation.replyToReader(repo, ...rest),
       mergedBy: (repo, ...rest) => of(repo).conversation.mergedBy(repo, ...rest),
+      pullRequest: (repo, ...rest) => of(repo).conversation.pullRequest(repo, ...rest),
       answerIgnored: (repo, ...rest) => of(repo).conversation.answerIgnored(repo, ...rest),
     },
     effects: {
@@ -32,6 +38,7 @@ export function routedForge(forges: Record<ForgeName, Forge & { secrets: string[
       postPlan: (input, ctx) => of(input.job.repo).effects.postPlan(input, ctx),
       escalate: (input, ctx) => of(input.job.repo).effects.escalate(input, ctx),
       answerRound: (job, outcome) => of(job.repo).effects.answerRound(job, outcome),
+      answerQuestions: (job, answer) => of(job.repo).effects.answerQuestions(job, answer),
       listIssueComments: (job) => of(job.repo).effects.listIssueComments(job),
       getIssue: (repo, number, installationId) => of(repo).effects.getIssue(repo, number, installationId),
     },

@@ -68,6 +68,11 @@ export async function startServer(
     await booty.close();
     throw err;
   }
+  if (forge) {
+    // Mentions are read by the App's own name once GitHub says it; until then BOOTY_HANDLE's or booty.
+    settings = { ...settings, handle: () => forge.handle() };
+    forge.identify().catch((err: unknown) => log.warn({ err }, 'could not read booty’s name on the forge'));
+  }
   metrics.watchStore(store);
   metrics.watchRunning(() => supervisor.running.length);
 

@@ -5,8 +5,9 @@ import { anyOf, followedBy, type TextTest } from '../text-scan.js';
 // at, and whether another attempt can help at all (policy and environment cannot). The structured
 // record speaks first; the text is read against a small table of each language's own words. An
 // environment stop needs the same failure on the baseline, which ran in the same workspace state:
-// the same words, in the same test (one the change did not touch) or in the run's own output. What
-// the baseline did not show is the change's doing, and another attempt may fix it.
+// the same words, in the same test (one the change did not touch) or in the run's own output (when
+// a failing test is one the change did not touch). A test the change added or modified fails by the
+// change's doing, as does what the baseline did not show, and another attempt may fix it.
 
 type Run = Pick<
   TestRun,
@@ -178,7 +179,11 @@ export function classifyRun(run: Run, evidence: BaselineEvidence): FailureClass 
     const cls = classOf(block.text, touched.has(block.id) ? undefined : before.get(block.id));
     if (cls) return cls;
   }
-  const fromOutput = classOf(run.outputTail, baseline?.outputTail);
+  // When every failing test (and file that did not load) is one the change added or modified, the
+  // output's words are theirs: the change's failure, even where the baseline's old one printed the same.
+  const failing = [...run.failingTests, ...(run.loadErrors ?? []).map((e) => `${e.file} (did not load)`)];
+  const own = failing.length > 0 && failing.every((id) => touched.has(id));
+  const fromOutput = classOf(run.outputTail, own ? undefined : baseline?.outputTail);
   if (fromOutput) return fromOutput;
   // The shell's own word for a program it could not find or start, as on the baseline.
   const unstarted = (r: Pick<Run, 'ran' | 'exitCode'>) =>

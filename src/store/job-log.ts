@@ -34,7 +34,20 @@ export function toLogEntry(row: StoredEvent): LogEntry {
   }
   const { type, ...data } = event;
   const state = recordedStateNow(row.state, row.meta.machineVersion, { type, data });
-  return { ...row, type, schemaVersion: lifted.version, data, event, state };
+  // Built field by field, not spread: this runs for every row a boot checks.
+  return {
+    position: row.position,
+    streamId: row.streamId,
+    version: row.version,
+    type,
+    schemaVersion: lifted.version,
+    data,
+    state,
+    meta: row.meta,
+    at: row.at,
+    hash: row.hash,
+    event,
+  };
 }
 
 /** The job's log, read and checked; empty when there is no such job. */

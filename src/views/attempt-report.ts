@@ -121,6 +121,9 @@ function changed(a: AttemptRecord): string {
   return ` · changed ${named}${a.files.length > FILES_NAMED ? ` and ${a.files.length - FILES_NAMED} more` : ''}`;
 }
 
+/** An attempt whose answer would have left the code as an earlier one did: nothing ran. */
+export const repeatedWords = (n: number) => `the model repeated attempt ${n}: not tested again`;
+
 /** One entry per attempt, oldest first; `running` marks an unfinished last attempt as under way. */
 export function attemptsSection(attempts: AttemptRecord[], maxAttempts: number, running: boolean): string {
   const entries = attempts.map((a, i) => {
@@ -131,11 +134,13 @@ export function attemptsSection(attempts: AttemptRecord[], maxAttempts: number, 
     if (!a.test) {
       const last = i === attempts.length - 1;
       const what =
-        running && last
-          ? '⏳ under way'
-          : a.files.length === 0
-            ? `nothing applied${refused ? `: ${refused}` : ''}`
-            : 'the tests did not run';
+        a.repeated !== undefined
+          ? repeatedWords(a.repeated)
+          : running && last
+            ? '⏳ under way'
+            : a.files.length === 0
+              ? `nothing applied${refused ? `: ${refused}` : ''}`
+              : 'the tests did not run';
       return `${head} ${what}${changed(a)}`;
     }
     const line = `${head} ${attemptResult(a.test)}${changed(a)}${refused ? `; ${refused}` : ''}`;

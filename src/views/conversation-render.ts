@@ -12,6 +12,7 @@ function asked(t: RoundTrigger): string {
   if (t.kind === 'ci')
     return `CI failed on ${short(t.sha)} (${t.failing.map((f) => f.name).join(', ') || 'no check named'})`;
   if (t.kind === 'command') return `\`@booty ${t.command}\` from @${t.author}`;
+  if (t.kind === 'question') return `a question by @${t.author}`;
   return t.place === 'review' ? `a review by @${t.author}` : `a request by @${t.author}`;
 }
 
@@ -24,7 +25,9 @@ function roundLine(r: Round): string {
         ? `pushed ${short(r.commit!)}`
         : r.result === 'stopped'
           ? 'stopped'
-          : `nothing pushed${r.note ? `: ${r.note}` : ''}`;
+          : r.result === 'answered'
+            ? `answered at ${short(r.answer?.commit ?? '')}, nothing committed`
+            : `nothing pushed${r.note ? `: ${r.note}` : ''}`;
   return `- Round ${r.n}, for ${what}: ${result}`;
 }
 
@@ -56,7 +59,8 @@ export function conversationSection(ctx: JobContext, state: JobStateName): strin
   const lines: string[] = [];
   const waiting = WAITING[state];
   if (waiting) lines.push(`**Now:** booty ${waiting}.`);
-  lines.push(`**CI:** ${ciLine(c.ci)}`);
+  // CI on someone else's pull request is theirs to read: booty reads it only on its own.
+  if (!ctx.request.onPr) lines.push(`**CI:** ${ciLine(c.ci)}`);
   if (c.heldDraft && ctx.pr.draft)
     lines.push(
       `**Draft:** @${c.heldDraft} turned it back to draft; booty leaves it so until someone marks it ready.`,
@@ -68,7 +72,7 @@ export function conversationSection(ctx: JobContext, state: JobStateName): strin
   const parts = [lines.join('  \n')];
   if (c.rounds.length) parts.push(c.rounds.map(roundLine).join('\n'));
   parts.push(
-    '<details><summary>Commands</summary>\n\nFrom people with write access, on the issue or the pull request: `@booty <what to change>` starts a round, `@booty retry` runs another, `@booty stop` stops the round under way, `@booty continue` resumes a job waiting at its token budget, `@booty cancel` ends the job.\n</details>',
+    '<details><summary>Commands</summary>\n\nFrom people with write access, on the issue or the pull request: `@booty <what to change>` starts a round, `@booty <question>?` gets an answer and no commit, `@booty retry` runs another, `@booty stop` stops the round under way, `@booty continue` resumes a job waiting at its token budget, `@booty cancel` ends the job.\n</details>',
   );
   return parts.join('\n\n');
 }

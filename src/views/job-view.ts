@@ -2,6 +2,7 @@ import type { Timeline } from '../engine/timeline.js';
 import { restingGraph } from '../machines/diagram.js';
 import { finalStates, JOB_STATES } from '../machines/job.js';
 import { escapeHtml as esc } from '../text.js';
+import { repeatedWords } from './attempt-report.js';
 
 // One job on one page that needs nothing from outside: the machine drawn as SVG with the job's
 // path on it (states visited, the current or final one marked, the transitions taken), the
@@ -109,10 +110,16 @@ export function renderJobView(timeline: Timeline, options: { live?: string } = {
   });
   const attempts = timeline.snapshot.context.attempts.map((a) => {
     const t = a.test;
-    const verdict = t ? t.verdict : a.applied ? 'not tested yet' : 'nothing applied';
+    const verdict = t
+      ? t.verdict
+      : a.repeated !== undefined
+        ? repeatedWords(a.repeated)
+        : a.applied
+          ? 'not tested yet'
+          : 'nothing applied';
     const totals = t ? `${t.totals.passed} passed, ${t.totals.failed} failed of ${t.totals.total}` : '';
     const reasons = t?.reasons.map((r) => esc(r.message)).join('<br>') ?? '';
-    return `<tr class="attempt"><td class="num">${a.n}</td><td>${a.files.map((f) => `<code>${esc(f)}</code>`).join('<br>')}</td><td class="${esc(verdict)}">${esc(verdict)}</td><td>${esc(totals)}</td><td>${reasons}</td></tr>`;
+    return `<tr class="attempt"><td class="num">${a.n}</td><td>${a.files.map((f) => `<code>${esc(f)}</code>`).join('<br>')}</td><td class="${t ? esc(t.verdict) : 'untested'}">${esc(verdict)}</td><td>${esc(totals)}</td><td>${reasons}</td></tr>`;
   });
   const baseline = timeline.snapshot.context.baseline;
   const live = liveReload(options.live);

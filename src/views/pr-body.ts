@@ -4,7 +4,7 @@ import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { DependencyChange } from '../workspace/dependency-changes.js';
 import { selfConfigChanges } from '../workspace/self-modification.js';
-import { failingCount, failureDetails } from './attempt-report.js';
+import { failingCount, failureDetails, repeatedWords } from './attempt-report.js';
 import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
 import { qualityHold, sandboxWarning, testEvidence, weakEvidence } from './test-evidence.js';
 
@@ -128,7 +128,9 @@ export function attemptsTable(job: Pick<JobContext, 'attempts'>): string {
           : a.test.verdict === 'unknown'
             ? `❔ not proven: ${a.test.reasons?.[0]?.message ?? 'no result'}`
             : `❌ ${failingCount(a.test)} failing${a.test.timedOut ? ', timed out' : ''}`
-      : 'nothing applied';
+      : a.repeated !== undefined
+        ? repeatedWords(a.repeated)
+        : 'nothing applied';
     const rejected = a.rejected.length ? `${a.rejected.length} rejected` : '';
     return `| ${a.n} | ${a.files.length}${rejected ? ` (${rejected})` : ''} | ${result} | ${a.test ? formatDuration(a.test.durationMs) : ''} |`;
   });

@@ -77,6 +77,8 @@ const stageOfState: Record<JobStateName, number | null> = {
   rerunningCi: null,
   syncing: null,
   answering: null,
+  answeringQuestion: null,
+  answered: null,
   merged: null,
   closed: null,
   failed: null,
@@ -226,27 +228,34 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
   escalating: () => '⏳ booty is asking for help',
   promoting: () => WORKING,
   prOpened: (ctx) =>
-    ctx.outcome?.reason === 'self-modification'
-      ? '⏸️ booty opened a draft pull request for a human to review'
-      : ctx.outcome?.reason === 'promotion-failed'
-        ? '⚠️ booty opened a draft pull request but could not mark it ready'
-        : ctx.conversation.headTested
-          ? '⏳ booty opened a draft pull request and waits for CI'
-          : ctx.outcome?.reason === 'stalled'
-            ? '⏸️ booty opened a draft pull request; its attempts stopped improving'
-            : ctx.outcome?.reason === 'tests-unreadable'
-              ? '⏸️ booty opened a draft pull request; it cannot read whether its tests pass'
-              : qualityHold(ctx)
-                ? '⏸️ booty opened a draft pull request; a quality command holds it back'
-                : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
-                  ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
-                  : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
-  promoted: () => '✅ booty opened a pull request, ready for review',
+    ctx.request.onPr
+      ? `⏸️ booty worked on @${ctx.request.onPr.author}'s draft pull request and waits for what is asked next`
+      : ctx.outcome?.reason === 'self-modification'
+        ? '⏸️ booty opened a draft pull request for a human to review'
+        : ctx.outcome?.reason === 'promotion-failed'
+          ? '⚠️ booty opened a draft pull request but could not mark it ready'
+          : ctx.conversation.headTested
+            ? '⏳ booty opened a draft pull request and waits for CI'
+            : ctx.outcome?.reason === 'stalled'
+              ? '⏸️ booty opened a draft pull request; its attempts stopped improving'
+              : ctx.outcome?.reason === 'tests-unreadable'
+                ? '⏸️ booty opened a draft pull request; it cannot read whether its tests pass'
+                : qualityHold(ctx)
+                  ? '⏸️ booty opened a draft pull request; a quality command holds it back'
+                  : ctx.outcome?.reason === 'tests-failing' || ctx.outcome?.reason === 'tests-unknown'
+                    ? '⏸️ booty opened a draft pull request; its tests do not pass yet'
+                    : '⏸️ booty opened a draft pull request with its work so far; it stopped before the tests passed',
+  promoted: (ctx) =>
+    ctx.request.onPr
+      ? `✅ booty worked on @${ctx.request.onPr.author}'s pull request and waits for what is asked next`
+      : '✅ booty opened a pull request, ready for review',
   checkingCi: () => '⏳ booty is reading CI on its pull request',
   demoting: () => '⏳ CI failed: booty is turning its pull request back to draft',
   rerunningCi: () => '⏳ CI failed: booty re-runs the failed jobs once',
   syncing: () => '⏳ booty is working on its pull request',
   answering: () => '⏳ booty is answering on its pull request',
+  answeringQuestion: () => '⏳ booty is reading the code to answer a question',
+  answered: () => '💬 booty answered the question; nothing was changed',
   merged: () => '🎉 the pull request was merged',
   closed: () => '🚫 the pull request was closed without merging',
   failed: () => '❌ booty could not finish this issue',
@@ -276,11 +285,16 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
     );
   }
 
-  parts.push(
-    progressStages(snapshot)
-      .map((s) => `- ${icons[s.mark]} ${s.label}${s.detail ? ` — ${s.detail}` : ''}`)
-      .join('\n'),
-  );
+  // A job asked only a question ran none of the stages, and one on someone else's pull request
+  // neither analyzed nor opened it: their checklist would say nothing true.
+  const noStages =
+    ctx.request.onPr !== null || (ctx.request.ask?.kind === 'question' && ctx.attempts.length === 0);
+  if (!noStages)
+    parts.push(
+      progressStages(snapshot)
+        .map((s) => `- ${icons[s.mark]} ${s.label}${s.detail ? ` — ${s.detail}` : ''}`)
+        .join('\n'),
+    );
 
   // A draft waiting with work that did not pass says why, as a failed job does.
   const failed =
@@ -293,6 +307,11 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
       `**Pull request:** [#${ctx.pr.number}](${ctx.pr.url}) (${ctx.pr.draft ? 'draft' : 'ready for review'})`,
     );
   if (state === 'failed') facts.push(`**Branch:** ${code(ctx.branch)}`);
+  const read = ctx.workspace?.instructions ?? [];
+  if (read.length)
+    facts.push(
+      `**The repository's instructions read:** ${read.map((f) => code(f.path)).join(', ')} (from the default branch)`,
+    );
   facts.push(`**Model usage:** ${usageLine(ctx.usage)}`);
   const escalated = escalationLine(ctx);
   if (escalated) facts.push(escalated);

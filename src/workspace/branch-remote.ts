@@ -1,8 +1,9 @@
 import { BootyError } from '../errors.js';
 import { type GitAuth, git } from './git.js';
 
-// The job's branch on the remote: only booty/ branches are ever pushed, and every push names the
-// sha booty expects there (force-with-lease), so a commit someone else pushed is never dropped.
+// The job's branch on the remote: only booty/ branches are ever pushed, and the branch of a pull
+// request a writer asked booty to work on; every push names the sha booty expects there
+// (force-with-lease), so a commit someone else pushed is never dropped.
 
 export interface BranchRemote {
   /** The repository's bare mirror, which holds the commits pushed. */
@@ -12,8 +13,9 @@ export interface BranchRemote {
   signal?: AbortSignal;
 }
 
-export function assertBootyBranch(branch: string): void {
-  if (!branch.startsWith('booty/')) {
+/** `askedOn`: the head branch of the pull request the job was asked on, which it may add commits to. */
+export function assertBootyBranch(branch: string, askedOn: string | null = null): void {
+  if (!branch.startsWith('booty/') && branch !== askedOn) {
     throw new BootyError('BOOTY_E_GIT_FAILED', {
       op: 'push',
       reason: `refusing to push ${branch}: not a booty/ branch`,

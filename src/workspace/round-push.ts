@@ -41,7 +41,7 @@ export const roundMessage = (message: string, jobId: string, n: number) =>
 export function pushRound(input: {
   mirror: string;
   /** Its workspace's base is the PR head the round started from; its changes are the round's. */
-  job: Pick<JobContext, 'jobId' | 'branch' | 'workspace' | 'changes'>;
+  job: Pick<JobContext, 'jobId' | 'branch' | 'workspace' | 'changes' | 'request'>;
   /** The base's entries at the changed paths: a tip the round is rebuilt on has the same. */
   base: BaseEntries;
   round: Round;
@@ -49,7 +49,8 @@ export function pushRound(input: {
   remote: BranchRemote;
 }): Promise<RoundPushed> {
   const { mirror, job, round, remote } = input;
-  assertBootyBranch(job.branch);
+  // Someone else's pull request (same repository): commits go on top of its branch, never over it.
+  assertBootyBranch(job.branch, job.request.onPr?.fork === null ? job.request.onPr.headRef : null);
   if (!job.workspace)
     throw new BootyError('BOOTY_E_GIT_FAILED', { op: 'commit', reason: 'the job has no workspace yet' });
   const start = job.workspace.baseSha;

@@ -14,6 +14,7 @@ import type { Author } from './commit-build.js';
 import { baseEntries, commitAndPush } from './commit-push.js';
 import { type ConfigRef, type RemoteFile, resolveConfigChain } from './config-extends.js';
 import { batchObjects, filesAt, type GitAuth, git, readObjects, treeNames } from './git.js';
+import { readInstructions } from './instruction-files.js';
 import {
   type CloneMetadata,
   cloneJob,
@@ -244,6 +245,8 @@ export function createWorkspace(options: WorkspaceOptions) {
       defaultMaxAttempts: job.settings.maxAttempts,
     });
     const config = job.settings.selfModification ? selfModificationConfig(resolved) : resolved;
+    // The repository's instructions for agents, from the default branch like its config.
+    const instructions = await readInstructions(dir, configSha);
     const base = await onBaseBranch(dir, meta, config);
     // Just checked out (or moved), nothing run in it.
     if (!existing || base !== meta) cleanAs.set(job.jobId, fingerprint(base.baseSha, []));
@@ -251,7 +254,13 @@ export function createWorkspace(options: WorkspaceOptions) {
       { jobId: job.jobId, baseSha: base.baseSha, branch: base.defaultBranch, source: config.source },
       'workspace ready',
     );
-    return { baseSha: base.baseSha, defaultBranch: base.defaultBranch, branch: base.branch, config };
+    return {
+      baseSha: base.baseSha,
+      defaultBranch: base.defaultBranch,
+      branch: base.branch,
+      config,
+      ...(instructions.length ? { instructions } : {}),
+    };
   }
 
   /**

@@ -96,6 +96,7 @@ describe('refine with history', () => {
       { path: 'src/subtract.js', content: 'export const subtract = (a, b) => a - b;\n' },
     ]);
     expect(out.explanation).toBe('Attempt 1 returned nothing; return a - b.');
+    expect(out.repeated).toBeUndefined();
   });
 
   it('a repeated patch is rejected twice: the refine applies nothing, so the attempt is spent without a test run', async () => {
@@ -117,6 +118,7 @@ describe('refine with history', () => {
     expect(sim.messages()).toHaveLength(2);
     expect(sentBack(sim, 1)).toContain('this answer leaves the code exactly as attempt 1 left it');
     expect(out.changes).toEqual([]);
+    expect(out.repeated).toBe(1);
     expect(out.explanation).toBe(
       'booty did not apply this answer: this answer leaves the code exactly as attempt 1 left it, and attempt 1 did not pass: running the same tests again cannot help. Make a different change\n\nGo back anyway.',
     );

@@ -26,7 +26,7 @@ describe('booty machine', () => {
   it('prints a table of states and transitions by default', async () => {
     const { code, out } = await cli(['machine']);
     expect(code).toBe(0);
-    expect(out.split('\n')[0]).toBe('machine job: 25 states, starts in preparing');
+    expect(out.split('\n')[0]).toBe('machine job: 27 states, starts in preparing');
     expect(out).toMatch(/^testing\s+runTests\s+runTests done \[testsPassed\]\s+concluding$/m);
     expect(out).toMatch(/^\s+runTests done \[attemptsLeft\]\s+refining$/m);
     // Where the loop's end leads: a choice, left within the same event.
@@ -37,6 +37,11 @@ describe('booty machine', () => {
     expect(out).toMatch(/^prOpened\s+\(waits\)\s+CiCompleted \[ciForHead\]\s+checkingCi$/m);
     expect(out).toMatch(/^promoted\s+\(waits\)\s+CiCompleted \[ciForHead\]\s+checkingCi$/m);
     expect(out).toMatch(/^merged\s+\(final\)$/m);
+    // A round of questions, and the end of a job that only answered.
+    expect(out).toMatch(
+      /^answeringQuestion\s+answerQuestion\s+answerQuestion done \[hasDraftPr\]\s+prOpened$/m,
+    );
+    expect(out).toMatch(/^answered\s+\(final\)$/m);
     expect(out).toContain(
       'in every state that is not final: JobCancelled -> cancelled; FeedbackReceived (stays);',
     );

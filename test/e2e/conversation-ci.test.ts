@@ -46,7 +46,7 @@ const demotions = (w: ConversationWorld) =>
   w.world.github.comments(OWNER, REPO, w.pr.number).filter((x) => x.body.includes('<!-- booty:demoted '));
 
 describe('CI on a waiting job’s PR', () => {
-  it('a flaky check that passes on re-run: re-run once, the PR ready again, no round and no tokens', async () => {
+  it('a flaky check that passes on re-run: re-run once, the PR never demoted, no round and no tokens', async () => {
     c = await promotedJob();
     const head = c.pr.headSha;
     const requests = c.world.anthropic.requests.length;
@@ -69,14 +69,18 @@ describe('CI on a waiting job’s PR', () => {
       reruns: [head],
       ci: { sha: head, state: 'passed' },
     });
-    // Red on a ready PR sends it back to draft at once, before the re-run says the check was flaky.
-    expect(demotions(c).map((x) => x.body)).toEqual([demotedBody(c, head)]);
+    // Red on a ready PR is re-run before anything is said or done: the re-run says it was flaky.
+    expect(demotions(c)).toEqual([]);
+    const drafts = c.world.github
+      .deliveries()
+      .filter((d) => d.event === 'pull_request' && d.action === 'converted_to_draft');
+    expect(drafts).toEqual([]);
     expect(c.world.anthropic.requests.length).toBe(requests);
     expect(job.context.usage).toEqual(usage);
     await c.expectReplayVerified('promoted');
   });
 
-  it('red CI on the ready PR: back to draft with a comment, re-run, red again, a round fixes it, green CI promotes it', async () => {
+  it('red CI on the ready PR: re-run, red again, back to draft with a comment, a round fixes it, green CI promotes it', async () => {
     c = await promotedJob();
     const head = c.pr.headSha;
     const calls = c.world.modelCalls('submit_changes');

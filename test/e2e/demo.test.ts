@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SimStore } from '../../sim/github/github-sim-state.js';
 import { catalogue, isEventType } from '../../src/events/catalogue.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
@@ -54,6 +55,16 @@ describe('booty demo', () => {
         verified: true,
         finalState: state,
       });
+
+      if (scenario === 'exhausted') {
+        // The model's answers 2 and 3 recreated attempt 1's code: nothing ran, and each place that
+        // lists the attempts says so.
+        const repo = new SimStore(path.join(dir, 'github')).repo('demo', 'tiny-durations')!;
+        const said = 'the model repeated attempt 1: not tested again';
+        const comment = repo.comments[0]!.body;
+        expect(comment).toContain(`\n\n**Attempt 2 of 3:** ${said}\n\n**Attempt 3 of 3:** ${said}\n\n`);
+        expect(repo.pulls[0]!.body).toContain(`| 2 | 0 | ${said} |  |\n| 3 | 0 | ${said} |  |`);
+      }
     },
   );
 
@@ -90,7 +101,7 @@ describe('booty demo', () => {
     const r = await booty(['demo', '--scenario', 'maybe']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      `booty demo: --scenario must be one of pass, refine, exhausted, review, ci-red, not "maybe"; see \`node ${path.relative(process.cwd(), bootyBin())} demo --help\` (BOOTY_E_USAGE)`,
+      `booty demo: --scenario must be one of pass, refine, exhausted, review, ci-red, mention, question, person-pr, not "maybe"; see \`node ${path.relative(process.cwd(), bootyBin())} demo --help\` (BOOTY_E_USAGE)`,
     );
   });
 });

@@ -113,6 +113,34 @@ describe('the gate end to end', () => {
     expect(world!.pulls()[0]).toMatchObject({ draft: false });
   });
 
+  it("given a change to a test that fails on the base with the network's words in its output, then that is the change's failure: refined, not an environment stop", async () => {
+    const repoDir = path.join(tempDir('booty-own-test-'), 'repo');
+    fs.cpSync(path.join(REPOS_DIR, 'node-test-basic'), repoDir, { recursive: true });
+    const remoteTest = (body: string) =>
+      ["import { it } from 'node:test';", `it('reads the remote', () => {${body}});`, ''].join('\n');
+    const offline =
+      " console.log('getaddrinfo ENOTFOUND api.example.test'); throw new Error('the request failed'); ";
+    fs.writeFileSync(path.join(repoDir, 'test/remote.test.js'), remoteTest(offline));
+    const { snapshot } = await runJob({
+      repoDir,
+      responder: filesModel([
+        // Modified, and failing as on the base: the output's words are the test's, not the sandbox's.
+        { 'test/remote.test.js': remoteTest(` const url = 'http://api.example.test';${offline}`) },
+        { 'test/remote.test.js': remoteTest(' return undefined; ') },
+      ]),
+      env: { BOOTY_MAX_ATTEMPTS: '3' },
+    });
+    const id = 'test/remote.test.js > reads the remote';
+    expect(snapshot.context.baseline?.failingTests).toEqual([id]);
+    expect(stateName(snapshot)).toBe('promoted');
+    expect(
+      snapshot.context.attempts.map((a) => [a.test?.verdict, a.test?.changedTests, a.failureClass ?? null]),
+    ).toEqual([
+      ['fail', [id], 'unknown'],
+      ['pass', [id], null],
+    ]);
+  });
+
   it('given a change that breaks a parametrized pytest case whose id has spaces, then it is never promoted', async () => {
     const breaking = corpusCases.find((c) => c.framework === 'pytest' && c.name === 'breaking-change')!;
     const { snapshot } = await runJob({

@@ -62,7 +62,8 @@ describe('refining end to end', () => {
       [3, false, null],
     ]);
     const refine2 = log.find((r) => r.data.step === 'refine' && r.data.attempt === 2)!;
-    expect((refine2.data.result as { changes: unknown[] }).changes).toEqual([]);
+    expect(refine2.data.result).toMatchObject({ changes: [], repeated: 1 });
+    expect(snapshot.context.attempts[1]!.repeated).toBe(1);
     // The model was told which attempt it repeated, once, and attempt 3's request shows why 2 was not run.
     const requests = world!.anthropic.messages().filter((r) => r.toolName === 'submit_changes');
     expect(requests).toHaveLength(4);

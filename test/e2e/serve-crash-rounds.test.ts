@@ -161,7 +161,8 @@ const review: Scenario = async (copy, life, parked) => {
 };
 
 /**
- * CI on the PR's head goes red, and red again on booty's re-run; the round's commit is green. Each
+ * CI on the PR's head goes red, and red again on booty's re-run (only then is the PR turned
+ * draft); the round's commit is green. Each
  * run finishes when the test says, once the job waits for it.
  */
 const redCi: Scenario = async (copy, life, parked) => {
@@ -170,9 +171,9 @@ const redCi: Scenario = async (copy, life, parked) => {
   gh.scriptCi(OWNER, REPO, { branch: parked.branch, heads: [[red, red], ciGreen()], completes: 'on-demand' });
   await gh.runCi(OWNER, REPO, { sha: parked.head, branch: parked.branch });
   await gh.completeCi(OWNER, REPO);
-  await life.settled('prOpened'); // turned draft, its failed jobs re-run
+  await life.settled('promoted'); // its failed jobs re-run, the PR left ready meanwhile
   await gh.completeCi(OWNER, REPO);
-  await life.settled('prOpened'); // the round's commit pushed, CI on it not finished
+  await life.settled('prOpened'); // red again: turned draft, the round's commit pushed, CI on it not finished
   await gh.completeCi(OWNER, REPO);
   await life.settled('promoted');
 };

@@ -14,7 +14,7 @@ describe('replaying a log into the inspector', () => {
     const job = await recordedJob({ tests: [false, false, true] });
     const effects = scriptedEffects({});
     const machine = jobMachine.provide({
-      actors: effectActors(effects.impls, { commit: async () => true }) as any,
+      actors: effectActors(effects.impls, { ready: async () => true }) as any,
     });
     const { steps, messages } = await replayInspection(job.events, { machine });
     expect(effects.log).toEqual([]);

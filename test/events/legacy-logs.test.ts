@@ -92,6 +92,32 @@ describe('logs written by machine 5', () => {
   });
 });
 
+// Logs of machine 7, written by the release before booty's rules as a collaborator, with the demo
+// and its sample repository. The first: red CI on the ready PR turned it back to draft at once, the
+// re-run passed and it was promoted again (machine 8 re-runs before it demotes). The second: a
+// writer's `@booty stop` ended a round in `prOpened`, then `@booty retry` ran it again with the
+// round's request (machine 8 answers stop, and leaves a ready PR's state alone). Their requests
+// (JobRequested v5) are lifted with collaborator: false, so they fold as they ran.
+describe('logs written by machine 7', () => {
+  it('a flaky check on a ready PR replays verified: demoted at once, re-run green, promoted again', async () => {
+    const { events, replay } = await replayFixture('m7-flaky-demoted.db');
+    expect(replay).toMatchObject({ verified: true, finalState: 'promoted' });
+    const snapshot = foldJob(events);
+    expect(snapshot.context.request.collaborator).toBe(false);
+    expect(events.filter((e) => e.state === 'demoting')).not.toHaveLength(0);
+    expect(snapshot.context.conversation).toMatchObject({ rounds: [], ci: { state: 'passed' } });
+    expect(snapshot.context.pr?.draft).toBe(false);
+  });
+
+  it('a stopped round and a retry replay verified: the stop waited in prOpened, the retry pushed', async () => {
+    const { events, replay } = await replayFixture('m7-stop-retry.db');
+    expect(replay).toMatchObject({ verified: true, finalState: 'promoted' });
+    const snapshot = foldJob(events);
+    expect(events.find((e) => e.type === 'CommandReceived')?.state).toBe('prOpened');
+    expect(snapshot.context.conversation.rounds.map((r) => r.result)).toEqual(['stopped', 'pushed']);
+  });
+});
+
 // A log from before the hash chain goes on after an upgrade: the rows appended since carry hashes
 // that cover the old ones, and only the old rows, first in the log, may lack one.
 describe('a log from before the hash chain, continued', () => {

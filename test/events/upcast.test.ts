@@ -58,9 +58,10 @@ describe('event upcasting', () => {
   });
 
   it.each([
-    [3, { loopControls: false, qualityProgress: false }],
-    [4, { loopControls: true, qualityProgress: false }],
-    [5, { loopControls: true, qualityProgress: true }],
+    [3, { loopControls: false, qualityProgress: false, collaborator: false }],
+    [4, { loopControls: true, qualityProgress: false, collaborator: false }],
+    [5, { loopControls: true, qualityProgress: true, collaborator: false }],
+    [6, { loopControls: true, qualityProgress: true, collaborator: true }],
   ] as const)(
     'given a JobRequested v%i, when read, then the rule switches are as its release ran',
     async (version, request) => {

@@ -86,6 +86,7 @@ describe('the Dockerfile', () => {
     expect(sources.sort()).toEqual(
       [
         'app.yml',
+        'eval',
         'examples',
         'npm-shrinkwrap.json',
         'package.json',

@@ -49,6 +49,8 @@ describe('the npm package', () => {
     expect(files).toContain('package/dist/src/sandbox/seccomp/filter.bpf');
     // The license package.json names, and the version `booty --version` reads.
     expect(files).toContain('package/LICENSE');
+    // The built-in eval tasks, which `booty eval --builtin` reads from the package's root.
+    expect(files).toContain('package/eval/builtin.jsonl');
     expect(files.filter((f) => /^package\/(src|test|bench)\//.test(f) || f.endsWith('.map'))).toEqual([]);
 
     const app = tempDir('booty-installed-');
@@ -74,5 +76,21 @@ describe('the npm package', () => {
     expect(hint).toMatch(/replay it: npx booty replay \S+ --db \S+booty\.db$/);
     const replay = await exec('sh', ['-c', hint.replace(/^\s*replay it: /, '')], { cwd: app });
     expect(replay.stdout).toContain('promoted');
+    // The installed CLI finds its built-in eval tasks: one Python task with the null model.
+    const evalRun = await exec(
+      'npx',
+      [
+        'booty',
+        'eval',
+        '--builtin',
+        '--null',
+        '--only',
+        'cachetools-descriptor-none',
+        '--dir',
+        path.join(app, 'eval'),
+      ],
+      { cwd: app, maxBuffer: 10 * 1024 * 1024 },
+    );
+    expect(evalRun.stdout).toMatch(/booty eval: 0 of 1 resolved/);
   }, 240_000); // a build, a pack and an install: about 50 s with the suite running beside it on 2 cores
 });

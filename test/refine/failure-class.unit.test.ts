@@ -190,6 +190,63 @@ describe('failure classes', () => {
       'type-or-value',
     ],
     [
+      'a test the change modified, its network words only in the output, as on the baseline: the change is refined',
+      failing({
+        cases: [case_('test/fetch.test.js > fetches', 'Error: the request failed')],
+        failingTests: ['test/fetch.test.js > fetches'],
+        changedTests: ['test/fetch.test.js > fetches'],
+        newFailures: [],
+        outputTail: 'getaddrinfo ENOTFOUND api.example.test',
+      }),
+      {
+        ...testRun(false, ['test/fetch.test.js > fetches']),
+        cases: [case_('test/fetch.test.js > fetches', 'Error: the request failed')],
+        outputTail: 'getaddrinfo ENOTFOUND api.example.test',
+      },
+      ['test/fetch.test.js'],
+      'unknown',
+    ],
+    [
+      'a file the change modified that did not load, its network words only in the output, as on the baseline: the change is refined',
+      failing({
+        cases: [],
+        failingTests: [],
+        newFailures: [],
+        loadErrors: [{ file: 'tests/test_api.py', message: 'collection failed' }],
+        outputTail: 'socket.gaierror: [Errno -2] Name or service not known',
+      }),
+      {
+        ...testRun(true),
+        loadErrors: [{ file: 'tests/test_api.py', message: 'collection failed' }],
+        outputTail: 'socket.gaierror: [Errno -2] Name or service not known',
+      },
+      ['tests/test_api.py'],
+      'unknown',
+    ],
+    [
+      'an untouched test failing beside the modified one, its network words in the output as on the baseline: the environment',
+      failing({
+        cases: [
+          case_('test/fetch.test.js > fetches', 'Error: the request failed'),
+          case_('test/old.test.js > calls', 'Error: the request failed'),
+        ],
+        failingTests: ['test/fetch.test.js > fetches', 'test/old.test.js > calls'],
+        changedTests: ['test/fetch.test.js > fetches'],
+        newFailures: [],
+        outputTail: 'getaddrinfo ENOTFOUND api.example.test',
+      }),
+      {
+        ...testRun(false, ['test/fetch.test.js > fetches', 'test/old.test.js > calls']),
+        cases: [
+          case_('test/fetch.test.js > fetches', 'Error: the request failed'),
+          case_('test/old.test.js > calls', 'Error: the request failed'),
+        ],
+        outputTail: 'getaddrinfo ENOTFOUND api.example.test',
+      },
+      ['test/fetch.test.js'],
+      'environment',
+    ],
+    [
       'an untouched test failing with the same words as on the baseline: the environment',
       failing({
         cases: [case_('test/fetch.test.js > fetches', 'getaddrinfo ENOTFOUND api.example.test')],

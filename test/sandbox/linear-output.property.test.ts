@@ -72,22 +72,6 @@ describe("the baseline's check for a program not found", () => {
 });
 
 describe('the tests a change declares', () => {
-  /** A JS test's title as it was read: exponential in a line's backslashes. */
-  const FORMER =
-    /(?:^|[^.\w$])(?:it|test)(?:\.(?:only|skip|todo|concurrent|sequential|fails))*\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/;
-  const declared = (lines: string[]) => [
-    ...new Set(
-      lines.flatMap((line) => {
-        const m = FORMER.exec(line);
-        return m && !(m[1] === '`' && m[2]!.includes('${')) ? [m[2]!.replace(/\\(.)/g, '$1')] : [];
-      }),
-    ),
-  ];
-  const line = fc.string({
-    unit: fc.constantFrom('it(', "'", '"', '`', '\\', 'a', ' ', 'test.only(', '\u2028', '${', ')'),
-    maxLength: 16,
-  });
-
   it('are read at once from a line of 256 KB of backslashes', FAST, () => {
     const after = `it('${'\\\\'.repeat(128 * KB)}x', () => {});\nit('y\\'', () => {});\n`;
     expect(

@@ -7,6 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // three workers on two cores), start first, longest first; the rest keep Vitest's order. The
 // corpus counts the install of its runners, which a fresh clone does first (mostly network waits).
 const COSTS: Record<string, number> = {
+  'test/eval/eval-builtin.system.test.ts': 195,
   'test/engine/crash.test.ts': 168,
   'test/engine/many-workers.test.ts': 164,
   // GitHub's whole table, and GitLab's first case of each framework and its broken commands.

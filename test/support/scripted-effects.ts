@@ -288,6 +288,18 @@ export function scriptedEffects(script: Script = {}) {
       const commit = roundPushable(input.job) ? `${input.job.round!.n}`.padStart(40, 'd') : null;
       return { commit, headSha: commit ?? input.job.pr!.headSha, replies: input.job.round!.triggers.length };
     },
+    answerQuestion: async (input, { signal }) => {
+      await step('answerQuestion', input, signal);
+      const asked = input.job.round!.triggers.filter((t) => t.kind === 'question').length;
+      return {
+        commit: input.job.pr?.headSha ?? input.job.workspace?.baseSha ?? 'a'.repeat(40),
+        answered: true,
+        answer: 'It is in src/index.js.',
+        references: [{ path: 'src/index.js', line: 1, endLine: null }],
+        usage: usage(tokens),
+        replies: asked,
+      };
+    },
     postPlan: async (input, { signal }) => {
       await step('postPlan', input, signal);
       return { commentId: 900 + input.job.checkpoints.plans, url: `${input.job.issue.url}#plan` };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { type FeedbackPlace, PrUpdated } from '../../events/conversation-events.js';
 import type { RepoRef } from '../../events/job-events.js';
-import { BRANCH_PREFIX } from '../conventions.js';
-import type { ConversationIntent, JobTarget, WakeIntent } from '../forge.js';
+import { BRANCH_PREFIX, PLAN_LABEL } from '../conventions.js';
+import type { ConversationIntent, IntakeConfig, JobStart, JobTarget, WakeIntent } from '../forge.js';
 import { isBootysOwn } from '../markers.js';
 import { parseMention } from '../mention.js';
 import { parse } from '../payload.js';
@@ -19,7 +19,15 @@ const PrRefs = z.array(z.object({ number: z.number().int() })).default([]);
 const payloads = {
   issue_comment: z.object({
     action: z.string(),
-    issue: z.object({ number: z.number().int().positive(), pull_request: z.unknown().optional() }),
+    issue: z.object({
+      number: z.number().int().positive(),
+      pull_request: z.unknown().optional(),
+      title: z.string().default(''),
+      body: z.string().nullish(),
+      html_url: z.string().default(''),
+      state: z.string().optional(),
+      labels: z.array(z.object({ name: z.string() })).nullish(),
+    }),
     comment: z.object({ id: z.number().int(), body: z.string().nullish(), user: Account }),
     repository: Repository,
     installation: Installation,
@@ -103,7 +111,26 @@ type Delivery = {
   [K in ConversationEventName]: { event: K; p: z.infer<(typeof payloads)[K]> };
 }[ConversationEventName];
 
-export function classifyConversation(event: ConversationEventName, payload: unknown): ConversationClassified {
+/** Where a writer's `@booty` may start a job when none waits: an open issue or PR of a repository booty serves. */
+function jobStart(
+  p: z.infer<(typeof payloads)['issue_comment']>,
+  config: Pick<IntakeConfig, 'triggerLabel' | 'isAllowedRepo'>,
+): JobStart | null {
+  const repo = repoOf(p.repository);
+  if (p.issue.state === 'closed' || !config.isAllowedRepo(`${repo.owner}/${repo.name}`)) return null;
+  return {
+    issue: { number: p.issue.number, title: p.issue.title, body: p.issue.body ?? '', url: p.issue.html_url },
+    pr: p.issue.pull_request != null ? p.issue.number : null,
+    triggerLabel: config.triggerLabel,
+    planApproval: (p.issue.labels ?? []).some((l) => l.name.toLowerCase() === PLAN_LABEL),
+  };
+}
+
+export function classifyConversation(
+  event: ConversationEventName,
+  payload: unknown,
+  config: Pick<IntakeConfig, 'triggerLabel' | 'handle' | 'isAllowedRepo'>,
+): ConversationClassified {
   const d = { event, p: parse(payloads[event], event, payload) } as Delivery;
   const action: string | null = 'action' in d.p ? d.p.action : null;
   const ignore = (reason: string) => ({ action, intent: { kind: 'ignore' as const, reason } });
@@ -119,7 +146,14 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       repo,
       target,
       event: body,
-      needs: { writer: null, installationId: null, reviewComments: null, react: null, ...needs },
+      needs: {
+        writer: null,
+        installationId: null,
+        reviewComments: null,
+        react: null,
+        start: null,
+        ...needs,
+      },
     },
   });
 
@@ -130,7 +164,7 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       // booty's own comments included: booty never talks to itself.
       if (isBot(p.comment.user) || isBootysOwn(p.comment.body))
         return ignore("comments from bots are ignored, booty's own included");
-      const mention = parseMention(p.comment.body ?? '');
+      const mention = parseMention(p.comment.body ?? '', config.handle());
       if (!mention) return ignore('the comment does not call on @booty');
       const onPr = p.issue.pull_request != null;
       const place: FeedbackPlace = onPr ? 'pr-comment' : 'issue-comment';
@@ -142,46 +176,50 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
       };
       const target = onPr ? { pr: p.issue.number } : { issue: p.issue.number };
       const repo = repoOf(p.repository);
-      return 'command' in mention
-        ? wake(
-            repo,
-            target,
-            {
-              type: 'CommandReceived',
-              command: mention.command,
-              place,
-              author,
-              commentId: p.comment.id,
-              ...(mention.text ? { text: mention.text } : {}),
-            },
-            needs,
-          )
-        : wake(
-            repo,
-            target,
-            {
-              type: 'FeedbackReceived',
-              place,
-              author,
-              body: mention.request,
-              commentId: p.comment.id,
-              comments: [],
-              mention: true,
-            },
-            needs,
-          );
+      const said = { place, author, commentId: p.comment.id };
+      if ('command' in mention) {
+        return wake(
+          repo,
+          target,
+          {
+            type: 'CommandReceived',
+            command: mention.command,
+            ...said,
+            ...(mention.text ? { text: mention.text } : {}),
+          },
+          needs,
+        );
+      }
+      // A request or a question with no job to hear it starts one, as the label would.
+      const start = jobStart(p, config);
+      if ('question' in mention)
+        return wake(
+          repo,
+          target,
+          { type: 'QuestionAsked', ...said, body: mention.question },
+          { ...needs, start },
+        );
+      return wake(
+        repo,
+        target,
+        { type: 'FeedbackReceived', ...said, body: mention.request, comments: [], mention: true },
+        { ...needs, start },
+      );
     }
     case 'pull_request_review': {
       const { p } = d;
       if (p.action !== 'submitted') return ignore(`pull_request_review.${p.action} asks nothing`);
       if (isBot(p.review.user)) return ignore('reviews from bots are ignored');
-      if (!p.pull_request.head.ref.startsWith(BRANCH_PREFIX)) return ignore('not a booty pull request');
+      const ours = p.pull_request.head.ref.startsWith(BRANCH_PREFIX);
+      const mention = parseMention(p.review.body ?? '', config.handle()) !== null;
+      // On someone else's pull request, a review is for its author unless it calls on booty.
+      if (!ours && !mention) return ignore('not a booty pull request');
       if (p.review.state.toLowerCase() === 'approved' && !p.review.body?.trim())
         return ignore('an approval asks for no change');
       const author = p.review.user.login as string;
       return wake(
         repoOf(p.repository),
-        { pr: p.pull_request.number, branch: p.pull_request.head.ref },
+        ours ? { pr: p.pull_request.number, branch: p.pull_request.head.ref } : { pr: p.pull_request.number },
         {
           type: 'FeedbackReceived',
           place: 'review',
@@ -189,7 +227,7 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
           body: p.review.body ?? '',
           commentId: p.review.id,
           comments: [],
-          mention: parseMention(p.review.body ?? '') !== null,
+          mention,
         },
         {
           writer: author,
@@ -202,8 +240,10 @@ export function classifyConversation(event: ConversationEventName, payload: unkn
     case 'pull_request': {
       const { p } = d;
       const pr = p.pull_request;
-      if (!pr.head.ref.startsWith(BRANCH_PREFIX)) return ignore('not a booty pull request');
-      const target = { pr: pr.number, branch: pr.head.ref };
+      // Someone else's pull request is found by its number alone: a job may work on it.
+      const target = pr.head.ref.startsWith(BRANCH_PREFIX)
+        ? { pr: pr.number, branch: pr.head.ref }
+        : { pr: pr.number };
       const sender = p.sender.login as string;
       if (p.action === 'closed')
         return wake(repoOf(p.repository), target, { type: 'PrClosed', merged: pr.merged === true, sender });

@@ -35,7 +35,7 @@ export interface Classified {
 }
 
 export function classifyDelivery(event: string, payload: unknown, config: IntakeConfig): Classified {
-  if (isConversationEvent(event)) return classifyConversation(event, payload);
+  if (isConversationEvent(event)) return classifyConversation(event, payload, config);
   if (event === 'pull_request_review_comment') {
     return {
       action: parse(AnyPayload, event, payload).action ?? null,

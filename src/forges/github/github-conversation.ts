@@ -43,6 +43,26 @@ export function githubConversation(clients: GitHubClients): ConversationGate {
       );
       return data.merged ? (data.merged_by?.login ?? data.user?.login ?? 'someone') : null;
     },
+    pullRequest: async (repo, installationId, pr) => {
+      const gh = await clients.forRepo(repo, installationId);
+      const { data } = await mapped(() =>
+        gh.rest.pulls.get({ owner: repo.owner, repo: repo.name, pull_number: pr }),
+      );
+      if (data.state !== 'open') return null;
+      const home = data.head.repo?.full_name ?? null;
+      return {
+        number: data.number,
+        url: data.html_url,
+        nodeId: data.node_id,
+        draft: data.draft === true,
+        author: data.user?.login ?? 'someone',
+        headRef: data.head.ref,
+        headSha: data.head.sha,
+        // A deleted fork reads as one: booty cannot push to a repository it cannot name.
+        fork: home === `${repo.owner}/${repo.name}` ? null : (home ?? 'unknown/fork'),
+        maintainerCanModify: data.maintainer_can_modify === true,
+      };
+    },
     answerIgnored: async (repo, installationId, target, login, commentId, why) => {
       await gate.answerIgnored(repo, installationId, target.pr ?? target.issue ?? 0, login, commentId, why);
     },

@@ -7,7 +7,7 @@ import { getIssue, listIssueComments } from './issues.js';
 import { escalate, postPlan } from './loop-checkpoints.js';
 import { demotePr } from './pr-demotion.js';
 import { openDraftPr, promotePr } from './pull-requests.js';
-import { answerRound } from './round-replies.js';
+import { answerQuestions, answerRound } from './round-replies.js';
 
 // The GitHub side of the job's effects, bound to one set of clients. `openDraftPr` takes the head
 // the workspace pushed, so the integrator's `openPr` effect is push-then-open; `answerRound` takes
@@ -33,6 +33,7 @@ export function createGitHubEffects({
     rerunCi: rerunCi(deps),
     demotePr: demotePr(deps),
     answerRound: answerRound(deps),
+    answerQuestions: answerQuestions(deps),
     listIssueComments: listIssueComments(clients),
     getIssue: getIssue(clients),
     postPlan: postPlan(deps),

@@ -32,7 +32,14 @@ export function createGitHubForge(options: {
   const auth = authFromEnv(env);
   const clients = createGitHubClients({ apiUrl: env.GITHUB_API_URL, auth, log });
   const secrets = auth.kind === 'app' ? [auth.privateKey] : [];
-  return githubForge({ clients, log, scrub: options.scrub, sandbox: options.sandbox, secrets });
+  return githubForge({
+    clients,
+    log,
+    scrub: options.scrub,
+    sandbox: options.sandbox,
+    secrets,
+    handle: env.BOOTY_HANDLE,
+  });
 }
 
 /** The forge over clients made elsewhere (tests, the benchmarks). */
@@ -42,10 +49,22 @@ export function githubForge(options: {
   scrub?: (text: string) => string;
   sandbox?: SandboxChoice;
   secrets?: string[];
+  /** How people call on booty with a token (BOOTY_HANDLE); an App's own name replaces it. */
+  handle?: string;
 }): GitHubForge {
   const { clients, log, scrub, sandbox } = options;
+  let handle = options.handle ?? 'booty';
   return {
     name: 'github',
+    handle: () => handle,
+    // An App is mentioned by its slug (`@my-booty`); a token's login is BOOTY_HANDLE's to say.
+    identify: async () => {
+      if (!clients.isApp) return handle;
+      const app = await clients.forApp();
+      const { data } = await app.request('GET /app');
+      if (data?.slug) handle = data.slug;
+      return handle;
+    },
     clients,
     secrets: options.secrets ?? [],
     webhooks: githubWebhooks,

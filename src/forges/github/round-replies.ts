@@ -1,5 +1,6 @@
 import type { FeedbackPlace } from '../../events/conversation-events.js';
 import type { JobContext, RoundTrigger } from '../../machines/job-context.js';
+import type { QuestionReply } from '../forge.js';
 import { replyMarker } from '../markers.js';
 import type { CiDeps } from './ci-read.js';
 import type { GitHubClient } from './clients.js';
@@ -33,7 +34,22 @@ export function answerRound(deps: CiDeps) {
     const round = job.round;
     if (!round) return { replies: 0 };
     const scrub = deps.scrub ?? ((t: string) => t);
-    const answers = unique(round.triggers.flatMap((t) => answersTo(job, round.n, t, outcome)));
+    const stopper = round.stoppedBy;
+    // Whoever stopped the round hears what was stopped, where they said it.
+    const stopped: Answer[] = stopper
+      ? [
+          {
+            to: 'issue',
+            number: placeNumber(job, stopper.place),
+            marker: replyMarker(job.jobId, round.n, stopper.commentId),
+            body: `@${stopper.author} Stopped round ${round.n} (${round.triggers.length} request${round.triggers.length === 1 ? '' : 's'}): nothing of it was pushed${job.pr && !job.pr.draft ? '; the pull request stays ready' : ''}.`,
+          },
+        ]
+      : [];
+    const answers = unique([
+      ...round.triggers.flatMap((t) => answersTo(job, round.n, t, outcome)),
+      ...stopped,
+    ]);
     if (!answers.length) return { replies: 0 };
     const gh = await deps.clients.forJob(job);
     let replies = 0;
@@ -95,12 +111,13 @@ const reviewComments = (gh: GitHubClient, job: JobContext): Promise<ReviewCommen
   );
 
 function answersTo(job: JobContext, round: number, trigger: RoundTrigger, outcome: RoundOutcome): Answer[] {
-  if (trigger.kind === 'ci') return []; // the progress comment tells CI's story
+  // The progress comment tells CI's story; a question hears back from answerQuestions.
+  if (trigger.kind === 'ci' || trigger.kind === 'question') return [];
   const said = result(job, outcome);
   const marker = (id: number) => replyMarker(job.jobId, round, id);
   const number = placeNumber(job, trigger.place);
   if (trigger.kind === 'command') {
-    const body = `@${trigger.author} Retried: ${said}`;
+    const body = `@${trigger.author} ${trigger.command === 'stop' ? 'Stopped' : 'Retried'}: ${said}`;
     return [{ to: 'issue', number, marker: marker(trigger.commentId), body }];
   }
   if (trigger.place === 'review' && trigger.comments.length && job.pr) {
@@ -139,3 +156,39 @@ function firstLine(body: string): string {
 
 /** One answer per marker: a comment named twice (a redelivered request) is answered once. */
 const unique = (answers: Answer[]) => [...new Map(answers.map((a) => [a.marker, a])).values()];
+
+/** A round of questions: each asker hears the answer where they asked, once (the marker). */
+export function answerQuestions(deps: CiDeps) {
+  return async (job: JobContext, reply: QuestionReply): Promise<{ replies: number }> => {
+    const round = job.round;
+    if (!round) return { replies: 0 };
+    const scrub = deps.scrub ?? ((t: string) => t);
+    const gh = await deps.clients.forJob(job);
+    let replies = 0;
+    const asked = round.triggers.flatMap((t) => (t.kind === 'question' ? [t] : []));
+    for (const t of asked) {
+      const number = placeNumber(job, t.place);
+      const marker = replyMarker(job.jobId, round.n, t.commentId);
+      const quote = firstLine(t.body);
+      const body = `@${t.author}${quote ? `\n> ${quote}\n\n` : ' '}${questionBody(job, reply)}`;
+      await postOnce(gh, job.repo, number, marker, scrub(body), await issueThread(gh, job.repo, number));
+      replies++;
+    }
+    deps.log?.info({ jobId: job.jobId, round: round.n, replies }, 'answered the questions');
+    return { replies };
+  };
+}
+
+/** The answer, then the lines it rests on, linked at the commit read; nothing was committed. */
+function questionBody(job: JobContext, reply: QuestionReply): string {
+  const web = job.issue.url.replace(/\/(issues|pull)\/\d+$/, '');
+  const link = (r: QuestionReply['references'][number]) => {
+    const lines = r.line ? `#L${r.line}${r.endLine && r.endLine !== r.line ? `-L${r.endLine}` : ''}` : '';
+    const label = `${r.path}${r.line ? `:${r.line}${r.endLine && r.endLine !== r.line ? `-${r.endLine}` : ''}` : ''}`;
+    return web ? `- [\`${label}\`](${web}/blob/${reply.commit}/${r.path}${lines})` : `- \`${label}\``;
+  };
+  const refs = reply.references.length
+    ? `\n\n**Read at \`${reply.commit.slice(0, 7)}\`:**\n${reply.references.map(link).join('\n')}`
+    : '';
+  return `${reply.answer}${refs}\n\n_An answer only: nothing was committed. Ask a follow-up with \`@booty\`._`;
+}

@@ -102,6 +102,9 @@ export function classifyNote(payload: unknown): Classified {
     );
   }
   if (!mention) return ignore('the note does not call on @booty');
+  // Questions are answered on GitHub; on GitLab a question is not taken for a change request.
+  if ('question' in mention)
+    return ignore('questions to @booty are answered on GitHub only, not yet on GitLab');
   return wake(
     action,
     repo,

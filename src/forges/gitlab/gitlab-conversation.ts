@@ -58,6 +58,8 @@ export function gitlabConversation(clients: GitLabClients, now: () => number = D
     replyToReader: async (repo, _installationId, target, login, commentId) => {
       await postOnce(clients, repo, on(target), readerMarker(commentId), `@${login} ${READER_NOTE}`);
     },
+    // A job on a merge request a person opened is GitHub's only, for now: none starts here.
+    pullRequest: async () => null,
     mergedBy: async (repo, _installationId, pr) => {
       const mr = await mapped(() =>
         clients.api.get<{

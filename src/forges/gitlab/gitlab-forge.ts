@@ -30,7 +30,13 @@ export function createGitLabForge(options: {
 }): GitLabForge {
   const { env } = options;
   const clients = createGitLabClients({ url: env.GITLAB_URL, token: env.GITLAB_TOKEN ?? '' });
-  return gitlabForge({ clients, log: options.log, scrub: options.scrub, sandbox: options.sandbox });
+  return gitlabForge({
+    clients,
+    log: options.log,
+    scrub: options.scrub,
+    sandbox: options.sandbox,
+    handle: env.BOOTY_HANDLE,
+  });
 }
 
 export function gitlabForge(options: {
@@ -38,11 +44,16 @@ export function gitlabForge(options: {
   log?: Logger;
   scrub?: (text: string) => string;
   sandbox?: SandboxChoice;
+  /** How people call on booty in notes: BOOTY_HANDLE, else `booty`. */
+  handle?: string;
 }): GitLabForge {
   const { clients } = options;
+  const handle = options.handle ?? 'booty';
   const deps = { ...options };
   return {
     name: 'gitlab',
+    handle: () => handle,
+    identify: async () => handle,
     clients,
     secrets: [],
     webhooks: gitlabWebhooks,
@@ -54,6 +65,8 @@ export function gitlabForge(options: {
       rerunCi: rerunCi(deps),
       demotePr: demoteMr(deps),
       answerRound: answerRound(deps),
+      // No question reaches a GitLab job (classify-note.ts leaves them): nothing to answer.
+      answerQuestions: async () => ({ replies: 0 }),
       listIssueComments: listIssueComments(clients),
       getIssue: getIssue(clients),
       postPlan: postPlan(clients),

@@ -87,7 +87,7 @@ function answersTo(
     return [
       { to: 'notes', on, marker: marker(trigger.commentId), body: `@${trigger.author} Retried: ${said}` },
     ];
-  if (trigger.place === 'review' && trigger.comments.length && job.pr)
+  if (trigger.kind === 'feedback' && trigger.place === 'review' && trigger.comments.length && job.pr)
     return trigger.comments.map((c) => ({ to: 'thread', noteId: c.id, marker: marker(c.id), body: said }));
   const line =
     trigger.body

@@ -60,13 +60,16 @@ export function parseGoJson(output: string, cwd: string): GoJsonResult {
   let text = '';
   let events = 0;
   let block: string[] | null = null;
+  let last: GoTest | null = null;
 
   const push = (map: Map<string, string[]>, key: string, line: string) => {
     if (!map.has(key)) map.set(key, []);
     map.get(key)!.push(line);
   };
 
-  for (const line of output.replace(/\r\n?/g, '\n').split('\n')) {
+  // A report's events never hold a raw CR (JSON escapes it): only text around them may.
+  const lines = (output.includes('\r') ? output.replace(/\r\n?/g, '\n') : output).split('\n');
+  for (const line of lines) {
     let event: GoEvent | null = null;
     if (line.startsWith('{')) {
       try {
@@ -96,7 +99,7 @@ export function parseGoJson(output: string, cwd: string): GoJsonResult {
     const out = event.Output ?? '';
     if (out) text += out;
     if (event.Action === 'build-output') push(buildOutput, pkg, out.trimEnd());
-    const failed = BUILD_FAILED.exec(out);
+    const failed = out.startsWith('FAIL\t') ? BUILD_FAILED.exec(out) : null;
     if (failed) failedBuilds.add(failed[1]!);
     if (!event.Test) {
       if (event.Action === 'output') push(packageOutput, pkg, out.trimEnd());
@@ -104,10 +107,18 @@ export function parseGoJson(output: string, cwd: string): GoJsonResult {
       if (event.FailedBuild) failedBuilds.add(pkg);
       continue;
     }
-    const key = `${pkg}\0${event.Test}`;
-    if (!tests.has(key)) tests.set(key, { pkg, name: event.Test, status: null, elapsed: null, output: [] });
-    const test = tests.get(key)!;
-    if (event.Action === 'output') test.output.push(out.replace(/\n$/, ''));
+    // Events come in runs for one test: the last one found is looked up first.
+    let test: GoTest | null = last !== null && last.pkg === pkg && last.name === event.Test ? last : null;
+    if (!test) {
+      const key = `${pkg}\0${event.Test}`;
+      test = tests.get(key) ?? null;
+      if (!test) {
+        test = { pkg, name: event.Test, status: null, elapsed: null, output: [] };
+        tests.set(key, test);
+      }
+      last = test;
+    }
+    if (event.Action === 'output') test.output.push(out.endsWith('\n') ? out.slice(0, -1) : out);
     const status = STATUS[event.Action ?? ''];
     if (status) {
       test.status = status;

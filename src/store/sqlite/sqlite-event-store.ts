@@ -34,6 +34,12 @@ export class SqliteEventStore implements EventStore {
   /** Refuses a call, as a store fault, once the files refuse writes (write-guard.ts: SIGBUS). */
   private readonly guard: WriteGuard;
   private checkpointer: Checkpointer | null = null;
+  /**
+   * The checkpointer starts with the first append: its thread (a V8 isolate of its own, some 12
+   * MB) and its timer are for a store that writes, and an idle serve writes nothing. Until then
+   * SQLite's own checkpoints stand in, after 1,000 pages of log.
+   */
+  private checkpointAfterAppend = false;
   /** Each stream's chain head after this process's last append to it. */
   private readonly heads = new Map<string, { version: number; hash: string }>();
 
@@ -48,14 +54,7 @@ export class SqliteEventStore implements EventStore {
       this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
       this.migrate();
       this.guard = new WriteGuard(file);
-      if (options.backgroundCheckpoint && file !== ':memory:') {
-        this.db.pragma('wal_autocheckpoint = 0');
-        this.checkpointer = startCheckpointer(file, {
-          onExit: () => {
-            if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
-          },
-        });
-      }
+      this.checkpointAfterAppend = options.backgroundCheckpoint === true && file !== ':memory:';
     } catch (err) {
       if (err instanceof BootyError) throw err;
       throw new BootyError('BOOTY_E_DB_OPEN', { path: file, reason: (err as Error).message }, { cause: err });
@@ -107,7 +106,19 @@ export class SqliteEventStore implements EventStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.guard.check('write');
+    if (this.checkpointAfterAppend) this.startCheckpointer();
     return this.appendNow(streamId, expectedVersion, events, options);
+  }
+
+  /** Passive checkpoints on a worker from now on, in place of SQLite's own on the commit path. */
+  private startCheckpointer() {
+    this.checkpointAfterAppend = false;
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = startCheckpointer(this.file, {
+      onExit: () => {
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      },
+    });
   }
 
   private appendNow(
@@ -270,6 +281,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     const checkpointer = this.checkpointer;
     this.checkpointer = null;
+    this.checkpointAfterAppend = false;
     await checkpointer?.stop();
     // The last connection's close checkpoints through the mapped index: with that refused, the
     // process's exit lets go of the file instead, and the log keeps what was not folded in.

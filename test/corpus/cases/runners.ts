@@ -3,9 +3,12 @@ import { ran, verdict } from '../expectations.js';
 
 // One pair of small repositories per runner beyond the first seven, each shaped like a real
 // project that uses it (a class-name joiner like clsx for uvu, a camel-caser like camelcase with
-// `node --check && ava` for ava, a Makefile-free CMake project for ctest...). In each runner's
-// first repository the change adds a feature and tests for it, which must pass; in its second it
-// breaks the code, which must fail, naming the tests that broke.
+// `node --check && ava` for ava, a Makefile-free CMake project for ctest...). Three cases each:
+// adds-a-test, in the runner's first repository, adds a feature and tests for it, which must pass;
+// code-only-change refactors the code without changing what it does (a loop rewritten, a helper
+// extracted; uvu's in its first repository, the others' in their second), which must pass with the
+// same tests as the baseline; breaking-change, in the second, breaks the code, which must fail,
+// naming the tests that broke.
 
 type Expect = CorpusCase['expect'];
 const c = (
@@ -134,6 +137,25 @@ export function padEnd(text, length, fill = ' ') {
 }
 `;
 
+/** Both ends share one helper that builds the padding: the same results. */
+const padShared = `/** \`missing\` characters of \`fill\` repeated, the last copy cut short. */
+function padding(missing, fill) {
+  return fill.repeat(Math.ceil(missing / fill.length)).slice(0, missing);
+}
+
+/** \`text\` padded on the left with \`fill\` to \`length\` characters. */
+export function padStart(text, length, fill = ' ') {
+  const missing = length - text.length;
+  return missing <= 0 || fill === '' ? text : padding(missing, fill) + text;
+}
+
+/** \`text\` padded on the right with \`fill\` to \`length\` characters. */
+export function padEnd(text, length, fill = ' ') {
+  const missing = length - text.length;
+  return missing <= 0 || fill === '' ? text : text + padding(missing, fill);
+}
+`;
+
 // ---- tape ----
 
 const rangeStep = `'use strict';
@@ -167,6 +189,26 @@ const wordsBroken = `'use strict';
 /** The words of \`text\`: runs of letters and digits. */
 function words(text) {
   return text.split(' ');
+}
+
+/** How many words \`text\` has. */
+function count(text) {
+  return words(text).length;
+}
+
+module.exports = { words, count };
+`;
+
+/** words() walks the matches one by one instead of collecting them with match(): the same words. */
+const wordsLoop = `'use strict';
+
+const WORD = /[\\w']+/g;
+
+/** The words of \`text\`: runs of letters, digits and apostrophes. */
+function words(text) {
+  const out = [];
+  for (const m of text.matchAll(WORD)) out.push(m[0]);
+  return out;
 }
 
 /** How many words \`text\` has. */
@@ -225,6 +267,23 @@ function clamp(n, min, max) {
 module.exports = clamp;
 `;
 
+/** clamp() reads as its two steps, each a named helper: the same results. */
+const clampSteps = `'use strict';
+
+/** \`n\`, or \`min\` when \`n\` is below it. */
+const atLeast = (n, min) => Math.max(n, min);
+
+/** \`n\`, or \`max\` when \`n\` is above it. */
+const atMost = (n, max) => Math.min(n, max);
+
+/** \`n\` held between \`min\` and \`max\`. */
+function clamp(n, min, max) {
+  return atMost(atLeast(n, min), max);
+}
+
+module.exports = clamp;
+`;
+
 // ---- jasmine ----
 
 const stackSize = `'use strict';
@@ -273,6 +332,24 @@ function formatCents(cents) {
 module.exports = { formatCents };
 `;
 
+/** The dollars and the cents each come from a helper: the same text. */
+const moneySplit = `'use strict';
+
+/** Whole dollars and the cents left over, of a non-negative amount of cents. */
+function split(cents) {
+  return [Math.floor(cents / 100), cents % 100];
+}
+
+/** Cents as a price: 1234 is "$12.34". */
+function formatCents(cents) {
+  const [dollars, rest] = split(Math.abs(cents));
+  const sign = cents < 0 ? '-' : '';
+  return \`\${sign}$\${dollars}.\${String(rest).padStart(2, '0')}\`;
+}
+
+module.exports = { formatCents };
+`;
+
 // ---- Playwright Test ----
 
 const queryAll = `'use strict';
@@ -307,6 +384,23 @@ const colorBroken = `'use strict';
 function hexToRgb(hex) {
   const digits = hex.replace(/^#/, '');
   const n = Number.parseInt(digits, 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+module.exports = { hexToRgb };
+`;
+
+/** The short form is widened by a helper with a regular expression: the same colours. */
+const colorChannels = `'use strict';
+
+/** \`rgb\` as \`rrggbb\`; six digits stay as they are. */
+function widen(digits) {
+  return digits.length === 3 ? digits.replace(/./g, '$&$&') : digits;
+}
+
+/** \`#rrggbb\` or \`#rgb\` as [r, g, b]. */
+function hexToRgb(hex) {
+  const n = Number.parseInt(widen(hex.replace(/^#/, '')), 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
 
@@ -348,6 +442,14 @@ export function chunk(items, size) {
   const out = [];
   for (let i = 0; i + size <= items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+`;
+
+/** chunk() builds its groups with Array.from instead of a loop: the same groups. */
+const chunkFrom = `/** \`items\` in groups of \`size\`; the last group may be shorter. */
+export function chunk(items, size) {
+  const groups = Math.ceil(items.length / size);
+  return Array.from({ length: groups }, (_, g) => items.slice(g * size, (g + 1) * size));
 }
 `;
 
@@ -407,6 +509,25 @@ export function dedent(text) {
 }
 `;
 
+/** The indentation is measured by a helper, and the smallest found in one pass: the same text. */
+const dedentHelper = `/** How many spaces start \`line\`, or null for a blank line (which does not count). */
+function indentOf(line) {
+  return line.trim() ? line.match(/^ */)[0].length : null;
+}
+
+/** \`text\` with the indentation its lines share removed, and its blank first and last lines. */
+export function dedent(text) {
+  const lines = text.replace(/^\\n/, '').replace(/\\n\\s*$/, '').split('\\n');
+  let common = Infinity;
+  for (const line of lines) {
+    const indent = indentOf(line);
+    if (indent !== null && indent < common) common = indent;
+  }
+  if (common === Infinity) common = 0;
+  return lines.map((l) => l.slice(common)).join('\\n');
+}
+`;
+
 // ---- PHPUnit ----
 
 const temperatureKelvin = `<?php
@@ -459,6 +580,32 @@ final class Roman
             while ($n >= $value) {
                 $out .= $numeral;
                 $n -= $value;
+            }
+        }
+        return $out;
+    }
+}
+`;
+
+/** Each numeral repeated by division instead of a subtracting loop: the same numerals. */
+const romanDivide = `<?php
+
+final class Roman
+{
+    private const NUMERALS = [
+        'M' => 1000, 'CM' => 900, 'D' => 500, 'CD' => 400, 'C' => 100, 'XC' => 90,
+        'L' => 50, 'XL' => 40, 'X' => 10, 'IX' => 9, 'V' => 5, 'IV' => 4, 'I' => 1,
+    ];
+
+    /** A positive integer in Roman numerals. */
+    public static function fromInt(int $n): string
+    {
+        $out = '';
+        foreach (self::NUMERALS as $numeral => $value) {
+            $count = intdiv($n, $value);
+            if ($count > 0) {
+                $out .= str_repeat($numeral, $count);
+                $n -= $count * $value;
             }
         }
         return $out;
@@ -529,6 +676,38 @@ class Account
 end
 `;
 
+/** The overdraft check moved into a private method: the same behaviour. */
+const accountGuard = `# A bank account that never goes below zero.
+class Account
+  class Overdrawn < StandardError; end
+
+  attr_reader :balance
+
+  def initialize(balance = 0)
+    @balance = balance
+  end
+
+  def deposit(amount)
+    @balance += amount
+    self
+  end
+
+  def withdraw(amount)
+    ensure_covers(amount)
+    @balance -= amount
+    self
+  end
+
+  private
+
+  def ensure_covers(amount)
+    return if amount <= @balance
+
+    raise Overdrawn, "balance #{@balance} is less than #{amount}"
+  end
+end
+`;
+
 // ---- minitest ----
 
 const durationParse = `# Seconds in words: 3725 is "1h 2m 5s"; and back.
@@ -571,6 +750,21 @@ module Stats
   def self.median(values)
     sorted = values.sort
     sorted[sorted.size / 2].to_f
+  end
+end
+`;
+
+/** median() takes the one or two middle values with a slice, then reuses mean(): the same results. */
+const statsMiddle = `# Summary statistics of a list of numbers.
+module Stats
+  def self.mean(values)
+    values.sum.to_f / values.size
+  end
+
+  def self.median(values)
+    sorted = values.sort
+    mid = sorted.size / 2
+    mean(sorted.size.odd? ? [sorted[mid]] : sorted[mid - 1, 2])
   end
 end
 `;
@@ -635,6 +829,21 @@ int popcount(unsigned x) {
 int parity(unsigned x) { return popcount(x) & 1; }
 `;
 
+/** popcount() shifts each bit out instead of clearing the lowest set one: the same counts. */
+const bitsShift = `#include "bits.h"
+
+int popcount(unsigned x) {
+  int n = 0;
+  while (x != 0) {
+    n += (int)(x & 1u);
+    x >>= 1;
+  }
+  return n;
+}
+
+int parity(unsigned x) { return popcount(x) & 1; }
+`;
+
 export const runnerCases: CorpusCase[] = [
   c(
     'uvu',
@@ -682,6 +891,13 @@ export const runnerCases: CorpusCase[] = [
   c(
     'ava',
     'pad',
+    'code-only-change',
+    { 'src/pad.js': padShared },
+    { baseline: ran(5), after: verdict('pass', 5) },
+  ),
+  c(
+    'ava',
+    'pad',
     'breaking-change',
     { 'src/pad.js': padBroken },
     {
@@ -705,6 +921,13 @@ export const runnerCases: CorpusCase[] = [
   c(
     'tape',
     'words',
+    'code-only-change',
+    { 'lib/words.js': wordsLoop },
+    { baseline: ran(3), after: verdict('pass', 3) },
+  ),
+  c(
+    'tape',
+    'words',
     'breaking-change',
     { 'lib/words.js': wordsBroken },
     {
@@ -721,6 +944,13 @@ export const runnerCases: CorpusCase[] = [
       baseline: ran(2),
       after: verdict('pass', 3),
     },
+  ),
+  c(
+    'node-tap',
+    'clamp',
+    'code-only-change',
+    { 'index.js': clampSteps },
+    { baseline: ran(3), after: verdict('pass', 3) },
   ),
   c(
     'node-tap',
@@ -748,6 +978,13 @@ export const runnerCases: CorpusCase[] = [
   c(
     'jasmine',
     'money',
+    'code-only-change',
+    { 'lib/money.js': moneySplit },
+    { baseline: ran(3), after: verdict('pass', 3) },
+  ),
+  c(
+    'jasmine',
+    'money',
     'breaking-change',
     { 'lib/money.js': moneyBroken },
     {
@@ -766,6 +1003,13 @@ export const runnerCases: CorpusCase[] = [
       baseline: ran(3),
       after: verdict('pass', 4),
     },
+  ),
+  c(
+    'playwright',
+    'color',
+    'code-only-change',
+    { 'src/color.js': colorChannels },
+    { baseline: ran(3), after: verdict('pass', 3) },
   ),
   c(
     'playwright',
@@ -790,6 +1034,13 @@ export const runnerCases: CorpusCase[] = [
   c(
     'bun',
     'chunk',
+    'code-only-change',
+    { 'src/chunk.js': chunkFrom },
+    { baseline: ran(3), after: verdict('pass', 3) },
+  ),
+  c(
+    'bun',
+    'chunk',
     'breaking-change',
     { 'src/chunk.js': chunkBroken },
     {
@@ -810,6 +1061,13 @@ export const runnerCases: CorpusCase[] = [
   c(
     'deno',
     'dedent',
+    'code-only-change',
+    { 'mod.js': dedentHelper },
+    { baseline: ran(3), after: verdict('pass', 3) },
+  ),
+  c(
+    'deno',
+    'dedent',
     'breaking-change',
     { 'mod.js': dedentBroken },
     {
@@ -826,6 +1084,13 @@ export const runnerCases: CorpusCase[] = [
       baseline: ran(3),
       after: verdict('pass', 5),
     },
+  ),
+  c(
+    'phpunit',
+    'roman',
+    'code-only-change',
+    { 'src/Roman.php': romanDivide },
+    { baseline: ran(4), after: verdict('pass', 4) },
   ),
   c(
     'phpunit',
@@ -854,6 +1119,13 @@ export const runnerCases: CorpusCase[] = [
   c(
     'rspec',
     'bank',
+    'code-only-change',
+    { 'lib/account.rb': accountGuard },
+    { baseline: ran(4), after: verdict('pass', 4) },
+  ),
+  c(
+    'rspec',
+    'bank',
     'breaking-change',
     { 'lib/account.rb': accountBroken },
     {
@@ -877,6 +1149,13 @@ export const runnerCases: CorpusCase[] = [
   c(
     'minitest',
     'stats',
+    'code-only-change',
+    { 'lib/stats.rb': statsMiddle },
+    { baseline: ran(3), after: verdict('pass', 3) },
+  ),
+  c(
+    'minitest',
+    'stats',
     'breaking-change',
     { 'lib/stats.rb': statsBroken },
     {
@@ -888,6 +1167,13 @@ export const runnerCases: CorpusCase[] = [
     },
   ),
   c('ctest', 'gcd', 'adds-a-test', gcdLcm, { baseline: ran(2), after: verdict('pass', 3) }),
+  c(
+    'ctest',
+    'bits',
+    'code-only-change',
+    { 'src/bits.c': bitsShift },
+    { baseline: ran(2), after: verdict('pass', 2) },
+  ),
   c(
     'ctest',
     'bits',

@@ -8,6 +8,7 @@ import { checkToken } from '../../../src/forges/gitlab/webhook-token.js';
 
 const config: IntakeConfig = {
   triggerLabel: 'booty',
+  handle: () => 'booty',
   secrets: ['s'],
   isAllowedRepo: () => true,
   isSelfRepo: () => false,

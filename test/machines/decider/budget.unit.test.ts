@@ -8,6 +8,7 @@ import {
   expectNotTaken,
   failed,
   ok,
+  outside,
   type Row,
   requested,
   requestedBeforeControls,
@@ -167,6 +168,8 @@ describe('decider: the budget', () => {
     ['approve', command('approve')],
     // Not queued for a round after the PR opens, which no one asked for yet.
     ['retry', command('retry')],
+    // Its answer would spend what the job no longer has.
+    ['a question', outside.question()],
   ])(
     'while the job waits at its budget, %s is not taken (nothing logged; the writer is answered)',
     (_name, when) => expectNotTaken([...started(150), ok.analyzed(100), ok.generated(1, 100)], when),

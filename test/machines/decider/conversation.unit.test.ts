@@ -1,6 +1,17 @@
 import { describe, it } from 'vitest';
 import type { DomainEvent } from '../../../src/events/catalogue.js';
-import { check, effect, failed, happy, ok, outside, type Row, requested } from './decider.js';
+import {
+  beforeCollaborator,
+  check,
+  effect,
+  expectNotTaken,
+  failed,
+  happy,
+  ok,
+  outside,
+  type Row,
+  requested,
+} from './decider.js';
 
 // The job's life with its open PR: CI read, re-run once, fixed in a round; reviews and @booty
 // requests answered in rounds through the same bounded loop; bounds; stop; a head that moved.
@@ -143,14 +154,14 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'CI red on a ready PR: it goes back to draft',
-    given: [...happy.promoted(), outside.ciDone()],
+    name: 'CI red on a ready PR, before machine 8: it goes back to draft',
+    given: beforeCollaborator([...happy.promoted(), outside.ciDone()]),
     when: ok.ci('failed'),
     expect: { state: 'demoting', effect: effect('demotePr', 1) },
   },
   {
-    name: 'back to draft: then the same re-run once',
-    given: [...happy.promoted(), outside.ciDone(), ok.ci('failed')],
+    name: 'back to draft, before machine 8: then the same re-run once',
+    given: beforeCollaborator([...happy.promoted(), outside.ciDone(), ok.ci('failed')]),
     when: ok.demoted(),
     expect: { state: 'rerunningCi', effect: effect('rerunCi', 1), context: { pr: { draft: true } } },
   },
@@ -254,8 +265,8 @@ const rows: Row[] = [
     },
   },
   {
-    name: '@booty stop halts the round; its work is not pushed',
-    given: [...happy.promoted(), outside.review(), ok.synced(2)],
+    name: '@booty stop halts the round before machine 8; its work is not pushed',
+    given: beforeCollaborator([...happy.promoted(), outside.review(), ok.synced(2)]),
     when: outside.command('stop'),
     expect: {
       state: 'prOpened',
@@ -263,6 +274,70 @@ const rows: Row[] = [
       context: { conversation: { rounds: [{ result: 'stopped' }] } },
     },
   },
+  {
+    name: '@booty stop halts the round; the round is answered, the stopper too, and a ready PR stays ready',
+    given: [...happy.promoted(), outside.review(), ok.synced(2)],
+    when: outside.command('stop'),
+    expect: {
+      state: 'answering',
+      effect: effect('answerRound', 2),
+      context: {
+        pr: { draft: false },
+        conversation: {
+          rounds: [{ result: null, note: 'Stopped by @maintainer.', stoppedBy: { author: 'maintainer' } }],
+        },
+      },
+    },
+  },
+  {
+    name: 'a stopped round ends stopped, and the job waits with its ready PR',
+    given: [...happy.promoted(), outside.review(), ok.synced(2), outside.command('stop')],
+    when: ok.answered(2, null),
+    expect: {
+      state: 'promoted',
+      effect: null,
+      context: { conversation: { rounds: [{ result: 'stopped' }] } },
+    },
+  },
+  {
+    name: 'CI red on a ready PR: re-run first, and the PR stays ready',
+    given: [...happy.promoted(), outside.ciDone()],
+    when: ok.ci('failed'),
+    expect: { state: 'rerunningCi', effect: effect('rerunCi', 1), context: { pr: { draft: false } } },
+  },
+  {
+    name: 'a flaky check that passes on its re-run: the PR was never demoted',
+    given: [...happy.promoted(), outside.ciDone(), ok.ci('failed'), ok.rerun(), outside.ciDone()],
+    when: ok.ci('passed'),
+    expect: { state: 'promoted', effect: null, context: { pr: { draft: false } } },
+  },
+  {
+    name: 'a red re-run demotes',
+    given: [...happy.promoted(), outside.ciDone(), ok.ci('failed'), ok.rerun(), outside.ciDone()],
+    when: ok.ci('failed'),
+    expect: { state: 'demoting', effect: effect('demotePr', 1) },
+  },
+  {
+    name: 'a question on the PR is answered in a round of its own, nothing committed',
+    given: happy.promoted(),
+    when: outside.question(),
+    expect: {
+      state: 'answeringQuestion',
+      effect: effect('answerQuestion', 1),
+      context: { conversation: { inbox: [], rounds: [{ n: 1, triggers: [{ kind: 'question' }] }] } },
+    },
+  },
+  {
+    name: 'an answered question leaves the ready PR as it was',
+    given: [...happy.promoted(), outside.question()],
+    when: ok.questionAnswered(),
+    expect: {
+      state: 'promoted',
+      effect: null,
+      context: { pr: { draft: false }, conversation: { rounds: [{ result: 'answered', commit: null }] } },
+    },
+  },
+
   {
     name: '@booty retry on a draft with failing tests starts a round',
     given: [
@@ -297,4 +372,7 @@ const rows: Row[] = [
 
 describe('decider: the PR conversation', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', (_name, row) => check(row));
+
+  it('@booty retry with nothing to retry is not taken: the model is asked nothing', () =>
+    expectNotTaken(happy.promoted(), outside.command('retry')));
 });

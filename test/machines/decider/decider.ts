@@ -60,6 +60,19 @@ export const requestedBeforeQualityProgress = (settings: Record<string, unknown>
     qualityProgress: false,
   }) as DomainEvent;
 
+/** A job requested before booty's rules as a collaborator (JobRequested v5, lifted): machine 7's conversation. */
+export const requestedBeforeCollaborator = (settings: Record<string, unknown> = {}): DomainEvent =>
+  ({
+    ...requested(settings),
+    collaborator: false,
+  }) as DomainEvent;
+
+/** The same log, requested before machine 8: its first event swapped for a v5 request. */
+export const beforeCollaborator = (log: DomainEvent[]): DomainEvent[] => [
+  requestedBeforeCollaborator(),
+  ...log.slice(1),
+];
+
 /** A step's failure; `tokens`, when given, is what it spent before failing. */
 export const failed = (step: Step, retryable: boolean, attempt = 0, tokens?: number): DomainEvent => ({
   type: 'StepFailed',
@@ -212,6 +225,26 @@ export const ok = {
   synced: (attempt = 1, headSha = 'c'.repeat(40)) => succeeded('sync', { headSha }, attempt),
   answered: (attempt: number, commit: string | null, headSha = commit ?? 'c'.repeat(40)) =>
     succeeded('answer', { commit, headSha, replies: 1 }, attempt),
+  questionAnswered: (attempt = 1, commit = 'b'.repeat(40)) =>
+    succeeded(
+      'question',
+      {
+        commit,
+        answered: true,
+        answer: 'parse() reads an empty string as NaN (src/index.js:1).',
+        references: [{ path: 'src/index.js', line: 1, endLine: null }],
+        usage: {
+          model: 'm',
+          inputTokens: 10,
+          outputTokens: 5,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          costUsd: 0,
+        },
+        replies: 1,
+      },
+      attempt,
+    ),
 };
 
 type CiState = 'none' | 'pending' | 'passed' | 'failed';
@@ -238,6 +271,18 @@ export const outside = {
     comments: [{ id: 601, path: 'src/index.js', line: 1, body }],
     mention,
     deliveryId: 'd-review',
+    at: AT,
+  }),
+  question: (
+    body = 'Why does parse() return NaN?',
+    place: 'issue-comment' | 'pr-comment' = 'pr-comment',
+  ): DomainEvent => ({
+    type: 'QuestionAsked',
+    place,
+    author: 'maintainer',
+    body: `@booty ${body}`,
+    commentId: 801,
+    deliveryId: 'd-question',
     at: AT,
   }),
   command: (command: 'retry' | 'stop' | 'cancel'): DomainEvent => ({

@@ -1,11 +1,11 @@
 import { describe, it } from 'vitest';
-import { check, effect, happy, ok, outside, type Row } from './decider.js';
+import { beforeCollaborator, check, effect, happy, ok, outside, type Row } from './decider.js';
 
 // GitHub tells booty of its own moves too, and its webhook can come before the move's result: the
 // echo of a demotion booty is making is not a person holding the PR draft.
 
-/** CI red on the ready PR: booty turns it back to draft. */
-const demoting = () => [...happy.promoted(), outside.ciDone(), ok.ci('failed')];
+// Before machine 8, red CI on a ready PR demotes it at once (since, a re-run comes first).
+const demoting = () => beforeCollaborator([...happy.promoted(), outside.ciDone(), ok.ci('failed')]);
 const echo = { ...outside.draft(true), sender: 'booty-bot' };
 
 const rows: Row[] = [

@@ -76,6 +76,19 @@ describe('SqliteEventStore', () => {
     expect((await new SqliteEventStore(file).readStream('s499'))[0]!.data).toEqual({ big });
   });
 
+  it('with a background checkpointer, starts its thread only with the first append (an idle store holds none)', async () => {
+    const threads = () => fs.readdirSync('/proc/self/task').length;
+    const before = threads();
+    const store = new SqliteEventStore(path.join(tempDir(), 'idle.db'), { backgroundCheckpoint: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(threads()).toBe(before);
+    await store.append('s', 0, [{ type: 'X', data: {} }]);
+    const deadline = Date.now() + 10_000;
+    while (threads() === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(threads()).toBeGreaterThan(before);
+    await store.close();
+  });
+
   it('stamps every event with the current schema version', async () => {
     const store = new SqliteEventStore(path.join(tempDir(), 'v.db'));
     await store.append('s', 0, [{ type: 'X', data: {} }]);

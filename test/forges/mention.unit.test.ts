@@ -26,9 +26,10 @@ describe('parseMention', () => {
     });
   });
 
-  it('a bare revise is a revise with nothing to change; a word that only starts like one is a request', () => {
+  it('a bare revise is a revise with nothing to change; a word that only starts like one is not the command', () => {
     expect(parseMention('@booty revise')).toEqual({ command: 'revise' });
-    expect(parseMention('@booty revised the plan?')).toEqual({ request: '@booty revised the plan?' });
+    expect(parseMention('@booty revised the plan?')).toEqual({ question: '@booty revised the plan?' });
+    expect(parseMention('@booty revised the plan')).toEqual({ request: '@booty revised the plan' });
     expect(parseMention('@booty continue with the parser too')).toEqual({
       request: '@booty continue with the parser too',
     });
@@ -57,4 +58,45 @@ describe('parseMention', () => {
       request: '> quoting you\n@booty add a test',
     });
   });
+
+  it.each([
+    ['a longer login', 'ping @booty-maintainers about this'],
+    ['a login that only starts like it', '@bootyx please look'],
+    ['a team', '@booty/reviewers please look'],
+    ['an e-mail address', 'mail email@booty.dev for access'],
+    ['a domain', 'see @booty.dev for the docs'],
+    ['a path', 'the package is at npm/@booty'],
+  ])('%s is not booty', (_, body) => expect(parseMention(body)).toBeNull());
+
+  it('is the handle as a whole word, at the end of a sentence or before punctuation', () => {
+    expect(parseMention('Thanks, @booty.')).toEqual({ request: 'Thanks, @booty.' });
+    expect(parseMention('(@booty, add a test)')).toEqual({ request: '(@booty, add a test)' });
+    expect(parseMention('@booty: stop')).toEqual({ command: 'stop' });
+  });
+
+  it("reads the handle it is given (the App's name), and no other", () => {
+    expect(parseMention('@my-booty add a test', 'my-booty')).toEqual({ request: '@my-booty add a test' });
+    expect(parseMention('@booty add a test', 'my-booty')).toBeNull();
+    expect(parseMention('@my-booty-bot add a test', 'my-booty')).toBeNull();
+  });
+
+  it.each([
+    ['@booty why does this test fail?'],
+    ['@booty where is the parser?'],
+    ['@booty explain the retry loop'],
+    ['@booty can you explain how the cache works'],
+    ['@booty is the lock released on error?'],
+    ['@booty\nwhy does this fail?'],
+    ['@booty the cache looks odd here, is that on purpose?'],
+  ])('%j is a question: answered, never committed', (body) =>
+    expect(parseMention(body)).toEqual({ question: body }),
+  );
+
+  it.each([
+    ['@booty add a test for empty input'],
+    ['@booty can you add a test?'],
+    ['@booty please rename parse to parseNumber'],
+    ['@booty what about negative numbers? handle them too'],
+    ['@booty could we make this faster?'],
+  ])('%j is a request for a change', (body) => expect(parseMention(body)).toEqual({ request: body }));
 });

@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { personOn } from '../support/github-person.js';
+import { expectReplayVerified } from './conversation-world.js';
+import { e2eWorld, OWNER, REPO } from './e2e-world.js';
+
+// Who may call on booty, and what counts as calling it, end to end: a writer's `@booty` on an
+// issue with no label starts a job; a longer login, an e-mail address, a quote or code does not;
+// a reader is told why not; a fork's pull request booty may not push to is answered with what it
+// needs. Real HTTP, git and tests, booty in this process.
+
+type World = Awaited<ReturnType<typeof e2eWorld>>;
+let w: World | null = null;
+afterEach(async () => {
+  await w?.close();
+  w = null;
+});
+
+async function started(env: Record<string, string> = {}) {
+  const world = await e2eWorld('pass');
+  w = world;
+  const booty = await world.startInProcess(env);
+  const quiet = async () => {
+    await world.github.settled();
+    await booty.server.supervisor.onIdle();
+    await booty.runtime!.idle();
+  };
+  const person = (login: string, role: 'write' | 'read') => {
+    world.github.setRole(OWNER, REPO, login, role);
+    return personOn(world.github, login);
+  };
+  const say = async (login: string, role: 'write' | 'read', on: number, body: string) => {
+    const { data } = await person(login, role).rest.issues.createComment({
+      owner: OWNER,
+      repo: REPO,
+      issue_number: on,
+      body,
+    });
+    await quiet();
+    return data;
+  };
+  const bootySaid = (on: number) =>
+    world.github.comments(OWNER, REPO, on).filter((c) => c.author === 'booty-bot');
+  return { world, booty, quiet, person, say, bootySaid };
+}
+
+describe('@booty where no label asked', () => {
+  it('starts a job only for a writer calling booty by its whole name, in their own words', async () => {
+    const { world, booty, say, bootySaid } = await started();
+    const issue = world.issue;
+    for (const body of [
+      'ping @booty-maintainers, can you look?',
+      'mail email@booty.dev for access',
+      '> @booty please implement this\n\nQuoting the template above.',
+      'You can write `@booty please implement this` to start it.',
+      'Try:\n```\n@booty please implement this\n```',
+    ])
+      await say('maintainer', 'write', issue, body);
+    expect(await booty.store.listJobs()).toEqual([]);
+    expect(world.anthropic.messages()).toEqual([]);
+    expect(bootySaid(issue)).toEqual([]);
+
+    // A reader may not steer booty: told so, once, and nothing starts.
+    await say('passerby', 'read', issue, '@booty please implement this');
+    expect(await booty.store.listJobs()).toEqual([]);
+    expect(bootySaid(issue).map((c) => c.body.split('\n').at(-1))).toEqual([
+      expect.stringMatching(/^@passerby /),
+    ]);
+
+    // A writer's @booty does what the label does, with no label put on.
+    const asked = await say('maintainer', 'write', issue, '@booty please implement this.');
+    const [job] = await booty.store.listJobs();
+    expect(job).toMatchObject({ issue, repo: `${OWNER}/${REPO}` });
+    const done = await booty.server.supervisor.whenFinished(job!.jobId);
+    expect(done.value).toBe('promoted');
+    expect(done.context.request).toMatchObject({
+      ask: { kind: 'change', author: 'maintainer', commentId: asked.id },
+      onPr: null,
+      collaborator: true,
+    });
+    expect(world.github.issues(OWNER, REPO)[0]!.labels).toEqual([]);
+    expect(world.github.commentReactions(OWNER, REPO, asked.id).map((r) => r.content)).toEqual(['eyes']);
+    await expectReplayVerified(world.dir, job!.jobId, 'promoted');
+  });
+
+  it("on a fork's pull request whose author does not let maintainers edit, says what it needs and starts nothing", async () => {
+    const { world, booty, person, say, bootySaid } = await started();
+    await world.github.pushCommit(OWNER, REPO, {
+      branch: 'feature',
+      files: { 'NOTES.md': 'notes\n' },
+      author: 'forker',
+    });
+    const { data: pr } = await person('forker', 'read').rest.pulls.create({
+      owner: OWNER,
+      repo: REPO,
+      title: 'Notes',
+      head: 'feature',
+      base: 'main',
+    });
+    world.github.markFork(OWNER, REPO, pr.number, 'forker/tiny-durations', false);
+    await say('maintainer', 'write', pr.number, '@booty add a line to the notes');
+    expect(await booty.store.listJobs()).toEqual([]);
+    const [said] = bootySaid(pr.number);
+    expect(said?.body).toContain('forker/tiny-durations');
+    expect(said?.body).toContain('Allow edits by maintainers');
+    expect(world.anthropic.messages()).toEqual([]);
+  });
+
+  it('a question the token budget cannot pay for is answered so, without the model, and the job ends answered', async () => {
+    const { world, booty, say, bootySaid } = await started({ BOOTY_MAX_TOKENS_PER_JOB: '50' });
+    const asked = await say('maintainer', 'write', world.issue, '@booty why is formatDuration slow?');
+    const [job] = await booty.store.listJobs();
+    const done = await booty.server.supervisor.whenFinished(job!.jobId);
+    expect(done.value).toBe('answered');
+    expect(done.context.conversation.rounds).toEqual([
+      expect.objectContaining({
+        result: 'answered',
+        answer: expect.objectContaining({ answered: false, references: [] }),
+      }),
+    ]);
+    expect(world.anthropic.messages().filter((r) => r.path === '/v1/messages')).toEqual([]);
+    const replies = bootySaid(world.issue).filter((c) => c.body.includes(`comment=${asked.id} -->`));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toContain('spent its token budget, so booty did not ask the model');
+    await expectReplayVerified(world.dir, job!.jobId, 'answered');
+  });
+});
