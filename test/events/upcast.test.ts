@@ -75,8 +75,9 @@ describe('event upcasting', () => {
 
   it.each([
     [5, { owner: 'o', name: 'r' }, 'github'],
-    [6, { forge: 'gitlab', owner: 'group/sub', name: 'r' }, 'gitlab'],
-    [6, { forge: 'github', owner: 'o', name: 'r' }, 'github'],
+    [6, { owner: 'o', name: 'r' }, 'github'],
+    [7, { forge: 'gitlab', owner: 'group/sub', name: 'r' }, 'gitlab'],
+    [7, { forge: 'github', owner: 'o', name: 'r' }, 'github'],
   ] as const)(
     'given a JobRequested v%i naming the repository %j, when read, then the job is on %s',
     async (version, repo, forge) => {
@@ -84,14 +85,14 @@ describe('event upcasting', () => {
       await store.append('j', 0, [{ type: 'JobRequested', version, data: { ...requestOfJ, repo } }]);
       const [row] = await readJobLog(store, 'j');
       await store.close();
-      expect(row!.schemaVersion).toBe(6);
+      expect(row!.schemaVersion).toBe(7);
       expect(jobInput(row).repo).toEqual({ ...repo, forge });
     },
   );
 
-  it('refuses a v6 JobRequested that names no forge: only older rows are lifted', async () => {
+  it('refuses a v7 JobRequested that names no forge: only older rows are lifted', async () => {
     const store = new SqliteEventStore(path.join(tempDir(), 'noforge.db'));
-    await store.append('j', 0, [{ type: 'JobRequested', version: 6, data: requestOfJ }]);
+    await store.append('j', 0, [{ type: 'JobRequested', version: 7, data: requestOfJ }]);
     const caught = await readJobLog(store, 'j').catch((err: unknown) => err);
     await store.close();
     expect(isBootyError(caught, 'BOOTY_E_EVENT_INVALID')).toBe(true);
