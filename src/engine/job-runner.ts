@@ -36,6 +36,8 @@ export interface RunnerOptions {
   effects: Partial<EffectImpls>;
   effectOptions?: Omit<EffectOptions, 'commit'>;
   onChange?: (change: JobChange) => void;
+  /** The worker that runs the job, written into the metadata of every event this runner appends. */
+  worker?: string;
   /** Extra inspection observers, e.g. the Stately inspector. */
   inspect?: (event: InspectionEvent) => void;
   onError?: (err: unknown) => void;
@@ -264,7 +266,7 @@ export class JobRunner {
     const domain = toDomainEvent(event as never, this.folded.context.attempt)!;
     const next = nextSnapshot(this.folded, event);
     const { type, ...data } = domain;
-    const meta = metaFor(domain, next);
+    const meta = metaFor(domain, next, this.options.worker);
     try {
       const result = await this.options.store.append(
         this.jobId,
@@ -298,8 +300,9 @@ export class JobRunner {
   }
 }
 
-function metaFor(event: DomainEvent, next: JobSnapshot): EventMeta {
+function metaFor(event: DomainEvent, next: JobSnapshot, worker: string | undefined): EventMeta {
   const meta: EventMeta = { machineVersion: MACHINE_VERSION, attempt: next.context.attempt };
+  if (worker) meta.worker = worker;
   if ('deliveryId' in event && event.type !== 'JobRequested' && event.deliveryId)
     meta.deliveryId = event.deliveryId;
   const usage = event.type === 'StepSucceeded' ? (event.result as { usage?: Usage }).usage : undefined;
@@ -310,6 +313,7 @@ function metaFor(event: DomainEvent, next: JobSnapshot): EventMeta {
       cacheRead: usage.cacheReadTokens,
       cacheWrite: usage.cacheWriteTokens,
     };
+    meta.usd = usage.costUsd;
   }
   return meta;
 }

@@ -69,7 +69,7 @@ export async function startServer(
     throw err;
   }
   metrics.watchStore(store);
-  metrics.watchRunning(() => supervisor.running.length);
+  metrics.watchRunning(() => supervisor.running.length, booty.worker);
 
   // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.
   const dashboard = dashboardServed(env);

@@ -26,6 +26,7 @@ function worker(url: string, script: Script = {}, concurrency = 2, observers: Jo
   const store = new PostgresEventStore(url, { leases: SETTINGS });
   const effects = scriptedEffects(script);
   const errors: unknown[] = [];
+  const notes: string[] = [];
   const supervisor = new Supervisor({
     store,
     effects: effects.impls,
@@ -33,13 +34,14 @@ function worker(url: string, script: Script = {}, concurrency = 2, observers: Jo
     observers,
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     onError: (err) => errors.push(err),
+    note: (_level, _jobId, what) => notes.push(what),
   });
   const intake = new Intake(supervisor);
   closing.push(async () => {
     await supervisor.shutdown();
     await store.close();
   });
-  return { store, supervisor, intake, effects, errors };
+  return { store, supervisor, intake, effects, errors, notes };
 }
 
 const labeled = (issue: number, id = `d-${issue}`) =>
@@ -323,28 +325,31 @@ describe('workers on one database', () => {
 });
 
 describe('a worker that cannot renew', () => {
-  it('given renewals that hang (the queue row locked), then the worker stops its run within the lease, before another worker could take the job', async () => {
+  it('given renewals that hang (the queue row locked), then the worker stops its run within the lease, keeping the lease, and runs the job again itself once a renewal gets through', async () => {
     const url = await freshDatabase();
     const a = worker(url);
     // The effect waits long, unless its run is stopped: then it hears the abort.
     let started = false;
     let aborted: boolean | null = null;
+    let calls = 0;
     const prepare = a.effects.impls.prepare;
     a.effects.impls.prepare = ((input, ctx) =>
-      new Promise((resolve, reject) => {
-        started = true;
-        const done = setTimeout(() => {
-          aborted = false;
-          resolve(prepare(input, ctx));
-        }, 30_000);
-        ctx.signal.addEventListener('abort', () => {
-          clearTimeout(done);
-          aborted ??= true;
-          reject(new BootyError('BOOTY_E_EFFECT_TRANSIENT', { src: 'prepare', reason: 'aborted' }));
-        });
-      })) as typeof prepare;
+      ++calls > 1
+        ? prepare(input, ctx)
+        : new Promise((resolve, reject) => {
+            started = true;
+            const done = setTimeout(() => {
+              aborted = false;
+              resolve(prepare(input, ctx));
+            }, 30_000);
+            ctx.signal.addEventListener('abort', () => {
+              clearTimeout(done);
+              aborted ??= true;
+              reject(new BootyError('BOOTY_E_EFFECT_TRANSIENT', { src: 'prepare', reason: 'aborted' }));
+            });
+          })) as typeof prepare;
     await a.supervisor.boot();
-    await startJob(a, 1);
+    const jobId = await startJob(a, 1);
     await until('the first effect to start', async () => started);
 
     // Another session holds the leased row: every renewal waits on it and never answers in time.
@@ -357,13 +362,21 @@ describe('a worker that cannot renew', () => {
         SETTINGS.seconds * 3000,
       );
       expect(aborted).toBe(true);
-      // Stopped while the renewal still hung: no renewal had failed (nor timed out) yet.
-      expect(errorsWhenStopped.map((e) => (e as BootyError).code ?? String(e))).toEqual([
-        'BOOTY_E_LEASE_LAPSED',
-      ]);
+      // Stopped while the renewal still hung: no renewal had failed (nor timed out) yet, and the
+      // lease is not taken for lapsed: the run is paused, its lease kept.
+      expect(errorsWhenStopped.map((e) => (e as BootyError).code ?? String(e))).toEqual([]);
+      expect(a.notes.filter((n) => /paused here, keeping its lease/.test(n))).toHaveLength(1);
     } finally {
       await held.release();
     }
+    // A renewal gets through: the job runs here again, from its log, and to its end.
+    const other = worker(url);
+    await other.supervisor.boot();
+    await until('the job to park', async () => (await a.store.getJob(jobId))?.state === 'promoted', 30_000);
+    expect(a.notes.filter((n) => /runs here again/.test(n))).toHaveLength(1);
+    expect(other.effects.log).toEqual([]);
+    expect(calls).toBe(2);
+    expect(a.effects.log.filter((k) => k.startsWith(`${jobId}:prepare:`))).toHaveLength(1);
   });
 });
 

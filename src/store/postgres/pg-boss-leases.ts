@@ -1,30 +1,38 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type PgBoss from 'pg-boss';
-import { BootyError } from '../../errors.js';
-import type { Delay, JobLeases, Lease, LeaseSettings } from '../job-leases.js';
+import { BootyError, isBootyError } from '../../errors.js';
+import type { Delay, JobLeases, Lease, LeaseSettings, QueueStats } from '../job-leases.js';
 import { redactUrl } from './postgres-url.js';
 
 // Job leases on pg-boss (10.x: the line that runs on Node 20), in its own schema of booty's
 // database. One queue row per job at a time: the row's id is derived from the job id, so offering
 // a job that is queued or leased already inserts nothing (pg-boss's send dedupes on the id).
-// pg-boss leases a row by moving it to `active` (fetch, SKIP LOCKED), and its maintenance moves an
-// active row whose `expire_in` has passed back to `retry`, for any worker to fetch again: that is
-// the lease expiring. pg-boss 10 has no heartbeat (12 has, on Node 22), so renewing is one UPDATE
-// of the row's expire_in, and releasing deletes the row; both name the activation by its
-// started_on, which every fetch stamps anew, so a worker whose lease lapsed, even to a later
-// activation of the same row, touches nothing. A job whose run halted is let go delayed: its
-// row goes back to `created` with a later start_after (fetch skips it until then) and the count
-// of halts in a row in its data, in one UPDATE, so no offer can queue the job for now in between.
+// pg-boss leases a row by moving it to `active` (fetch, SKIP LOCKED). pg-boss 10 has no heartbeat
+// (12 has, on Node 22), so renewing is one UPDATE of the row's expire_in, and releasing deletes the
+// row; both name the activation by its started_on, which every fetch stamps anew, so a worker whose
+// lease lapsed, even to a later activation of the same row, touches nothing. A job whose run
+// halted is let go delayed: its row goes back to `created` with a later start_after (fetch skips
+// it until then) and the count of halts in a row in its data, in one UPDATE, so no offer can queue
+// the job for now in between.
+// A lease lapses by booty's own UPDATE (lapse), not pg-boss's maintenance, which would move every
+// row past its expire_in back to `retry` the moment the database came back from a restart longer
+// than a lease: the live workers that held them, paused meanwhile, would lose them to whichever
+// worker fetched first. Here a lease lives a period from its last renewal or from the server's
+// start, whichever is later, so its worker renews it first. pg-boss's maintenance is off (its
+// archive and drop have nothing to do here: a row is deleted when let go).
 
 const QUEUE = 'booty-jobs';
 const SCHEMA = 'pgboss';
 // Lapsed leases always go back to the queue: a job is never given up for lapsing.
 const RETRY_LIMIT = 1_000_000;
 
-/** A queue row's data: the job, and its halts in a row when it was let go delayed. */
+/** A queue row's data: the job, its halts in a row when it was let go delayed, and a lapse to tell. */
 interface RowData {
   jobId: string;
   halts?: number;
+  /** Its last lease lapsed: the next take is a takeover (cleared by it). */
+  lapsed?: boolean;
 }
 
 export class PgBossLeases implements JobLeases {
@@ -35,6 +43,7 @@ export class PgBossLeases implements JobLeases {
   constructor(url: string, settings: LeaseSettings) {
     this.settings = settings;
     this.boss = start(url, settings, (err) => this.report(err)).catch((err: unknown) => {
+      if (isBootyError(err, 'BOOTY_E_SCHEMA_NEWER')) throw err;
       throw new BootyError(
         'BOOTY_E_LEASES_UNAVAILABLE',
         { path: redactUrl(url), reason: (err as Error).message },
@@ -71,7 +80,8 @@ export class PgBossLeases implements JobLeases {
     if (rows.length === 0) return [];
     // The lease lasts this worker's period, not the one its offerer's settings wrote on the row.
     const { rows: tokens } = await boss.getDb().executeSql(
-      `UPDATE ${SCHEMA}.job SET expire_in = (now() - started_on) + $3 * interval '1 second'
+      `UPDATE ${SCHEMA}.job SET expire_in = (now() - started_on) + $3 * interval '1 second',
+         data = data - 'lapsed'
        WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'
        RETURNING id::text AS id, started_on::text AS token`,
       [QUEUE, rows.map((r) => r.id), this.settings.seconds],
@@ -79,7 +89,9 @@ export class PgBossLeases implements JobLeases {
     const tokenOf = new Map((tokens as { id: string; token: string }[]).map((t) => [t.id, t.token]));
     return rows.flatMap((r) => {
       const token = tokenOf.get(r.id);
-      return token ? [{ jobId: r.data.jobId, token, halts: r.data.halts ?? 0 }] : [];
+      return token
+        ? [{ jobId: r.data.jobId, token, halts: r.data.halts ?? 0, takenOver: r.data.lapsed === true }]
+        : [];
     });
   }
 
@@ -122,6 +134,34 @@ export class PgBossLeases implements JobLeases {
     return rows.length === 1;
   }
 
+  async lapse(): Promise<string[]> {
+    const boss = await this.boss;
+    const { rows } = await boss.getDb().executeSql(
+      `UPDATE ${SCHEMA}.job SET state = 'retry', start_after = now(), data = data || '{"lapsed": true}'
+       WHERE name = $1 AND state = 'active'
+         AND started_on + expire_in < now()
+         AND pg_postmaster_start_time() + $2 * interval '1 second' < now()
+       RETURNING data->>'jobId' AS job_id`,
+      [QUEUE, this.settings.seconds],
+    );
+    return (rows as { job_id: string }[]).map((r) => r.job_id);
+  }
+
+  async stats(): Promise<QueueStats> {
+    const boss = await this.boss;
+    const { rows } = await boss.getDb().executeSql(
+      `SELECT count(*) FILTER (WHERE waiting AND due)::int AS queued,
+         COALESCE(extract(epoch FROM now() - min(start_after) FILTER (WHERE waiting AND due)), 0)::float8 AS oldest,
+         count(*) FILTER (WHERE state = 'active')::int AS leased,
+         count(*) FILTER (WHERE waiting AND NOT due)::int AS delayed
+       FROM (SELECT state, start_after, state IN ('created', 'retry') AS waiting, start_after <= now() AS due
+             FROM ${SCHEMA}.job WHERE name = $1) q`,
+      [QUEUE],
+    );
+    const row = rows[0] as { queued: number; oldest: number; leased: number; delayed: number };
+    return { queued: row.queued, oldestSeconds: row.oldest, leased: row.leased, delayed: row.delayed };
+  }
+
   reportErrorsTo(report: (err: unknown) => void): void {
     this.report = report;
   }
@@ -151,14 +191,13 @@ async function start(url: string, settings: LeaseSettings, report: (err: unknown
     max: 4,
     // pg's pool options, which pg-boss passes on (its types do not name them).
     ...timeouts,
-    // The cron scheduler and its clock checks are not used.
+    // The cron scheduler and its clock checks are not used; nor is maintenance (lapse() instead).
     schedule: false,
-    // Maintenance finds lapsed leases; one worker runs it per interval, whichever comes first.
-    supervise: true,
-    maintenanceIntervalSeconds: Math.max(1, Math.ceil(settings.seconds / 2)),
+    supervise: false,
   });
-  // Maintenance errors (a lost connection) are retried on its next run; reported, not thrown.
+  // Errors of pg-boss's own (a lost connection of its pool) are reported, not thrown.
   boss.on('error', report);
+  await refuseNewerSchema(boss, url);
   await boss.start();
   // Workers starting together create the queue (a table per queue) at once, and PostgreSQL may
   // break their deadlock by failing one: it looks again, and finds the queue made.
@@ -174,6 +213,36 @@ async function start(url: string, settings: LeaseSettings, report: (err: unknown
 }
 
 const DEADLOCK = '40P01';
+
+/** pg-boss's schema version that this pg-boss knows (and migrates to). */
+const PG_BOSS_SCHEMA: number = createRequire(import.meta.url)('pg-boss/version.json').schema;
+
+/**
+ * A queue schema a newer pg-boss migrated is refused: pg-boss itself would start on it and fetch
+ * with statements written for another shape. Its pool opens here so that start() uses it.
+ */
+async function refuseNewerSchema(boss: PgBoss, url: string): Promise<void> {
+  const db = boss.getDb() as PgBoss.Db & PoolOfOurs;
+  if (db.open && !db.opened) await db.open();
+  if (!(await boss.isInstalled())) return;
+  const found = Number(await boss.schemaVersion());
+  if (found > PG_BOSS_SCHEMA) {
+    await db.close?.();
+    throw new BootyError('BOOTY_E_SCHEMA_NEWER', {
+      path: redactUrl(url),
+      what: "the job queue's (pg-boss) schema",
+      found,
+      known: PG_BOSS_SCHEMA,
+    });
+  }
+}
+
+/** pg-boss's own pool, as it opens and closes it (its types name only executeSql). */
+interface PoolOfOurs {
+  open?: () => Promise<void>;
+  close?: () => Promise<void>;
+  opened?: boolean;
+}
 
 /** The queue row's id for a job: a UUID from the job id, so one job has one row at a time. */
 export function rowId(jobId: string): string {

@@ -43,7 +43,7 @@ export async function connect(url: string, options: PoolOptions): Promise<Pool> 
       const { rows } = await pool.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t");
       if (rows[0]!.t === null) throw new BootyError('BOOTY_E_DB_MISSING', { path: redactUrl(url) });
     }
-    await migrate(pool);
+    await migrate(pool, redactUrl(url));
     return pool;
   } catch (err) {
     await pool.end().catch(() => undefined);
