@@ -21,8 +21,11 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
 
+let workers = 0;
+
 /** A worker: its own store (with leases), supervisor and scripted effects, on the database. */
 function worker(url: string, script: Script = {}, concurrency = 2, observers: JobObserver[] = []) {
+  const name = `worker-${++workers}`;
   const store = new PostgresEventStore(url, { leases: SETTINGS });
   const effects = scriptedEffects(script);
   const errors: unknown[] = [];
@@ -35,13 +38,14 @@ function worker(url: string, script: Script = {}, concurrency = 2, observers: Jo
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     onError: (err) => errors.push(err),
     note: (_level, _jobId, what) => notes.push(what),
+    worker: name,
   });
   const intake = new Intake(supervisor);
   closing.push(async () => {
     await supervisor.shutdown();
     await store.close();
   });
-  return { store, supervisor, intake, effects, errors, notes };
+  return { name, store, supervisor, intake, effects, errors, notes };
 }
 
 const labeled = (issue: number, id = `d-${issue}`) =>
@@ -377,6 +381,66 @@ describe('a worker that cannot renew', () => {
     expect(other.effects.log).toEqual([]);
     expect(calls).toBe(2);
     expect(a.effects.log.filter((k) => k.startsWith(`${jobId}:prepare:`))).toHaveLength(1);
+  });
+});
+
+describe('a draining worker', () => {
+  it('given a worker draining with a step under way, then the step finishes and is logged there, the job stops before its next step, and another worker runs the rest, no step twice', async () => {
+    const url = await freshDatabase();
+    const leaving = worker(url, { delayMs: 800 }, 1);
+    await leaving.supervisor.boot();
+    const jobId = await startJob(leaving, 1);
+    await until('the first effect to start', async () => leaving.effects.log.length > 0);
+    expect((await leaving.store.getJob(jobId))?.heldBy).toBe(leaving.name);
+
+    const report = await leaving.supervisor.shutdown({ drainMs: 20_000 });
+    expect(report).toEqual({ finishedStep: [jobId], handedBack: [] });
+    // The step ran once, here, to its outcome; nothing after it started here.
+    expect(leaving.effects.log).toEqual([`${jobId}:prepare:0`]);
+    const logged = await leaving.store.readStream(jobId);
+    expect(logged.map((e) => `${e.type}:${e.data.step ?? ''}`)).toEqual([
+      'JobRequested:',
+      'StepSucceeded:prepare',
+    ]);
+    expect(logged[1]!.meta.worker).toBe(leaving.name);
+    // Let go: held by none, and queued for another worker.
+    expect((await leaving.store.getJob(jobId))?.heldBy).toBeNull();
+
+    const staying = worker(url);
+    await staying.supervisor.boot();
+    await until('the job to park', async () => (await staying.store.getJob(jobId))?.state === 'promoted');
+    expect(staying.effects.log.filter((k) => k.includes(':prepare:'))).toEqual([]);
+    const events = await staying.store.readStream(jobId);
+    const steps = events.map((e) => `${e.type}:${e.data.step ?? ''}`);
+    expect(new Set(steps).size).toBe(steps.length);
+    expect(new Set(events.slice(2).map((e) => e.meta.worker))).toEqual(new Set([staying.name]));
+  });
+
+  it('given a step longer than the drain, or a second signal, then the job is handed back with its step unfinished, and says so', async () => {
+    const url = await freshDatabase();
+    const bounded = worker(url, { delayMs: 5_000 }, 1);
+    await bounded.supervisor.boot();
+    const first = await startJob(bounded, 1);
+    await until('the first effect to start', async () => bounded.effects.log.length > 0);
+    expect(await bounded.supervisor.shutdown({ drainMs: 300 })).toEqual({
+      finishedStep: [],
+      handedBack: [first],
+    });
+    expect((await bounded.store.readStream(first)).map((e) => e.type)).toEqual(['JobRequested']);
+
+    const hurried = worker(url, { delayMs: 5_000 }, 1);
+    await hurried.supervisor.boot();
+    await until('the job to start again', async () => hurried.effects.log.length > 0);
+    const stopping = hurried.supervisor.shutdown({ drainMs: 60_000 });
+    await sleep(100);
+    hurried.supervisor.hurry();
+    expect(await stopping).toEqual({ finishedStep: [], handedBack: [first] });
+    expect((await hurried.store.readStream(first)).map((e) => e.type)).toEqual(['JobRequested']);
+    // Without a drain, as before: handed back at once.
+    const immediate = worker(url, { delayMs: 5_000 }, 1);
+    await immediate.supervisor.boot();
+    await until('the job to start again', async () => immediate.effects.log.length > 0);
+    expect(await immediate.supervisor.shutdown()).toEqual({ finishedStep: [], handedBack: [first] });
   });
 });
 
