@@ -1,17 +1,46 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { CostlyFirst } from './test/support/costly-first.js';
+
+// Two tiers, named in the file name (docs/architecture.md, "Test tiers"):
+// - unit (`*.unit.test.ts`): in-process only. test/support/unit-tier.ts makes starting a process,
+//   opening a socket or a SQLite file fail the test. No build, no PostgreSQL: `npm run test:unit`.
+// - system (every other `*.test.ts`): real processes, git, servers, SQLite files and PostgreSQL.
+// `npm test` runs both.
+
+const exclude = [...configDefaults.exclude, 'test/corpus/repos/**', 'test/corpus/.deps/**'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, 'test/corpus/repos/**', 'test/corpus/.deps/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // The compiled copy of src/ for child processes, and one PostgreSQL server for the run.
-    globalSetup: ['test/global-setup.ts', 'test/support/postgres-global-setup.ts'],
     pool: 'forks',
     // Vitest's default is one worker per core minus one: a single worker on a 2-core machine. Most of
-    // this suite waits on child processes (git, test runners, servers), so three workers keep two
+    // the system tier waits on child processes (git, test runners, servers), so three workers keep two
     // cores busy.
     maxWorkers: 3,
+    // The costliest files start first, so the run does not end on one long file (costly-first.ts).
+    sequence: { sequencer: CostlyFirst },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.unit.test.ts'],
+          exclude,
+          setupFiles: ['test/support/unit-tier.ts'],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          include: ['test/**/*.test.ts'],
+          exclude: [...exclude, 'test/**/*.unit.test.ts'],
+          // The compiled copy of src/ for child processes, and one PostgreSQL server for the run.
+          globalSetup: ['test/global-setup.ts', 'test/support/postgres-global-setup.ts'],
+        },
+      },
+    ],
   },
 });

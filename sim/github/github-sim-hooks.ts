@@ -1,5 +1,5 @@
 import { repoJson, type Urls, userJson } from './github-sim-json.js';
-import type { SimDelivery, SimRepo, SimStore } from './github-sim-state.js';
+import { RECENT_DELIVERIES, type SimDelivery, type SimRepo, type SimStore } from './github-sim-state.js';
 import { deliver, newDelivery, payloadFrom, type WebhookTarget } from './github-sim-webhooks.js';
 
 // The one place the simulator sends webhooks from. Whatever changes state (a REST call, a GraphQL
@@ -8,8 +8,6 @@ import { deliver, newDelivery, payloadFrom, type WebhookTarget } from './github-
 // as GitHub's are. Tests wait for them with `settled()`.
 
 /** Work the simulator does after a reply; a failure is kept for the tests to see, never thrown. */
-/** Deliveries the simulator keeps for redelivery and for tests to read back. */
-const RECENT_DELIVERIES = 100;
 
 export class Background {
   private readonly pending = new Set<Promise<unknown>>();
@@ -70,8 +68,7 @@ export class HookBus {
     const delivery = newDelivery(input.event, input.action, payload);
     const { deliveries } = this.store.state;
     deliveries.push(delivery);
-    // The newest only, as GitHub's recent deliveries: the state file is rewritten on every change,
-    // and every payload kept made each write, and so each reply, slower.
+    // The newest only, as GitHub's recent deliveries.
     if (deliveries.length > RECENT_DELIVERIES) deliveries.splice(0, deliveries.length - RECENT_DELIVERIES);
     this.store.save();
     return this.send(delivery, { id: input.repo.id, app: installationId !== null }, false);

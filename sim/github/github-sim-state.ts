@@ -206,16 +206,53 @@ export const emptyState = (): SimState => ({
   manifestCodes: [],
 });
 
+/** Deliveries the simulator keeps for redelivery and for tests to read back, as GitHub keeps its recent ones. */
+export const RECENT_DELIVERIES = 100;
+
+/** A delivery but its payload, which never changes once made: what tells that the record changed. */
+const fieldsOf = ({ payload: _, ...fields }: SimDelivery) => JSON.stringify(fields);
+
+function parsedDelivery(line: string): SimDelivery | null {
+  try {
+    const parsed = SimDelivery.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null; // the line a crash cut short: only the last can be
+  }
+}
+
+/**
+ * The simulator's state on disk: `github-state.json` holds all but the webhook deliveries, which
+ * `github-deliveries.jsonl` holds, one line each time a delivery is made or tried (the last line of
+ * an id wins). Rewriting the state on every change with up to a hundred payloads in it cost about
+ * half a second of CPU per job once fifty jobs shared one simulator; a line costs its own size.
+ */
 export class SimStore {
   readonly file: string;
+  private readonly log: string;
   state: SimState;
+  /** Each delivery as last written to the log (fieldsOf), to write only the ones that changed. */
+  private readonly written = new Map<string, string>();
+  /** The state as last written, deliveries aside. */
+  private saved = '';
 
   constructor(dir: string) {
     fs.mkdirSync(dir, { recursive: true });
     this.file = path.join(dir, 'github-state.json');
+    this.log = path.join(dir, 'github-deliveries.jsonl');
     this.state = fs.existsSync(this.file)
       ? SimState.parse(JSON.parse(fs.readFileSync(this.file, 'utf8')))
       : emptyState();
+    // A state file from before the log holds its deliveries itself; the log's lines come after.
+    const byId = new Map(this.state.deliveries.map((d) => [d.id, d]));
+    const lines = fs.existsSync(this.log) ? fs.readFileSync(this.log, 'utf8').split('\n') : [];
+    for (const delivery of lines.map(parsedDelivery)) if (delivery) byId.set(delivery.id, delivery);
+    this.state.deliveries = [...byId.values()].slice(-RECENT_DELIVERIES);
+    // The log starts again from what is kept, so it does not grow from one run to the next.
+    const kept = this.state.deliveries.map((d) => `${JSON.stringify(d)}\n`).join('');
+    fs.writeFileSync(`${this.log}.tmp`, kept);
+    fs.renameSync(`${this.log}.tmp`, this.log);
+    for (const d of this.state.deliveries) this.written.set(d.id, fieldsOf(d));
   }
 
   nextId(): number {
@@ -227,11 +264,28 @@ export class SimStore {
     return this.state.repos[repoKey(owner, name)];
   }
 
-  /** Writes through a temporary file, so a crash never leaves half a state behind. */
+  /**
+   * Writes the state through a temporary file, so a crash never leaves half a state behind, then
+   * appends the deliveries that changed. In that order: a delivery's tries take their ids from the
+   * state's sequence, which must not fall behind them.
+   */
   save() {
-    const tmp = `${this.file}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(this.state));
-    fs.renameSync(tmp, this.file);
+    const text = JSON.stringify({ ...this.state, deliveries: [] });
+    // A delivery made or tried saves again what the change before it saved: write only news.
+    if (text !== this.saved) {
+      const tmp = `${this.file}.tmp`;
+      fs.writeFileSync(tmp, text);
+      fs.renameSync(tmp, this.file);
+      this.saved = text;
+    }
+    let changed = '';
+    for (const delivery of this.state.deliveries) {
+      const fields = fieldsOf(delivery);
+      if (this.written.get(delivery.id) === fields) continue;
+      this.written.set(delivery.id, fields);
+      changed += `${JSON.stringify(delivery)}\n`;
+    }
+    if (changed) fs.appendFileSync(this.log, changed);
   }
 }
 

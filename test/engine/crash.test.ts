@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
-import { compiled } from '../support/compiled.js';
+import { bundled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 
 // A real process runs a job and dies by SIGKILL after event k, for every k (inside the effect that
@@ -14,7 +14,7 @@ import { tempDir } from '../support/job-harness.js';
 // and in the effects: completed ones never run again, the one in flight runs at most once more; and
 // the log it leaves replays verified.
 
-const worker = () => compiled('test/engine/fixtures/crash-worker.ts');
+const worker = () => bundled('test/engine/fixtures/crash-worker.ts');
 const run = promisify(execFile);
 
 interface Result {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { jobPath, readTimeline } from '../../src/engine/timeline.js';
+import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { timelineToJson } from '../../src/views/timeline-json.js';
+import { cli } from '../support/cli.js';
+import { recordedJob } from './recorded-job.js';
 
 const timelineJson = async (store: Parameters<typeof readTimeline>[0], jobId: string, until?: number) =>
   timelineToJson(await readTimeline(store, jobId, until), until !== undefined);
-import { cli } from '../support/cli.js';
-import { recordedJob } from './recorded-job.js';
 
 describe('the timeline as JSON (GET /jobs/:id/timeline)', () => {
   it('is what `booty replay --json` prints, whole or cut with until', async () => {

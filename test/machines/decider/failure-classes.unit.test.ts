@@ -35,7 +35,7 @@ const protectedOnly = (attempt = 1): DomainEvent =>
     attempt,
   );
 
-/** Every class but those that fail fast (unreadable has its own table: unreadable.test.ts). */
+/** Every class but those that fail fast (unreadable has its own table: unreadable.unit.test.ts). */
 const refinable = FailureClass.options.filter((c) => !failsFast(c));
 
 const NETWORK = 'Error: getaddrinfo ENOTFOUND registry.npmjs.org';

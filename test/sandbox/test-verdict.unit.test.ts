@@ -4,7 +4,7 @@ import type { TouchedTest } from '../../src/sandbox/changed-tests.js';
 import { judge, type RunFacts } from '../../src/sandbox/test-verdict.js';
 
 // The verdict as a table: given the baseline and a run after the change, then this verdict and
-// these reasons. See test-verdict.property.test.ts for the rule over random runs.
+// these reasons. See test-verdict.property.unit.test.ts for the rule over random runs.
 
 const t = (id: string, status: TestCase['status'], file: string | null = id.split(' > ')[0]!): TestCase => ({
   id,

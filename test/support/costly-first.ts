@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+// Vitest starts the files it has timed before longest first, but a fresh clone (CI) has no timings,
+// and then it starts the largest files first: a short file of 50 jobs on three workers would start
+// a third of the way in. These files, the longest in a whole run (seconds each took in `npm test`,
+// three workers on two cores), start first, longest first; the rest keep Vitest's order. The
+// corpus counts the install of its runners, which a fresh clone does first (mostly network waits).
+const COSTS: Record<string, number> = {
+  'test/engine/crash.test.ts': 168,
+  'test/engine/many-workers.test.ts': 164,
+  'test/corpus/corpus.test.ts': 62 + 27,
+  'test/e2e/demo-conversation.test.ts': 68,
+  'test/e2e/serve-crash-rounds.test.ts': 53,
+  'test/engine/job-leases.test.ts': 51,
+  'test/e2e/demo.test.ts': 37,
+  'test/e2e/hostile/orphans.test.ts': 33,
+  'test/e2e/refine-crash.test.ts': 31,
+  'test/e2e/gate.test.ts': 29,
+  'test/packaging/pack.test.ts': 26,
+  'test/e2e/serve-crash.test.ts': 20,
+};
+
+export class CostlyFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ordered = await super.sort(files);
+    const cost = (spec: TestSpecification) =>
+      COSTS[path.relative(spec.project.config.root, spec.moduleId).split(path.sep).join('/')] ?? 0;
+    return ordered.sort((a, b) => cost(b) - cost(a));
+  }
+}
