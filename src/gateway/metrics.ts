@@ -4,6 +4,7 @@ import type { LeaseCount } from '../engine/leased-jobs.js';
 import type { JobObserver } from '../engine/supervisor.js';
 import type { EffectName } from '../events/effect-results.js';
 import type { EventStore } from '../store/event-store.js';
+import type { QueueStats } from '../store/job-leases.js';
 
 // booty's Prometheus metrics, in a registry of their own so two servers in one process (tests, the
 // bench) never share counters. Job states and the queue are read from the store on each scrape,
@@ -99,6 +100,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
     },
   });
   // The queue of many workers, read from pg-boss's rows on each scrape (the same on every worker).
+  // One read serves both gauges: a scrape collects them at once, and each shows that read.
   new Gauge({
     name: 'booty_queue_jobs',
     help: 'Jobs in the shared queue by state (queued: due and held by none; leased; delayed: halted, not yet due). Aggregate with max()',
@@ -111,15 +113,26 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
       this.set({ state: 'queued' }, stats.queued);
       this.set({ state: 'leased' }, stats.leased);
       this.set({ state: 'delayed' }, stats.delayed);
-      oldest.set(stats.oldestSeconds);
     },
   });
-  const oldest = new Gauge({
+  new Gauge({
     name: 'booty_queue_oldest_seconds',
     help: 'How long the longest-waiting queued job has waited, in seconds (0: none waits). Aggregate with max()',
     registers: [registry],
+    async collect() {
+      this.reset();
+      const stats = await queueStats();
+      if (stats) this.set(stats.oldestSeconds);
+    },
   });
-  const queueStats = async () => {
+  let reading: Promise<QueueStats | null> | null = null;
+  const queueStats = () => {
+    reading ??= readQueueStats().finally(() => {
+      reading = null;
+    });
+    return reading;
+  };
+  const readQueueStats = async () => {
     const leases = store?.leases;
     if (!leases) return null;
     try {
