@@ -95,8 +95,6 @@ export const EnvSchema = z.object({
   BOOTY_MAX_TOKENS_PER_JOB: int(1).optional(),
   /** Dollars one job may spend on the model (booty.yml's `maxUsd` may only lower it). */
   BOOTY_MAX_USD_PER_JOB: z.coerce.number().positive().optional(),
-  /** Dollars one installation's jobs may spend on the model in a day (UTC): then new jobs wait. */
-  BOOTY_MAX_USD_PER_DAY: z.coerce.number().positive().optional(),
   /** Tokens a writer's `@booty continue` adds to a job parked at its budget (default: the budget again). */
   BOOTY_BUDGET_STEP: int(1).optional(),
 
@@ -278,6 +276,8 @@ export const jobSettingsFrom = (env: Env) => ({
   maxAttempts: env.BOOTY_MAX_ATTEMPTS,
   maxTokens: env.BOOTY_MAX_TOKENS_PER_JOB ?? null,
   budgetStep: env.BOOTY_BUDGET_STEP ?? null,
+  // Only when set: the requests of jobs without a dollar cap read as they did.
+  ...(env.BOOTY_MAX_USD_PER_JOB === undefined ? {} : { maxUsd: env.BOOTY_MAX_USD_PER_JOB }),
   maxRetries: env.BOOTY_MAX_RETRIES,
   retryBaseMs: env.BOOTY_RETRY_BASE_MS,
 });

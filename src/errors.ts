@@ -142,12 +142,6 @@ export const catalogue = {
       ? `the job's budget of $${p.max} would be exceeded (spent $${p.spent}, the next request may cost up to $${p.needed}); a writer's \`@booty continue\` raises it, or raise BOOTY_MAX_USD_PER_JOB (booty.yml's maxUsd only lowers it)`
       : `the job's token budget of ${p.max} would be exceeded (spent ${p.spent}, next request needs ~${p.needed}); raise BOOTY_MAX_TOKENS_PER_JOB`,
   ),
-  BOOTY_E_DAY_BUDGET_REACHED: spec(
-    402,
-    true,
-    (p) =>
-      `the jobs of ${p.installation} spent $${p.spent} today (UTC), at or over BOOTY_MAX_USD_PER_DAY ($${p.max}); new jobs wait until ${p.until}, or until the cap is raised and booty restarted`,
-  ),
   BOOTY_E_LOG_TAMPERED: spec(
     500,
     false,
