@@ -79,6 +79,9 @@ export class LeaseLoop {
   private renewing = false;
   /** The last renewal failed: the next failure is not said again. */
   private failing = false;
+  /** Looks in a row that found nothing for free slots: an idle worker looks less often. */
+  private emptyLooks = 0;
+  private pollTimer: NodeJS.Timeout | null = null;
   /** Jobs are taken only once started (the supervisor has booted), and until stopped. */
   private started = false;
   private stopped = false;
@@ -90,9 +93,8 @@ export class LeaseLoop {
 
   start() {
     this.started = true;
-    const { pollMs, seconds } = this.options.leases.settings;
+    const { seconds } = this.options.leases.settings;
     this.timers = [
-      setInterval(() => this.kick(), pollMs),
       ...this.renewalTimers(),
       setInterval(() => void this.lapse(), Math.ceil(seconds / 2) * 1000),
       setInterval(
@@ -101,6 +103,32 @@ export class LeaseLoop {
       ),
     ];
     for (const t of this.timers) t.unref();
+    this.options.leases.watchOffers?.(() => this.wake());
+    this.schedulePoll();
+    this.kick();
+  }
+
+  /**
+   * The next look: every pollMs while looks find jobs; after each that finds none, twice as long,
+   * up to a third of a lease period (at most 10 s). Offers are told at once where the queue can
+   * (watchOffers), and a job offered here kicks at once: the looks are for what nothing tells,
+   * such as a delayed job coming due. An idle worker so costs little CPU.
+   */
+  private schedulePoll() {
+    if (this.stopped) return;
+    const { pollMs, seconds } = this.options.leases.settings;
+    const longest = Math.max(pollMs, Math.min((seconds * 1000) / 3, IDLE_LOOK_MAX_MS));
+    const wait = Math.min(pollMs * 2 ** this.emptyLooks, longest);
+    this.pollTimer = setTimeout(() => {
+      this.kick();
+      this.schedulePoll();
+    }, wait);
+    this.pollTimer.unref();
+  }
+
+  /** Jobs were offered (here or by another worker): look now, and keep looking often. */
+  wake() {
+    this.emptyLooks = 0;
     this.kick();
   }
 
@@ -133,6 +161,7 @@ export class LeaseLoop {
   async stop() {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    if (this.pollTimer) clearTimeout(this.pollTimer);
     while (this.taking) await new Promise((resolve) => setTimeout(resolve, 10));
     // A paused run does not wait for the store any more: it lets go (if the store answers; else
     // its lease lapses, and another worker resumes it).
@@ -172,7 +201,9 @@ export class LeaseLoop {
         const free = this.options.slots - this.held.size;
         if (free <= 0 || this.stopped) break;
         const askedAt = Date.now();
-        for (const lease of await this.options.leases.take(free)) {
+        const taken = await this.options.leases.take(free);
+        this.emptyLooks = taken.length > 0 ? 0 : Math.min(this.emptyLooks + 1, 16);
+        for (const lease of taken) {
           this.options.events?.took?.(lease);
           this.runLeased(lease, askedAt);
         }
@@ -314,6 +345,9 @@ export class LeaseLoop {
     }
   }
 }
+
+/** The longest an idle worker waits between looks at the queue (see schedulePoll). */
+const IDLE_LOOK_MAX_MS = 10_000;
 
 /** How often a paused run asks the database to renew its lease: it resumes within this of the database answering. */
 const PAUSED_RETRY_MS = 500;

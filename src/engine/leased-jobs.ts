@@ -112,7 +112,7 @@ export class LeasedJobs {
   async offer(jobIds: string[]): Promise<void> {
     if (jobIds.length === 0) return;
     await this.leases.offer(jobIds);
-    this.loop.kick();
+    this.loop.wake();
   }
 
   /**

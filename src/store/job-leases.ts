@@ -48,6 +48,12 @@ export interface JobLeases {
   ready(): Promise<void>;
   /** Queues jobs to run on some worker; a job offered or leased already is left as it is. */
   offer(jobIds: string[]): Promise<void>;
+  /**
+   * Calls `offered` whenever any worker offers jobs or puts lapsed ones back (and once watching
+   * begins), so a free worker takes them at once rather than at its next look; a queue that cannot
+   * tell leaves the workers to their looks.
+   */
+  watchOffers?(offered: () => void): void;
   /** Leases up to `max` offered jobs to this worker. */
   take(max: number): Promise<Lease[]>;
   /** Renews leases for another period; returns those that were no longer held (lapsed). */

@@ -24,9 +24,15 @@ afterEach(async () => {
 let workers = 0;
 
 /** A worker: its own store (with leases), supervisor and scripted effects, on the database. */
-function worker(url: string, script: Script = {}, concurrency = 2, observers: JobObserver[] = []) {
+function worker(
+  url: string,
+  script: Script = {},
+  concurrency = 2,
+  observers: JobObserver[] = [],
+  settings: LeaseSettings = SETTINGS,
+) {
   const name = `worker-${++workers}`;
-  const store = new PostgresEventStore(url, { leases: SETTINGS });
+  const store = new PostgresEventStore(url, { leases: settings });
   const effects = scriptedEffects(script);
   const errors: unknown[] = [];
   const notes: string[] = [];
@@ -285,6 +291,23 @@ describe('workers on one database', () => {
     await until('the job to park', async () => (await staying.store.getJob(jobId))?.state === 'promoted');
     const steps = (await staying.store.readStream(jobId)).map((e) => `${e.type}:${e.data.step ?? ''}`);
     expect(new Set(steps).size).toBe(steps.length);
+  });
+
+  it('given a job offered at a busy worker, then an idle worker that looks only once a minute takes it at once, told of the offer', async () => {
+    const url = await freshDatabase();
+    const busy = worker(url, { delayMs: 1_000 }, 1);
+    const idle = worker(url, {}, 1, [], { seconds: 4, pollMs: 60_000 });
+    await busy.supervisor.boot();
+    const first = await startJob(busy, 1);
+    await until('the busy worker to run its job', async () => busy.effects.log.length > 0);
+    // The idle worker's first look finds nothing; its next is a minute away.
+    await idle.supervisor.boot();
+    await sleep(300);
+    const second = await startJob(busy, 2);
+    await until('the idle worker to run the second job', async () =>
+      idle.effects.log.some((k) => k.startsWith(`${second}:`)),
+    );
+    expect(idle.effects.log.some((k) => k.startsWith(`${first}:`))).toBe(false);
   });
 
   it('given a job whose gateway died between appending its request and offering it, then a worker offers and runs it after two lease periods', async () => {

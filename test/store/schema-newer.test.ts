@@ -52,7 +52,9 @@ describe('a worker on a schema from a newer booty', () => {
     });
     const line = await refusal(serve({ BOOTY_DATABASE_URL: url }));
     expect(line).toMatch(
-      new RegExp(`schema version ${known + 1}, newer than this booty knows \\(${known}\\).*BOOTY_E_SCHEMA_NEWER`),
+      new RegExp(
+        `schema version ${known + 1}, newer than this booty knows \\(${known}\\).*BOOTY_E_SCHEMA_NEWER`,
+      ),
     );
     expect(line).not.toContain('booty-test');
   });
@@ -71,7 +73,9 @@ describe('a worker on a schema from a newer booty', () => {
     });
     const line = await refusal(serve({ BOOTY_DATABASE_URL: url }));
     expect(line).toMatch(
-      new RegExp(`job queue's \\(pg-boss\\) schema version ${known + 1}, newer than this booty knows \\(${known}\\)`),
+      new RegExp(
+        `job queue's \\(pg-boss\\) schema version ${known + 1}, newer than this booty knows \\(${known}\\)`,
+      ),
     );
   });
 
@@ -84,6 +88,8 @@ describe('a worker on a schema from a newer booty', () => {
     db.pragma(`user_version = ${known + 1}`);
     db.close();
     const line = await refusal(serve({ BOOTY_DB: file }));
-    expect(line).toMatch(new RegExp(`schema version ${known + 1}, newer than this booty knows \\(${known}\\)`));
+    expect(line).toMatch(
+      new RegExp(`schema version ${known + 1}, newer than this booty knows \\(${known}\\)`),
+    );
   });
 });

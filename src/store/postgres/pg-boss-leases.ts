@@ -23,6 +23,8 @@ import { redactUrl } from './postgres-url.js';
 // archive and drop have nothing to do here: a row is deleted when let go).
 
 const QUEUE = 'booty-jobs';
+/** The channel offers are told on (NOTIFY), so free workers take them without waiting to look. */
+const CHANNEL = 'booty_jobs_offered';
 const SCHEMA = 'pgboss';
 // Lapsed leases always go back to the queue: a job is never given up for lapsing.
 const RETRY_LIMIT = 1_000_000;
@@ -38,10 +40,16 @@ interface RowData {
 export class PgBossLeases implements JobLeases {
   readonly settings: LeaseSettings;
   private readonly boss: Promise<PgBoss>;
+  private readonly url: string;
   private report: (err: unknown) => void = () => undefined;
+  /** Told of every offer on the database (LISTEN), while watching. */
+  private offered: (() => void) | null = null;
+  private listener: import('pg').Client | null = null;
+  private closed = false;
 
   constructor(url: string, settings: LeaseSettings) {
     this.settings = settings;
+    this.url = url;
     this.boss = start(url, settings, (err) => this.report(err)).catch((err: unknown) => {
       if (isBootyError(err, 'BOOTY_E_SCHEMA_NEWER')) throw err;
       throw new BootyError(
@@ -57,8 +65,55 @@ export class PgBossLeases implements JobLeases {
     await this.boss;
   }
 
+  watchOffers(offered: () => void): void {
+    this.offered = offered;
+    void this.listen();
+  }
+
+  /**
+   * A connection of its own that LISTENs for offers (pooled ones come and go), made again a second
+   * after it is lost (a database restart); once listening, it says so, as offers may have come
+   * while it was not. Its faults are the looks' to meet: every worker still looks now and then.
+   */
+  private async listen(): Promise<void> {
+    if (this.closed || !this.offered) return;
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: this.url, application_name: 'booty offers' });
+    this.listener = client;
+    let lost = false;
+    const again = () => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) this.listener = null;
+      client.end().catch(() => undefined);
+      if (!this.closed) setTimeout(() => void this.listen(), 1_000).unref();
+    };
+    client.on('error', again);
+    client.on('end', again);
+    client.on('notification', () => this.offered?.());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      this.offered?.();
+    } catch {
+      again();
+    }
+  }
+
+  /** Wakes every watching worker: jobs were offered or put back. */
+  private async tellOffered(boss: PgBoss): Promise<void> {
+    await boss.getDb().executeSql(`SELECT pg_notify('${CHANNEL}', '')`, []);
+  }
+
   async offer(jobIds: string[]): Promise<void> {
     const boss = await this.boss;
+    if (jobIds.length > 0) {
+      await this.sendAll(boss, jobIds);
+      await this.tellOffered(boss);
+    }
+  }
+
+  private async sendAll(boss: PgBoss, jobIds: string[]): Promise<void> {
     for (const jobId of jobIds) {
       await boss.send(
         QUEUE,
@@ -144,6 +199,7 @@ export class PgBossLeases implements JobLeases {
        RETURNING data->>'jobId' AS job_id`,
       [QUEUE, this.settings.seconds],
     );
+    if (rows.length > 0) await this.tellOffered(boss);
     return (rows as { job_id: string }[]).map((r) => r.job_id);
   }
 
@@ -167,6 +223,10 @@ export class PgBossLeases implements JobLeases {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
     const boss = await this.boss.catch(() => null);
     await boss?.stop({ graceful: false, close: true, wait: true });
   }
