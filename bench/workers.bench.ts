@@ -176,9 +176,13 @@ async function jobsPerMinute(admin: string, workers: number, turn: number, sqlit
     await Promise.all(issues.map((n) => github.labelIssue('bench', 'waits', n, 'booty')));
     // The SQLite file is read by the serve that writes it: opened once it is there, read-only.
     const reader = store ?? (await openSqlite(dbFile));
+    // A job that never gets there fails the run, naming where the jobs stood, rather than hanging it.
+    const deadline = Date.now() + 10 * 60_000;
     for (;;) {
       const jobs = await reader.listJobs();
       if (jobs.length === JOBS && jobs.every((j) => j.state === 'promoted' || j.final)) break;
+      if (Date.now() > deadline)
+        throw new Error(`jobs still under way after 10 minutes: ${jobs.map((j) => j.state).join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const minutes = (performance.now() - started) / 60_000;
