@@ -243,6 +243,9 @@ async function start(url: string, settings: LeaseSettings, report: (err: unknown
     statement_timeout: timeoutMs,
     query_timeout: timeoutMs + 1_000,
     connectionTimeoutMillis: timeoutMs,
+    // Kept open between an idle worker's looks (at most 10 s apart): a new connection costs a
+    // password exchange (SCRAM) each time, much of what an idle worker spends.
+    idleTimeoutMillis: 60_000,
   };
   const boss = new PgBossClass({
     connectionString: url,

@@ -18,6 +18,9 @@ export async function connect(url: string, options: PoolOptions): Promise<Pool> 
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
+    // Kept open between an idle worker's periodic reads (the sweep, the probes): a new connection
+    // costs a password exchange and a SET each time.
+    idleTimeoutMillis: 60_000,
     application_name: 'booty',
     // booty_append's version check, and the migrations after their lock, must see what committed
     // while they waited: READ COMMITTED. A database or role defaulting to repeatable read or
