@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { z } from 'zod';
 import { recordSources, withAliases, withSecretFiles } from './env-sources.js';
 import { BootyError } from './errors.js';
@@ -121,6 +122,8 @@ export const EnvSchema = z.object({
   BOOTY_MODEL: z.string().min(1).default('claude-sonnet-4-6'),
   BOOTY_MAX_INPUT_TOKENS: int(1_000).default(150_000),
   BOOTY_MAX_TOKENS_PER_JOB: int(1).optional(),
+  /** Dollars one job may spend on the model (booty.yml's `maxUsd` may only lower it). */
+  BOOTY_MAX_USD_PER_JOB: z.coerce.number().positive().optional(),
   /** Tokens a writer's `@booty continue` adds to a job parked at its budget (default: the budget again). */
   BOOTY_BUDGET_STEP: int(1).optional(),
 
@@ -143,8 +146,18 @@ export const EnvSchema = z.object({
       message: 'must be a login: letters, digits and inner hyphens, as in booty or booty-bot',
     }),
   BOOTY_CONCURRENCY: int(1, 64).default(2),
-  /** How long `serve` may spend stopping on SIGTERM before it exits anyway (process managers kill at 10-30 s). */
+  /**
+   * On SIGTERM, how long running steps may take to finish before their jobs are handed back (0:
+   * hand back at once). Give the process manager more than this and BOOTY_SHUTDOWN_GRACE_MS.
+   */
+  BOOTY_DRAIN_MS: int(0, 3_600_000).default(60_000),
+  /** How long `serve` may spend stopping, after the drain, before it exits anyway. */
   BOOTY_SHUTDOWN_GRACE_MS: int(0, 300_000).default(10_000),
+  /** This worker's name in the log, `booty jobs` and /metrics (default: host:pid). */
+  BOOTY_WORKER_ID: z
+    .string()
+    .regex(/^[\w.:@-]{1,100}$/, 'must be 1-100 letters, digits and . : @ - _')
+    .optional(),
   /** Workers on PostgreSQL: how long a job's lease lives unrenewed (a killed worker's jobs move on after about this long). */
   BOOTY_LEASE_SECONDS: int(2, 3_600).default(30),
   /** Workers on PostgreSQL: how often a worker with a free slot looks for queued jobs. */
@@ -196,6 +209,10 @@ export type Env = z.infer<typeof EnvSchema>;
 /** Where the event store is: BOOTY_DATABASE_URL when set, else the SQLite file BOOTY_DB. */
 export const storeLocation = (env: Pick<Env, 'BOOTY_DB' | 'BOOTY_DATABASE_URL'>) =>
   env.BOOTY_DATABASE_URL ?? env.BOOTY_DB;
+
+/** Who this process is, in the log and to the other workers: BOOTY_WORKER_ID, else host:pid. */
+export const workerId = (env: Pick<Env, 'BOOTY_WORKER_ID'>) =>
+  env.BOOTY_WORKER_ID ?? `${os.hostname()}:${process.pid}`;
 
 /** How the workers sharing a PostgreSQL database lease its jobs. */
 export const leaseSettings = (env: Pick<Env, 'BOOTY_LEASE_SECONDS' | 'BOOTY_LEASE_POLL_MS'>) => ({
@@ -353,6 +370,8 @@ export const jobSettingsFrom = (env: Env) => ({
   maxAttempts: env.BOOTY_MAX_ATTEMPTS,
   maxTokens: env.BOOTY_MAX_TOKENS_PER_JOB ?? null,
   budgetStep: env.BOOTY_BUDGET_STEP ?? null,
+  // Only when set: the requests of jobs without a dollar cap read as they did.
+  ...(env.BOOTY_MAX_USD_PER_JOB === undefined ? {} : { maxUsd: env.BOOTY_MAX_USD_PER_JOB }),
   maxRetries: env.BOOTY_MAX_RETRIES,
   retryBaseMs: env.BOOTY_RETRY_BASE_MS,
 });

@@ -82,6 +82,18 @@ export const catalogue = {
     (p) =>
       `cannot start the job queue (pg-boss, in schema pgboss) on the database ${p.path}: ${p.reason}; on its first start the database user needs CREATE on the database (or create the schema pgboss for it beforehand)`,
   ),
+  BOOTY_E_SCHEMA_NEWER: spec(
+    500,
+    false,
+    (p) =>
+      `the database ${p.path} has ${p.what} version ${p.found}, newer than this booty knows (${p.known}): a newer booty migrated it; run that release here (README: Operations, upgrades)`,
+  ),
+  BOOTY_E_QUEUE_FAULT: spec(
+    503,
+    true,
+    (p) =>
+      `the job queue's background work failed (${p.reason}); it tries again on its next round, and the jobs it leases are not affected unless this persists`,
+  ),
   BOOTY_E_DB_MISSING: spec(
     404,
     false,
@@ -131,11 +143,10 @@ export const catalogue = {
   ),
   BOOTY_E_EFFECT_FAILED: spec(500, false, (p) => `effect ${p.src} failed: ${p.reason}`),
   BOOTY_E_EFFECT_TRANSIENT: spec(503, true, (p) => `effect ${p.src} failed for now: ${p.reason}`),
-  BOOTY_E_BUDGET_EXCEEDED: spec(
-    402,
-    false,
-    (p) =>
-      `the job's token budget of ${p.max} would be exceeded (spent ${p.spent}, next request needs ~${p.needed}); raise BOOTY_MAX_TOKENS_PER_JOB`,
+  BOOTY_E_BUDGET_EXCEEDED: spec(402, false, (p) =>
+    p.unit === 'usd'
+      ? `the job's budget of $${p.max} would be exceeded (spent $${p.spent}, the next request may cost up to $${p.needed}); a writer's \`@booty continue\` raises it, or raise BOOTY_MAX_USD_PER_JOB (booty.yml's maxUsd only lowers it)`
+      : `the job's token budget of ${p.max} would be exceeded (spent ${p.spent}, next request needs ~${p.needed}); raise BOOTY_MAX_TOKENS_PER_JOB`,
   ),
   BOOTY_E_LOG_TAMPERED: spec(
     500,

@@ -2,7 +2,13 @@ import { BootyError } from '../errors.js';
 import type { FileChange, Usage } from '../events/effect-results.js';
 import type { Logger } from '../log.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
-import { addUsage, type EffectInput, type JobContext, tokensSpent } from '../machines/job-context.js';
+import {
+  addUsage,
+  type EffectInput,
+  type JobContext,
+  tokensSpent,
+  usdCapOf,
+} from '../machines/job-context.js';
 import { holdsSecrets } from '../workspace/path-policy.js';
 import { answerRules } from './answer-rules.js';
 import {
@@ -301,10 +307,15 @@ function changeScope(job: JobContext): string[] {
 }
 
 /** The job's token bound and what it has spent, with what this step spent so far. */
-const budgetOf = (job: JobContext, before?: Usage) => ({
-  max: job.settings.maxTokens,
-  spent: tokensSpent(before ? addUsage(job.usage, before) : job.usage),
-});
+const budgetOf = (job: JobContext, before?: Usage) => {
+  const spent = before ? addUsage(job.usage, before) : job.usage;
+  return {
+    max: job.settings.maxTokens,
+    spent: tokensSpent(spent),
+    maxUsd: usdCapOf(job),
+    spentUsd: spent.costUsd,
+  };
+};
 
 /** The job's changed files, those of the latest attempt first. */
 function touchedOrder(job: JobContext): FileChange[] {

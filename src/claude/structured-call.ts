@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import { type AnswerTool, describeIssues } from './answer-schemas.js';
 import { claudeError } from './anthropic-client.js';
 import { type Fitted, fitRequest, type Keep, type RepoFile } from './context-budget.js';
-import { noUsage, sumUsage, usageOf } from './price-table.js';
+import { noUsage, type Price, priceFor, sumUsage, usageOf } from './price-table.js';
 import type { CountableRequest, TokenCounter } from './token-counter.js';
 
 // One step's conversation with the model: fit the request, check the job's token budget, call,
@@ -26,6 +26,10 @@ export interface JobBudget {
   max: number | null;
   /** Tokens the job has spent before this step. */
   spent: number;
+  /** The job's dollar cap (BOOTY_MAX_USD_PER_JOB, booty.yml's maxUsd, raised by continues), or null for none. */
+  maxUsd?: number | null;
+  /** Dollars the job has spent before this step. */
+  spentUsd?: number;
 }
 
 export interface AskInput<T> {
@@ -122,7 +126,16 @@ export function withSpent(err: unknown, before: Usage): unknown {
 
 async function send<T>(input: AskInput<T>, fitted: Fitted, before: Usage) {
   const spent = input.budget.spent + tokens(before);
-  const maxTokens = outputAllowance(input.budget.max, spent, fitted.inputTokens, input.maxOutputTokens);
+  const spentUsd = (input.budget.spentUsd ?? 0) + before.costUsd;
+  const tokenCap = outputAllowance(input.budget.max, spent, fitted.inputTokens, input.maxOutputTokens);
+  const usdCap = dollarAllowance(
+    input.budget.maxUsd ?? null,
+    spentUsd,
+    priceFor(input.model),
+    fitted.inputTokens,
+    input.maxOutputTokens,
+  );
+  const maxTokens = Math.min(tokenCap, usdCap);
   let message: Message;
   try {
     message = await input.client.messages.create(
@@ -147,19 +160,26 @@ async function send<T>(input: AskInput<T>, fitted: Fitted, before: Usage) {
     'claude call',
   );
   // Cut off because the budget capped max_tokens: the job cannot afford this answer.
-  if (
-    message.stop_reason === 'max_tokens' &&
-    maxTokens < input.maxOutputTokens &&
-    input.budget.max !== null
-  ) {
-    throw Object.assign(
-      new BootyError('BOOTY_E_BUDGET_EXCEEDED', {
-        max: input.budget.max,
-        spent: spent + tokens(usage),
-        needed: fitted.inputTokens + input.maxOutputTokens,
-      }),
-      { usage },
-    );
+  if (message.stop_reason === 'max_tokens' && maxTokens < input.maxOutputTokens) {
+    if (usdCap < tokenCap)
+      throw Object.assign(
+        new BootyError('BOOTY_E_BUDGET_EXCEEDED', {
+          unit: 'usd',
+          max: input.budget.maxUsd ?? 0,
+          spent: dollars(spentUsd + usage.costUsd),
+          needed: dollars(requestCost(priceFor(input.model), fitted.inputTokens, input.maxOutputTokens)),
+        }),
+        { usage },
+      );
+    if (input.budget.max !== null)
+      throw Object.assign(
+        new BootyError('BOOTY_E_BUDGET_EXCEEDED', {
+          max: input.budget.max,
+          spent: spent + tokens(usage),
+          needed: fitted.inputTokens + input.maxOutputTokens,
+        }),
+        { usage },
+      );
   }
   return { message, usage, maxTokens };
 }
@@ -172,6 +192,39 @@ export function outputAllowance(max: number | null, spent: number, inputTokens: 
   if (left < floor)
     throw new BootyError('BOOTY_E_BUDGET_EXCEEDED', { max, spent, needed: inputTokens + floor });
   return Math.min(cap, left);
+}
+
+/** What a request may cost at most, in dollars: its counted input at the input price, and `output` tokens. */
+const requestCost = (price: Price, inputTokens: number, output: number) =>
+  (inputTokens * price.inputPerMTok + output * price.outputPerMTok) / 1e6;
+
+/** Dollars as shown: to the hundredth of a cent. */
+const dollars = (usd: number) => (Math.ceil(usd * 1e4) / 1e4).toFixed(4);
+
+/**
+ * max_tokens for the call under the job's dollar cap (the step's own cap when there is none): what
+ * is left once the input is paid for, at the model's output price (src/claude/price-table.ts).
+ * Refused before the call when that is less than an answer worth asking for.
+ */
+export function dollarAllowance(
+  maxUsd: number | null,
+  spentUsd: number,
+  price: Price,
+  inputTokens: number,
+  cap: number,
+): number {
+  if (maxUsd === null) return cap;
+  const floor = Math.min(cap, MIN_OUTPUT_TOKENS);
+  const left = maxUsd - spentUsd - requestCost(price, inputTokens, 0);
+  const affordable = Math.floor((left * 1e6) / price.outputPerMTok);
+  if (affordable < floor)
+    throw new BootyError('BOOTY_E_BUDGET_EXCEEDED', {
+      unit: 'usd',
+      max: maxUsd,
+      spent: dollars(spentUsd),
+      needed: dollars(requestCost(price, inputTokens, floor)),
+    });
+  return Math.min(cap, affordable);
 }
 
 /** `reviewed`: the answer is valid and only the review found problems. */

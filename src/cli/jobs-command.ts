@@ -46,13 +46,15 @@ export const jobsCommand: Command = {
       }
       io.out(
         table(
-          ['ID', 'ISSUE', 'STATE', 'ATTEMPTS', 'AGE', 'OUTCOME'],
+          ['ID', 'ISSUE', 'STATE', 'ATTEMPTS', 'AGE', 'WORKER', 'OUTCOME'],
           jobs.map((j) => [
             j.jobId,
             `${j.repo}#${j.issue}`,
             j.state,
             String(j.attempts),
             formatAge(now - j.createdAt),
+            // Who runs it now, and for how long; empty while none does (parked, finished, queued).
+            j.heldBy && j.heldSince !== null ? `${j.heldBy} (${formatAge(now - j.heldSince)})` : '',
             j.outcome ?? '',
           ]),
         ),

@@ -90,8 +90,9 @@ export const serveCommand: Command = {
             await store?.close();
             await inspector?.close();
           },
+          hurry: () => booty.hurry(),
         },
-        { log, exit: resolve, graceMs: env.BOOTY_SHUTDOWN_GRACE_MS },
+        { log, exit: resolve, drainMs: env.BOOTY_DRAIN_MS, graceMs: env.BOOTY_SHUTDOWN_GRACE_MS },
       );
     });
     // V8 goes back to its own tuning (main/lean-start.ts) once there is load to tune for: the

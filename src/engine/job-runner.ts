@@ -39,6 +39,8 @@ export interface RunnerOptions {
   effects: Partial<EffectImpls>;
   effectOptions?: Omit<EffectOptions, 'ready'>;
   onChange?: (change: JobChange) => void;
+  /** The worker that runs the job, written into the metadata of every event this runner appends. */
+  worker?: string;
   /** Extra inspection observers, e.g. the Stately inspector. */
   inspect?: (event: InspectionEvent) => void;
   onError?: (err: unknown) => void;
@@ -290,7 +292,7 @@ export class JobRunner {
     // The log holds booty's words for what the machine receives: one adapter translates.
     const domain = toDomainEvent(event as never, this.folded.context.attempt)!;
     const { type, ...data } = domain;
-    const meta = metaFor(domain, next);
+    const meta = metaFor(domain, next, this.options.worker);
     try {
       const result = await this.options.store.append(
         this.jobId,
@@ -341,8 +343,9 @@ function outcomeOf(written: Written, writeError: unknown): ReceiveResult {
   throw writeError;
 }
 
-function metaFor(event: DomainEvent, next: JobSnapshot): EventMeta {
+function metaFor(event: DomainEvent, next: JobSnapshot, worker: string | undefined): EventMeta {
   const meta: EventMeta = { machineVersion: MACHINE_VERSION, attempt: next.context.attempt };
+  if (worker) meta.worker = worker;
   if ('deliveryId' in event && event.type !== 'JobRequested' && event.deliveryId)
     meta.deliveryId = event.deliveryId;
   const usage = event.type === 'StepSucceeded' ? (event.result as { usage?: Usage }).usage : undefined;
@@ -353,6 +356,7 @@ function metaFor(event: DomainEvent, next: JobSnapshot): EventMeta {
       cacheRead: usage.cacheReadTokens,
       cacheWrite: usage.cacheWriteTokens,
     };
+    meta.usd = usage.costUsd;
   }
   return meta;
 }

@@ -5,7 +5,7 @@ import type { EventStore, JobRecord } from '../store/event-store.js';
 import type { Delay, JobLeases, Lease } from '../store/job-leases.js';
 import { haltDelaySeconds } from './halt-delay.js';
 import type { JobRunner } from './job-runner.js';
-import { LeaseLoop } from './lease-loop.js';
+import { LeaseLoop, type RunEnd } from './lease-loop.js';
 
 // The supervisor's side of many workers: which jobs this worker runs, and when a job goes back to
 // the queue. The lease loop takes offered jobs; each runs here through the supervisor, stops the
@@ -15,6 +15,8 @@ import { LeaseLoop } from './lease-loop.js';
 // row (halt-delay.ts), so no worker, its sweep included, runs it again before then. A job whose
 // log another writer moved past the version its run here ended at is offered again too, parked or
 // final: the event came while this worker held it, so the other writer's offer did nothing.
+// A run stopped by a store fault keeps its lease, paused (lease-loop.ts), and runs here again once
+// the store takes writes and the lease is renewed: a database outage moves no job.
 
 export interface LeasedJobsHost {
   store: EventStore;
@@ -22,9 +24,17 @@ export interface LeasedJobsHost {
   runners: ReadonlyMap<string, JobRunner>;
   /** Gives the job its turn in this process; undefined when it cannot (shutting down, running). */
   runHere(jobId: string): Promise<JobSnapshot> | undefined;
-  onError(err: unknown, jobId: string): void;
+  /** Reports a fault; `warn` when booty handles it (nobody need act), else `error`. */
+  onError(err: unknown, jobId: string, level?: 'warn' | 'error'): void;
+  /** Says what happened to a job's lease, for the log (at info, or warn). */
+  said(level: 'info' | 'warn', jobId: string, what: string): void;
+  /** Counts what the lease loop saw, for metrics. */
+  count?(what: LeaseCount, n?: number): void;
   now(): number;
 }
+
+/** What the lease loop counts: takes (takeovers among them), failed renewals, lapses put back, halts. */
+export type LeaseCount = 'take' | 'takeover' | 'renewal-failure' | 'lapse' | 'halt';
 
 export class LeasedJobs {
   private readonly host: LeasedJobsHost;
@@ -45,14 +55,46 @@ export class LeasedJobs {
       slots,
       run: (lease, lost) => this.run(lease, lost),
       released: (jobId, delay) => this.released(jobId, delay),
+      // Handled: the job resumes from its log on whichever worker takes it.
       lapsed: (jobId) =>
         host.onError(
           new BootyError('BOOTY_E_LEASE_LAPSED', { jobId, seconds: leases.settings.seconds }),
           jobId,
+          'warn',
         ),
+      cutOff: (jobId) =>
+        host.said(
+          'warn',
+          jobId,
+          'no renewal of its lease got through: the job is paused here, keeping its lease',
+        ),
+      resumed: (jobId) => host.said('info', jobId, 'the lease is renewed: the paused job runs here again'),
       renewed: (jobIds) => this.lookForNews(jobIds),
       sweep: () => this.offerStale(),
-      onError: (err, jobId) => host.onError(err, jobId ?? 'leases'),
+      // The queue's own faults are no job's: said apart, as warnings (the next round tries again).
+      onError: (err, jobId) =>
+        jobId
+          ? host.onError(err, jobId)
+          : host.onError(
+              new BootyError(
+                'BOOTY_E_QUEUE_FAULT',
+                { reason: (err as Error)?.message ?? String(err) },
+                { cause: err },
+              ),
+              '',
+              'warn',
+            ),
+      events: {
+        took: (lease) => {
+          host.count?.('take');
+          if (lease.takenOver) {
+            host.count?.('takeover');
+            host.said('warn', lease.jobId, 'taken over: its last lease lapsed; it resumes here from its log');
+          }
+        },
+        renewFailed: () => host.count?.('renewal-failure'),
+        putBack: (jobIds) => host.count?.('lapse', jobIds.length),
+      },
     });
   }
 
@@ -70,20 +112,25 @@ export class LeasedJobs {
   async offer(jobIds: string[]): Promise<void> {
     if (jobIds.length === 0) return;
     await this.leases.offer(jobIds);
-    this.loop.kick();
+    this.loop.wake();
   }
 
   /**
-   * The job's run here stopped on an error. A store fault waits for the store to take writes again
-   * (unhalt, and an offer); any other error waits out its delay, on every worker.
+   * The job's run here stopped on an error. A store fault pauses it, its lease kept, until the
+   * store takes writes again; any other error waits out its delay, on every worker.
    */
   halt(jobId: string, halt: Halt) {
     this.halted.set(jobId, halt);
   }
 
-  /** The job may run again (the store takes writes again). */
-  unhalt(jobId: string) {
-    this.halted.delete(jobId);
+  /** The store takes writes again: paused runs renew their leases and run here again. */
+  resumePaused() {
+    this.loop.resumePaused();
+  }
+
+  /** Jobs whose lease this worker holds now (running, paused or being let go). */
+  get held(): string[] {
+    return this.loop.jobs;
   }
 
   /** A shutdown begins: no job is leased here from now on only to be handed straight back. */
@@ -96,8 +143,8 @@ export class LeasedJobs {
     return this.loop.stop();
   }
 
-  /** A job this worker leased: its turn here, stopped at once if the lease lapses; its delay if it halted. */
-  private async run(lease: Lease, lost: AbortSignal): Promise<Delay | undefined> {
+  /** A job this worker leased: its turn here, stopped at once if the lease lapses; its delay if it halted, paused for the store. */
+  private async run(lease: Lease, lost: AbortSignal): Promise<RunEnd> {
     const { jobId } = lease;
     this.halted.delete(jobId);
     this.endedAt.delete(jobId);
@@ -119,10 +166,14 @@ export class LeasedJobs {
     return this.delayAfter(lease);
   }
 
-  /** How long a job whose run halted here, on no store fault, waits; undefined when it did not halt. */
-  private async delayAfter(lease: Lease): Promise<Delay | undefined> {
+  /** How long a job whose run halted here, on no store fault, waits; paused on one; undefined when it did not halt. */
+  private async delayAfter(lease: Lease): Promise<RunEnd> {
     const halt = this.halted.get(lease.jobId);
-    if (!halt || halt.storeFault) return undefined;
+    if (!halt) return undefined;
+    if (halt.storeFault) {
+      this.halted.delete(lease.jobId);
+      return 'paused';
+    }
     // Unread (the store failed just now), the job is delayed all the same: a due run of a job
     // with no work lets go at once, while an offer for now could run a halting job in a loop.
     const job = await this.host.store.getJob(lease.jobId).catch(() => undefined);
@@ -183,6 +234,7 @@ export class LeasedJobs {
     const endedAt = this.endedAt.get(jobId);
     this.endedAt.delete(jobId);
     if (delay) {
+      this.host.count?.('halt');
       const at = new Date(this.host.now() + delay.seconds * 1000).toISOString();
       const error = new BootyError(
         'BOOTY_E_JOB_HALTED',

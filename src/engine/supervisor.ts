@@ -27,7 +27,7 @@ import {
   type OutsideEvent,
   type ReceiveResult,
 } from './job-runner.js';
-import { LeasedJobs } from './leased-jobs.js';
+import { type LeaseCount, LeasedJobs } from './leased-jobs.js';
 import { type CheckedLog, damageIn, newerWriting, readCheckedLog } from './log-check.js';
 
 // Owns every running job in this process: starts them within the concurrency bound, resumes the
@@ -78,7 +78,14 @@ export interface SupervisorOptions {
   isSelf?: (repo: RepoRef) => boolean;
   observers?: JobObserver[];
   inspect?: (event: InspectionEvent) => void;
-  onError?: (err: unknown, jobId: string) => void;
+  /** A fault: `warn` when booty handles it and nobody need act, `error` (the default) otherwise. */
+  onError?: (err: unknown, jobId: string, level?: 'warn' | 'error') => void;
+  /** What happened to a job's run here that is no fault: a drain, a lease kept or moved. */
+  note?: (level: 'info' | 'warn', jobId: string, what: string, fields?: Record<string, unknown>) => void;
+  /** With leases: counts what the lease loop saw, for metrics. */
+  countLease?: (what: LeaseCount, n?: number) => void;
+  /** This worker's name, written into every event it appends and onto the jobs it runs. */
+  worker?: string;
   clock?: () => number;
   /**
    * Whether the store takes writes (a server's). While it does not, deliveries are refused with
@@ -95,7 +102,14 @@ export class Supervisor {
   /** Jobs stopped because the store took no writes: they resume from their logs when it does. */
   private readonly paused = new Set<string>();
   private readonly finished = new Map<string, Promise<JobSnapshot>>();
+  /** Deliveries are taken (until the jobs have stopped). */
   private accepting = true;
+  /** Runs start here (until a shutdown begins: a draining worker starts none). */
+  private taking = true;
+  /** Jobs whose run has begun here (not only queued for a slot). */
+  private readonly started = new Set<string>();
+  /** A drain under way: each running job stops once its step's outcome is logged. */
+  private drain: Drain | null = null;
   /** Leased runs (a store with leases): the jobs this worker takes from the queue. */
   private readonly leased: LeasedJobs | null;
   /** Reports of damaged jobs under way that no caller waits for. */
@@ -111,7 +125,9 @@ export class Supervisor {
           store: options.store,
           runners: this.runners,
           runHere: (jobId) => this.runHere(jobId),
-          onError: (err, jobId) => this.options.onError?.(err, jobId),
+          onError: (err, jobId, level) => this.options.onError?.(err, jobId, level),
+          said: (level, jobId, what) => this.options.note?.(level, jobId, what),
+          count: options.countLease,
           now: () => this.now(),
         })
       : null;
@@ -134,6 +150,8 @@ export class Supervisor {
     const { store } = this.options;
     // A worker whose queue cannot start would take deliveries and run nothing: it does not start.
     await this.leased?.ready();
+    // One process owns a store without leases: whoever held its jobs before has stopped.
+    if (!this.leased) await store.clearHeld();
     const unreported = await store.listUnreported();
     const lagging = new Set(unreported.map((j) => j.jobId));
     const resumed: string[] = [];
@@ -196,7 +214,8 @@ export class Supervisor {
       return await readCheckedLog(this.options.store, jobId);
     } catch (err) {
       if (!newerWriting(err)) throw err;
-      this.options.onError?.(err, jobId);
+      // Handled: a worker of the newer release runs it (README: Operations, upgrades).
+      this.options.onError?.(err, jobId, 'warn');
       return null;
     }
   }
@@ -231,10 +250,10 @@ export class Supervisor {
   async receive(jobId: string, event: OutsideEvent, delivery?: DeliveryRecord): Promise<ReceiveResult> {
     const { leased } = this;
     for (let tries = 1, fresh = false; ; tries++) {
-      // With leases, a runner here that has stopped (a conflict, a lapse) writes nothing more: the
+      // A runner here that has stopped (a conflict, a lapse, a shutdown) writes nothing more: the
       // event goes through a fresh runner, as it does once the log has moved on under this one.
       const here = fresh ? undefined : this.runners.get(jobId);
-      const running = leased && here?.isStopped ? undefined : here;
+      const running = here?.isStopped ? undefined : here;
       const runner = running ?? this.runner(jobId, { quiet: true });
       try {
         const result = await runner.receive(event, delivery);
@@ -307,18 +326,60 @@ export class Supervisor {
   }
 
   /**
-   * Takes no more work and stops every job: from the moment this is called, no effect's outcome is
+   * Takes no more work and stops every job: from the moment the jobs stop, no effect's outcome is
    * written, so whatever the caller aborts next (requests, processes) cannot fail a job.
+   * With `drainMs`, a job running here first finishes the step under way (its outcome is logged,
+   * and it stops before the next), within that bound; the rest are handed back at the bound, or at
+   * once on `hurry()`. Jobs waiting for a slot are handed back at once. Deliveries are still taken
+   * while the steps finish (a new job waits for another worker, or the next start). Resolves with
+   * what each job did.
    */
-  async shutdown(): Promise<void> {
-    this.accepting = false;
+  async shutdown({ drainMs = 0 }: { drainMs?: number } = {}): Promise<DrainReport> {
+    this.taking = false;
     // No job is leased here from now on only to be handed straight back.
     this.leased?.stopTaking();
-    this.queue.clear();
-    for (const runner of this.runners.values()) runner.stop();
+    const report: DrainReport = { finishedStep: [], handedBack: [] };
+    for (const [jobId, runner] of this.runners) {
+      if (this.started.has(jobId)) continue;
+      runner.stop();
+      report.handedBack.push(jobId);
+    }
+    const running = [...this.started];
+    if (drainMs > 0 && running.length > 0) {
+      const drain: Drain = { stepped: new Set(), hurry: () => {} };
+      this.drain = drain;
+      const hurried = new Promise<void>((resolve) => {
+        drain.hurry = resolve;
+      });
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.queue.onIdle(),
+        hurried,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, drainMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      this.drain = null;
+      for (const jobId of running) {
+        if (drain.stepped.has(jobId) || !this.started.has(jobId)) report.finishedStep.push(jobId);
+      }
+    }
+    this.accepting = false;
+    for (const [jobId, runner] of this.runners) {
+      if (!this.started.has(jobId) || runner.isStopped) continue;
+      runner.stop();
+      if (!report.handedBack.includes(jobId)) report.handedBack.push(jobId);
+    }
     await this.queue.onIdle();
     // Leased jobs stopped here go back to the queue for another worker (released).
     await this.leased?.stop();
+    return report;
+  }
+
+  /** A drain under way ends now: the steps still running are handed back (a second SIGTERM). */
+  hurry() {
+    this.drain?.hurry();
   }
 
   /**
@@ -379,10 +440,14 @@ export class Supervisor {
           version: catalogue.JobRequested.version,
           data,
           state: stateName(initial),
-          meta: { machineVersion: MACHINE_VERSION, deliveryId: delivery.deliveryId },
+          meta: {
+            machineVersion: MACHINE_VERSION,
+            deliveryId: delivery.deliveryId,
+            ...(this.options.worker ? { worker: this.options.worker } : {}),
+          },
         },
       ],
-      { job: jobUpdate(initial), delivery },
+      { job: { ...jobUpdate(initial), installation: parsed.installationId }, delivery },
     );
     return appended.duplicate ? null : { jobId, version: 1, eventType: type, snapshot: initial };
   }
@@ -393,9 +458,17 @@ export class Supervisor {
       store: this.options.store,
       effects: this.options.effects,
       effectOptions: { clock: this.options.clock, observe: this.options.observeEffect },
+      worker: this.options.worker,
       // With leases, only the runner of the job's run here speaks for it: not a runner that only
       // appended an event for a job that runs on another worker, nor one whose run has ended.
-      onChange: (change) => this.notify(change, !this.leased || this.runners.get(jobId) === runner),
+      onChange: (change) => {
+        this.notify(change, !this.leased || this.runners.get(jobId) === runner);
+        // Draining: the step under way has its outcome logged; the job stops before the next.
+        if (this.drain && STEP_OUTCOMES.has(change.eventType) && this.runners.get(jobId) === runner) {
+          this.drain.stepped.add(jobId);
+          runner.stop();
+        }
+      },
       inspect: this.options.inspect,
       onError: (err) => {
         const conflict = this.stoppedOn(jobId, err);
@@ -432,13 +505,17 @@ export class Supervisor {
     return health?.failed(err) ? health.error() : err;
   }
 
-  /** The store takes writes again: every paused job resumes from its log, as after a restart. */
+  /**
+   * The store takes writes again: every paused job resumes from its log, as after a restart; with
+   * leases, here, on the lease it kept (renewed first).
+   */
   resumePaused() {
+    const { leased } = this;
     for (const jobId of [...this.paused]) {
       this.paused.delete(jobId);
-      this.leased?.unhalt(jobId);
-      void this.enqueue(jobId).catch((err: unknown) => this.options.onError?.(err, jobId));
+      if (!leased) void this.enqueue(jobId).catch((err: unknown) => this.options.onError?.(err, jobId));
     }
+    leased?.resumePaused();
   }
 
   /** Jobs waiting for the store. */
@@ -457,14 +534,16 @@ export class Supervisor {
   }
 
   private runHere(jobId: string, folded?: JobRunner): Promise<JobSnapshot> | undefined {
-    if (!this.accepting || this.runners.has(jobId)) return;
+    if (!this.taking || this.runners.has(jobId)) return;
     // The runner exists from now on, so a cancel while the job waits for a slot goes through it.
     const runner = folded ?? this.runner(jobId);
     this.runners.set(jobId, runner);
     let parked: JobSnapshot | null = null;
     const done = this.queue.add(async () => {
       try {
-        if (!this.accepting) return foldJob(await readJobLog(this.options.store, jobId));
+        if (!this.taking || runner.isStopped) return foldJob(await readJobLog(this.options.store, jobId));
+        this.started.add(jobId);
+        await this.hold(jobId);
         if (this.leased) this.tell((o) => o.running?.(jobId), jobId);
         const snapshot = await runner.run();
         if (isParked(snapshot)) parked = snapshot;
@@ -485,6 +564,8 @@ export class Supervisor {
         return runner.snapshot;
       } finally {
         this.runners.delete(jobId);
+        // A job paused for the store keeps its holder: with leases, its lease too.
+        if (this.started.delete(jobId) && !this.paused.has(jobId)) await this.letGo(jobId);
         // A finished job is answered from its log from now on; the map only holds jobs under way.
         this.finished.delete(jobId);
         // Its lease may be another worker's next: nothing of it is written from here after that.
@@ -494,7 +575,7 @@ export class Supervisor {
         // With leases, the lease is let go first and the job offered again (released).
         if (
           !this.leased &&
-          this.accepting &&
+          this.taking &&
           parked !== null &&
           (runner.snapshot !== parked || (await this.options.store.streamVersion(jobId)) > runner.version)
         )
@@ -503,6 +584,17 @@ export class Supervisor {
     }) as Promise<JobSnapshot>;
     this.finished.set(jobId, done);
     return done;
+  }
+
+  /** Marks the job as this worker's, for `booty jobs`; a store that refuses is no reason not to run. */
+  private async hold(jobId: string) {
+    const { worker, store } = this.options;
+    if (worker) await store.markHeld(jobId, worker).catch(() => undefined);
+  }
+
+  private async letGo(jobId: string) {
+    const { worker, store } = this.options;
+    if (worker) await store.markLetGo(jobId, worker).catch(() => undefined);
   }
 
   private notify(change: JobChange, runsHere: boolean) {
@@ -546,6 +638,21 @@ export class Supervisor {
     return (this.options.clock ?? Date.now)();
   }
 }
+
+/** What a shutdown did with the jobs running here: each finished its step, or was handed back. */
+export interface DrainReport {
+  finishedStep: string[];
+  handedBack: string[];
+}
+
+interface Drain {
+  /** Jobs whose step's outcome was logged during the drain (they stopped before the next). */
+  stepped: Set<string>;
+  hurry: () => void;
+}
+
+/** The events that end a step: a drain lets a job run until one of them is logged. */
+const STEP_OUTCOMES = new Set(['StepSucceeded', 'StepFailed']);
 
 /** Appends an outside event that meet another worker's append are read and tried again this often. */
 const CONFLICT_TRIES = 5;

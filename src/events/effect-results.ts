@@ -66,6 +66,8 @@ export const RepoConfig = z.object({
    * the exit status where booty cannot read enough of them (weak evidence, asked for in booty.yml).
    */
   gate: z.enum(['tests', 'exit-code']).optional(),
+  /** booty.yml's dollar cap per job: it only lowers the operator's (absent: none). */
+  maxUsd: z.number().positive().optional(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;
 

@@ -40,6 +40,10 @@ export const JobSettings = z.object({
   maxTokens: z.number().int().positive().nullable().default(null),
   /** Tokens a writer's `@booty continue` adds to a job parked at its budget (absent or null: the budget again). */
   budgetStep: z.number().int().positive().nullable().optional(),
+  /** Dollars one job may spend on the model (BOOTY_MAX_USD_PER_JOB; absent or null: no bound). */
+  maxUsd: z.number().positive().nullable().optional(),
+  /** Dollars writers' `@booty continue` added to the cap; never in a request (absent: none). */
+  usdAdded: z.number().min(0).optional(),
   /** The target is booty's own repository: the PR stays draft for a human. */
   selfModification: z.boolean().default(false),
 });

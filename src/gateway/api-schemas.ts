@@ -19,6 +19,15 @@ export const jobSchema = {
     attempts: { type: 'integer' },
     tokens: { type: 'integer', description: 'Model tokens spent so far.' },
     events: { type: 'integer', description: "How many events the job's log holds." },
+    heldBy: {
+      type: ['string', 'null'],
+      description: 'The worker running the job now (BOOTY_WORKER_ID, else host:pid); null when none runs it.',
+    },
+    heldSince: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'Since when that worker has held the job; null when none does.',
+    },
     createdAt: isoTime,
     updatedAt: isoTime,
   },

@@ -32,7 +32,9 @@ export function installErrorReplies(
   app.setErrorHandler((err, request, reply) => {
     const booty = toBootyError(err, request.id, webhook.bodyLimit);
     // Log the code and message only: never the body, the headers or the signature.
-    if (booty.status >= 500) request.log.error({ err }, booty.message);
+    // A refusal booty expects and recovers from (shutting down, the database paused) is a warning.
+    if (booty.status >= 500 && !booty.retryable) request.log.error({ err }, booty.message);
+    else if (booty.status >= 500) request.log.warn({ code: booty.code }, booty.message);
     else request.log.info({ code: booty.code }, booty.message);
     if (webhook.paths.includes(request.routeOptions.url ?? '')) onError(booty.code);
     const { status, body } = errorReply(booty);

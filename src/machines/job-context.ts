@@ -242,6 +242,23 @@ export interface EffectInput {
   job: JobContext;
 }
 
+/**
+ * The job's dollar cap before any `@booty continue`: the operator's, lowered by booty.yml's
+ * `maxUsd` (which cannot raise it); null when neither sets one.
+ */
+export function usdBaseOf(s: Pick<JobState, 'config' | 'settings'>): number | null {
+  const caps = [s.settings.maxUsd, s.config?.maxUsd].filter((c): c is number => typeof c === 'number');
+  return caps.length > 0 ? Math.min(...caps) : null;
+}
+
+/** The dollars the job may spend on the model now: the base cap and what continues added; null for none. */
+export function usdCapOf(s: Pick<JobState, 'config' | 'settings'>): number | null {
+  const base = usdBaseOf(s);
+  return base === null ? null : roundMicros(base + (s.settings.usdAdded ?? 0));
+}
+
+const roundMicros = (usd: number) => Math.round(usd * 1e6) / 1e6;
+
 export const maxAttemptsOf = (s: Pick<JobState, 'config' | 'settings'>) =>
   s.config?.maxAttempts ?? s.settings.maxAttempts;
 

@@ -28,6 +28,7 @@ import {
   retryDeadline,
   roundAttempt,
   tokensSpent,
+  usdCapOf,
 } from './job-context.js';
 import {
   type Args,
@@ -249,7 +250,11 @@ export const actions = {
     ),
   ),
   endOverBudget: update(({ context }) => {
-    const over = `The job went over its budget of ${context.settings.maxTokens} tokens (spent ${tokensSpent(context.usage)}).`;
+    const usd = usdCapOf(context);
+    const over =
+      usd !== null && context.usage.costUsd > usd
+        ? `The job went over its budget of $${usd} (spent $${context.usage.costUsd.toFixed(4)}).`
+        : `The job went over its budget of ${context.settings.maxTokens} tokens (spent ${tokensSpent(context.usage)}).`;
     const kept = context.changes.length ? ' The work so far is up as a draft pull request.' : '';
     return ended(context, over, { reason: 'budget', message: `${over}${kept}` });
   }),

@@ -13,6 +13,7 @@ import {
   type StepError,
   tokensSpent,
   type UsageTotals,
+  usdCapOf,
 } from './job-context.js';
 import type { MachineEvent } from './machine-events.js';
 
@@ -83,7 +84,9 @@ export const ended = (context: JobState, note: string, outcome: Outcome | null):
 export function overBudget(context: JobState, event: MachineEvent): boolean {
   const max = context.settings.maxTokens;
   const { usage } = output<Generated>(event);
-  return max !== null && tokensSpent(addUsage(context.usage, usage)) > max;
+  const spent = addUsage(context.usage, usage);
+  const usd = usdCapOf(context);
+  return (max !== null && tokensSpent(spent) > max) || (usd !== null && spent.costUsd > usd);
 }
 
 /** The apply or test result at hand names a failure no attempt can fix (see failure-class.ts). */

@@ -9,6 +9,7 @@ import {
   maxAttemptsOf,
   type OutcomeReason,
   roundAttempt,
+  usdBaseOf,
 } from './job-context.js';
 import {
   type Args,
@@ -124,9 +125,17 @@ export const loopActions = {
     const { maxTokens, budgetStep } = context.settings;
     // Unset, the step is the budget the job started with, kept so each continue adds the same.
     const step = budgetStep ?? maxTokens ?? 0;
+    // A dollar cap is raised by itself (the base cap, so each continue adds the same); a job with
+    // one and no token budget keeps having none.
+    const usd = usdBaseOf(context);
+    const tokens = maxTokens !== null || usd === null;
     return {
       error: null,
-      settings: { ...context.settings, budgetStep: step, maxTokens: (maxTokens ?? 0) + step },
+      settings: {
+        ...context.settings,
+        ...(tokens ? { budgetStep: step, maxTokens: (maxTokens ?? 0) + step } : {}),
+        ...(usd === null ? {} : { usdAdded: (context.settings.usdAdded ?? 0) + usd }),
+      },
     };
   }),
   /** A step that could not afford its request: the job waits where it stopped. */

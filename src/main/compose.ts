@@ -10,7 +10,9 @@ import {
   secretValues,
   servedForges,
   storeLocation,
+  workerId,
 } from '../env.js';
+import { isBootyError } from '../errors.js';
 import type { Forge } from '../forges/forge.js';
 import { createGitHubForge } from '../forges/github/github-forge.js';
 import { createGitLabForge } from '../forges/gitlab/gitlab-forge.js';
@@ -71,12 +73,19 @@ export interface Booty {
   health: StoreHealth | null;
   /** What the process closes, in order; the server and the lock register theirs here too. */
   lifecycle: Lifecycle;
+  /** This worker's name in the log and on the jobs it runs (BOOTY_WORKER_ID, else host:pid). */
+  worker: string;
+  /** A drain under way ends now: running steps are handed back (a second SIGTERM). */
+  hurry(): void;
   /** Stops the jobs (their logs keep them), flushes comments and clones, closes an owned store. */
   close(): Promise<void>;
 }
 
 export function composeBooty(config: BootyConfig): Booty {
-  const { env, log } = config;
+  const { env } = config;
+  const worker = workerId(env);
+  // Every line names the worker: with many, a job's story is read across their logs.
+  const log = config.log.child({ worker });
   const lifecycle = new Lifecycle((err, part) => log.error({ err, part }, 'could not close'));
   const store =
     config.store ??
@@ -115,8 +124,9 @@ export function composeBooty(config: BootyConfig): Booty {
               log.info({ paused: supervisor.pausedJobs }, 'the database takes writes again: resuming jobs');
               supervisor.resumePaused();
             } else if (state === 'failing') {
-              log.error(
-                { cause },
+              // Handled: the jobs resume by themselves once it takes writes.
+              log.warn(
+                { code: 'BOOTY_E_STORE_UNAVAILABLE', cause },
                 'the database takes no writes: pausing jobs, refusing deliveries with 503',
               );
             } else {
@@ -144,24 +154,72 @@ export function composeBooty(config: BootyConfig): Booty {
         ...(config.observers ?? []),
       ],
       inspect: config.inspect,
-      onError: (err, jobId) => log.child({ jobId }).error({ err }, 'job error'),
+      onError: (err, jobId, level) => jobFault(log, err, jobId, level ?? levelOf(err, health)),
+      note: (level, jobId, what, fields) => log[level]({ jobId, ...fields }, what),
+      countLease: metrics.countLease,
+      worker,
       clock: config.clock,
     });
     const intake = new Intake(supervisor);
     if (health) lifecycle.on('refuse', 'store health', () => health.stop());
     lifecycle.on('jobs', 'jobs', async () => {
-      // Jobs stop first (no outcome is written after this), then what they were waiting on is cut
-      // short: forge requests and spare clones. The logs resume the jobs next start.
-      const stopped = supervisor.shutdown();
+      // A server's running steps finish first, within the drain (BOOTY_DRAIN_MS). Then the jobs
+      // stop (no outcome is written after this), and what they were waiting on is cut short:
+      // forge requests and spare clones. The logs resume the jobs next start, or on another worker.
+      const drainMs = config.server ? env.BOOTY_DRAIN_MS : 0;
+      const running = supervisor.running.length;
+      if (drainMs > 0 && running > 0)
+        log.info(
+          { drainMs, running },
+          `draining: running steps may take up to ${drainMs / 1000} s to finish (BOOTY_DRAIN_MS); give the process manager more than that and BOOTY_SHUTDOWN_GRACE_MS; a second SIGTERM hands them back at once`,
+        );
+      const stopped = supervisor.shutdown({ drainMs });
+      const report = await stopped;
       runtime?.stop();
-      await stopped;
+      if (report.finishedStep.length > 0 || report.handedBack.length > 0)
+        log.info(
+          report,
+          report.handedBack.length > 0
+            ? `stopped: ${report.finishedStep.length} job(s) finished their step; handed back ${report.handedBack.length}, which resume from their logs`
+            : `stopped: ${report.finishedStep.length} job(s) finished their step`,
+        );
       await intake.flushIgnored();
       await runtime?.idle();
     });
     const close = () => lifecycle.close();
-    return { env, log, store, supervisor, intake, metrics, forge, runtime, health, lifecycle, close };
+    const hurry = () => supervisor.hurry();
+    return {
+      env,
+      log,
+      store,
+      supervisor,
+      intake,
+      metrics,
+      forge,
+      runtime,
+      health,
+      lifecycle,
+      worker,
+      hurry,
+      close,
+    };
   } catch (err) {
     void lifecycle.close();
     throw err;
   }
 }
+
+/**
+ * A job's fault at its level: `warn` for what booty handles itself (a store that takes no writes
+ * pauses the job, which resumes; a lapsed lease's job resumes elsewhere), with its code; `error`
+ * for what a person must look at.
+ */
+function jobFault(log: Logger, err: unknown, jobId: string, level: 'warn' | 'error') {
+  const code = isBootyError(err) ? err.code : (err as { code?: unknown } | null)?.code;
+  const line = jobId ? log.child({ jobId }) : log;
+  if (level === 'warn') line.warn({ code }, String((err as Error | null)?.message ?? err));
+  else line.error({ code, err }, 'job error');
+}
+
+const levelOf = (err: unknown, health: StoreHealth | null): 'warn' | 'error' =>
+  health?.isFault(err) ? 'warn' : 'error';

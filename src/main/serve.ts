@@ -74,7 +74,7 @@ export async function startServer(
     forge.identify().catch((err: unknown) => log.warn({ err }, 'could not read booty’s name on the forge'));
   }
   metrics.watchStore(store);
-  metrics.watchRunning(() => supervisor.running.length);
+  metrics.watchRunning(() => supervisor.running.length, booty.worker);
 
   // A view of every job's log: for this machine's eyes only, unless the operator says otherwise.
   const dashboard = dashboardServed(env);

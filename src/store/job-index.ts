@@ -30,4 +30,18 @@ export interface JobIndex {
   markDamaged(jobId: string): Promise<boolean>;
   /** How many jobs stand in each state, for metrics. */
   countJobsByState(): Promise<Record<string, number>>;
+  /**
+   * Who runs the job now: a worker whose run of it begins. Since when is kept while the same
+   * worker holds it again (a run resumed after a pause).
+   */
+  markHeld(jobId: string, worker: string): Promise<void>;
+  /** The worker's run of the job has ended: it holds it no more (another worker's hold stays). */
+  markLetGo(jobId: string, worker: string): Promise<void>;
+  /** Forgets every holder: a store one process owns starts with none (SQLite). */
+  clearHeld(): Promise<void>;
+  /**
+   * Dollars the model cost the jobs of one installation (null: jobs with none) in the events
+   * written since a time (epoch ms): the day's spend a per-day cap reads.
+   */
+  spentSince(since: number, installation: number | null): Promise<number>;
 }

@@ -1,10 +1,11 @@
-import type { Delay, JobLeases, Lease, LeaseSettings } from './job-leases.js';
+import type { Delay, JobLeases, Lease, LeaseSettings, QueueStats } from './job-leases.js';
 
 // Job leases in memory, for tests: the JobLeases contract (test/store/job-leases-contract.ts) on a
 // queue that the workers of one process share, on a clock a test may move. A job has one row at a
 // time: offered (due now, or after a delay) or leased (to a token, until a time). A lease not
-// renewed before its end has lapsed: its holder can neither renew nor release it, and the next
-// take leases the job anew, as pg-boss's maintenance hands a lapsed row back to the queue.
+// renewed before its end has lapsed: its holder can neither renew nor release it, and once a
+// worker's lapse() puts it back, the next take leases the job anew. (The database restart that
+// pg-boss-leases.ts counts a period from has no counterpart here.)
 
 interface QueueRow {
   jobId: string;
@@ -12,6 +13,8 @@ interface QueueRow {
   halts: number;
   /** When an offered job may be taken (epoch ms on the queue's clock). */
   due: number;
+  /** Its last lease lapsed: the next take is a takeover. */
+  lapsed: boolean;
   lease: { token: string; until: number } | null;
 }
 
@@ -48,7 +51,8 @@ export class MemoryJobLeases implements JobLeases {
   async offer(jobIds: string[]): Promise<void> {
     const now = this.queue.now();
     for (const jobId of jobIds)
-      if (!this.queue.rows.has(jobId)) this.queue.rows.set(jobId, { jobId, halts: 0, due: now, lease: null });
+      if (!this.queue.rows.has(jobId))
+        this.queue.rows.set(jobId, { jobId, halts: 0, due: now, lapsed: false, lease: null });
   }
 
   async take(max: number): Promise<Lease[]> {
@@ -56,12 +60,31 @@ export class MemoryJobLeases implements JobLeases {
     const leases: Lease[] = [];
     for (const row of this.queue.rows.values()) {
       if (leases.length >= max) break;
-      const free = row.lease ? row.lease.until <= now : row.due <= now;
-      if (!free) continue;
+      if (row.lease || row.due > now) continue;
       row.lease = { token: this.queue.nextToken(), until: this.end(now) };
-      leases.push({ jobId: row.jobId, token: row.lease.token, halts: row.halts });
+      leases.push({ jobId: row.jobId, token: row.lease.token, halts: row.halts, takenOver: row.lapsed });
+      row.lapsed = false;
     }
     return leases;
+  }
+
+  async lapse(): Promise<string[]> {
+    const now = this.queue.now();
+    const lapsed = [...this.queue.rows.values()].filter((row) => row.lease && row.lease.until <= now);
+    for (const row of lapsed) Object.assign(row, { lease: null, due: now, lapsed: true });
+    return lapsed.map((row) => row.jobId);
+  }
+
+  async stats(): Promise<QueueStats> {
+    const now = this.queue.now();
+    const rows = [...this.queue.rows.values()];
+    const waiting = rows.filter((r) => !r.lease && r.due <= now);
+    return {
+      queued: waiting.length,
+      oldestSeconds: waiting.length ? (now - Math.min(...waiting.map((r) => r.due))) / 1000 : 0,
+      leased: rows.filter((r) => r.lease).length,
+      delayed: rows.filter((r) => !r.lease && r.due > now).length,
+    };
   }
 
   async renew(leases: Lease[]): Promise<Lease[]> {
@@ -81,6 +104,7 @@ export class MemoryJobLeases implements JobLeases {
       jobId: lease.jobId,
       halts: delay.halts,
       due: now + delay.seconds * 1000,
+      lapsed: false,
       lease: null,
     });
     return true;

@@ -8,6 +8,10 @@ export interface EventMeta {
   attempt?: number;
   /** Model tokens this event's effect used, for the replay timeline. */
   tokens?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /** What those tokens cost in dollars, by the price table (claude/price-table.ts). */
+  usd?: number;
+  /** The worker that wrote the event (BOOTY_WORKER_ID, else host:pid); absent in older logs. */
+  worker?: string;
 }
 
 export interface NewEvent {
@@ -52,6 +56,9 @@ export interface JobRecord {
   pr: number | null;
   /** The stream version the progress comment last showed. */
   reportedVersion: number;
+  /** The worker running the job now, and since when (epoch ms); null when none runs it. */
+  heldBy: string | null;
+  heldSince: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -67,6 +74,8 @@ export interface JobUpdate {
   tokens: number;
   branch?: string;
   pr?: number | null;
+  /** The GitHub App installation the job's request came through (the first append's). */
+  installation?: number | null;
 }
 
 /** A webhook delivery, by GitHub's GUID, and what booty made of it. */

@@ -78,6 +78,11 @@ export class StoreHealth {
     this.timer = null;
   }
 
+  /** Whether the error is the store's fault (it takes no writes now), without changing the state. */
+  isFault(err: unknown): boolean {
+    return isStoreFault(err);
+  }
+
   /**
    * A write failed: when it was the store's fault, the store is failing until a probe commits, or
    * lost for good when the write failed because the file was deleted or replaced under it.

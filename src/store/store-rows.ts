@@ -33,6 +33,9 @@ export interface JobRow {
   branch: string | null;
   pr: number | null;
   reported_version: number;
+  /** Absent in rows read before the column existed (a schema from before held_by). */
+  held_by?: string | null;
+  held_since?: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -95,6 +98,8 @@ export function toJobRecord(row: JobRow): JobRecord {
     branch: row.branch ?? null,
     pr: row.pr ?? null,
     reportedVersion: row.reported_version,
+    heldBy: row.held_by ?? null,
+    heldSince: row.held_since ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -18,6 +18,10 @@ export interface JobJson {
   tokens: number;
   /** How many events the job's log holds. */
   events: number;
+  /** The worker running the job now (BOOTY_WORKER_ID, else host:pid); null when none runs it. */
+  heldBy: string | null;
+  /** Since when that worker has held it; null when none does. */
+  heldSince: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -34,6 +38,8 @@ export interface JobRow {
   tokens: number;
   /** The stream's version: how many events the log holds. */
   version: number;
+  heldBy: string | null;
+  heldSince: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -49,6 +55,8 @@ export function jobJson(job: JobRow): JobJson {
     attempts: job.attempts,
     tokens: job.tokens,
     events: job.version,
+    heldBy: job.heldBy,
+    heldSince: job.heldSince === null ? null : new Date(job.heldSince).toISOString(),
     createdAt: new Date(job.createdAt).toISOString(),
     updatedAt: new Date(job.updatedAt).toISOString(),
   };

@@ -1,7 +1,7 @@
 import type { Analysis } from '../events/effect-results.js';
 import { attemptTrend, improvementRule } from '../machines/attempt-progress.js';
 import type { JobStateName } from '../machines/job.js';
-import { currentRound, type JobContext, tokensSpent } from '../machines/job-context.js';
+import { currentRound, type JobContext, tokensSpent, usdBaseOf, usdCapOf } from '../machines/job-context.js';
 import { code } from './markdown-format.js';
 
 // The refine loop's checkpoints as people read them: the plan waiting for approval, the budget a
@@ -37,7 +37,20 @@ function resumeWords(ctx: JobContext): string {
   return 'writing the first attempt';
 }
 
+/** The job stopped at its dollar cap (not its token budget): its request could not be paid for, or its answer went over. */
+export function atDollarCap(ctx: JobContext): boolean {
+  const usd = usdCapOf(ctx);
+  if (usd === null) return false;
+  if (ctx.settings.maxTokens === null || ctx.usage.costUsd > usd) return true;
+  return ctx.error?.code === 'BOOTY_E_BUDGET_EXCEEDED' && ctx.error.message.includes('budget of $');
+}
+
 export function budgetSection(ctx: JobContext): string {
+  if (atDollarCap(ctx))
+    return [
+      `**Budget:** booty spent $${ctx.usage.costUsd.toFixed(4)} (${n(tokensSpent(ctx.usage))} tokens) of this job's $${usdCapOf(ctx)}, and stopped before ${resumeWords(ctx)}.`,
+      `A writer's \`@booty continue\` raises the budget by $${usdBaseOf(ctx)} and resumes there; \`@booty cancel\` ends the job.`,
+    ].join('  \n');
   const max = ctx.settings.maxTokens ?? 0;
   const step = ctx.settings.budgetStep ?? max;
   return [

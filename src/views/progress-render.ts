@@ -8,7 +8,7 @@ import { type JobContext, jobView } from '../machines/job-context.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import { attemptsSection, failingCount } from './attempt-report.js';
 import { conversationSection } from './conversation-render.js';
-import { escalationLine, loopSection, trendSection } from './loop-render.js';
+import { atDollarCap, escalationLine, loopSection, trendSection } from './loop-render.js';
 import { capBody, code, formatDuration } from './markdown-format.js';
 import { usageLine } from './pr-body.js';
 import { errorWords, failureSection, inWords, outcomeMessage } from './step-failure.js';
@@ -224,7 +224,8 @@ const headlines: Record<JobStateName, (ctx: JobContext) => string> = {
   testing: () => WORKING,
   refining: () => WORKING,
   openingPr: () => WORKING,
-  budgetExhausted: () => '⏸️ booty reached this job’s token budget and waits for `@booty continue`',
+  budgetExhausted: (ctx) =>
+    `⏸️ booty reached this job’s ${atDollarCap(ctx) ? 'dollar' : 'token'} budget and waits for \`@booty continue\``,
   escalating: () => '⏳ booty is asking for help',
   promoting: () => WORKING,
   prOpened: (ctx) =>

@@ -154,6 +154,12 @@ export const RepoConfigFile = z
      * results, shown in the PR as weak evidence. Never the default: `tests` needs results booty reads.
      */
     gate: z.enum(['tests', 'exit-code'], { error: 'must be one of tests, exit-code' }).optional(),
+    /** Dollars one job may spend on the model; it only lowers the operator's BOOTY_MAX_USD_PER_JOB. */
+    maxUsd: z
+      .number({ error: 'must be a number of dollars' })
+      .positive('must be more than 0')
+      .max(10_000, 'must be at most 10000')
+      .optional(),
     /** Probot's convention: the settings this file builds on (`.github`, `repo`, `owner/repo:path.yml`). */
     _extends: z
       .string({ error: 'must be a repository (.github, repo or owner/repo), optionally with :path.yml' })
@@ -313,5 +319,6 @@ export function resolveConfig(input: {
     quality: { commands: parsed.quality?.commands ?? [] },
     baseBranch: parsed.baseBranch ?? null,
     gate: parsed.gate ?? 'tests',
+    ...(parsed.maxUsd === undefined ? {} : { maxUsd: parsed.maxUsd }),
   };
 }

@@ -1,15 +1,16 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnthropicSimulator } from '../../sim/anthropic/anthropic-simulator.js';
+import { priceFor } from '../../src/claude/price-table.js';
 import { toFailure } from '../../src/engine/effect.js';
 import { Supervisor } from '../../src/engine/supervisor.js';
 import { BootyError } from '../../src/errors.js';
 import { Intake } from '../../src/intake/deliveries.js';
-import { effectInput } from '../../src/machines/job-context.js';
+import { effectInput, usdCapOf } from '../../src/machines/job-context.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { sampleRequest, tempDir } from '../support/job-harness.js';
 import { scriptedEffects } from '../support/scripted-effects.js';
-import { analysis, claudeOverSimulator, job, makeRepo, signal } from './claude-fixtures.js';
+import { analysis, claudeOverSimulator, job, MODEL, makeRepo, signal } from './claude-fixtures.js';
 
 let sim: AnthropicSimulator | undefined;
 afterEach(async () => {
@@ -34,6 +35,73 @@ async function rejection(run: Promise<unknown>): Promise<BootyError> {
   if (!(err instanceof BootyError)) throw new Error(`expected a BootyError, got ${String(err)}`);
   return err;
 }
+
+/** A job under a dollar cap, having spent some already. */
+const dollarJob = (baseSha: string, maxUsd: number, spentUsd: number) => {
+  const j = job({ baseSha });
+  return { ...j, settings: { ...j.settings, maxUsd }, usage: { ...j.usage, costUsd: spentUsd } };
+};
+
+describe('dollar budgets', () => {
+  const price = priceFor(MODEL);
+  const inputUsd = (tokens: number) => (tokens * price.inputPerMTok) / 1e6;
+
+  it('refuses a call the job cannot pay for (its counted input and 1,024 output tokens), before sending it', async () => {
+    const { dir, baseSha } = makeRepo();
+    const started = await claudeOverSimulator({ script: [{ answer: analysis }] }, { repoDir: dir });
+    sim = started.simulator;
+    const err = await rejection(
+      started.effects.analyze(effectInput(dollarJob(baseSha, 0.05, 0.04), 'analyze'), { signal: signal() }),
+    );
+    const counted = sim.requests[0]!.response.input_tokens;
+    expect(err.code).toBe('BOOTY_E_BUDGET_EXCEEDED');
+    expect(err.params).toEqual({
+      unit: 'usd',
+      max: 0.05,
+      spent: '0.0400',
+      needed: (Math.ceil((inputUsd(counted) + (1024 * price.outputPerMTok) / 1e6) * 1e4) / 1e4).toFixed(4),
+    });
+    expect(err.message).toMatch(/^the job's budget of \$0\.05 would be exceeded \(spent \$0\.0400, /);
+    expect(sim.messages()).toEqual([]);
+  });
+
+  it('lowers max_tokens to the output that what is left of the cap buys', async () => {
+    const { dir, baseSha } = makeRepo();
+    const started = await claudeOverSimulator({ script: [{ answer: analysis }] }, { repoDir: dir });
+    sim = started.simulator;
+    await started.effects.analyze(effectInput(dollarJob(baseSha, 0.1, 0.02), 'analyze'), {
+      signal: signal(),
+    });
+    const counted = sim.requests[0]!.response.input_tokens;
+    const left = 0.1 - 0.02 - inputUsd(counted);
+    expect(sim.messages()[0]!.body.max_tokens).toBe(Math.floor((left * 1e6) / price.outputPerMTok));
+  });
+
+  it('an answer cut off at the max_tokens the dollars left fails as over the dollar budget, carrying what it spent', async () => {
+    const { dir, baseSha } = makeRepo();
+    const started = await claudeOverSimulator(
+      { script: [{ answer: analysis, outputTokens: 100_000 }] },
+      { repoDir: dir },
+    );
+    sim = started.simulator;
+    const err = await rejection(
+      started.effects.analyze(effectInput(dollarJob(baseSha, 0.1, 0.02), 'analyze'), { signal: signal() }),
+    );
+    expect(err.code).toBe('BOOTY_E_BUDGET_EXCEEDED');
+    expect(err.params.unit).toBe('usd');
+    expect(toFailure('analyze', err, 1).usage!.costUsd).toBeGreaterThan(0);
+  });
+
+  it("booty.yml's maxUsd lowers the operator's cap, and never raises it", () => {
+    const settings = { ...job().settings, maxUsd: 0.05 };
+    const config = (maxUsd?: number) => ({ ...job().config!, ...(maxUsd ? { maxUsd } : {}) });
+    expect(usdCapOf({ settings, config: config(0.02) })).toBe(0.02);
+    expect(usdCapOf({ settings, config: config(5) })).toBe(0.05);
+    expect(usdCapOf({ settings: { ...settings, maxUsd: null }, config: config(0.02) })).toBe(0.02);
+    expect(usdCapOf({ settings: { ...settings, usdAdded: 0.1 }, config: config(0.02) })).toBe(0.12);
+    expect(usdCapOf({ settings: { ...settings, maxUsd: null }, config: null })).toBeNull();
+  });
+});
 
 describe('token budgets', () => {
   it('refuses a call that would take the job over BOOTY_MAX_TOKENS_PER_JOB, before sending it', async () => {

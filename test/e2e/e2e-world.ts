@@ -111,6 +111,8 @@ async function worldOver(dir: string, github: GitHubSimulator, issue: number, re
     ANTHROPIC_BASE_URL: anthropic.url,
     BOOTY_RETRY_BASE_MS: '20',
     BOOTY_MAX_RETRIES: '2',
+    // A stop hands the jobs back at once unless a test drains them (test/e2e/drain.test.ts).
+    BOOTY_DRAIN_MS: '0',
     ...overrides,
   });
 

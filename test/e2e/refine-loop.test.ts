@@ -202,4 +202,46 @@ describe('the refine loop end to end', () => {
     expect(job.context.settings.maxTokens).toBe(10_000_001);
     await expectReplayVerified(world!.dir, jobId, 'promoted');
   });
+
+  it('a job with a $0.05 cap stops at its cap with what it spent shown, and finishes after @booty continue', async () => {
+    // Opus's prices and a second attempt: the job costs more than $0.05 in all.
+    const b = await start(
+      { BOOTY_MAX_USD_PER_JOB: '0.05', BOOTY_MODEL: 'claude-opus-4-5' },
+      { responder: demoResponder('refine') },
+    );
+    await world!.label();
+    const jobId = await b.jobId();
+    await b.quiet(jobId);
+    const parked = await b.job(jobId);
+    expect(parked.value).toBe('budgetExhausted');
+    const spent = parked.context.usage.costUsd;
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(0.05);
+    const progress = () => world!.comments().find((c) => c.body.includes('<!-- booty:progress'))!.body;
+    expect(progress()).toContain('booty reached this job’s dollar budget and waits for `@booty continue`');
+    expect(progress()).toContain(`booty spent $${spent.toFixed(4)}`);
+    expect(progress()).toContain("of this job's $0.05, and stopped before");
+    expect(progress()).toContain('raises the budget by $0.05 and resumes there');
+    // Stopped before the request it could not pay for, not after.
+    expect(parked.context.error?.message).toMatch(
+      /^the job's budget of \$0\.05 would be exceeded \(spent \$0\.\d{4}, /,
+    );
+    const calls = world!.anthropic.messages().filter((m) => m.status === 200).length;
+
+    // Each continue adds the cap again, and the job goes on from where it stopped.
+    let continues = 0;
+    for (; continues < 5 && (await b.job(jobId)).value === 'budgetExhausted'; ) {
+      continues++;
+      await b.writerSays('maintainer', '@booty continue');
+      await b.quiet(jobId);
+    }
+    const job = await b.job(jobId);
+    expect(job.value).toBe('promoted');
+    expect(continues).toBeGreaterThan(0);
+    expect(job.context.settings.usdAdded).toBeCloseTo(0.05 * continues, 6);
+    expect(job.context.settings.maxTokens).toBeNull();
+    expect(job.context.usage.costUsd).toBeLessThanOrEqual(0.05 * (continues + 1));
+    expect(world!.anthropic.messages().filter((m) => m.status === 200).length).toBeGreaterThan(calls);
+    await expectReplayVerified(world!.dir, jobId, 'promoted');
+  });
 });

@@ -21,11 +21,21 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
 
+let workers = 0;
+
 /** A worker: its own store (with leases), supervisor and scripted effects, on the database. */
-function worker(url: string, script: Script = {}, concurrency = 2, observers: JobObserver[] = []) {
-  const store = new PostgresEventStore(url, { leases: SETTINGS });
+function worker(
+  url: string,
+  script: Script = {},
+  concurrency = 2,
+  observers: JobObserver[] = [],
+  settings: LeaseSettings = SETTINGS,
+) {
+  const name = `worker-${++workers}`;
+  const store = new PostgresEventStore(url, { leases: settings });
   const effects = scriptedEffects(script);
   const errors: unknown[] = [];
+  const notes: string[] = [];
   const supervisor = new Supervisor({
     store,
     effects: effects.impls,
@@ -33,13 +43,15 @@ function worker(url: string, script: Script = {}, concurrency = 2, observers: Jo
     observers,
     settings: { retryBaseMs: 1, retryCapMs: 5 },
     onError: (err) => errors.push(err),
+    note: (_level, _jobId, what) => notes.push(what),
+    worker: name,
   });
   const intake = new Intake(supervisor);
   closing.push(async () => {
     await supervisor.shutdown();
     await store.close();
   });
-  return { store, supervisor, intake, effects, errors };
+  return { name, store, supervisor, intake, effects, errors, notes };
 }
 
 const labeled = (issue: number, id = `d-${issue}`) =>
@@ -281,6 +293,23 @@ describe('workers on one database', () => {
     expect(new Set(steps).size).toBe(steps.length);
   });
 
+  it('given a job offered at a busy worker, then an idle worker that looks only once a minute takes it at once, told of the offer', async () => {
+    const url = await freshDatabase();
+    const busy = worker(url, { delayMs: 1_000 }, 1);
+    const idle = worker(url, {}, 1, [], { seconds: 4, pollMs: 60_000 });
+    await busy.supervisor.boot();
+    const first = await startJob(busy, 1);
+    await until('the busy worker to run its job', async () => busy.effects.log.length > 0);
+    // The idle worker's first look finds nothing; its next is a minute away.
+    await idle.supervisor.boot();
+    await sleep(300);
+    const second = await startJob(busy, 2);
+    await until('the idle worker to run the second job', async () =>
+      idle.effects.log.some((k) => k.startsWith(`${second}:`)),
+    );
+    expect(idle.effects.log.some((k) => k.startsWith(`${first}:`))).toBe(false);
+  });
+
   it('given a job whose gateway died between appending its request and offering it, then a worker offers and runs it after two lease periods', async () => {
     const url = await freshDatabase();
     // A worker that takes webhooks and leases nothing (never booted): the gateway's half, the
@@ -323,28 +352,31 @@ describe('workers on one database', () => {
 });
 
 describe('a worker that cannot renew', () => {
-  it('given renewals that hang (the queue row locked), then the worker stops its run within the lease, before another worker could take the job', async () => {
+  it('given renewals that hang (the queue row locked), then the worker stops its run within the lease, keeping the lease, and runs the job again itself once a renewal gets through', async () => {
     const url = await freshDatabase();
     const a = worker(url);
     // The effect waits long, unless its run is stopped: then it hears the abort.
     let started = false;
     let aborted: boolean | null = null;
+    let calls = 0;
     const prepare = a.effects.impls.prepare;
     a.effects.impls.prepare = ((input, ctx) =>
-      new Promise((resolve, reject) => {
-        started = true;
-        const done = setTimeout(() => {
-          aborted = false;
-          resolve(prepare(input, ctx));
-        }, 30_000);
-        ctx.signal.addEventListener('abort', () => {
-          clearTimeout(done);
-          aborted ??= true;
-          reject(new BootyError('BOOTY_E_EFFECT_TRANSIENT', { src: 'prepare', reason: 'aborted' }));
-        });
-      })) as typeof prepare;
+      ++calls > 1
+        ? prepare(input, ctx)
+        : new Promise((resolve, reject) => {
+            started = true;
+            const done = setTimeout(() => {
+              aborted = false;
+              resolve(prepare(input, ctx));
+            }, 30_000);
+            ctx.signal.addEventListener('abort', () => {
+              clearTimeout(done);
+              aborted ??= true;
+              reject(new BootyError('BOOTY_E_EFFECT_TRANSIENT', { src: 'prepare', reason: 'aborted' }));
+            });
+          })) as typeof prepare;
     await a.supervisor.boot();
-    await startJob(a, 1);
+    const jobId = await startJob(a, 1);
     await until('the first effect to start', async () => started);
 
     // Another session holds the leased row: every renewal waits on it and never answers in time.
@@ -357,13 +389,81 @@ describe('a worker that cannot renew', () => {
         SETTINGS.seconds * 3000,
       );
       expect(aborted).toBe(true);
-      // Stopped while the renewal still hung: no renewal had failed (nor timed out) yet.
-      expect(errorsWhenStopped.map((e) => (e as BootyError).code ?? String(e))).toEqual([
-        'BOOTY_E_LEASE_LAPSED',
-      ]);
+      // Stopped while the renewal still hung: no renewal had failed (nor timed out) yet, and the
+      // lease is not taken for lapsed: the run is paused, its lease kept.
+      expect(errorsWhenStopped.map((e) => (e as BootyError).code ?? String(e))).toEqual([]);
+      expect(a.notes.filter((n) => /paused here, keeping its lease/.test(n))).toHaveLength(1);
     } finally {
       await held.release();
     }
+    // A renewal gets through: the job runs here again, from its log, and to its end.
+    const other = worker(url);
+    await other.supervisor.boot();
+    await until('the job to park', async () => (await a.store.getJob(jobId))?.state === 'promoted', 30_000);
+    expect(a.notes.filter((n) => /runs here again/.test(n))).toHaveLength(1);
+    expect(other.effects.log).toEqual([]);
+    expect(calls).toBe(2);
+    expect(a.effects.log.filter((k) => k.startsWith(`${jobId}:prepare:`))).toHaveLength(1);
+  });
+});
+
+describe('a draining worker', () => {
+  it('given a worker draining with a step under way, then the step finishes and is logged there, the job stops before its next step, and another worker runs the rest, no step twice', async () => {
+    const url = await freshDatabase();
+    const leaving = worker(url, { delayMs: 800 }, 1);
+    await leaving.supervisor.boot();
+    const jobId = await startJob(leaving, 1);
+    await until('the first effect to start', async () => leaving.effects.log.length > 0);
+    expect((await leaving.store.getJob(jobId))?.heldBy).toBe(leaving.name);
+
+    const report = await leaving.supervisor.shutdown({ drainMs: 20_000 });
+    expect(report).toEqual({ finishedStep: [jobId], handedBack: [] });
+    // The step ran once, here, to its outcome; nothing after it started here.
+    expect(leaving.effects.log).toEqual([`${jobId}:prepare:0`]);
+    const logged = await leaving.store.readStream(jobId);
+    expect(logged.map((e) => `${e.type}:${e.data.step ?? ''}`)).toEqual([
+      'JobRequested:',
+      'StepSucceeded:prepare',
+    ]);
+    expect(logged[1]!.meta.worker).toBe(leaving.name);
+    // Let go: held by none, and queued for another worker.
+    expect((await leaving.store.getJob(jobId))?.heldBy).toBeNull();
+
+    const staying = worker(url);
+    await staying.supervisor.boot();
+    await until('the job to park', async () => (await staying.store.getJob(jobId))?.state === 'promoted');
+    expect(staying.effects.log.filter((k) => k.includes(':prepare:'))).toEqual([]);
+    const events = await staying.store.readStream(jobId);
+    const steps = events.map((e) => `${e.type}:${e.data.step ?? ''}`);
+    expect(new Set(steps).size).toBe(steps.length);
+    expect(new Set(events.slice(2).map((e) => e.meta.worker))).toEqual(new Set([staying.name]));
+  });
+
+  it('given a step longer than the drain, or a second signal, then the job is handed back with its step unfinished, and says so', async () => {
+    const url = await freshDatabase();
+    const bounded = worker(url, { delayMs: 5_000 }, 1);
+    await bounded.supervisor.boot();
+    const first = await startJob(bounded, 1);
+    await until('the first effect to start', async () => bounded.effects.log.length > 0);
+    expect(await bounded.supervisor.shutdown({ drainMs: 300 })).toEqual({
+      finishedStep: [],
+      handedBack: [first],
+    });
+    expect((await bounded.store.readStream(first)).map((e) => e.type)).toEqual(['JobRequested']);
+
+    const hurried = worker(url, { delayMs: 5_000 }, 1);
+    await hurried.supervisor.boot();
+    await until('the job to start again', async () => hurried.effects.log.length > 0);
+    const stopping = hurried.supervisor.shutdown({ drainMs: 60_000 });
+    await sleep(100);
+    hurried.supervisor.hurry();
+    expect(await stopping).toEqual({ finishedStep: [], handedBack: [first] });
+    expect((await hurried.store.readStream(first)).map((e) => e.type)).toEqual(['JobRequested']);
+    // Without a drain, as before: handed back at once.
+    const immediate = worker(url, { delayMs: 5_000 }, 1);
+    await immediate.supervisor.boot();
+    await until('the job to start again', async () => immediate.effects.log.length > 0);
+    expect(await immediate.supervisor.shutdown()).toEqual({ finishedStep: [], handedBack: [first] });
   });
 });
 

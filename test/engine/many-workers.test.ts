@@ -58,7 +58,7 @@ describe('many workers on one PostgreSQL database', () => {
       await until('a third of the PRs', async () => world.pulls().length >= ISSUES / 3, 120_000, why);
       const runningHere = async () => {
         const text = await (await fetch(`${urls[1]}/metrics`)).text();
-        return Number(/^booty_jobs_running_here (\d+)$/m.exec(text)?.[1] ?? 0);
+        return Number(/^booty_jobs_running_here\{worker="[^"]+"\} (\d+)$/m.exec(text)?.[1] ?? 0);
       };
       await until('the second worker to be running jobs', async () => (await runningHere()) > 0, 30_000, why);
       workers[1]!.proc.kill('SIGKILL');

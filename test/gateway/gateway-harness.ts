@@ -149,6 +149,8 @@ export async function startTestServer(
     GITHUB_WEBHOOK_SECRET: SECRET,
     GITHUB_WEBHOOK_SECRET_PREVIOUS: PREVIOUS_SECRET,
     BOOTY_TRIGGER_LABEL: TRIGGER,
+    // A test's close stops its jobs at once (test/e2e/drain.test.ts drains them).
+    BOOTY_DRAIN_MS: '0',
     ...options.env,
   });
   const { log, lines } = captureLog();

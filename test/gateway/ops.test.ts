@@ -23,7 +23,7 @@ describe('a job run through the gateway', () => {
   let s: TestServer;
   let jobId: string;
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTestServer({ env: { BOOTY_WORKER_ID: 'test-worker' } });
     const r = await deliver(s.url, { payload: labelPayload('labeled', { issue: 5 }) });
     jobId = r.body.jobId;
     expect((await s.supervisor.whenFinished(jobId)).value).toBe('promoted');
@@ -77,7 +77,8 @@ describe('a job run through the gateway', () => {
     expect(metric(m.text, 'booty_webhook_deliveries_total{outcome="created"}')).toBe(1);
     expect(metric(m.text, 'booty_jobs{state="promoted"}')).toBe(1);
     // The job waits with its PR, parked: it holds nothing in this process.
-    expect(metric(m.text, 'booty_jobs_running_here')).toBe(0);
+    expect(metric(m.text, 'booty_jobs_running_here{worker="test-worker"}')).toBe(0);
+    expect(metric(m.text, 'booty_store_jobs{state="promoted"}')).toBe(1);
     for (const effect of ['prepare', 'runBaseline', 'analyze', 'generate', 'runTests', 'openPr', 'promotePr'])
       expect(metric(m.text, `booty_effect_duration_seconds_count{effect="${effect}",result="ok"}`)).toBe(1);
     // The scripted model spends 100 input tokens per call: one analysis and one generation.

@@ -98,6 +98,55 @@ export function jobIndexContract(name: string, target: StoreMaker<IndexUnderTest
       await again.close();
     });
 
+    it('given a job run by one worker, then it shows that worker and since when, kept while it holds the job again, and let go only by that worker', async () => {
+      const { store } = await target.make();
+      await store.append('j1', 0, [ev('JobRequested', 1)], { job: jobAt('analyzing') });
+      expect(await store.getJob('j1')).toMatchObject({ heldBy: null, heldSince: null });
+      const before = Date.now();
+      await store.markHeld('j1', 'host-a:1');
+      const held = (await store.getJob('j1'))!;
+      expect(held.heldBy).toBe('host-a:1');
+      expect(held.heldSince).toBeGreaterThanOrEqual(before);
+      // The same worker again (a run resumed after a pause): since when stays.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await store.markHeld('j1', 'host-a:1');
+      expect(await store.getJob('j1')).toMatchObject({ heldBy: 'host-a:1', heldSince: held.heldSince });
+      // Another worker took it over: it shows the other, from now; the first one's let-go is no-op.
+      await store.markHeld('j1', 'host-b:2');
+      const moved = (await store.getJob('j1'))!;
+      expect(moved.heldBy).toBe('host-b:2');
+      expect(moved.heldSince).toBeGreaterThan(held.heldSince!);
+      await store.markLetGo('j1', 'host-a:1');
+      expect(await store.getJob('j1')).toMatchObject({ heldBy: 'host-b:2' });
+      await store.markLetGo('j1', 'host-b:2');
+      expect(await store.getJob('j1')).toMatchObject({ heldBy: null, heldSince: null });
+      await store.markHeld('j1', 'host-b:2');
+      await store.clearHeld();
+      expect(await store.getJob('j1')).toMatchObject({ heldBy: null, heldSince: null });
+    });
+
+    it("given events with their dollars, then an installation's spend since a time counts its own jobs' events from then", async () => {
+      const { store } = await target.make();
+      const spend = (usd: number) => ({ ...ev('StepSucceeded', 2), meta: { usd } });
+      await store.append('a', 0, [ev('JobRequested', 1), spend(0.25)], {
+        job: { ...jobAt('analyzing', { issue: 1 }), installation: 7 },
+      });
+      await store.append('b', 0, [ev('JobRequested', 1), spend(0.5)], {
+        job: { ...jobAt('analyzing', { issue: 2 }), installation: 8 },
+      });
+      await store.append('c', 0, [ev('JobRequested', 1), spend(1)], {
+        job: jobAt('analyzing', { issue: 3 }),
+      });
+      const later = Date.now() + 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await store.append('a', 2, [spend(0.125)], { job: jobAt('generating', { issue: 1 }) });
+      expect(await store.spentSince(0, 7)).toBeCloseTo(0.375);
+      expect(await store.spentSince(later, 7)).toBeCloseTo(0.125);
+      expect(await store.spentSince(0, 8)).toBeCloseTo(0.5);
+      expect(await store.spentSince(0, null)).toBeCloseTo(1);
+      expect(await store.spentSince(0, 9)).toBe(0);
+    });
+
     it('given a closed store, then its calls reject rather than answer', async () => {
       const { store } = await target.make();
       await store.close();

@@ -54,10 +54,18 @@ export function jobLeasesContract(name: string, target: LeasesMaker) {
         expect(await b.take(5)).toEqual([]);
       }
 
-      // Not renewed (the worker died): the lease lapses after its period, and the other takes it.
+      // Not renewed (the worker died): the lease lapses after its period, a worker's lapse puts it
+      // back, and the other takes it over.
+      expect(await b.lapse()).toEqual([]);
       await elapse(SETTINGS.seconds * 1000);
-      const second = await until('the lapsed lease to move', async () => (await b.take(5))[0]);
-      expect(second.jobId).toBe('job-1');
+      const moved = await until('the lease to lapse', async () => {
+        const lapsed = await b.lapse();
+        return lapsed.length > 0 && lapsed;
+      });
+      expect(moved).toEqual(['job-1']);
+      expect(await a.lapse()).toEqual([]);
+      const second = (await b.take(5))[0]!;
+      expect(second).toMatchObject({ jobId: 'job-1', takenOver: true });
       expect(second.token).not.toBe(first!.token);
       // The first worker's lease is gone: its renewal says so, and its release touches nothing.
       expect(await a.renew([first!])).toEqual([first]);
@@ -67,7 +75,24 @@ export function jobLeasesContract(name: string, target: LeasesMaker) {
       // Released, the job is in no queue until it is offered again.
       expect(await a.take(5)).toEqual([]);
       await b.offer(['job-1']);
-      expect((await a.take(5)).map((l) => l.jobId)).toEqual(['job-1']);
+      expect(await a.take(5)).toEqual([expect.objectContaining({ jobId: 'job-1', takenOver: false })]);
+    });
+
+    it('given jobs offered, leased and let go with a delay, then the stats count each once, as every worker sees them', async () => {
+      const { workers, elapse } = await queue();
+      const [a, b] = workers();
+      expect(await a.stats()).toEqual({ queued: 0, oldestSeconds: 0, leased: 0, delayed: 0 });
+      await a.offer(['job-1', 'job-2', 'job-3']);
+      const [held, halted] = await a.take(2);
+      await a.release(halted!, { seconds: 60, halts: 1 });
+      await elapse(1_100);
+      for (const w of [a, b]) {
+        const stats = await w.stats();
+        expect(stats).toMatchObject({ queued: 1, leased: 1, delayed: 1 });
+        expect(stats.oldestSeconds).toBeGreaterThanOrEqual(1);
+        expect(stats.oldestSeconds).toBeLessThan(30);
+      }
+      expect(held!.jobId).not.toBe(halted!.jobId);
     });
 
     it('given jobs offered, then a take leases at most as many as asked, and each job to one worker', async () => {

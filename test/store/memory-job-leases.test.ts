@@ -32,8 +32,11 @@ describe('MemoryJobLeases', () => {
     now += 4_000;
     expect(await leases.renew([lease!])).toEqual([lease]);
     expect(await leases.release(lease!)).toBe(false);
+    // Lapsed, and not put back yet: no take leases it.
+    expect(await leases.take(1)).toEqual([]);
+    expect(await leases.lapse()).toEqual(['job-1']);
     const [again] = await leases.take(1);
-    expect(again).toMatchObject({ jobId: 'job-1', halts: 0 });
+    expect(again).toMatchObject({ jobId: 'job-1', halts: 0, takenOver: true });
     expect(again!.token).not.toBe(lease!.token);
   });
 });

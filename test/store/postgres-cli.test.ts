@@ -11,6 +11,7 @@ import { compiled } from '../support/compiled.js';
 import { sampleRequest, tempDir } from '../support/job-harness.js';
 import { freshDatabase, onDatabase } from '../support/postgres-database.js';
 import { scriptedEffects } from '../support/scripted-effects.js';
+import { until } from '../support/until.js';
 
 // `booty jobs` and `booty replay` on a PostgreSQL database, through the compiled CLI in a process
 // of its own, as an operator runs them. A real job runs on the PostgreSQL store; its rows, copied
@@ -83,7 +84,7 @@ describe('booty jobs and booty replay on PostgreSQL', () => {
     expect(table).toEqual({
       code: 0,
       stderr: '',
-      stdout: `${id}  ISSUE           STATE     ATTEMPTS  AGE  OUTCOME\n${jobId}  acme/widgets#1  promoted  2         3d   tests-passed\n`,
+      stdout: `${id}  ISSUE           STATE     ATTEMPTS  AGE  WORKER  OUTCOME\n${jobId}  acme/widgets#1  promoted  2         3d           tests-passed\n`,
     });
     expect((await booty(['jobs'], { BOOTY_DATABASE_URL: url })).stdout).toBe(table.stdout);
     expect((await booty(['jobs', '--db', sqlite])).stdout).toBe(table.stdout);
@@ -100,11 +101,52 @@ describe('booty jobs and booty replay on PostgreSQL', () => {
         attempts: 2,
         tokens: Number(job.tokens),
         events: await countEvents(),
+        heldBy: null,
+        heldSince: null,
         createdAt: new Date(Number(job.created_at)).toISOString(),
         updatedAt: new Date(Number(job.updated_at)).toISOString(),
       },
     ];
     expect(json).toEqual({ code: 0, stderr: '', stdout: `${JSON.stringify(expected, null, 2)}\n` });
+  });
+
+  it('jobs --db postgres://… shows the worker running a job, and since when', async () => {
+    const running = await freshDatabase();
+    const store = await PostgresEventStore.open(running);
+    const effects = scriptedEffects();
+    // The first step waits until its run is stopped: the job is held while the CLI reads.
+    let started = false;
+    effects.impls.prepare = ((_input, ctx) =>
+      new Promise((_resolve, reject) => {
+        started = true;
+        ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
+      })) as typeof effects.impls.prepare;
+    const supervisor = new Supervisor({
+      store,
+      effects: effects.impls,
+      settings: { retryBaseMs: 1, retryCapMs: 5 },
+      worker: 'worker-7',
+    });
+    try {
+      const r = await new Intake(supervisor).submit(
+        { id: 'delivery-1', event: 'issues', action: 'labeled' },
+        { kind: 'request', request: sampleRequest(1) },
+      );
+      if (r.outcome !== 'created') throw new Error(r.outcome);
+      await until('the first step to start', async () => started);
+      const table = await booty(['jobs', '--db', running]);
+      expect(table.code).toBe(0);
+      expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+ISSUE\s+STATE\s+ATTEMPTS\s+AGE\s+WORKER\s+OUTCOME$/);
+      expect(table.stdout).toMatch(
+        new RegExp(`^${r.jobId}\\s+acme/widgets#1\\s+\\w+\\s+\\d+\\s+\\d+s\\s+worker-7 \\(\\d+s\\)`, 'm'),
+      );
+      const [json] = JSON.parse((await booty(['jobs', '--json', '--db', running])).stdout);
+      expect(json).toMatchObject({ jobId: r.jobId, heldBy: 'worker-7' });
+      expect(Date.parse(json.heldSince)).toBeGreaterThanOrEqual(Date.parse(json.createdAt));
+    } finally {
+      await supervisor.shutdown();
+      await store.close();
+    }
   });
 
   it('jobs on a PostgreSQL database without booty in it fails in one line, the password left out', async () => {

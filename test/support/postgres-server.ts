@@ -19,6 +19,10 @@ export interface PostgresServer {
   /** The server's `postgres` database as its superuser. */
   url: string;
   stop(): Promise<void>;
+  /** An outage: the server stops, keeping its data and its port, until `resume`. */
+  halt(): Promise<void>;
+  /** The halted server starts again on its port, from its data; resolves as it takes connections. */
+  resume(): Promise<void>;
 }
 
 export async function startPostgresServer(options: { durable?: boolean } = {}): Promise<PostgresServer> {
@@ -52,11 +56,20 @@ export async function startPostgresServer(options: { durable?: boolean } = {}): 
       return null;
     });
     if (server) {
+      let running: { stop(): Promise<void> } | null = server;
       return {
         url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
         stop: async () => {
-          await server.stop();
+          await running?.stop();
+          running = null;
           fs.rmSync(dir, { recursive: true, force: true });
+        },
+        halt: async () => {
+          await running?.stop();
+          running = null;
+        },
+        resume: async () => {
+          running ??= await serve(bin, path.join(dir, 'data'), port, flags);
         },
       };
     }
@@ -145,6 +158,13 @@ async function launch(bin: Binaries, data: string, port: number, flags: string[]
     init.on('error', reject);
     init.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`initdb exited ${code}: ${err}`))));
   });
+  return serve(bin, data, port, flags);
+}
+
+/** The server on its data directory, until it says it takes connections. */
+async function serve(bin: Binaries, data: string, port: number, flags: string[]) {
+  const as = { ...bin.as, cwd: path.dirname(data) };
+  const env = { ...process.env, LC_MESSAGES: 'C' };
   const server = spawn(bin.postgres, ['-D', data, '-p', String(port), ...flags], {
     ...as,
     env,

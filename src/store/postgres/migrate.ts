@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Pool, PoolClient } from 'pg';
+import { BootyError } from '../../errors.js';
 import { inTransaction } from './transaction.js';
 
 // Schema migrations for the PostgreSQL store, applied in order, each once, in one transaction
@@ -47,11 +48,25 @@ export async function readMigrations(): Promise<Migration[]> {
 // one database (a fleet of workers) take turns here, and all but the first find nothing to do.
 const MIGRATION_LOCK = 0x626f6f74; // "boot"
 
-export async function migrate(pool: Pool): Promise<void> {
+/**
+ * Brings the schema to this build's version. A schema a newer booty migrated is refused
+ * (BOOTY_E_SCHEMA_NEWER): this build would write rows that release's readers, or read rows its own
+ * readers, do not expect (README: Operations, upgrades).
+ */
+export async function migrate(pool: Pool, path: string): Promise<void> {
   const migrations = await readMigrations();
   const pending = (done: Set<number>) => migrations.filter((m) => !done.has(m.version));
+  const done = await applied(pool);
+  const newest = Math.max(0, ...done);
+  if (newest > migrations.length)
+    throw new BootyError('BOOTY_E_SCHEMA_NEWER', {
+      path,
+      what: 'schema',
+      found: newest,
+      known: migrations.length,
+    });
   // Current already, as at most starts: nothing is locked or written, so a read-only server opens.
-  if (pending(await applied(pool)).length === 0) return;
+  if (pending(done).length === 0) return;
   await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,40 +1,57 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type PgBoss from 'pg-boss';
-import { BootyError } from '../../errors.js';
-import type { Delay, JobLeases, Lease, LeaseSettings } from '../job-leases.js';
+import { BootyError, isBootyError } from '../../errors.js';
+import type { Delay, JobLeases, Lease, LeaseSettings, QueueStats } from '../job-leases.js';
 import { redactUrl } from './postgres-url.js';
 
 // Job leases on pg-boss (10.x: the line that runs on Node 20), in its own schema of booty's
 // database. One queue row per job at a time: the row's id is derived from the job id, so offering
 // a job that is queued or leased already inserts nothing (pg-boss's send dedupes on the id).
-// pg-boss leases a row by moving it to `active` (fetch, SKIP LOCKED), and its maintenance moves an
-// active row whose `expire_in` has passed back to `retry`, for any worker to fetch again: that is
-// the lease expiring. pg-boss 10 has no heartbeat (12 has, on Node 22), so renewing is one UPDATE
-// of the row's expire_in, and releasing deletes the row; both name the activation by its
-// started_on, which every fetch stamps anew, so a worker whose lease lapsed, even to a later
-// activation of the same row, touches nothing. A job whose run halted is let go delayed: its
-// row goes back to `created` with a later start_after (fetch skips it until then) and the count
-// of halts in a row in its data, in one UPDATE, so no offer can queue the job for now in between.
+// pg-boss leases a row by moving it to `active` (fetch, SKIP LOCKED). pg-boss 10 has no heartbeat
+// (12 has, on Node 22), so renewing is one UPDATE of the row's expire_in, and releasing deletes the
+// row; both name the activation by its started_on, which every fetch stamps anew, so a worker whose
+// lease lapsed, even to a later activation of the same row, touches nothing. A job whose run
+// halted is let go delayed: its row goes back to `created` with a later start_after (fetch skips
+// it until then) and the count of halts in a row in its data, in one UPDATE, so no offer can queue
+// the job for now in between.
+// A lease lapses by booty's own UPDATE (lapse), not pg-boss's maintenance, which would move every
+// row past its expire_in back to `retry` the moment the database came back from a restart longer
+// than a lease: the live workers that held them, paused meanwhile, would lose them to whichever
+// worker fetched first. Here a lease lives a period from its last renewal or from the server's
+// start, whichever is later, so its worker renews it first. pg-boss's maintenance is off (its
+// archive and drop have nothing to do here: a row is deleted when let go).
 
 const QUEUE = 'booty-jobs';
+/** The channel offers are told on (NOTIFY), so free workers take them without waiting to look. */
+const CHANNEL = 'booty_jobs_offered';
 const SCHEMA = 'pgboss';
 // Lapsed leases always go back to the queue: a job is never given up for lapsing.
 const RETRY_LIMIT = 1_000_000;
 
-/** A queue row's data: the job, and its halts in a row when it was let go delayed. */
+/** A queue row's data: the job, its halts in a row when it was let go delayed, and a lapse to tell. */
 interface RowData {
   jobId: string;
   halts?: number;
+  /** Its last lease lapsed: the next take is a takeover (cleared by it). */
+  lapsed?: boolean;
 }
 
 export class PgBossLeases implements JobLeases {
   readonly settings: LeaseSettings;
   private readonly boss: Promise<PgBoss>;
+  private readonly url: string;
   private report: (err: unknown) => void = () => undefined;
+  /** Told of every offer on the database (LISTEN), while watching. */
+  private offered: (() => void) | null = null;
+  private listener: import('pg').Client | null = null;
+  private closed = false;
 
   constructor(url: string, settings: LeaseSettings) {
     this.settings = settings;
+    this.url = url;
     this.boss = start(url, settings, (err) => this.report(err)).catch((err: unknown) => {
+      if (isBootyError(err, 'BOOTY_E_SCHEMA_NEWER')) throw err;
       throw new BootyError(
         'BOOTY_E_LEASES_UNAVAILABLE',
         { path: redactUrl(url), reason: (err as Error).message },
@@ -48,8 +65,55 @@ export class PgBossLeases implements JobLeases {
     await this.boss;
   }
 
+  watchOffers(offered: () => void): void {
+    this.offered = offered;
+    void this.listen();
+  }
+
+  /**
+   * A connection of its own that LISTENs for offers (pooled ones come and go), made again a second
+   * after it is lost (a database restart); once listening, it says so, as offers may have come
+   * while it was not. Its faults are the looks' to meet: every worker still looks now and then.
+   */
+  private async listen(): Promise<void> {
+    if (this.closed || !this.offered) return;
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: this.url, application_name: 'booty offers' });
+    this.listener = client;
+    let lost = false;
+    const again = () => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) this.listener = null;
+      client.end().catch(() => undefined);
+      if (!this.closed) setTimeout(() => void this.listen(), 1_000).unref();
+    };
+    client.on('error', again);
+    client.on('end', again);
+    client.on('notification', () => this.offered?.());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      this.offered?.();
+    } catch {
+      again();
+    }
+  }
+
+  /** Wakes every watching worker: jobs were offered or put back. */
+  private async tellOffered(boss: PgBoss): Promise<void> {
+    await boss.getDb().executeSql(`SELECT pg_notify('${CHANNEL}', '')`, []);
+  }
+
   async offer(jobIds: string[]): Promise<void> {
     const boss = await this.boss;
+    if (jobIds.length > 0) {
+      await this.sendAll(boss, jobIds);
+      await this.tellOffered(boss);
+    }
+  }
+
+  private async sendAll(boss: PgBoss, jobIds: string[]): Promise<void> {
     for (const jobId of jobIds) {
       await boss.send(
         QUEUE,
@@ -71,7 +135,8 @@ export class PgBossLeases implements JobLeases {
     if (rows.length === 0) return [];
     // The lease lasts this worker's period, not the one its offerer's settings wrote on the row.
     const { rows: tokens } = await boss.getDb().executeSql(
-      `UPDATE ${SCHEMA}.job SET expire_in = (now() - started_on) + $3 * interval '1 second'
+      `UPDATE ${SCHEMA}.job SET expire_in = (now() - started_on) + $3 * interval '1 second',
+         data = data - 'lapsed'
        WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'
        RETURNING id::text AS id, started_on::text AS token`,
       [QUEUE, rows.map((r) => r.id), this.settings.seconds],
@@ -79,7 +144,9 @@ export class PgBossLeases implements JobLeases {
     const tokenOf = new Map((tokens as { id: string; token: string }[]).map((t) => [t.id, t.token]));
     return rows.flatMap((r) => {
       const token = tokenOf.get(r.id);
-      return token ? [{ jobId: r.data.jobId, token, halts: r.data.halts ?? 0 }] : [];
+      return token
+        ? [{ jobId: r.data.jobId, token, halts: r.data.halts ?? 0, takenOver: r.data.lapsed === true }]
+        : [];
     });
   }
 
@@ -122,11 +189,44 @@ export class PgBossLeases implements JobLeases {
     return rows.length === 1;
   }
 
+  async lapse(): Promise<string[]> {
+    const boss = await this.boss;
+    const { rows } = await boss.getDb().executeSql(
+      `UPDATE ${SCHEMA}.job SET state = 'retry', start_after = now(), data = data || '{"lapsed": true}'
+       WHERE name = $1 AND state = 'active'
+         AND started_on + expire_in < now()
+         AND pg_postmaster_start_time() + $2 * interval '1 second' < now()
+       RETURNING data->>'jobId' AS job_id`,
+      [QUEUE, this.settings.seconds],
+    );
+    if (rows.length > 0) await this.tellOffered(boss);
+    return (rows as { job_id: string }[]).map((r) => r.job_id);
+  }
+
+  async stats(): Promise<QueueStats> {
+    const boss = await this.boss;
+    const { rows } = await boss.getDb().executeSql(
+      `SELECT count(*) FILTER (WHERE waiting AND due)::int AS queued,
+         COALESCE(extract(epoch FROM now() - min(start_after) FILTER (WHERE waiting AND due)), 0)::float8 AS oldest,
+         count(*) FILTER (WHERE state = 'active')::int AS leased,
+         count(*) FILTER (WHERE waiting AND NOT due)::int AS delayed
+       FROM (SELECT state, start_after, state IN ('created', 'retry') AS waiting, start_after <= now() AS due
+             FROM ${SCHEMA}.job WHERE name = $1) q`,
+      [QUEUE],
+    );
+    const row = rows[0] as { queued: number; oldest: number; leased: number; delayed: number };
+    return { queued: row.queued, oldestSeconds: row.oldest, leased: row.leased, delayed: row.delayed };
+  }
+
   reportErrorsTo(report: (err: unknown) => void): void {
     this.report = report;
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
     const boss = await this.boss.catch(() => null);
     await boss?.stop({ graceful: false, close: true, wait: true });
   }
@@ -143,6 +243,9 @@ async function start(url: string, settings: LeaseSettings, report: (err: unknown
     statement_timeout: timeoutMs,
     query_timeout: timeoutMs + 1_000,
     connectionTimeoutMillis: timeoutMs,
+    // Kept open between an idle worker's looks (at most 10 s apart): a new connection costs a
+    // password exchange (SCRAM) each time, much of what an idle worker spends.
+    idleTimeoutMillis: 60_000,
   };
   const boss = new PgBossClass({
     connectionString: url,
@@ -151,14 +254,13 @@ async function start(url: string, settings: LeaseSettings, report: (err: unknown
     max: 4,
     // pg's pool options, which pg-boss passes on (its types do not name them).
     ...timeouts,
-    // The cron scheduler and its clock checks are not used.
+    // The cron scheduler and its clock checks are not used; nor is maintenance (lapse() instead).
     schedule: false,
-    // Maintenance finds lapsed leases; one worker runs it per interval, whichever comes first.
-    supervise: true,
-    maintenanceIntervalSeconds: Math.max(1, Math.ceil(settings.seconds / 2)),
+    supervise: false,
   });
-  // Maintenance errors (a lost connection) are retried on its next run; reported, not thrown.
+  // Errors of pg-boss's own (a lost connection of its pool) are reported, not thrown.
   boss.on('error', report);
+  await refuseNewerSchema(boss, url);
   await boss.start();
   // Workers starting together create the queue (a table per queue) at once, and PostgreSQL may
   // break their deadlock by failing one: it looks again, and finds the queue made.
@@ -174,6 +276,36 @@ async function start(url: string, settings: LeaseSettings, report: (err: unknown
 }
 
 const DEADLOCK = '40P01';
+
+/** pg-boss's schema version that this pg-boss knows (and migrates to). */
+const PG_BOSS_SCHEMA: number = createRequire(import.meta.url)('pg-boss/version.json').schema;
+
+/**
+ * A queue schema a newer pg-boss migrated is refused: pg-boss itself would start on it and fetch
+ * with statements written for another shape. Its pool opens here so that start() uses it.
+ */
+async function refuseNewerSchema(boss: PgBoss, url: string): Promise<void> {
+  const db = boss.getDb() as PgBoss.Db & PoolOfOurs;
+  if (db.open && !db.opened) await db.open();
+  if (!(await boss.isInstalled())) return;
+  const found = Number(await boss.schemaVersion());
+  if (found > PG_BOSS_SCHEMA) {
+    await db.close?.();
+    throw new BootyError('BOOTY_E_SCHEMA_NEWER', {
+      path: redactUrl(url),
+      what: "the job queue's (pg-boss) schema",
+      found,
+      known: PG_BOSS_SCHEMA,
+    });
+  }
+}
+
+/** pg-boss's own pool, as it opens and closes it (its types name only executeSql). */
+interface PoolOfOurs {
+  open?: () => Promise<void>;
+  close?: () => Promise<void>;
+  opened?: boolean;
+}
 
 /** The queue row's id for a job: a UUID from the job id, so one job has one row at a time. */
 export function rowId(jobId: string): string {

@@ -207,6 +207,22 @@ export class PostgresEventStore implements EventStore {
     return this.jobs.countJobsByState();
   }
 
+  markHeld(jobId: string, worker: string): Promise<void> {
+    return this.jobs.markHeld(jobId, worker);
+  }
+
+  markLetGo(jobId: string, worker: string): Promise<void> {
+    return this.jobs.markLetGo(jobId, worker);
+  }
+
+  clearHeld(): Promise<void> {
+    return this.jobs.clearHeld();
+  }
+
+  spentSince(since: number, installation: number | null): Promise<number> {
+    return this.jobs.spentSince(since, installation);
+  }
+
   recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
     return this.deliveries.recordDeliveries(deliveries);
   }

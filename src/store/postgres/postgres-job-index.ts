@@ -41,6 +41,26 @@ const q = {
      WHERE job_id = $1 AND state <> 'damaged'`,
   ),
   countByState: statement('count-by-state', 'SELECT state, count(*) AS n FROM jobs GROUP BY state'),
+  // The same worker again keeps its since: a run resumed after a pause holds the job still.
+  markHeld: statement(
+    'mark-held',
+    `UPDATE jobs SET held_since = CASE WHEN held_by IS NOT DISTINCT FROM $2 THEN held_since ELSE $3 END,
+       held_by = $2 WHERE job_id = $1`,
+  ),
+  markLetGo: statement(
+    'mark-let-go',
+    'UPDATE jobs SET held_by = NULL, held_since = NULL WHERE job_id = $1 AND held_by = $2',
+  ),
+  clearHeld: statement(
+    'clear-held',
+    'UPDATE jobs SET held_by = NULL, held_since = NULL WHERE held_by IS NOT NULL',
+  ),
+  spentSince: statement(
+    'spent-since',
+    `SELECT COALESCE(sum((e.meta::json->>'usd')::float8), 0)::float8 AS usd
+     FROM events e JOIN jobs j ON j.job_id = e.stream_id
+     WHERE e.at >= $1 AND j.installation IS NOT DISTINCT FROM $2::bigint`,
+  ),
 };
 
 export class PostgresJobIndex implements JobIndex {
@@ -89,6 +109,26 @@ export class PostgresJobIndex implements JobIndex {
   async countJobsByState(): Promise<Record<string, number>> {
     const { rows } = await (await this.db()).query<{ state: string; n: number }>(q.countByState);
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
+  async markHeld(jobId: string, worker: string): Promise<void> {
+    await (await this.db()).query({ ...q.markHeld, values: [jobId, worker, Date.now()] });
+  }
+
+  async markLetGo(jobId: string, worker: string): Promise<void> {
+    await (await this.db()).query({ ...q.markLetGo, values: [jobId, worker] });
+  }
+
+  async clearHeld(): Promise<void> {
+    await (await this.db()).query(q.clearHeld);
+  }
+
+  async spentSince(since: number, installation: number | null): Promise<number> {
+    const { rows } = await (await this.db()).query<{ usd: number }>({
+      ...q.spentSince,
+      values: [since, installation],
+    });
+    return rows[0]!.usd;
   }
 
   private async oneJob(statement: { name: string; text: string }, values: unknown[]) {

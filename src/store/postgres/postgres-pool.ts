@@ -18,6 +18,9 @@ export async function connect(url: string, options: PoolOptions): Promise<Pool> 
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
+    // Kept open between an idle worker's periodic reads (the sweep, the probes): a new connection
+    // costs a password exchange and a SET each time.
+    idleTimeoutMillis: 60_000,
     application_name: 'booty',
     // booty_append's version check, and the migrations after their lock, must see what committed
     // while they waited: READ COMMITTED. A database or role defaulting to repeatable read or
@@ -43,7 +46,7 @@ export async function connect(url: string, options: PoolOptions): Promise<Pool> 
       const { rows } = await pool.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t");
       if (rows[0]!.t === null) throw new BootyError('BOOTY_E_DB_MISSING', { path: redactUrl(url) });
     }
-    await migrate(pool);
+    await migrate(pool, redactUrl(url));
     return pool;
   } catch (err) {
     await pool.end().catch(() => undefined);

@@ -66,4 +66,12 @@ export const migrations: string[] = [
     created_at INTEGER NOT NULL,
     revoked_at INTEGER
   );`,
+  // Many workers: who runs a job now and since when; the installation a job came through and an
+  // index on the time of events, for the day's spend a per-day cap reads.
+  `
+  ALTER TABLE jobs ADD COLUMN held_by TEXT;
+  ALTER TABLE jobs ADD COLUMN held_since INTEGER;
+  ALTER TABLE jobs ADD COLUMN installation INTEGER;
+  CREATE INDEX events_at ON events (at);
+  `,
 ];

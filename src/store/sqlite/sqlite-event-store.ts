@@ -90,7 +90,15 @@ export class SqliteEventStore implements EventStore {
 
   private migrate() {
     const current = this.db.pragma('user_version', { simple: true }) as number;
-    if (current >= migrations.length) return;
+    // A newer booty migrated this file: its rows may mean what this one cannot read.
+    if (current > migrations.length)
+      throw new BootyError('BOOTY_E_SCHEMA_NEWER', {
+        path: this.file,
+        what: 'schema',
+        found: current,
+        known: migrations.length,
+      });
+    if (current === migrations.length) return;
     this.db
       .transaction(() => {
         for (const sql of migrations.slice(current)) this.db.exec(sql);
@@ -254,6 +262,22 @@ export class SqliteEventStore implements EventStore {
 
   countJobsByState(): Promise<Record<string, number>> {
     return this.jobs.countJobsByState();
+  }
+
+  markHeld(jobId: string, worker: string): Promise<void> {
+    return this.jobs.markHeld(jobId, worker);
+  }
+
+  markLetGo(jobId: string, worker: string): Promise<void> {
+    return this.jobs.markLetGo(jobId, worker);
+  }
+
+  clearHeld(): Promise<void> {
+    return this.jobs.clearHeld();
+  }
+
+  spentSince(since: number, installation: number | null): Promise<number> {
+    return this.jobs.spentSince(since, installation);
   }
 
   recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {

@@ -16,8 +16,8 @@ export class SqliteJobIndex implements JobIndex {
     this.guard = guard;
     this.stmt = {
       upsert: db.prepare(`
-        INSERT INTO jobs (job_id, repo, issue, state, attempts, final, outcome, tokens, version, branch, pr, created_at, updated_at)
-        VALUES (@jobId, @repo, @issue, @state, @attempts, @final, @outcome, @tokens, @version, @branch, @pr, @at, @at)
+        INSERT INTO jobs (job_id, repo, issue, state, attempts, final, outcome, tokens, version, branch, pr, installation, created_at, updated_at)
+        VALUES (@jobId, @repo, @issue, @state, @attempts, @final, @outcome, @tokens, @version, @branch, @pr, @installation, @at, @at)
         ON CONFLICT (job_id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
           final = excluded.final, outcome = excluded.outcome, tokens = excluded.tokens,
           version = excluded.version, branch = COALESCE(excluded.branch, branch),
@@ -40,6 +40,20 @@ export class SqliteJobIndex implements JobIndex {
         'UPDATE jobs SET reported_version = max(reported_version, ?) WHERE job_id = ?',
       ),
       countByState: db.prepare('SELECT state, count(*) AS n FROM jobs GROUP BY state'),
+      // The same worker again keeps its since: a run resumed after a pause holds the job still.
+      markHeld:
+        db.prepare(`UPDATE jobs SET held_since = CASE WHEN held_by IS @worker THEN held_since ELSE @at END,
+          held_by = @worker WHERE job_id = @jobId`),
+      markLetGo: db.prepare(
+        'UPDATE jobs SET held_by = NULL, held_since = NULL WHERE job_id = @jobId AND held_by = @worker',
+      ),
+      clearHeld: db.prepare('UPDATE jobs SET held_by = NULL, held_since = NULL WHERE held_by IS NOT NULL'),
+      spentSince: db
+        .prepare(
+          `SELECT COALESCE(sum(json_extract(e.meta, '$.usd')), 0) FROM events e JOIN jobs j ON j.job_id = e.stream_id
+           WHERE e.at >= ? AND j.installation IS ?`,
+        )
+        .pluck(),
     };
   }
 
@@ -67,6 +81,7 @@ export class SqliteJobIndex implements JobIndex {
       version,
       branch: job.branch ?? null,
       pr: job.pr ?? null,
+      installation: job.installation ?? null,
       at,
     });
   }
@@ -124,5 +139,25 @@ export class SqliteJobIndex implements JobIndex {
     this.guard.check('read');
     const rows = this.stmt.countByState.all() as { state: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
+  async markHeld(jobId: string, worker: string): Promise<void> {
+    this.guard.check('write');
+    this.stmt.markHeld.run({ jobId, worker, at: Date.now() });
+  }
+
+  async markLetGo(jobId: string, worker: string): Promise<void> {
+    this.guard.check('write');
+    this.stmt.markLetGo.run({ jobId, worker });
+  }
+
+  async clearHeld(): Promise<void> {
+    this.guard.check('write');
+    this.stmt.clearHeld.run();
+  }
+
+  async spentSince(since: number, installation: number | null): Promise<number> {
+    this.guard.check('read');
+    return this.stmt.spentSince.get(since, installation) as number;
   }
 }

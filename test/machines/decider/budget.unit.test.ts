@@ -36,6 +36,27 @@ const cannotAfford = (step: Step, attempt: number): DomainEvent => ({
   },
 });
 
+/** A model step's success that cost the given dollars. */
+const priced = (event: DomainEvent, costUsd: number): DomainEvent => {
+  const e = event as Extract<DomainEvent, { type: 'StepSucceeded' }>;
+  const result = e.result as { usage: object };
+  return { ...e, result: { ...result, usage: { ...result.usage, costUsd } } } as DomainEvent;
+};
+
+/** The same, under a dollar cap. */
+const cannotAffordUsd = (step: Step, attempt: number): DomainEvent => ({
+  type: 'StepFailed',
+  step,
+  attempt,
+  error: {
+    code: 'BOOTY_E_BUDGET_EXCEEDED',
+    message:
+      "the job's budget of $0.05 would be exceeded (spent $0.0400, the next request may cost up to $0.0300)",
+    retryable: false,
+    at: AT,
+  },
+});
+
 const started = (maxTokens: number, budgetStep: number | null = 500) => [
   budgeted(maxTokens, budgetStep),
   ok.prepared(),
@@ -152,6 +173,42 @@ const rows: Row[] = [
     given: [...started(150), ok.analyzed(100)],
     when: failed('generate', true, 1),
     expect: { state: 'generating', effect: effect('generate', 1, retryAt(0)) },
+  },
+  {
+    name: 'under a dollar cap, a step that cannot afford its request parks; continue adds the cap again and leaves no token budget',
+    given: [
+      requested({ maxUsd: 0.05 }),
+      ok.prepared(),
+      ok.baseline(),
+      ok.analyzed(),
+      cannotAffordUsd('generate', 1),
+    ],
+    when: command('continue'),
+    expect: {
+      state: 'generating',
+      effect: effect('generate', 1),
+      context: { error: null, settings: { maxUsd: 0.05, usdAdded: 0.05, maxTokens: null } },
+    },
+  },
+  {
+    name: "booty.yml's maxUsd lowers the operator's cap, and each continue adds the lowered cap",
+    given: [
+      requested({ maxUsd: 0.05 }),
+      ok.prepared(3, { maxUsd: 0.02 }),
+      ok.baseline(),
+      ok.analyzed(),
+      cannotAffordUsd('generate', 1),
+      command('continue'),
+      cannotAffordUsd('generate', 1),
+    ],
+    when: command('continue'),
+    expect: { state: 'generating', effect: effect('generate', 1), context: { settings: { usdAdded: 0.04 } } },
+  },
+  {
+    name: 'a proposal that went over the dollar cap parks with the proposal kept',
+    given: [requested({ maxUsd: 0.0001 }), ok.prepared(), ok.baseline(), ok.analyzed()],
+    when: priced(ok.generated(1, 100), 0.001),
+    expect: { state: 'budgetExhausted', effect: null, context: { changes: [], usage: { costUsd: 0.001 } } },
   },
   {
     name: 'a job requested before budgets parked fails at the budget, as then',
