@@ -78,6 +78,9 @@ describe('one JSON shape for a job', () => {
         final: false,
         outcome: 'tests-passed',
         attempts: 2,
+        // No worker holds a job that waits with its PR.
+        heldBy: null,
+        heldSince: null,
         tokens: expect.any(Number),
         events: one.events.length,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
