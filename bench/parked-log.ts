@@ -62,7 +62,7 @@ export function parkedEvents(job: ParkedJob): { type: Catalogued; data: Record<s
     jobId: job.jobId,
     deliveryId: `label-${job.n}`,
     requestedAt: at,
-    repo: { owner: OWNER, name: REPO },
+    repo: { forge: 'github', owner: OWNER, name: REPO },
     issue: {
       number: job.issue,
       title: `Add an add() function (${job.n})`,
