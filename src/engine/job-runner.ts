@@ -10,7 +10,8 @@ import { type JobSnapshot, jobInput, nextSnapshot, stateName } from '../machines
 import { type JobMachine, jobMachine } from '../machines/job.js';
 import { tokensSpent } from '../machines/job-context.js';
 import { type MachineEvent, toDomainEvent } from '../machines/machine-events.js';
-import type { DeliveryRecord, EventMeta, EventStore, JobUpdate } from '../store/event-store.js';
+import type { EventStore } from '../store/event-store.js';
+import type { DeliveryRecord, EventMeta, JobUpdate } from '../store/records.js';
 import { type EffectOptions, effectActors } from './effect.js';
 import { readCheckedLog } from './log-check.js';
 

@@ -1,8 +1,9 @@
 import { BootyError } from '../errors.js';
 import type { JobSnapshot } from '../machines/fold.js';
 import { waitingStates } from '../machines/job.js';
-import type { EventStore, JobRecord } from '../store/event-store.js';
+import type { EventStore } from '../store/event-store.js';
 import type { Delay, JobLeases, Lease } from '../store/job-leases.js';
+import type { JobRecord } from '../store/records.js';
 import { haltDelaySeconds } from './halt-delay.js';
 import type { JobRunner } from './job-runner.js';
 import { LeaseLoop, type RunEnd } from './lease-loop.js';

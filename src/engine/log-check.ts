@@ -1,8 +1,9 @@
 import { BootyError, isBootyError } from '../errors.js';
 import { foldChecked, type JobSnapshot } from '../machines/fold.js';
-import type { EventStore, StoredEvent } from '../store/event-store.js';
+import type { EventStore } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
 import { type LogEntry, toLogEntry } from '../store/job-log.js';
+import type { StoredEvent } from '../store/records.js';
 import { eventLabel } from './timeline.js';
 
 // A job's log checked as `booty replay --verify` checks it, before booty acts on it: the hash

@@ -2,7 +2,7 @@ import { createActor } from 'xstate';
 import { jobInput, machineEventOf, stateName } from '../machines/fold.js';
 import { inertMachine } from '../machines/inert-machine.js';
 import type { JobMachine } from '../machines/job.js';
-import type { StoredEvent } from '../store/event-store.js';
+import type { StoredEvent } from '../store/records.js';
 import { messageInspector } from './inspector-messages.js';
 
 // A job's log played into a live actor of the machine with inert effects, watched by the Stately

@@ -16,8 +16,9 @@ import {
 import { MACHINE_VERSION } from '../events/versions.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machines/fold.js';
-import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
+import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
+import type { DeliveryRecord, JobRecord } from '../store/records.js';
 import type { StoreHealth } from '../store/store-health.js';
 import {
   isParked,

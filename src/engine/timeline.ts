@@ -1,9 +1,10 @@
 import { BootyError } from '../errors.js';
 import { repoKey } from '../events/job-events.js';
 import { type FoldStep, firstDivergence, foldSteps, type JobSnapshot } from '../machines/fold.js';
-import type { EventStore, StoredEvent } from '../store/event-store.js';
+import type { EventStore } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
 import { type LogEntry, toLogEntry } from '../store/job-log.js';
+import type { StoredEvent } from '../store/records.js';
 
 // A job's log read back as a timeline: what happened, when, and where the machine stood after it.
 // Shared by `booty replay` and `GET /jobs/:id/timeline`.

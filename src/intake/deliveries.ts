@@ -2,7 +2,8 @@ import type { OutsideEvent } from '../engine/job-runner.js';
 import { DAMAGED, damagedJob, newJobId, type Supervisor } from '../engine/supervisor.js';
 import { type RepoRef, repoKey } from '../events/job-events.js';
 import type { Delivery, Intent, JobTarget, WakeIntent } from '../forges/forge.js';
-import type { DeliveryRecord, EventStore, JobRecord } from '../store/event-store.js';
+import type { EventStore } from '../store/event-store.js';
+import type { DeliveryRecord, JobRecord } from '../store/records.js';
 
 // Where a delivery becomes work: it is recorded, and acted on, in the same commit; a repeated
 // delivery changes nothing. Intake finds the job a delivery is about and hands the engine (the

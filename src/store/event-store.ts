@@ -16,7 +16,3 @@ export interface EventStore extends EventLog, JobIndex, DeliveryLog {
   readonly leases?: JobLeases;
   close(): Promise<void>;
 }
-
-// The records, named here too for the parts that still import them from the whole store; new code
-// imports them from records.ts.
-export type { DeliveryRecord, EventMeta, JobRecord, JobUpdate, NewEvent, StoredEvent } from './records.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { machineJson } from '../../src/machines/diagram.js';
 import { machineEventOf } from '../../src/machines/fold.js';
 import { jobMachine } from '../../src/machines/job.js';
-import type { StoredEvent } from '../../src/store/event-store.js';
+import type { StoredEvent } from '../../src/store/records.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/job-harness.js';
 import { type Message, parse, recordedJob, relayListener, viewer } from '../views/recorded-job.js';

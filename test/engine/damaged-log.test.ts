@@ -5,7 +5,7 @@ import { createProgressReporter, type ProgressReporter } from '../../src/effects
 import type { JobObserver } from '../../src/engine/supervisor.js';
 import { type BootyError, isBootyError } from '../../src/errors.js';
 import { githubProgress } from '../../src/forges/github/github-forge.js';
-import type { JobRecord } from '../../src/store/event-store.js';
+import type { JobRecord } from '../../src/store/records.js';
 import { sampleDir, simFixture } from '../forges/github/sim-fixture.js';
 import { editLog, eventCount, interruptedJob, logEdits, parkedJob } from '../support/edited-logs.js';
 import { harness } from '../support/job-harness.js';

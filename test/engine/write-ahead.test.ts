@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AppendOptions, AppendResult } from '../../src/store/event-log.js';
-import type { NewEvent } from '../../src/store/event-store.js';
+import type { NewEvent } from '../../src/store/records.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { harness, tempDir } from '../support/job-harness.js';
 

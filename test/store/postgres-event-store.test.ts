@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
-import type { NewEvent } from '../../src/store/event-store.js';
 import { brokenAt } from '../../src/store/hash-chain.js';
 import { readMigrations } from '../../src/store/postgres/migrate.js';
 import { PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
+import type { NewEvent } from '../../src/store/records.js';
 import { freshDatabase, freshSchema, onDatabase } from '../support/postgres-database.js';
 import { delivery } from './contract-target.js';
 import { deliveryLogContract } from './delivery-log-contract.js';
