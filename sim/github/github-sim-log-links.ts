@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { jobLog } from './github-sim-job-log.js';
-import type { SimWorld } from './github-sim-world.js';
 
 // GitHub answers a log download with a redirect to a short-lived signed URL on its blob storage,
 // which needs no token. The simulator serves the same kind of URL, signed with a key of its own
@@ -43,13 +42,17 @@ export class LogLinks {
   }
 }
 
+type Named = { owner: string; name: string; jobId: number };
+
 /** A log link's answer: the job's log as plain text, or blob storage's XML refusal. */
-export function logLinkReply(world: SimWorld, url: URL, now: Date) {
-  const named = world.logLinks.check(url, now);
-  const job =
-    named && named !== 'expired'
-      ? world.store.repo(named.owner, named.name)?.jobs.find((j) => j.id === named.jobId)
-      : undefined;
+export function logLinkReply(
+  links: LogLinks,
+  jobOf: (named: Named) => Parameters<typeof jobLog>[0] | undefined,
+  url: URL,
+  now: Date,
+) {
+  const named = links.check(url, now);
+  const job = named && named !== 'expired' ? jobOf(named) : undefined;
   if (job)
     return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: jobLog(job) };
   const reason = named === 'expired' ? 'Signed expiry time has expired' : 'Signature did not match';

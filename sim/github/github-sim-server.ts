@@ -82,7 +82,12 @@ export function createDispatcher(deps: DispatchDeps) {
     if (git) return handleGit(req, res, url, git[1]!, git[2]!, git[3] ?? '/', record);
     if (LogLinks.isLink(url.pathname)) {
       req.resume();
-      const reply = logLinkReply(world, url, new Date());
+      const reply = logLinkReply(
+        world.logLinks,
+        (n) => world.store.repo(n.owner, n.name)?.jobs.find((j) => j.id === n.jobId),
+        url,
+        new Date(),
+      );
       record(null, reply.status);
       res.writeHead(reply.status, reply.headers).end(reply.body);
       return;
