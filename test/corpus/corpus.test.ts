@@ -22,7 +22,8 @@ beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-corpus-'));
   deps = await corpusDeps();
 }, 300_000);
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+// Each row removes its own tree as it ends, so this removes only what a failed row left.
+afterAll(() => fs.promises.rm(root, { recursive: true, force: true }), 300_000);
 
 /** What the table counts: cases, with files that did not load counted as failed. */
 function seen(run: Omit<TestRun, 'at'>) {
@@ -39,8 +40,10 @@ function seen(run: Omit<TestRun, 'at'>) {
 
 type Forge = 'github' | 'gitlab';
 
+const rowDir = (c: CorpusCase, forge: Forge) => path.join(root, `${forge}-${c.framework}-${c.name}`);
+
 async function testStep(c: CorpusCase, forge: Forge) {
-  const into = path.join(root, `${forge}-${c.framework}-${c.name}`);
+  const into = rowDir(c, forge);
   const repo = await materializeRepo(c.repo, into, { deps, forge });
   const ws = createWorkspace({
     root: path.join(into, 'work'),
@@ -94,6 +97,7 @@ const rows = (['github', 'gitlab'] as const).flatMap((forge) =>
 describe.concurrent('the test step on the corpus, on both forges, with the same verdicts', () => {
   it.each(rows)('%s', async (_, c, forge) => {
     const { baseline, after } = await testStep(c, forge);
+    await fs.promises.rm(rowDir(c, forge), { recursive: true, force: true });
     const diagnosis = `\n--- baseline output ---\n${baseline.outputTail.slice(-1500)}\n--- after ---\n${after?.outputTail.slice(-1500) ?? ''}\n${JSON.stringify(after?.reasons ?? baseline.broken)}`;
     expect({ broken: baseline.broken?.reason ?? null, ...seen(baseline) }, diagnosis).toEqual(
       c.expect.baseline,
