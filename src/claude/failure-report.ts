@@ -25,6 +25,17 @@ const subset = (list: string[], failing: string[]) =>
     ? 'all of the failing tests'
     : names(list);
 
+/** Whether the failure details below name every failing test, and nothing else: the list need not name them too. */
+function detailedAll(run: TestRun): boolean {
+  const shown = failureBlocks(run).map((b) => b.id);
+  return (
+    shown.length > 0 &&
+    shown.length <= DETAILS &&
+    shown.length === run.failingTests.length &&
+    run.failingTests.every((t) => shown.includes(t))
+  );
+}
+
 /** Reasons that only name tests the lists below name again: failing tests of the change, and baseline tests that fail now. */
 const LISTED = new Set(['changed-test-failed', 'baseline-test-failed']);
 
@@ -54,15 +65,8 @@ export function attemptBlock(
 ): string {
   const why = sanitizeUntrusted(a.explanation, EXPLANATION_CHARS);
   // "Attempt n:" is how a reader (and the demo's scripted model) counts the attempts shown.
-  const lines = [
-    `<attempt n="${a.n}">`,
-    `Attempt ${a.n}: what you said you would change, and why: ${why || '(nothing)'}`,
-  ];
-  if (patch)
-    lines.push(
-      'Its patch, against the code as it stood before this attempt:',
-      `<patch>\n${patch.replaceAll('</patch', '&lt;/patch')}</patch>`,
-    );
+  const lines = [`<attempt n="${a.n}">`, `Attempt ${a.n}: ${why || '(nothing said)'}`];
+  if (patch) lines.push(`<patch>\n${patch.replaceAll('</patch', '&lt;/patch')}</patch>`);
   if (a.rejected.length > 0) {
     lines.push('Changes the path policy rejected (they were not applied):');
     for (const r of a.rejected) lines.push(`- ${r.path}: ${r.reason} (${r.rule})`);
@@ -85,7 +89,7 @@ export function attemptBlock(
       ...(run.reasons ?? [])
         .filter((r) => !LISTED.has(r.code))
         .map((r) => `Why it did not pass: ${r.message}`),
-      `All failing tests: ${names(run.failingTests)}`,
+      `All failing tests: ${detailedAll(run) ? `the ${run.failingTests.length === 1 ? 'one' : run.failingTests.length} in the failure details below` : names(run.failingTests)}`,
       `New failures compared to the baseline (these must pass): ${subset(run.newFailures, run.failingTests)}`,
       `Tests this job added or modified that did not pass: ${subset(run.addedTestsFailing, run.failingTests)}`,
       ...(said.baseline ? [] : [baselineLine(baselineFailing ?? run.baselineFailures)]),
@@ -95,7 +99,7 @@ export function attemptBlock(
     // The runner's own failure messages, when it gave them, say more than the output's last lines
     // and, unlike them, hold no timings: the same failure makes the same request. Tests that passed
     // have no failure to show: their quality commands' output is what tells.
-    if (details) lines.push('Failure details, as the test runner reported them:', details);
+    if (details) lines.push('Failure details:', details);
     else if (!quality) lines.push('End of the test output:', fenceTestOutput(run.outputTail, OUTPUT_CHARS));
     if (quality) lines.push(quality);
   }

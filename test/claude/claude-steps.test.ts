@@ -207,9 +207,7 @@ describe('claude steps against the simulator', () => {
 
     const attempt1 = blocks(ref1)[1]!.text;
     expect(attempt1.startsWith('Your earlier attempts at this change, oldest first.')).toBe(true);
-    expect(attempt1).toContain(
-      '<attempt n="1">\nAttempt 1: what you said you would change, and why: Add subtract in its own module, with a test.',
-    );
+    expect(attempt1).toContain('<attempt n="1">\nAttempt 1: Add subtract in its own module, with a test.');
     // The patch is against the base commit: the changed guide and the two new files.
     expect(attempt1).toContain(
       '--- a/docs/guide.md\n+++ b/docs/guide.md\n@@ -1,3 +1,1 @@\n-# Guide\n-\n-Nothing to see.\n+// attempt 1',
@@ -234,11 +232,7 @@ describe('claude steps against the simulator', () => {
     expect(task1).not.toContain('<current_file path="src/subtract.js"');
 
     const attempt2 = blocks(ref2)[2]!.text;
-    expect(
-      attempt2.startsWith(
-        '<attempt n="2">\nAttempt 2: what you said you would change, and why: Fix the sign in subtract.',
-      ),
-    ).toBe(true);
+    expect(attempt2.startsWith('<attempt n="2">\nAttempt 2: Fix the sign in subtract.')).toBe(true);
     // Attempt 2's patch is against the code attempt 1 left.
     expect(attempt2).toContain(
       '--- a/src/subtract.js\n+++ b/src/subtract.js\n@@ -1,1 +1,1 @@\n-// attempt 1\n+// attempt 2',
@@ -247,7 +241,7 @@ describe('claude steps against the simulator', () => {
     // The baseline's failures are said once, before the attempts, and a class's guidance once, in
     // the first attempt of that class.
     expect(attempt1).toContain(
-      'oldest first. Each shows what you said you would change, the patch you made, and how the tests failed.\nAlready failing before booty changed anything (baseline): legacy works\n<attempt n="1">',
+      'the failures as the test runner reported them.\nAlready failing before booty changed anything (baseline): legacy works\n<attempt n="1">',
     );
     expect(attempt1).toContain(`Kind of failure: assertion. ${CLASS_GUIDANCE.assertion}`);
     expect(attempt2).toContain('Kind of failure: assertion. (Its guidance is above.)');

@@ -103,8 +103,8 @@ describe('refine request: an attempt and its failure', () => {
     expect(text).toContain('Findings the base commit did not have (fix each one):');
   });
 
-  it('names each failing test once: a list of all of them says so, and a reason that only names them is left out', () => {
-    const text = request({
+  it('names each failing test once: the details name them, the lists of all of them say so, and a reason that only names them is left out', () => {
+    const run = {
       ...testRun(false, ['test/index.test.js > adds', 'test/index.test.js > old']),
       newFailures: ['test/index.test.js > adds', 'test/index.test.js > old'],
       addedTestsFailing: ['test/index.test.js > adds'],
@@ -117,15 +117,22 @@ describe('refine request: an attempt and its failure', () => {
           tests: [],
         },
       ],
-    });
-    const lines = text.split('\n');
-    expect(lines).toContain('All failing tests: test/index.test.js > adds; test/index.test.js > old');
+    };
+    const lines = request(run).split('\n');
+    expect(lines).toContain('All failing tests: the 2 in the failure details below');
+    expect(
+      lines.filter((l) => l === 'test/index.test.js > adds:' || l === 'test/index.test.js > old:'),
+    ).toHaveLength(2);
     expect(lines).toContain(
       'New failures compared to the baseline (these must pass): all of the failing tests',
     );
     expect(lines).toContain('Tests this job added or modified that did not pass: test/index.test.js > adds');
     expect(lines).toContain('Why it did not pass: the tests did not finish before the timeout');
-    expect(text).not.toContain('tests fail: adds');
+    expect(lines.join('\n')).not.toContain('tests fail: adds');
+    // A runner that gave no messages has no details: the list names the tests.
+    const bare = request({ ...run, cases: run.cases.map((c) => ({ ...c, message: null })) }).split('\n');
+    expect(bare).toContain('All failing tests: test/index.test.js > adds; test/index.test.js > old');
+    expect(bare.join('\n')).not.toContain('Failure details');
   });
 
   it("leaves a class's guidance and the baseline's failures to the history when it says them", () => {
