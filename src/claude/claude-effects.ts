@@ -181,7 +181,7 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
           patches[i]!.text,
           baselineFailing,
           {
-            guidance: scope.slice(0, i).some((b) => b.failureClass === a.failureClass),
+            guidedAt: scope.slice(0, i).find((b) => b.failureClass === a.failureClass)?.n ?? null,
             baseline: baselineFailing !== null,
           },
         )}`,

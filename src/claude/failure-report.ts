@@ -45,8 +45,11 @@ export const baselineLine = (failing: string[]) =>
 
 /** What a block leaves to the history around it: its class's guidance, and the baseline's failures. */
 export interface SaidBefore {
-  /** An earlier attempt shown in the same request had this attempt's class, with its guidance. */
-  guidance: boolean;
+  /**
+   * The earlier attempt of this class whose block gives its guidance, or null. Named, not "above":
+   * a long history may leave that attempt out, and says so.
+   */
+  guidedAt: number | null;
   /** The history's introduction names the baseline's failures. */
   baseline: boolean;
 }
@@ -61,7 +64,7 @@ export function attemptBlock(
   a: AttemptRecord,
   patch: string,
   baselineFailing: string[] | null,
-  said: SaidBefore = { guidance: false, baseline: false },
+  said: SaidBefore = { guidedAt: null, baseline: false },
 ): string {
   const why = sanitizeUntrusted(a.explanation, EXPLANATION_CHARS);
   // "Attempt n:" is how a reader (and the demo's scripted model) counts the attempts shown.
@@ -74,7 +77,7 @@ export function attemptBlock(
   // Logs from before the classes have none: the request is then what it was.
   if (a.failureClass)
     lines.push(
-      `Kind of failure: ${a.failureClass}.${said.guidance ? ' (Its guidance is above.)' : ` ${CLASS_GUIDANCE[a.failureClass]}`}`,
+      `Kind of failure: ${a.failureClass}.${said.guidedAt !== null ? ` (Its guidance is with attempt ${said.guidedAt}.)` : ` ${CLASS_GUIDANCE[a.failureClass]}`}`,
     );
   const run = a.test;
   if (!run) {

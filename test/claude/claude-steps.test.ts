@@ -244,7 +244,7 @@ describe('claude steps against the simulator', () => {
       'the failures as the test runner reported them.\nAlready failing before booty changed anything (baseline): legacy works\n<attempt n="1">',
     );
     expect(attempt1).toContain(`Kind of failure: assertion. ${CLASS_GUIDANCE.assertion}`);
-    expect(attempt2).toContain('Kind of failure: assertion. (Its guidance is above.)');
+    expect(attempt2).toContain('Kind of failure: assertion. (Its guidance is with attempt 1.)');
     expect(`${attempt1}${attempt2}`.match(/Already failing before booty/g)).toHaveLength(1);
     const task2 = blocks(ref2)[3]!.text;
     expect(task2).toMatch(/^Task: attempt 2 above did not pass/);

@@ -143,10 +143,10 @@ describe('refine request: an attempt and its failure', () => {
     const view = jobView(foldJob(events.map(({ type, ...data }) => ({ type, data }))).context);
     const attempt = view.attempts.at(-1)!;
     const whole = attemptBlock(attempt, '', []);
-    const short = attemptBlock(attempt, '', [], { guidance: true, baseline: true });
+    const short = attemptBlock(attempt, '', [], { guidedAt: 1, baseline: true });
     expect(whole).toContain(`Kind of failure: assertion. ${CLASS_GUIDANCE.assertion}`);
     expect(whole).toContain('Already failing before booty changed anything (baseline): none');
-    expect(short).toContain('Kind of failure: assertion. (Its guidance is above.)');
+    expect(short).toContain('Kind of failure: assertion. (Its guidance is with attempt 1.)');
     expect(short).not.toContain(CLASS_GUIDANCE.assertion);
     expect(short).not.toContain('Already failing before booty changed anything');
   });
