@@ -21,7 +21,7 @@ import {
 import { createAnthropicClient, DEFAULT_TIMEOUT_MS } from './anthropic-client.js';
 import { attemptPatches, attemptsInScope, touchedPaths } from './attempt-patches.js';
 import { classifyFailure } from './classify-failure.js';
-import { attemptBlock } from './failure-report.js';
+import { attemptBlock, baselineLine } from './failure-report.js';
 import { rankFiles } from './file-relevance.js';
 import { noUsage, sumUsage } from './price-table.js';
 import {
@@ -172,9 +172,19 @@ export function createClaudeEffects(options: ClaudeEffectsOptions): ClaudeEffect
       ...new Set([...touchedPaths(scope), ...job.changes.map((c) => c.path)]),
     ]);
     const patches = attemptPatches(scope, base);
+    // The baseline's failures and a class's guidance are said once, not in every attempt's block.
+    const baselineFailing = job.baseline?.failingTests ?? null;
     const history = scope.map(
       (a, i) =>
-        `${i === 0 ? `${HISTORY_INTRO}\n` : ''}${attemptBlock(a, patches[i]!.text, job.baseline?.failingTests ?? null)}`,
+        `${i === 0 ? `${HISTORY_INTRO}\n${baselineFailing ? `${baselineLine(baselineFailing)}\n` : ''}` : ''}${attemptBlock(
+          a,
+          patches[i]!.text,
+          baselineFailing,
+          {
+            guidedAt: scope.slice(0, i).find((b) => b.failureClass === a.failureClass)?.n ?? null,
+            baseline: baselineFailing !== null,
+          },
+        )}`,
     );
     // A file the job changed is rebuilt from the cached prefix (the base, then the patches): its
     // text is sent again only where that cannot work, so the uncached part stays small.

@@ -19,29 +19,66 @@ const names = (list: string[]) =>
     ? 'none'
     : list.slice(0, NAMES).join('; ') + (list.length > NAMES ? `; and ${list.length - NAMES} more` : '');
 
+/** A list that is every failing test is said so, not named a second time: each name costs tokens on every later attempt. */
+const subset = (list: string[], failing: string[]) =>
+  list.length > 0 && list.length === failing.length && list.every((t) => failing.includes(t))
+    ? 'all of the failing tests'
+    : names(list);
+
+/** Whether the failure details below name every failing test, and nothing else: the list need not name them too. */
+function detailedAll(run: TestRun): boolean {
+  const shown = failureBlocks(run).map((b) => b.id);
+  return (
+    shown.length > 0 &&
+    shown.length <= DETAILS &&
+    shown.length === run.failingTests.length &&
+    run.failingTests.every((t) => shown.includes(t))
+  );
+}
+
+/** Reasons that only name tests the lists below name again: failing tests of the change, and baseline tests that fail now. */
+const LISTED = new Set(['changed-test-failed', 'baseline-test-failed']);
+
+/** The tests that failed before booty changed anything: said once, before the attempts, when the job's baseline has them. */
+export const baselineLine = (failing: string[]) =>
+  `Already failing before booty changed anything (baseline): ${names(failing)}`;
+
+/** What a block leaves to the history around it: its class's guidance, and the baseline's failures. */
+export interface SaidBefore {
+  /**
+   * The earlier attempt of this class whose block gives its guidance, or null. Named, not "above":
+   * a long history may leave that attempt out, and says so.
+   */
+  guidedAt: number | null;
+  /** The history's introduction names the baseline's failures. */
+  baseline: boolean;
+}
+
 /**
  * One earlier attempt, whole: what the model said it would do, the patch it made, what the path
  * policy refused, and how the tests failed, with the class's guidance. It reads the same on every
- * later attempt (nothing in it says "latest"), so it stays in the cached prefix.
+ * later attempt (nothing in it says "latest", and what it leaves out depends only on the attempts
+ * before it), so it stays in the cached prefix.
  */
-export function attemptBlock(a: AttemptRecord, patch: string, baselineFailing: string[] | null): string {
+export function attemptBlock(
+  a: AttemptRecord,
+  patch: string,
+  baselineFailing: string[] | null,
+  said: SaidBefore = { guidedAt: null, baseline: false },
+): string {
   const why = sanitizeUntrusted(a.explanation, EXPLANATION_CHARS);
   // "Attempt n:" is how a reader (and the demo's scripted model) counts the attempts shown.
-  const lines = [
-    `<attempt n="${a.n}">`,
-    `Attempt ${a.n}: what you said you would change, and why: ${why || '(nothing)'}`,
-  ];
-  if (patch)
-    lines.push(
-      'Its patch, against the code as it stood before this attempt:',
-      `<patch>\n${patch.replaceAll('</patch', '&lt;/patch')}</patch>`,
-    );
+  const lines = [`<attempt n="${a.n}">`, `Attempt ${a.n}: ${why || '(nothing said)'}`];
+  if (patch) lines.push(`<patch>\n${patch.replaceAll('</patch', '&lt;/patch')}</patch>`);
   if (a.rejected.length > 0) {
     lines.push('Changes the path policy rejected (they were not applied):');
     for (const r of a.rejected) lines.push(`- ${r.path}: ${r.reason} (${r.rule})`);
   }
   // Logs from before the classes have none: the request is then what it was.
-  if (a.failureClass) lines.push(`Kind of failure: ${a.failureClass}. ${CLASS_GUIDANCE[a.failureClass]}`);
+  if (a.failureClass)
+    lines.push(
+      `Kind of failure: ${a.failureClass}.${said.guidedAt !== null ? ` (Its guidance is with attempt ${said.guidedAt}.)` : ` ${CLASS_GUIDANCE[a.failureClass]}`}`,
+    );
   const run = a.test;
   if (!run) {
     lines.push(
@@ -52,18 +89,20 @@ export function attemptBlock(a: AttemptRecord, patch: string, baselineFailing: s
   } else {
     lines.push(
       `Tests: ${testsWord(run)}. Command: ${run.command}; exit code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}${run.timedOut ? '; it timed out' : ''}.`,
-      ...(run.reasons ?? []).map((r) => `Why it did not pass: ${r.message}`),
-      `New failures compared to the baseline (these must pass): ${names(run.newFailures)}`,
-      `Tests this job added or modified that did not pass: ${names(run.addedTestsFailing)}`,
-      `All failing tests: ${names(run.failingTests)}`,
-      `Already failing before booty changed anything (baseline): ${names(baselineFailing ?? run.baselineFailures)}`,
+      ...(run.reasons ?? [])
+        .filter((r) => !LISTED.has(r.code))
+        .map((r) => `Why it did not pass: ${r.message}`),
+      `All failing tests: ${detailedAll(run) ? `the ${run.failingTests.length === 1 ? 'one' : run.failingTests.length} in the failure details below` : names(run.failingTests)}`,
+      `New failures compared to the baseline (these must pass): ${subset(run.newFailures, run.failingTests)}`,
+      `Tests this job added or modified that did not pass: ${subset(run.addedTestsFailing, run.failingTests)}`,
+      ...(said.baseline ? [] : [baselineLine(baselineFailing ?? run.baselineFailures)]),
     );
     const quality = qualityFailure(run);
     const details = failureDetails(run);
     // The runner's own failure messages, when it gave them, say more than the output's last lines
     // and, unlike them, hold no timings: the same failure makes the same request. Tests that passed
     // have no failure to show: their quality commands' output is what tells.
-    if (details) lines.push('Failure details, as the test runner reported them:', details);
+    if (details) lines.push('Failure details:', details);
     else if (!quality) lines.push('End of the test output:', fenceTestOutput(run.outputTail, OUTPUT_CHARS));
     if (quality) lines.push(quality);
   }

@@ -188,7 +188,7 @@ Write the code and the tests. First say what you will change and why; then give 
 
 /** Opens the first attempt's block: the blocks then stay the same bytes on every later attempt. */
 export const HISTORY_INTRO =
-  'Your earlier attempts at this change, oldest first. Each shows what you said you would change, the patch you made, and how the tests failed.';
+  'Your earlier attempts at this change, oldest first. Each shows what you said you would change and why, the patch you made (against the code as it stood before that attempt), and how the tests failed, with the failures as the test runner reported them.';
 
 /**
  * The refine request's own words, after the attempts: all that changes from one attempt to the

@@ -39,8 +39,6 @@ export interface CloneInput extends Remote {
   branch: string;
   /** Check out this commit (a rebuild); else the head of the remote's default branch. */
   at?: { baseSha: string; defaultBranch: string };
-  /** Clone from the remote itself: the mirror is being made beside this clone (a repository's first job). */
-  fromRemote?: boolean;
 }
 
 const tmpBeside = (dir: string) => `${dir}.tmp-${randomBytes(4).toString('hex')}`;
@@ -80,18 +78,11 @@ export async function fetchBranch(
   );
 }
 
-/** A new clone at `dir`, of the mirror (or, for a repository's first job, the remote itself); checked out at the default branch unless `noCheckout`. */
-async function cloneFrom(
-  dir: string,
-  remote: Remote,
-  noCheckout: boolean,
-  fromRemote = false,
-): Promise<void> {
+/** A new clone at `dir`, of the mirror; checked out at the default branch unless `noCheckout`. */
+async function cloneFrom(dir: string, remote: Remote, noCheckout: boolean): Promise<void> {
   await git(
     ['clone', '--quiet', '--no-hardlinks', ...(noCheckout ? ['--no-checkout'] : []), '--', remote.url, dir],
-    fromRemote
-      ? { signal: remote.signal, op: 'clone', auth: remote.auth, remote: true }
-      : { signal: remote.signal, op: 'clone', config: fromMirror(remote) },
+    { signal: remote.signal, op: 'clone', config: fromMirror(remote) },
   );
 }
 
@@ -164,7 +155,6 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
     // Renaming is atomic: of two jobs racing for one spare, one gets it and the other clones.
     const claimed =
       input.spare !== undefined &&
-      !input.fromRemote &&
       (await rename(input.spare, tmp).then(
         () => true,
         () => false,
@@ -187,9 +177,9 @@ export async function cloneJob(input: CloneInput): Promise<CloneMetadata> {
         op: 'symbolic-ref',
       });
     } else {
-      await cloneFrom(tmp, input, true, input.fromRemote);
+      await cloneFrom(tmp, input, true);
       if (!at) {
-        // A fresh clone's origin/HEAD is the mirror's (or remote's) HEAD, as the clone copied it:
+        // A fresh clone's origin/HEAD is the mirror's HEAD, as the clone copied it:
         // check it out and read which commit and branch it is at once, both by that one name.
         const origin = 'refs/remotes/origin/HEAD';
         const [head] = await Promise.all([headOf(tmp, origin), checkout(tmp, input.branch, origin)]);

@@ -24,7 +24,7 @@ import {
   moveToBranch,
   readMetadata,
 } from './job-clone.js';
-import { isMirror, syncMirror } from './mirror-cache.js';
+import { syncMirror } from './mirror-cache.js';
 import { checkChanges, checkPathSyntax } from './path-policy.js';
 import { configPathsOf, resolveConfig } from './repo-config.js';
 import { pushRound, type Round } from './round-push.js';
@@ -104,30 +104,25 @@ export function createWorkspace(options: WorkspaceOptions) {
   ): Promise<[CloneMetadata, T | null]> {
     const credentials = await auth(job);
     const url = options.remoteUrl(job.repo);
-    // A repository's first job clones from the remote while its mirror is made beside it; later
-    // jobs copy the mirror on disk, just fetched, with no second download.
-    const mirrorDir = mirrorPath(root, job.repo);
-    const cold = !(await isMirror(mirrorDir));
-    const mirrored = syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
-    mirrored.catch(() => {}); // awaited below; a failure is not unhandled meanwhile
-    if (!cold) await mirrored;
+    // The repository is downloaded once, into its mirror (made on its first job, fetched on every
+    // later one); the job's clone copies the mirror on disk. A first job that also cloned from the
+    // remote, beside the mirror, had the remote pack the repository twice.
+    const mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
     const spare = sparePath(root, job.repo);
     await refills.get(spare); // a spare half made is not worth a second clone beside it
     const [meta, beside] = await Promise.all([
       cloneJob({
         dir: jobPath(root, job.jobId),
         spare,
-        mirror: mirrorDir,
+        mirror,
         url,
         branch: job.branch,
         auth: credentials,
         signal,
         at,
-        fromRemote: cold,
       }),
-      alongside ? mirrored.then(alongside).catch(() => null) : null,
+      alongside ? alongside(mirror).catch(() => null) : null,
     ]);
-    const mirror = await mirrored;
     if (options.spares !== false && !refills.has(spare)) {
       // Off the job's path: the next job on this repository starts from a checked-out tree.
       const refill = makeSpare(spare, { mirror, url, auth: credentials, signal: stopping.signal })

@@ -3,7 +3,17 @@ import type { AnthropicSimulator } from '../../sim/anthropic/anthropic-simulator
 import { analysisTool, changesTool } from '../../src/claude/answer-schemas.js';
 import { SYSTEM_PROMPT } from '../../src/claude/prompts.js';
 import { effectInput, mergeChanges } from '../../src/machines/job-context.js';
-import { analysis, attempt, claudeOverSimulator, job, MODEL, makeRepo, signal } from './claude-fixtures.js';
+import { CLASS_GUIDANCE } from '../../src/refine/class-guidance.js';
+import {
+  analysis,
+  attempt,
+  claudeOverSimulator,
+  failedRun,
+  job,
+  MODEL,
+  makeRepo,
+  signal,
+} from './claude-fixtures.js';
 
 const ephemeral = { type: 'ephemeral' };
 let sim: AnthropicSimulator | undefined;
@@ -131,14 +141,18 @@ describe('claude steps against the simulator', () => {
       { path: 'test/subtract.test.js', content: subtractTest(1) },
     ]);
 
-    const first = attempt(
-      1,
-      generated.explanation,
-      generated.changes.map((c) => c.path),
-      'not ok 1 - subtract works\n  expected: 2\n  actual: 4\n',
-    );
+    const first = {
+      ...attempt(
+        1,
+        generated.explanation,
+        generated.changes.map((c) => c.path),
+        'not ok 1 - subtract works\n  expected: 2\n  actual: 4\n',
+      ),
+      failureClass: 'assertion' as const,
+    };
     const j2 = {
       ...j1,
+      baseline: { ...failedRun(0, ''), failingTests: ['legacy works'] },
       attempt: 2,
       changes: mergeChanges([], generated.changes),
       attempts: [first],
@@ -152,12 +166,15 @@ describe('claude steps against the simulator', () => {
       changes: mergeChanges(j2.changes, refined.changes),
       attempts: [
         first,
-        attempt(
-          2,
-          refined.explanation,
-          ['src/subtract.js'],
-          'Error [ERR_MODULE_NOT_FOUND]: Cannot find module',
-        ),
+        {
+          ...attempt(
+            2,
+            refined.explanation,
+            ['src/subtract.js'],
+            'Error [ERR_MODULE_NOT_FOUND]: Cannot find module',
+          ),
+          failureClass: 'assertion' as const,
+        },
       ],
     };
     const again = await started.effects.refine(effectInput(j3, 'refine'), { signal: signal() });
@@ -190,16 +207,15 @@ describe('claude steps against the simulator', () => {
 
     const attempt1 = blocks(ref1)[1]!.text;
     expect(attempt1.startsWith('Your earlier attempts at this change, oldest first.')).toBe(true);
-    expect(attempt1).toContain(
-      '<attempt n="1">\nAttempt 1: what you said you would change, and why: Add subtract in its own module, with a test.',
-    );
+    expect(attempt1).toContain('<attempt n="1">\nAttempt 1: Add subtract in its own module, with a test.');
     // The patch is against the base commit: the changed guide and the two new files.
     expect(attempt1).toContain(
       '--- a/docs/guide.md\n+++ b/docs/guide.md\n@@ -1,3 +1,1 @@\n-# Guide\n-\n-Nothing to see.\n+// attempt 1',
     );
     expect(attempt1).toContain('--- /dev/null\n+++ b/src/subtract.js\n@@ -0,0 +1,1 @@\n+// attempt 1');
+    // Each failing test is named once: the lists that hold every failing test say so.
     expect(attempt1).toContain(
-      'New failures compared to the baseline (these must pass): subtract works (attempt 1)',
+      'All failing tests: subtract works (attempt 1)\nNew failures compared to the baseline (these must pass): all of the failing tests',
     );
     expect(attempt1).toContain(
       '<test_output>\nnot ok 1 - subtract works\n  expected: 2\n  actual: 4\n</test_output>',
@@ -216,16 +232,20 @@ describe('claude steps against the simulator', () => {
     expect(task1).not.toContain('<current_file path="src/subtract.js"');
 
     const attempt2 = blocks(ref2)[2]!.text;
-    expect(
-      attempt2.startsWith(
-        '<attempt n="2">\nAttempt 2: what you said you would change, and why: Fix the sign in subtract.',
-      ),
-    ).toBe(true);
+    expect(attempt2.startsWith('<attempt n="2">\nAttempt 2: Fix the sign in subtract.')).toBe(true);
     // Attempt 2's patch is against the code attempt 1 left.
     expect(attempt2).toContain(
       '--- a/src/subtract.js\n+++ b/src/subtract.js\n@@ -1,1 +1,1 @@\n-// attempt 1\n+// attempt 2',
     );
     expect(attempt2).toContain('Cannot find module');
+    // The baseline's failures are said once, before the attempts, and a class's guidance once, in
+    // the first attempt of that class.
+    expect(attempt1).toContain(
+      'the failures as the test runner reported them.\nAlready failing before booty changed anything (baseline): legacy works\n<attempt n="1">',
+    );
+    expect(attempt1).toContain(`Kind of failure: assertion. ${CLASS_GUIDANCE.assertion}`);
+    expect(attempt2).toContain('Kind of failure: assertion. (Its guidance is with attempt 1.)');
+    expect(`${attempt1}${attempt2}`.match(/Already failing before booty/g)).toHaveLength(1);
     const task2 = blocks(ref2)[3]!.text;
     expect(task2).toMatch(/^Task: attempt 2 above did not pass/);
     expect(task2).toContain('<current_file path="docs/guide.md" deleted="true"/>');

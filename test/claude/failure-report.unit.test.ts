@@ -103,6 +103,54 @@ describe('refine request: an attempt and its failure', () => {
     expect(text).toContain('Findings the base commit did not have (fix each one):');
   });
 
+  it('names each failing test once: the details name them, the lists of all of them say so, and a reason that only names them is left out', () => {
+    const run = {
+      ...testRun(false, ['test/index.test.js > adds', 'test/index.test.js > old']),
+      newFailures: ['test/index.test.js > adds', 'test/index.test.js > old'],
+      addedTestsFailing: ['test/index.test.js > adds'],
+      reasons: [
+        { code: 'changed-test-failed', level: 'fail', message: 'tests fail: adds', tests: [] },
+        {
+          code: 'timed-out',
+          level: 'fail',
+          message: 'the tests did not finish before the timeout',
+          tests: [],
+        },
+      ],
+    };
+    const lines = request(run).split('\n');
+    expect(lines).toContain('All failing tests: the 2 in the failure details below');
+    expect(
+      lines.filter((l) => l === 'test/index.test.js > adds:' || l === 'test/index.test.js > old:'),
+    ).toHaveLength(2);
+    expect(lines).toContain(
+      'New failures compared to the baseline (these must pass): all of the failing tests',
+    );
+    expect(lines).toContain('Tests this job added or modified that did not pass: test/index.test.js > adds');
+    expect(lines).toContain('Why it did not pass: the tests did not finish before the timeout');
+    expect(lines.join('\n')).not.toContain('tests fail: adds');
+    // A runner that gave no messages has no details: the list names the tests.
+    const bare = request({ ...run, cases: run.cases.map((c) => ({ ...c, message: null })) }).split('\n');
+    expect(bare).toContain('All failing tests: test/index.test.js > adds; test/index.test.js > old');
+    expect(bare.join('\n')).not.toContain('Failure details');
+  });
+
+  it("leaves a class's guidance and the baseline's failures to the history when it says them", () => {
+    const events: DomainEvent[] = [
+      ...happy.testing(),
+      succeeded('test', { ...testRun(false, ['test/index.test.js > adds']), failureClass: 'assertion' }, 1),
+    ];
+    const view = jobView(foldJob(events.map(({ type, ...data }) => ({ type, data }))).context);
+    const attempt = view.attempts.at(-1)!;
+    const whole = attemptBlock(attempt, '', []);
+    const short = attemptBlock(attempt, '', [], { guidedAt: 1, baseline: true });
+    expect(whole).toContain(`Kind of failure: assertion. ${CLASS_GUIDANCE.assertion}`);
+    expect(whole).toContain('Already failing before booty changed anything (baseline): none');
+    expect(short).toContain('Kind of failure: assertion. (Its guidance is with attempt 1.)');
+    expect(short).not.toContain(CLASS_GUIDANCE.assertion);
+    expect(short).not.toContain('Already failing before booty changed anything');
+  });
+
   it('every class has one or two sentences of guidance', () => {
     for (const words of Object.values(CLASS_GUIDANCE)) {
       expect(words.split(/(?<=\.) /).length).toBeLessThanOrEqual(2);
