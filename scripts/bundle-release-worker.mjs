@@ -4,7 +4,7 @@
 // takes that commit's src/ and test/support/ (git archive), puts test/fixtures/releases/
 // release-worker.ts among them, and writes test/fixtures/releases/<name>/worker.mjs: one minified
 // ES module whose packages stay external (resolved from this checkout's node_modules), beside
-// the PostgreSQL migrations it reads from its own folder. About 1 MB; re-run it when the release
+// the PostgreSQL migrations it reads from its own folder (biome skips the folders: machine-*). About 0.5 MB; re-run it when the release
 // the test runs beside changes.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,10 +20,14 @@ if (!commit || !name) {
 }
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'booty-release-'));
-const archive = execFileSync('git', ['archive', '--format=tar', commit, 'src', 'test/support', 'package.json'], {
-  cwd: root,
-  maxBuffer: 1 << 28,
-});
+const archive = execFileSync(
+  'git',
+  ['archive', '--format=tar', commit, 'src', 'test/support', 'package.json'],
+  {
+    cwd: root,
+    maxBuffer: 1 << 28,
+  },
+);
 execFileSync('tar', ['-x', '-C', tree], { input: archive });
 const entry = path.join(tree, 'test/fixtures/releases/release-worker.ts');
 fs.mkdirSync(path.dirname(entry), { recursive: true });
@@ -45,8 +49,13 @@ await build({
   legalComments: 'none',
   banner: { js: `// booty's worker at ${commit}, bundled by scripts/bundle-release-worker.mjs` },
 });
-fs.cpSync(path.join(tree, 'src/store/postgres/migrations'), path.join(out, 'migrations'), { recursive: true });
-fs.writeFileSync(path.join(out, 'COMMIT'), `${execFileSync('git', ['rev-parse', commit], { cwd: root }).toString().trim()}\n`);
+fs.cpSync(path.join(tree, 'src/store/postgres/migrations'), path.join(out, 'migrations'), {
+  recursive: true,
+});
+fs.writeFileSync(
+  path.join(out, 'COMMIT'),
+  `${execFileSync('git', ['rev-parse', commit], { cwd: root }).toString().trim()}\n`,
+);
 fs.rmSync(tree, { recursive: true, force: true });
 const bytes = fs.statSync(path.join(out, 'worker.mjs')).size;
 console.log(`wrote ${path.relative(root, out)}/worker.mjs (${(bytes / 1024).toFixed(0)} KiB) from ${commit}`);
