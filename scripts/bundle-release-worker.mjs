@@ -4,8 +4,8 @@
 // takes that commit's src/ and test/support/ (git archive), puts test/fixtures/releases/
 // release-worker.ts among them, and writes test/fixtures/releases/<name>/worker.mjs: one minified
 // ES module whose packages stay external (resolved from this checkout's node_modules), beside
-// the PostgreSQL migrations it reads from its own folder (biome skips the folders: machine-*). About 0.5 MB; re-run it when the release
-// the test runs beside changes.
+// the PostgreSQL migrations it reads from its own folder. About 0.5 MB (biome skips the folders,
+// named machine-*). Re-run it at each event or machine version bump, from the commit before.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
