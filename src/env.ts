@@ -124,6 +124,8 @@ export const EnvSchema = z.object({
   BOOTY_MAX_TOKENS_PER_JOB: int(1).optional(),
   /** Dollars one job may spend on the model (booty.yml's `maxUsd` may only lower it). */
   BOOTY_MAX_USD_PER_JOB: z.coerce.number().positive().optional(),
+  /** Dollars one installation's jobs may spend on the model in a UTC day: new jobs wait past it. */
+  BOOTY_MAX_USD_PER_DAY: z.coerce.number().positive().optional(),
   /** Tokens a writer's `@booty continue` adds to a job parked at its budget (default: the budget again). */
   BOOTY_BUDGET_STEP: int(1).optional(),
 

@@ -29,6 +29,12 @@ export function stateEcho(io: Pick<Io, 'out'>): JobObserver {
 export async function followJob(booty: Booty, jobId: string, io: Pick<Io, 'out'>): Promise<number> {
   const snapshot = await booty.supervisor.whenFinished(jobId);
   await booty.runtime?.reporter.idle(jobId);
+  if (booty.supervisor.heldJobs.includes(jobId)) {
+    io.out(
+      'held: this installation spent BOOTY_MAX_USD_PER_DAY today, and the issue says so; the job starts at the first `booty serve` or `booty run` after 00:00 UTC, or with a higher cap',
+    );
+    return 1;
+  }
   const { outcome, pr, baseline, attempts } = snapshot.context;
   io.out(`${stateName(snapshot)}${outcome ? `: ${outcome.message}` : ''}${pr ? `\n  ${pr.url}` : ''}`);
   const sandbox = sandboxChoice(booty.env.BOOTY_SANDBOX, 'auto');

@@ -1,7 +1,7 @@
 import type { JobObserver } from '../engine/supervisor.js';
 import { BootyError } from '../errors.js';
 import { repoFromKey } from '../events/job-events.js';
-import type { ProgressComments } from '../forges/forge.js';
+import type { ProgressComments, ProgressTarget } from '../forges/forge.js';
 import { progressMarker } from '../forges/markers.js';
 import type { Logger } from '../log.js';
 import { foldJob, type JobSnapshot } from '../machines/fold.js';
@@ -58,6 +58,11 @@ export interface ProgressReporter extends JobObserver {
   idle(jobId?: string): Promise<void>;
   /** The jobs the reporter holds state for: those it shows now. */
   held(): string[];
+  /**
+   * Shows why a job that has not started waits (the per-day dollar cap), after any write of its
+   * request under way: the job's progress replaces it once it runs.
+   */
+  waits(job: ProgressTarget, body: string): Promise<void>;
 }
 
 interface Entry {
@@ -272,5 +277,11 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       }
     },
     held: () => [...entries.keys()],
+    async waits(job, body) {
+      const e = entry(job.jobId);
+      await e.reading;
+      while (e.running) await e.running;
+      e.comment = await options.comments.write(job, options.scrub ? options.scrub(body) : body, e.comment);
+    },
   };
 }

@@ -25,6 +25,8 @@ export interface LeasedJobsHost {
   runners: ReadonlyMap<string, JobRunner>;
   /** Gives the job its turn in this process; undefined when it cannot (shutting down, running). */
   runHere(jobId: string): Promise<JobSnapshot> | undefined;
+  /** A job whose run here the gate held back: seconds until it is looked at again (null: not held). */
+  heldFor(jobId: string): number | null;
   /** Reports a fault; `warn` when booty handles it (nobody need act), else `error`. */
   onError(err: unknown, jobId: string, level?: 'warn' | 'error'): void;
   /** Says what happened to a job's lease, for the log (at info, or warn). */
@@ -47,6 +49,8 @@ export class LeasedJobs {
   private readonly behind = new Set<string>();
   /** The log version each run here ended at, kept from its end to its release. */
   private readonly endedAt = new Map<string, number>();
+  /** Jobs let go with a delay because the gate held them back: they did not halt. */
+  private readonly gated = new Set<string>();
 
   constructor(leases: JobLeases, slots: number, host: LeasedJobsHost) {
     this.host = host;
@@ -164,6 +168,12 @@ export class LeasedJobs {
       this.behind.delete(jobId);
       this.endedAt.set(jobId, runner.version);
     }
+    // Queued for when the gate looks again, not offered straight back to be held again.
+    const heldFor = this.host.heldFor(jobId);
+    if (heldFor !== null) {
+      this.gated.add(jobId);
+      return { halts: lease.halts, seconds: heldFor };
+    }
     return this.delayAfter(lease);
   }
 
@@ -229,6 +239,7 @@ export class LeasedJobs {
    * outage would offer it at every poll.
    */
   private async released(jobId: string, delay: Delay | undefined): Promise<void> {
+    if (this.gated.delete(jobId)) return;
     // Read once: the maps are about the run that has just ended.
     const halt = this.halted.get(jobId);
     this.halted.delete(jobId);

@@ -20,6 +20,7 @@ import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import type { DeliveryRecord, JobRecord } from '../store/records.js';
 import type { StoreHealth } from '../store/store-health.js';
+import { HeldJobs, type StartGate } from './held-jobs.js';
 import {
   isParked,
   type JobChange,
@@ -88,6 +89,8 @@ export interface SupervisorOptions {
   /** This worker's name, written into every event it appends and onto the jobs it runs. */
   worker?: string;
   clock?: () => number;
+  /** What a new job passes before its first step (the per-day dollar cap); none: every job starts. */
+  gate?: StartGate;
   /**
    * Whether the store takes writes (a server's). While it does not, deliveries are refused with
    * 503, and a job whose append failed is paused, its slot freed, until `resumePaused`.
@@ -115,6 +118,11 @@ export class Supervisor {
   private readonly leased: LeasedJobs | null;
   /** Reports of damaged jobs under way that no caller waits for. */
   private readonly telling = new Set<Promise<void>>();
+  /** New jobs the gate holds back: offered again when it said to look again. */
+  private readonly held = new HeldJobs({
+    now: () => this.now(),
+    offer: (jobId) => void this.enqueue(jobId).catch((err: unknown) => this.options.onError?.(err, jobId)),
+  });
 
   constructor(options: SupervisorOptions) {
     this.options = options;
@@ -126,6 +134,10 @@ export class Supervisor {
           store: options.store,
           runners: this.runners,
           runHere: (jobId) => this.runHere(jobId),
+          heldFor: (jobId) => {
+            const at = this.held.take(jobId);
+            return at === undefined ? null : Math.max(1, Math.ceil((at - this.now()) / 1000));
+          },
           onError: (err, jobId, level) => this.options.onError?.(err, jobId, level),
           said: (level, jobId, what) => this.options.note?.(level, jobId, what),
           count: options.countLease,
@@ -337,6 +349,7 @@ export class Supervisor {
    */
   async shutdown({ drainMs = 0 }: { drainMs?: number } = {}): Promise<DrainReport> {
     this.taking = false;
+    this.held.stop();
     // No job is leased here from now on only to be handed straight back.
     this.leased?.stopTaking();
     const report: DrainReport = { finishedStep: [], handedBack: [] };
@@ -543,6 +556,11 @@ export class Supervisor {
     const done = this.queue.add(async () => {
       try {
         if (!this.taking || runner.isStopped) return foldJob(await readJobLog(this.options.store, jobId));
+        const recheckAt = await this.gated(jobId);
+        if (recheckAt !== null) {
+          this.held.add(jobId, recheckAt);
+          return runner.snapshot;
+        }
         this.started.add(jobId);
         await this.hold(jobId);
         if (this.leased) this.tell((o) => o.running?.(jobId), jobId);
@@ -585,6 +603,19 @@ export class Supervisor {
     }) as Promise<JobSnapshot>;
     this.finished.set(jobId, done);
     return done;
+  }
+
+  /** When a job the gate holds back is looked at again; null when it may start (or has started). */
+  private async gated(jobId: string): Promise<number | null> {
+    const { gate, store } = this.options;
+    if (!gate || (await store.streamVersion(jobId)) !== 1) return null;
+    const job = await store.getJob(jobId);
+    return (job && (await gate.hold(job))?.recheckAt) ?? null;
+  }
+
+  /** New jobs waiting for the gate (the per-day dollar cap). */
+  get heldJobs(): string[] {
+    return this.held.jobs;
   }
 
   /** Marks the job as this worker's, for `booty jobs`; a store that refuses is no reason not to run. */

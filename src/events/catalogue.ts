@@ -113,7 +113,7 @@ export type DomainEvent = JobRequested | JobCancelled | StepSucceeded | StepFail
 
 /** Each type's schema and the version rows are written with now. */
 export const catalogue = {
-  JobRequested: { version: 7, schema: JobRequested },
+  JobRequested: { version: 8, schema: JobRequested },
   JobCancelled: { version: 3, schema: JobCancelled },
   StepSucceeded: { version: 1, schema: StepSucceeded },
   StepFailed: { version: 1, schema: StepFailed },

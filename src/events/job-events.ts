@@ -94,6 +94,13 @@ export const JobRequested = z.object({
    * older) are lifted with false, so their jobs fold as they ran.
    */
   collaborator: z.boolean().optional(),
+  /**
+   * Whether a pull request's draft state is read only from the deliveries that change it (machine
+   * 9): a push's (`synchronize`) says the state as it was sent, maybe before booty's own promotion.
+   * Absent means it is; requests logged before (v7 and older) are lifted with false, so their jobs
+   * fold as they ran.
+   */
+  draftByAction: z.boolean().optional(),
 });
 export type JobRequested = z.infer<typeof JobRequested>;
 export type JobRequestedInput = z.input<typeof JobRequested>;

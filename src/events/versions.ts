@@ -29,8 +29,13 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
  * is re-run before it is demoted, `stop` is answered and leaves a ready pull request alone, and
  * `retry` with nothing to retry is not taken. A job requested before (JobRequested v5, lifted with
  * `collaborator: false`) folds as machine 7 folded it.
+ * Machine 9 reads a pull request's draft state only from the deliveries that change it
+ * (`converted_to_draft`, `ready_for_review`, `reopened`): the delivery of booty's own push can come
+ * after booty made the pull request ready and still say draft, and machine 8 took that stale echo
+ * for a person's demotion. A job requested before (JobRequested v7, lifted with `draftByAction:
+ * false`) folds as machine 8 folded it.
  */
-export const MACHINE_VERSION = 8;
+export const MACHINE_VERSION = 9;
 
 /**
  * A state a row recorded, in the words of today's machine. Machine 3 (the PR conversation) keeps a
@@ -163,6 +168,8 @@ const upcasters: Record<string, Record<number, Upcaster>> = {
       version: 7,
       data: { ...data, repo: { forge: 'github', ...(data.repo as Record<string, unknown>) } },
     }),
+    // v8 says whether a push's delivery is read for the draft state: a job requested before read it.
+    7: ({ data }) => ({ type: 'JobRequested', version: 8, data: { ...data, draftByAction: false } }),
   },
 };
 

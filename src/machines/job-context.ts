@@ -190,6 +190,8 @@ export interface JobState {
     onPr: PersonPr | null;
     /** booty's rules as a collaborator apply (machine 8); false for jobs requested before. */
     collaborator: boolean;
+    /** A push's delivery is not read for the draft state (machine 9); false for jobs requested before. */
+    draftByAction: boolean;
   };
   settings: JobSettings;
   branch: string;
@@ -339,6 +341,7 @@ export function initialContext(input: JobRequested): JobState {
       ask: input.ask ?? null,
       onPr: input.onPr ?? null,
       collaborator: input.collaborator ?? true,
+      draftByAction: input.draftByAction ?? true,
     },
     settings: input.settings,
     // On someone else's pull request, the job's commits go on top of its branch.

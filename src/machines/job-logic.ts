@@ -54,6 +54,16 @@ import { newRound, nextRoundTriggers, queued, talkActions, talkGuards } from './
 // controls (budget, plan, stall, escalation) are in loop-logic.ts.
 
 /** CI as the event at hand carries it: read now, read by the promotion, or as last read. */
+/**
+ * The draft state a PrUpdated tells. A push's delivery (`synchronize`) carries the state as it was
+ * when GitHub sent it, which may be before booty's own promotion: from machine 9 only the
+ * deliveries that change the state are read for it.
+ */
+function toldDraft(context: JobState, event: Extract<MachineEvent, { type: 'PrUpdated' }>): boolean {
+  if (event.action === 'synchronize' && context.request.draftByAction && context.pr) return context.pr.draft;
+  return event.draft;
+}
+
 function ciOf(context: JobState, event: MachineEvent): Omit<CiRead, 'at'> | null {
   const out = output<{ sha?: unknown; state?: unknown; ci?: Promoted['ci'] } | undefined>(event);
   if (out && typeof out.sha === 'string' && typeof out.state === 'string') return out as CiRead;
@@ -148,16 +158,16 @@ export const guards = {
   commandRetry: ({ event }: Args) => event.type === 'CommandReceived' && event.command === 'retry',
   merged: ({ event }: Args) => event.type === 'PrClosed' && event.merged,
   markedReady: ({ context, event }: Args) =>
-    event.type === 'PrUpdated' && event.draft === false && context.pr?.draft !== false,
+    event.type === 'PrUpdated' && toldDraft(context, event) === false && context.pr?.draft !== false,
   markedDraft: ({ context, event }: Args) =>
-    event.type === 'PrUpdated' && event.draft === true && context.pr?.draft === false,
+    event.type === 'PrUpdated' && toldDraft(context, event) === true && context.pr?.draft === false,
   /** Someone moved the PR: a new head, or draft turned ready or back. An echo of booty's own move is not news. */
   prChanged: ({ context, event }: Args) => {
     const pr = context.pr;
     return (
       event.type === 'PrUpdated' &&
       pr !== null &&
-      (event.draft !== pr.draft || (event.headSha !== null && event.headSha !== pr.headSha))
+      (toldDraft(context, event) !== pr.draft || (event.headSha !== null && event.headSha !== pr.headSha))
     );
   },
 };
@@ -362,7 +372,11 @@ export const actions = {
   recordDemotionEcho: update(({ context, event }) => {
     assertEvent(event, 'PrUpdated');
     return {
-      pr: context.pr && { ...context.pr, headSha: event.headSha ?? context.pr.headSha, draft: event.draft },
+      pr: context.pr && {
+        ...context.pr,
+        headSha: event.headSha ?? context.pr.headSha,
+        draft: toldDraft(context, event),
+      },
     };
   }),
   recordRerun: done(({ context, event }) =>
@@ -458,9 +472,10 @@ export const actions = {
   recordPrUpdate: update(({ context, event }) => {
     assertEvent(event, 'PrUpdated');
     if (!context.pr) return {};
-    const pr = { ...context.pr, headSha: event.headSha ?? context.pr.headSha, draft: event.draft };
+    const draft = toldDraft(context, event);
+    const pr = { ...context.pr, headSha: event.headSha ?? context.pr.headSha, draft };
     // booty's own moves are not news (prChanged): a change of draft here is a person's.
-    if (event.draft === context.pr.draft) return { pr };
-    return { pr, ...talk(context, { heldDraft: event.draft ? event.sender : null }) };
+    if (draft === context.pr.draft) return { pr };
+    return { pr, ...talk(context, { heldDraft: draft ? event.sender : null }) };
   }),
 };

@@ -1,4 +1,5 @@
 import type { InspectionEvent } from 'xstate';
+import { dailySpendCap } from '../effects/daily-spend-cap.js';
 import { createJobRuntime, type JobRuntime } from '../effects/job-effects.js';
 import { jobLogObserver } from '../engine/job-logging.js';
 import { type JobObserver, Supervisor } from '../engine/supervisor.js';
@@ -53,6 +54,8 @@ export interface BootyConfig {
   observers?: JobObserver[];
   inspect?: (event: InspectionEvent) => void;
   clock?: () => number;
+  /** How often a job held by BOOTY_MAX_USD_PER_DAY is looked at again within its day (default a minute). */
+  holdRecheckMs?: number;
   /** The sandbox mode when BOOTY_SANDBOX does not say (serve: required; run and demo: auto). */
   defaultSandbox?: SandboxMode;
 }
@@ -139,7 +142,20 @@ export function composeBooty(config: BootyConfig): Booty {
           },
         })
       : null;
+    const clock = config.clock ?? Date.now;
+    const gate =
+      env.BOOTY_MAX_USD_PER_DAY === undefined
+        ? undefined
+        : dailySpendCap({
+            capUsd: env.BOOTY_MAX_USD_PER_DAY,
+            store,
+            now: clock,
+            say: runtime ? (job, body) => runtime.reporter.waits(job, body) : null,
+            log,
+            recheckMs: config.holdRecheckMs,
+          });
     const supervisor = new Supervisor({
+      gate,
       health: health ?? undefined,
       store,
       effects: config.effects ?? runtime!.effects,
@@ -158,7 +174,7 @@ export function composeBooty(config: BootyConfig): Booty {
       note: (level, jobId, what, fields) => log[level]({ jobId, ...fields }, what),
       countLease: metrics.countLease,
       worker,
-      clock: config.clock,
+      clock,
     });
     const intake = new Intake(supervisor);
     if (health) lifecycle.on('refuse', 'store health', () => health.stop());

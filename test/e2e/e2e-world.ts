@@ -5,7 +5,7 @@ import { type GitHubSimulator, startGitHubSimulator } from '../../sim/github/git
 import { demoResponder, examplesDir, type Scenario, sampleIssue } from '../../src/demo/demo-script.js';
 import { loadEnv } from '../../src/env.js';
 import { createLogger } from '../../src/log.js';
-import type { Booty } from '../../src/main/compose.js';
+import type { Booty, BootyConfig } from '../../src/main/compose.js';
 import { startBooty } from '../../src/main/serve.js';
 import { tempDir } from '../support/job-harness.js';
 
@@ -118,11 +118,16 @@ async function worldOver(dir: string, github: GitHubSimulator, issue: number, re
 
   const started: Booty[] = [];
   /** booty in this process, with GitHub's webhook pointed at it. */
-  async function startInProcess(overrides: Record<string, string> = {}) {
+  /** `config`: the clock and the like, as a test composes them. */
+  async function startInProcess(
+    overrides: Record<string, string> = {},
+    config: Pick<BootyConfig, 'clock' | 'holdRecheckMs'> = {},
+  ) {
     const e = loadEnv(env(overrides));
     const booty = await startBooty({
       env: e,
       log: createLogger({ level: e.LOG_LEVEL }),
+      ...config,
     });
     started.push(booty);
     github.setWebhook({ url: `${booty.server.url}/webhooks`, secret: SECRET });

@@ -58,10 +58,10 @@ describe('event upcasting', () => {
   });
 
   it.each([
-    [3, { loopControls: false, qualityProgress: false, collaborator: false }],
-    [4, { loopControls: true, qualityProgress: false, collaborator: false }],
-    [5, { loopControls: true, qualityProgress: true, collaborator: false }],
-    [6, { loopControls: true, qualityProgress: true, collaborator: true }],
+    [3, { loopControls: false, qualityProgress: false, collaborator: false, draftByAction: false }],
+    [4, { loopControls: true, qualityProgress: false, collaborator: false, draftByAction: false }],
+    [5, { loopControls: true, qualityProgress: true, collaborator: false, draftByAction: false }],
+    [6, { loopControls: true, qualityProgress: true, collaborator: true, draftByAction: false }],
   ] as const)(
     'given a JobRequested v%i, when read, then the rule switches are as its release ran',
     async (version, request) => {
@@ -85,8 +85,9 @@ describe('event upcasting', () => {
       await store.append('j', 0, [{ type: 'JobRequested', version, data: { ...requestOfJ, repo } }]);
       const [row] = await readJobLog(store, 'j');
       await store.close();
-      expect(row!.schemaVersion).toBe(7);
+      expect(row!.schemaVersion).toBe(8);
       expect(jobInput(row).repo).toEqual({ ...repo, forge });
+      expect(foldJob([row!]).context.request.draftByAction).toBe(false);
     },
   );
 

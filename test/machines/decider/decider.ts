@@ -67,6 +67,12 @@ export const requestedBeforeCollaborator = (settings: Record<string, unknown> = 
     collaborator: false,
   }) as DomainEvent;
 
+/** The same log, requested before machine 9 (JobRequested v7, lifted): a push's delivery is read for the draft state. */
+export const beforeDraftByAction = (log: DomainEvent[]): DomainEvent[] => [
+  { ...log[0], draftByAction: false } as DomainEvent,
+  ...log.slice(1),
+];
+
 /** The same log, requested before machine 8: its first event swapped for a v5 request. */
 export const beforeCollaborator = (log: DomainEvent[]): DomainEvent[] => [
   requestedBeforeCollaborator(),
@@ -307,6 +313,16 @@ export const outside = {
     merged,
     sender: 'maintainer',
     deliveryId: 'd-closed',
+    at: AT,
+  }),
+  /** The delivery of booty's own push, sent while the PR was still draft and come after its promotion. */
+  staleDraftPush: (sha = 'b'.repeat(40)): DomainEvent => ({
+    type: 'PrUpdated',
+    action: 'synchronize',
+    headSha: sha,
+    draft: true,
+    sender: 'booty-bot',
+    deliveryId: 'd-push',
     at: AT,
   }),
   draft: (draft: boolean): DomainEvent => ({

@@ -1,5 +1,14 @@
 import { describe, it } from 'vitest';
-import { beforeCollaborator, check, effect, happy, ok, outside, type Row } from './decider.js';
+import {
+  beforeCollaborator,
+  beforeDraftByAction,
+  check,
+  effect,
+  happy,
+  ok,
+  outside,
+  type Row,
+} from './decider.js';
 
 // GitHub tells booty of its own moves too, and its webhook can come before the move's result: the
 // echo of a demotion booty is making is not a person holding the PR draft.
@@ -36,6 +45,32 @@ const rows: Row[] = [
     ],
     when: ok.promoted(2),
     expect: { state: 'promoted', effect: null, context: { pr: { draft: false } } },
+  },
+  {
+    name: "the delivery of booty's own push, come after the promotion and still saying draft: the PR stays ready",
+    given: happy.promoted(),
+    when: outside.staleDraftPush(),
+    expect: {
+      state: 'promoted',
+      effect: null,
+      context: { pr: { draft: false }, conversation: { heldDraft: null } },
+    },
+  },
+  {
+    name: 'a person converting the ready PR to draft is still a demotion',
+    given: happy.promoted(),
+    when: outside.draft(true),
+    expect: {
+      state: 'prOpened',
+      effect: null,
+      context: { pr: { draft: true }, conversation: { heldDraft: 'maintainer' } },
+    },
+  },
+  {
+    name: 'before machine 9, that stale push delivery folds as it ran: back to draft',
+    given: beforeDraftByAction(happy.promoted()),
+    when: outside.staleDraftPush(),
+    expect: { state: 'prOpened', effect: null, context: { pr: { draft: true } } },
   },
 ];
 
