@@ -27,6 +27,8 @@ export interface Ctx {
   base: string;
   /** The username the request's token belongs to. */
   user: string;
+  /** The request's path, for the pagination links. */
+  path: string;
   query: URLSearchParams;
   /** A branch's head in the project's bare repository, or null. */
   headOf: (p: GlProject, branch: string) => string | null;
@@ -43,13 +45,40 @@ const ok = (json: unknown, status = 200): Reply => ({ status, json });
 const notFound = (what: string): Reply => ({ status: 404, json: { message: `404 ${what} Not Found` } });
 const bad = (message: string): Reply => ({ status: 400, json: { message } });
 
-/** One page of a list, with GitLab's pagination headers. */
+/**
+ * One page of a list, with GitLab's offset pagination headers (doc/api/rest/_index.md, "Pagination
+ * link header"): gitbeaker follows `Link: rel="next"` for the rest, and reads the `x-` headers.
+ */
 function page<T>(ctx: Ctx, items: T[]): Reply {
   const per = Math.min(Number(ctx.query.get('per_page') ?? 20) || 20, 100);
   const n = Math.max(Number(ctx.query.get('page') ?? 1) || 1, 1);
+  const pages = Math.max(Math.ceil(items.length / per), 1);
   const slice = items.slice((n - 1) * per, n * per);
-  const next = n * per < items.length ? String(n + 1) : '';
-  return { status: 200, json: slice, headers: { 'x-next-page': next, 'x-total': String(items.length) } };
+  const at = (k: number) => {
+    const q = new URLSearchParams(ctx.query);
+    q.set('page', String(k));
+    q.set('per_page', String(per));
+    return `<${ctx.base}${ctx.path}?${q}>`;
+  };
+  const links = [
+    ...(n > 1 ? [`${at(n - 1)}; rel="prev"`] : []),
+    ...(n < pages ? [`${at(n + 1)}; rel="next"`] : []),
+    `${at(1)}; rel="first"`,
+    `${at(pages)}; rel="last"`,
+  ];
+  return {
+    status: 200,
+    json: slice,
+    headers: {
+      link: links.join(', '),
+      'x-page': String(n),
+      'x-per-page': String(per),
+      'x-next-page': n < pages ? String(n + 1) : '',
+      'x-prev-page': n > 1 ? String(n - 1) : '',
+      'x-total': String(items.length),
+      'x-total-pages': String(pages),
+    },
+  };
 }
 
 const issueOf = (p: GlProject, iid: string) => p.issues.find((i) => i.iid === Number(iid));

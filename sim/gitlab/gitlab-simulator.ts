@@ -140,7 +140,7 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
       }
     }
     for (const [k, v] of url.searchParams) if (req.method !== 'GET' && !(k in body)) body[k] = v;
-    const ctx: Ctx = { store, hooks, base, user, query: url.searchParams, body, headOf };
+    const ctx: Ctx = { store, hooks, base, user, path: url.pathname, query: url.searchParams, body, headOf };
     const rest = url.pathname.slice('/api/v4'.length);
     if (rest === '/user') return send({ status: 200, json: { id: store.user(user).id, username: user } });
     if (rest === '/personal_access_tokens/self') {
