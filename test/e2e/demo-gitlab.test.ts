@@ -1,5 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import subset from '../../sim/gitlab/api-subset.json' with { type: 'json' };
+import type { ServedCall } from '../../sim/gitlab/gitlab-sim-calls.js';
 import { catalogue, isEventType } from '../../src/events/catalogue.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
@@ -54,6 +57,20 @@ describe('booty demo --forge gitlab', () => {
       expect(rows.every((r) => isEventType(r.type) && r.schemaVersion === catalogue[r.type].version)).toBe(
         true,
       );
+
+      // Every call booty's adapter made through gitbeaker landed on a route GitLab documents
+      // (api-subset.json), and each reply carried the fields booty reads there.
+      const calls = fs
+        .readFileSync(path.join(dir, 'github', 'api-calls.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as ServedCall);
+      for (const call of calls) {
+        const route = subset.routes.find((r) => r.method === call.method && r.path === call.route);
+        expect(route, `${call.method} ${call.route} (${call.status})`).toBeDefined();
+        if (call.status < 300 && call.fields)
+          expect(call.fields).toEqual(expect.arrayContaining(route!.reads));
+      }
 
       const replay = await booty(['replay', out.jobId, '--verify', '--json', '--db', out.db]);
       expect(replay.code).toBe(0);

@@ -9,10 +9,10 @@ import type { CiDeps } from './pipelines.js';
 // them. Each answer carries a marker naming the job, the round and the note it answers, so a round
 // answered again after a crash posts nothing twice.
 
+/** A discussion as doc/api/discussions.md gives it: resolution is its notes', not its own. */
 interface Discussion {
   id: string;
-  resolved?: boolean;
-  notes: { id: number; body: string; resolvable?: boolean }[];
+  notes: { id: number; body: string; resolvable?: boolean; resolved?: boolean }[];
 }
 
 type Answer =
@@ -62,7 +62,7 @@ export function answerRound(deps: CiDeps) {
             async () => (await list()).some((d) => d.id === thread.id && hasMarker(d.notes, answer.marker)),
           );
         // Answered with a commit: the thread is done. Resolving twice is harmless.
-        if (outcome.commit && !thread.resolved)
+        if (outcome.commit && !thread.notes.every((n) => n.resolved))
           await mapped(() =>
             clients.call((gl) => gl.MergeRequestDiscussions.resolve(project, mr, thread.id, true)),
           );
