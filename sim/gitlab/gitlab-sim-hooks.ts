@@ -83,7 +83,17 @@ export class GlHooks {
       },
       ...(onMr
         ? { merge_request: { iid: on.mr.iid, source_branch: on.mr.source_branch, title: on.mr.title } }
-        : { issue: { iid: on.issue.iid, title: on.issue.title } }),
+        : {
+            issue: {
+              id: p.id * 100_000 + on.issue.iid,
+              iid: on.issue.iid,
+              title: on.issue.title,
+              description: on.issue.description,
+              state: on.issue.state,
+              url: `${this.base()}/${p.path_with_namespace}/-/issues/${on.issue.iid}`,
+              labels: on.issue.labels.map((title) => ({ id: labelId(title), title })),
+            },
+          }),
     });
   }
 

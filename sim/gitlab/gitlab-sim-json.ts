@@ -46,6 +46,8 @@ export const mrJson = (store: GlStore, p: GlProject, mr: GlMergeRequest, base: s
   target_branch: mr.target_branch,
   sha: mr.sha,
   author: userJson(store, mr.author),
+  // Nothing merges in the simulator; GitLab sends the field, null until someone merges.
+  merged_by: null,
   web_url: `${base}/${p.path_with_namespace}/-/merge_requests/${mr.iid}`,
 });
 

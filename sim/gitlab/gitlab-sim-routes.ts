@@ -27,6 +27,8 @@ export interface Ctx {
   base: string;
   /** The username the request's token belongs to. */
   user: string;
+  /** The request's path, for the pagination links. */
+  path: string;
   query: URLSearchParams;
   /** A branch's head in the project's bare repository, or null. */
   headOf: (p: GlProject, branch: string) => string | null;
@@ -43,13 +45,40 @@ const ok = (json: unknown, status = 200): Reply => ({ status, json });
 const notFound = (what: string): Reply => ({ status: 404, json: { message: `404 ${what} Not Found` } });
 const bad = (message: string): Reply => ({ status: 400, json: { message } });
 
-/** One page of a list, with GitLab's pagination headers. */
+/**
+ * One page of a list, with GitLab's offset pagination headers (doc/api/rest/_index.md, "Pagination
+ * link header"): gitbeaker follows `Link: rel="next"` for the rest, and reads the `x-` headers.
+ */
 function page<T>(ctx: Ctx, items: T[]): Reply {
   const per = Math.min(Number(ctx.query.get('per_page') ?? 20) || 20, 100);
   const n = Math.max(Number(ctx.query.get('page') ?? 1) || 1, 1);
+  const pages = Math.max(Math.ceil(items.length / per), 1);
   const slice = items.slice((n - 1) * per, n * per);
-  const next = n * per < items.length ? String(n + 1) : '';
-  return { status: 200, json: slice, headers: { 'x-next-page': next, 'x-total': String(items.length) } };
+  const at = (k: number) => {
+    const q = new URLSearchParams(ctx.query);
+    q.set('page', String(k));
+    q.set('per_page', String(per));
+    return `<${ctx.base}${ctx.path}?${q}>`;
+  };
+  const links = [
+    ...(n > 1 ? [`${at(n - 1)}; rel="prev"`] : []),
+    ...(n < pages ? [`${at(n + 1)}; rel="next"`] : []),
+    `${at(1)}; rel="first"`,
+    `${at(pages)}; rel="last"`,
+  ];
+  return {
+    status: 200,
+    json: slice,
+    headers: {
+      link: links.join(', '),
+      'x-page': String(n),
+      'x-per-page': String(per),
+      'x-next-page': n < pages ? String(n + 1) : '',
+      'x-prev-page': n > 1 ? String(n - 1) : '',
+      'x-total': String(items.length),
+      'x-total-pages': String(pages),
+    },
+  };
 }
 
 const issueOf = (p: GlProject, iid: string) => p.issues.find((i) => i.iid === Number(iid));
@@ -124,11 +153,30 @@ function postNote(ctx: Ctx, p: GlProject, notes: GlNote[], on: { issue: GlIssue 
 
 const isOpenState = (s: string | null, state: string) => !s || s === 'all' || s === state;
 
-export const routes: [string, RegExp, Handler][] = [
-  ['GET', /^$/, (ctx, p) => ok(projectJson(p, ctx.base))],
+/** An award emoji on a note of an issue or of a merge request: the two differ in the path only. */
+function noteAward(kind: 'issues' | 'merge_requests'): Handler {
+  return (ctx, p, m) => {
+    const parent = kind === 'issues' ? issueOf(p, m[1]!) : mrOf(p, m[1]!);
+    const n = parent?.notes.find((x) => x.id === Number(m[2]));
+    return n
+      ? award(
+          ctx,
+          (name) => n.awards.includes(`${ctx.user}:${name}`),
+          (name) => n.awards.push(`${ctx.user}:${name}`),
+        )
+      : notFound('Note');
+  };
+}
+
+/**
+ * Each route under `/projects/:id`, its path written as GitLab's docs write it (doc/api/*.md), so
+ * the table reads against api-subset.json as it stands; a `:name` matches one path segment.
+ */
+export const routes: [string, string, Handler][] = [
+  ['GET', '', (ctx, p) => ok(projectJson(p, ctx.base))],
   [
     'GET',
-    /^\/members\/all$/,
+    '/members/all',
     (ctx, p) => {
       const q = ctx.query.get('query');
       const members = Object.entries(p.members)
@@ -139,7 +187,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/issues\/(\d+)$/,
+    '/issues/:issue_iid',
     (ctx, p, m) => {
       const i = issueOf(p, m[1]!);
       return i ? ok(issueJson(ctx.store, p, i, ctx.base)) : notFound('Issue');
@@ -147,7 +195,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/issues\/(\d+)\/notes$/,
+    '/issues/:issue_iid/notes',
     (ctx, p, m) => {
       const i = issueOf(p, m[1]!);
       return i ? listNotes(ctx, i.notes, { type: 'Issue', iid: i.iid }) : notFound('Issue');
@@ -155,7 +203,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'POST',
-    /^\/issues\/(\d+)\/notes$/,
+    '/issues/:issue_iid/notes',
     (ctx, p, m) => {
       const i = issueOf(p, m[1]!);
       return i ? postNote(ctx, p, i.notes, { issue: i }) : notFound('Issue');
@@ -163,7 +211,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'PUT',
-    /^\/issues\/(\d+)\/notes\/(\d+)$/,
+    '/issues/:issue_iid/notes/:note_id',
     (ctx, p, m) => {
       const i = issueOf(p, m[1]!);
       return i ? editNote(ctx, i.notes, m[2]!, { type: 'Issue', iid: i.iid }) : notFound('Issue');
@@ -171,7 +219,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/issues\/(\d+)\/award_emoji$/,
+    '/issues/:issue_iid/award_emoji',
     (ctx, p, m) => {
       const i = issueOf(p, m[1]!);
       return i
@@ -184,7 +232,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'POST',
-    /^\/issues\/(\d+)\/award_emoji$/,
+    '/issues/:issue_iid/award_emoji',
     (ctx, p, m) => {
       const i = issueOf(p, m[1]!);
       return i
@@ -196,24 +244,11 @@ export const routes: [string, RegExp, Handler][] = [
         : notFound('Issue');
     },
   ],
-  [
-    'POST',
-    /^\/(issues|merge_requests)\/(\d+)\/notes\/(\d+)\/award_emoji$/,
-    (ctx, p, m) => {
-      const parent = m[1] === 'issues' ? issueOf(p, m[2]!) : mrOf(p, m[2]!);
-      const n = parent?.notes.find((x) => x.id === Number(m[3]));
-      return n
-        ? award(
-            ctx,
-            (name) => n.awards.includes(`${ctx.user}:${name}`),
-            (name) => n.awards.push(`${ctx.user}:${name}`),
-          )
-        : notFound('Note');
-    },
-  ],
+  ['POST', '/issues/:issue_iid/notes/:note_id/award_emoji', noteAward('issues')],
+  ['POST', '/merge_requests/:merge_request_iid/notes/:note_id/award_emoji', noteAward('merge_requests')],
   [
     'GET',
-    /^\/merge_requests$/,
+    '/merge_requests',
     (ctx, p) => {
       const branch = ctx.query.get('source_branch');
       const state = ctx.query.get('state');
@@ -226,7 +261,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'POST',
-    /^\/merge_requests$/,
+    '/merge_requests',
     (ctx, p) => {
       const { source_branch, target_branch, title, description } = ctx.body as Record<
         string,
@@ -265,7 +300,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/merge_requests\/(\d+)$/,
+    '/merge_requests/:merge_request_iid',
     (ctx, p, m) => {
       const mr = mrOf(p, m[1]!);
       return mr ? ok(mrJson(ctx.store, p, mr, ctx.base)) : notFound('Merge Request');
@@ -273,7 +308,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'PUT',
-    /^\/merge_requests\/(\d+)$/,
+    '/merge_requests/:merge_request_iid',
     (ctx, p, m) => {
       const mr = mrOf(p, m[1]!);
       if (!mr) return notFound('Merge Request');
@@ -297,7 +332,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/merge_requests\/(\d+)\/notes$/,
+    '/merge_requests/:merge_request_iid/notes',
     (ctx, p, m) => {
       const mr = mrOf(p, m[1]!);
       return mr ? listNotes(ctx, mr.notes, { type: 'MergeRequest', iid: mr.iid }) : notFound('Merge Request');
@@ -305,7 +340,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'POST',
-    /^\/merge_requests\/(\d+)\/notes$/,
+    '/merge_requests/:merge_request_iid/notes',
     (ctx, p, m) => {
       const mr = mrOf(p, m[1]!);
       return mr ? postNote(ctx, p, mr.notes, { mr }) : notFound('Merge Request');
@@ -313,7 +348,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'PUT',
-    /^\/merge_requests\/(\d+)\/notes\/(\d+)$/,
+    '/merge_requests/:merge_request_iid/notes/:note_id',
     (ctx, p, m) => {
       const mr = mrOf(p, m[1]!);
       return mr
@@ -323,7 +358,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/merge_requests\/(\d+)\/discussions$/,
+    '/merge_requests/:merge_request_iid/discussions',
     (ctx, p, m) => {
       const mr = mrOf(p, m[1]!);
       if (!mr) return notFound('Merge Request');
@@ -344,7 +379,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'POST',
-    /^\/merge_requests\/(\d+)\/discussions\/([0-9a-f]+)\/notes$/,
+    '/merge_requests/:merge_request_iid/discussions/:discussion_id/notes',
     (ctx, p, m) => {
       const mr = mrOf(p, m[1]!);
       const root = mr?.notes.find((n) => n.discussionId === m[2]);
@@ -362,7 +397,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'PUT',
-    /^\/merge_requests\/(\d+)\/discussions\/([0-9a-f]+)$/,
+    '/merge_requests/:merge_request_iid/discussions/:discussion_id',
     (ctx, p, m) => {
       const mr = mrOf(p, m[1]!);
       const notes = mr?.notes.filter((n) => n.discussionId === m[2]) ?? [];
@@ -376,7 +411,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/pipelines$/,
+    '/pipelines',
     (ctx, p) => {
       const sha = ctx.query.get('sha');
       const ref = ctx.query.get('ref');
@@ -389,7 +424,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/pipelines\/(\d+)$/,
+    '/pipelines/:pipeline_id',
     (ctx, p, m) => {
       const pl = p.pipelines.find((x) => x.id === Number(m[1]));
       return pl ? ok(pipelineJson(p, pl, ctx.base)) : notFound('Pipeline');
@@ -397,7 +432,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/pipelines\/(\d+)\/jobs$/,
+    '/pipelines/:pipeline_id/jobs',
     (ctx, p, m) => {
       const pl = p.pipelines.find((x) => x.id === Number(m[1]));
       return pl
@@ -410,7 +445,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'POST',
-    /^\/pipelines\/(\d+)\/retry$/,
+    '/pipelines/:pipeline_id/retry',
     (ctx, p, m) => {
       const pl = p.pipelines.find((x) => x.id === Number(m[1]));
       if (!pl) return notFound('Pipeline');
@@ -423,7 +458,7 @@ export const routes: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/jobs\/(\d+)\/trace$/,
+    '/jobs/:job_id/trace',
     (_ctx, p, m) => {
       const job = p.pipelines.flatMap((pl) => pl.jobs).find((j) => j.id === Number(m[1]));
       return job ? { status: 200, text: job.trace } : notFound('Job');

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createBareRepo, serveGit } from '../github/github-sim-git.js';
+import { callRecorder, routePattern } from './gitlab-sim-calls.js';
 import { GlHooks, type GlWebhookTarget } from './gitlab-sim-hooks.js';
 import { type Ctx, newNote, type Reply, routes } from './gitlab-sim-routes.js';
 import { type GlIssue, type GlNote, type GlProject, GlStore } from './gitlab-sim-state.js';
@@ -32,6 +33,10 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
   const store = new GlStore(options.dir);
   let base = '';
   const hooks = new GlHooks(store, () => base);
+  const record = callRecorder(options.dir);
+  const compiled = routes.map(
+    ([method, route, handler]) => [method, route, routePattern(route), handler] as const,
+  );
   hooks.target = options.webhook ?? null;
   for (const t of options.tokens ?? []) addToken(t.token, t.username, t.scopes);
 
@@ -113,7 +118,14 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
       if (git[2] === '/git-receive-pack') pushed(p, before, user);
       return;
     }
-    const send = (reply: Reply) => {
+    const send = (reply: Reply, route: string | null = null) => {
+      if (url.pathname.startsWith('/api/v4/'))
+        record({
+          method: req.method ?? 'GET',
+          route,
+          status: reply.status,
+          json: 'json' in reply ? reply.json : undefined,
+        });
       const headers: Record<string, string> =
         'json' in reply
           ? { 'content-type': 'application/json', ...(reply.headers ?? {}) }
@@ -140,31 +152,35 @@ export async function startGitLabSimulator(options: GitLabSimulatorOptions) {
       }
     }
     for (const [k, v] of url.searchParams) if (req.method !== 'GET' && !(k in body)) body[k] = v;
-    const ctx: Ctx = { store, hooks, base, user, query: url.searchParams, body, headOf };
+    const ctx: Ctx = { store, hooks, base, user, path: url.pathname, query: url.searchParams, body, headOf };
     const rest = url.pathname.slice('/api/v4'.length);
-    if (rest === '/user') return send({ status: 200, json: { id: store.user(user).id, username: user } });
+    if (rest === '/user')
+      return send({ status: 200, json: { id: store.user(user).id, username: user } }, '/user');
     if (rest === '/personal_access_tokens/self') {
       const t = tokenOf(req);
-      return send({
-        status: 200,
-        json: {
-          id: 1,
-          name: 'booty',
-          scopes: t?.scopes ?? ['api'],
-          active: true,
-          revoked: false,
-          expires_at: null,
+      return send(
+        {
+          status: 200,
+          json: {
+            id: 1,
+            name: 'booty',
+            scopes: t?.scopes ?? ['api'],
+            active: true,
+            revoked: false,
+            expires_at: null,
+          },
         },
-      });
+        '/personal_access_tokens/self',
+      );
     }
     const proj = /^\/projects\/([^/]+)(.*)$/.exec(rest);
     const p = proj && store.project(proj[1]!);
     if (!proj || !p) return send({ status: 404, json: { message: '404 Project Not Found' } });
     // GitLab answers a project its token cannot see with 404, as it does one that is not there.
     if (!(user in p.members)) return send({ status: 404, json: { message: '404 Project Not Found' } });
-    for (const [method, pattern, handler] of routes) {
+    for (const [method, route, pattern, handler] of compiled) {
       const m = req.method === method ? pattern.exec(proj[2]!) : null;
-      if (m) return send(handler(ctx, p, [...m]));
+      if (m) return send(handler(ctx, p, [...m]), `/projects/:id${route}`);
     }
     return send({ status: 404, json: { message: '404 Not Found' } });
   }

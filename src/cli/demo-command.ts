@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mentionScenarios, type Scenario, scenarios } from '../demo/demo-script.js';
+import { type Scenario, scenarios } from '../demo/demo-script.js';
 import { runDemo } from '../demo/run-demo.js';
 import { BootyError } from '../errors.js';
 import { plural } from '../text.js';
@@ -56,10 +56,11 @@ export const demoCommand: Command = {
       });
     }
     // The mention scenarios speak GitHub's comments: GitLab's notes have no demo of their own yet.
-    if (forge === 'gitlab' && mentionScenarios.includes(scenario)) {
+    // A person's own merge request is not a job booty starts on GitLab yet (gitlab-conversation.ts).
+    if (forge === 'gitlab' && scenario === 'person-pr') {
       throw new BootyError('BOOTY_E_USAGE', {
         command: 'demo',
-        reason: `--scenario ${scenario} runs on GitHub only; drop --forge gitlab, or pick ${scenarios.filter((s) => !mentionScenarios.includes(s)).join(', ')}`,
+        reason: `--scenario ${scenario} runs on GitHub only; drop --forge gitlab, or pick ${scenarios.filter((s) => s !== 'person-pr').join(', ')}`,
       });
     }
     const dir = (values.dir as string | undefined) ?? fs.mkdtempSync(path.join(os.tmpdir(), 'booty-demo-'));

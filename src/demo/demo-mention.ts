@@ -47,6 +47,7 @@ export async function askBooty(w: ConversationWorld, target: number): Promise<vo
   if (said) return;
   const token = await w.remotes.person(w.owner, w.repo, WRITER, 'write');
   w.note(`${WRITER} (write access) comments on #${target}, which has no label: "${body}"`);
+  if (w.remotes.comment) return w.remotes.comment(w.owner, w.repo, target, WRITER, body);
   await rest(w, token, 'POST', `issues/${target}/comments`, { body });
   await w.remotes.settled();
 }

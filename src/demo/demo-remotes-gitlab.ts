@@ -128,6 +128,10 @@ export const startGitLabDemoRemotes: StartDemoRemotes = async ({ dir, port, toke
       gitlab.addToken(personal, login);
       return personal;
     },
+    comment: async (owner, name, issue, author, body) => {
+      gitlab.comment(pathOf(owner, name), { issue }, author, body);
+      await gitlab.settled();
+    },
     // A review on GitLab is its line comments, each a discussion on the MR's diff.
     review: async (owner, name, pr, reviewer, review) => {
       for (const c of review.comments) gitlab.diffNote(pathOf(owner, name), pr, reviewer, c.body, c);

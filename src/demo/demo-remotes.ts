@@ -70,6 +70,11 @@ export interface DemoRemotes {
     reviewer: string,
     review: { body: string; comments: { path: string; line: number; body: string }[] },
   ): Promise<void>;
+  /**
+   * A person's comment on an issue, where the forge is not GitHub (whose REST the demo calls as
+   * the person would); resolves once its webhooks were tried.
+   */
+  comment?(owner: string, name: string, issue: number, author: string, body: string): Promise<void>;
   reviewComments(owner: string, name: string, pr: number): Promise<SimReviewComment[]>;
   /** A person's commit on a branch (a new branch starts from the default branch); resolves with its sha. */
   pushCommit(

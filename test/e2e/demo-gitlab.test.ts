@@ -1,5 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import subset from '../../sim/gitlab/api-subset.json' with { type: 'json' };
+import type { ServedCall } from '../../sim/gitlab/gitlab-sim-calls.js';
+import type { GlState } from '../../sim/gitlab/gitlab-sim-state.js';
 import { catalogue, isEventType } from '../../src/events/catalogue.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/job-harness.js';
@@ -8,6 +12,23 @@ import { booty, lastJson } from './cli-process.js';
 // `booty demo --forge gitlab` as a user runs it: the real CLI, offline, with the GitLab simulator
 // in GitHub's place. Each scenario must end as its GitHub twin does (demo.test.ts holds the same
 // table for GitHub), with the MR for the pull request, and its log must replay verified.
+
+/**
+ * Every call booty's adapter made through gitbeaker landed on a route GitLab documents
+ * (api-subset.json), and each reply carried the fields booty reads there.
+ */
+function expectDocumentedCalls(dir: string) {
+  const calls = fs
+    .readFileSync(path.join(dir, 'github', 'api-calls.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ServedCall);
+  for (const call of calls) {
+    const route = subset.routes.find((r) => r.method === call.method && r.path === call.route);
+    expect(route, `${call.method} ${call.route} (${call.status})`).toBeDefined();
+    if (call.status < 300 && call.fields) expect(call.fields).toEqual(expect.arrayContaining(route!.reads));
+  }
+}
 
 describe('booty demo --forge gitlab', () => {
   it.each([
@@ -55,6 +76,55 @@ describe('booty demo --forge gitlab', () => {
         true,
       );
 
+      expectDocumentedCalls(dir);
+
+      const replay = await booty(['replay', out.jobId, '--verify', '--json', '--db', out.db]);
+      expect(replay.code).toBe(0);
+      expect(JSON.parse(replay.stdout)).toMatchObject({
+        jobId: out.jobId,
+        verified: true,
+        finalState: state,
+      });
+    },
+  );
+
+  // The collaborator scenarios: a writer's @booty note on the unlabeled issue starts the job.
+  it.each([
+    ['mention', 'promoted'],
+    ['question', 'answered'],
+  ] as const)(
+    'scenario %s ends %s as on GitHub, started by a note, and its log replays verified',
+    async (scenario, state) => {
+      const dir = tempDir(`booty-demo-gitlab-${scenario}-`);
+      const run = await booty(['demo', '--forge', 'gitlab', '--scenario', scenario, '--dir', dir, '--json']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const out = lastJson(run.stdout);
+      expect(out).toMatchObject({ scenario, finalState: state, ok: true });
+      const issue = (
+        JSON.parse(fs.readFileSync(path.join(dir, 'github', 'gitlab-state.json'), 'utf8')) as GlState
+      ).projects[0]!.issues[0]!;
+      // No label was ever put on the issue: the note started the job, and got its 👀.
+      expect(issue.labels).toEqual([]);
+      const asked = issue.notes.find((n) => n.author === 'monalisa')!;
+      expect(asked.awards).toEqual(['booty-demo:eyes']);
+      if (scenario === 'mention') {
+        expect(out).toMatchObject({ attempts: 1, rounds: [], pullRequest: { number: 1, draft: false } });
+      } else {
+        expect(out).toMatchObject({
+          attempts: 0,
+          pullRequest: null,
+          rounds: [{ n: 1, triggers: ['question'], result: 'answered', commit: null }],
+        });
+        const answers = issue.notes.filter((n) => n.body.includes('booty:reply'));
+        expect(answers).toHaveLength(1);
+        expect(answers[0]!.body).toContain('@monalisa');
+        expect(answers[0]!.body).toMatch(
+          /\/demo\/tiny-durations\/-\/blob\/[0-9a-f]{40}\/src\/duration\.js#L8-19/,
+        );
+        expect(answers[0]!.body).toContain('nothing was committed');
+      }
+      expectDocumentedCalls(dir);
       const replay = await booty(['replay', out.jobId, '--verify', '--json', '--db', out.db]);
       expect(replay.code).toBe(0);
       expect(JSON.parse(replay.stdout)).toMatchObject({

@@ -6,6 +6,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGitLabSimulator } from '../../sim/gitlab/gitlab-simulator.js';
+import { createGitLabClients } from '../../src/forges/gitlab/clients.js';
+import { repoOfPath } from '../../src/forges/gitlab/intents.js';
+import { allNotes } from '../../src/forges/gitlab/notes.js';
 import { tempDir } from '../support/job-harness.js';
 
 // The GitLab simulator as a client sees it: REST v4 answers, GitLab's webhook headers, and a push
@@ -153,5 +156,22 @@ describe('the GitLab simulator', () => {
     });
     expect(second.status).toBe(404);
     expect(JSON.stringify(await second.json())).toContain('has already been taken');
+  });
+
+  it("pages a long list with GitLab's Link and x- headers, which gitbeaker follows to the end", async () => {
+    const issue = sim.createIssue(PROJECT, { title: 'Long', body: 'B', author: 'alice' });
+    for (let i = 0; i < 105; i++) sim.comment(PROJECT, { issue: issue.iid }, 'alice', `note ${i}`);
+    await sim.settled();
+    const first = await api(`/issues/${issue.iid}/notes?per_page=100&sort=asc`);
+    expect(first.headers.get('x-total-pages')).toBe('2');
+    expect(first.headers.get('x-next-page')).toBe('2');
+    expect(first.headers.get('link')).toMatch(/[?&]page=2[^>]*>; rel="next"/);
+    const clients = createGitLabClients({ url: sim.url, token: TOKEN });
+    const notes = await allNotes(clients, repoOfPath(PROJECT), { kind: 'issues', iid: issue.iid });
+    expect(notes.map((n) => n.body)).toEqual(Array.from({ length: 105 }, (_, i) => `note ${i}`));
+    clients.stop();
+    await expect(allNotes(clients, repoOfPath(PROJECT), { kind: 'issues', iid: issue.iid })).rejects.toThrow(
+      /shutting down/,
+    );
   });
 });

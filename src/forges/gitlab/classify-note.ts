@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { FeedbackPlace } from '../../events/conversation-events.js';
-import { BRANCH_PREFIX } from '../conventions.js';
-import type { ConversationIntent } from '../forge.js';
+import { BRANCH_PREFIX, hasPlanLabel } from '../conventions.js';
+import type { ConversationIntent, IntakeConfig, JobStart } from '../forge.js';
 import { isBootysOwn } from '../markers.js';
 import { parseMention } from '../mention.js';
 import { parse } from '../payload.js';
 import { type Classified, repoOfPath, wake } from './intents.js';
 
 // A Note Hook: a comment on an issue or a merge request. On an issue, or in an MR's general
-// discussion, booty hears `@booty` (a command or a request); a comment on the MR's diff is a
+// discussion, booty hears `@booty` (a command, a request or a question; on an issue with no job
+// yet, a request or a question starts one as the label would); a comment on the MR's diff is a
 // review comment, which asks for a change as a GitHub review does, called by name or not, and its
 // thread gets booty's reply. Who may steer booty is asked of GitLab later (needs.writer).
 
@@ -32,11 +33,41 @@ const Note = z.object({
       })
       .nullish(),
   }),
-  issue: z.object({ iid: z.number().int().positive() }).nullish(),
+  // The issue as the hook carries it (doc/user/project/integrations/webhook_events.md): enough
+  // to start a job from a note where none waits.
+  issue: z
+    .object({
+      iid: z.number().int().positive(),
+      title: z.string().nullish(),
+      description: z.string().nullish(),
+      state: z.string().nullish(),
+      url: z.string().nullish(),
+      labels: z.array(z.object({ title: z.string() })).nullish(),
+    })
+    .nullish(),
   merge_request: z.object({ iid: z.number().int().positive(), source_branch: z.string() }).nullish(),
 });
 
-export function classifyNote(payload: unknown): Classified {
+/** A request or question on an open issue with no job starts one, as the label would. */
+function jobStart(
+  p: z.infer<typeof Note>,
+  config: Pick<IntakeConfig, 'triggerLabel' | 'isAllowedRepo'>,
+): JobStart | null {
+  const issue = p.issue;
+  if (!issue?.title || !issue.url || issue.state === 'closed') return null;
+  if (!config.isAllowedRepo(p.project.path_with_namespace)) return null;
+  return {
+    issue: { number: issue.iid, title: issue.title, body: issue.description ?? '', url: issue.url },
+    pr: null,
+    triggerLabel: config.triggerLabel,
+    planApproval: hasPlanLabel((issue.labels ?? []).map((l) => l.title)),
+  };
+}
+
+export function classifyNote(
+  payload: unknown,
+  config: Pick<IntakeConfig, 'triggerLabel' | 'handle' | 'isAllowedRepo'>,
+): Classified {
   const p = parse(Note, 'Note Hook', payload);
   const note = p.object_attributes;
   // Older GitLab sends no action: such a hook is a new note.
@@ -54,7 +85,7 @@ export function classifyNote(payload: unknown): Classified {
   if (onMr && !onMr.source_branch.startsWith(BRANCH_PREFIX)) return ignore('not a booty merge request');
 
   const target = onMr ? { pr: onMr.iid, branch: onMr.source_branch } : { issue: onIssue!.iid };
-  const mention = parseMention(body);
+  const mention = parseMention(body, config.handle());
   const onDiff = Boolean(onMr && note.position && (note.position.new_path || note.position.old_path));
   const place: FeedbackPlace = !onMr ? 'issue-comment' : onDiff ? 'review' : 'pr-comment';
   const needs: Partial<ConversationIntent['needs']> = {
@@ -102,9 +133,16 @@ export function classifyNote(payload: unknown): Classified {
     );
   }
   if (!mention) return ignore('the note does not call on @booty');
-  // Questions are answered on GitHub; on GitLab a question is not taken for a change request.
+  // On an issue with no job, a writer's request or question starts one (intake asks who wrote).
+  const start = onIssue ? jobStart(p, config) : null;
   if ('question' in mention)
-    return ignore('questions to @booty are answered on GitHub only, not yet on GitLab');
+    return wake(
+      action,
+      repo,
+      target,
+      { type: 'QuestionAsked', place, author, body: mention.question, commentId: note.id },
+      { ...needs, start },
+    );
   return wake(
     action,
     repo,
@@ -118,6 +156,6 @@ export function classifyNote(payload: unknown): Classified {
       comments: [],
       mention: true,
     },
-    needs,
+    { ...needs, start },
   );
 }

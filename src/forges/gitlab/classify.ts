@@ -84,7 +84,7 @@ export function classifyGitLab(event: string, payload: unknown, config: IntakeCo
     case 'Issue Hook':
       return classifyIssue(parse(IssueHook, event, payload), config);
     case 'Note Hook':
-      return classifyNote(payload);
+      return classifyNote(payload, config);
     case 'Merge Request Hook':
       return classifyMergeRequest(parse(MergeRequestHook, event, payload));
     case 'Pipeline Hook': {

@@ -30,10 +30,14 @@ export function gitlabConversation(clients: GitLabClients, now: () => number = D
     let found = 0;
     try {
       // members/all counts inherited members (a group's) too, as GitLab's own permission check does.
-      const members = await clients.api.get<Member[]>(`${clients.project(repo)}/members/all`, {
-        query: username,
-        per_page: 100,
-      });
+      const members = (await clients.call((gl) =>
+        gl.ProjectMembers.all(clients.project(repo), {
+          includeInherited: true,
+          query: username,
+          perPage: 100,
+          maxPages: 1,
+        }),
+      )) as Member[];
       found = members.find((m) => m.username.toLowerCase() === username.toLowerCase())?.access_level ?? 0;
     } catch (err) {
       if (httpStatus(err) !== 404) throw gitlabError(err);
@@ -53,7 +57,7 @@ export function gitlabConversation(clients: GitLabClients, now: () => number = D
     react: async (repo, _installationId, _place, commentId, _comments, target) => {
       if (!target || (target.pr == null && target.issue == null)) return;
       const n = on(target);
-      await awardOnce(clients, `${clients.project(repo)}/${n.kind}/${n.iid}/notes/${commentId}`, 'eyes');
+      await awardOnce(clients, repo, { ...n, note: commentId }, 'eyes');
     },
     replyToReader: async (repo, _installationId, target, login, commentId) => {
       await postOnce(clients, repo, on(target), readerMarker(commentId), `@${login} ${READER_NOTE}`);
@@ -61,13 +65,7 @@ export function gitlabConversation(clients: GitLabClients, now: () => number = D
     // A job on a merge request a person opened is GitHub's only, for now: none starts here.
     pullRequest: async () => null,
     mergedBy: async (repo, _installationId, pr) => {
-      const mr = await mapped(() =>
-        clients.api.get<{
-          state: string;
-          merged_by?: { username: string } | null;
-          author?: { username: string };
-        }>(`${clients.project(repo)}/merge_requests/${pr}`),
-      );
+      const mr = await mapped(() => clients.call((gl) => gl.MergeRequests.show(clients.project(repo), pr)));
       return mr.state === 'merged' ? (mr.merged_by?.username ?? mr.author?.username ?? 'someone') : null;
     },
     answerIgnored: async (repo, _installationId, target, login, commentId, why) => {

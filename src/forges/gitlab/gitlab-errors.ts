@@ -20,6 +20,51 @@ export class GitLabHttpError extends Error {
   }
 }
 
+/**
+ * gitbeaker's failures as booty reads them, told apart by name so this file never loads gitbeaker:
+ * a refusal (GitbeakerRequestError, its reply in `cause.response`), a timeout, retries spent on
+ * 429 or 502, and a request that found no server.
+ */
+export function fromGitbeaker(err: unknown, instance: string): unknown {
+  if (isGitLabHttpError(err) || !(err instanceof Error)) return err;
+  const cause = (err as { cause?: { request?: Request; response?: Response; code?: string } }).cause;
+  if (err.name === 'GitbeakerRequestError' && cause?.response) {
+    const { request, response } = cause;
+    const url = request ? new URL(request.url) : null;
+    const retryAfter = Number(response.headers.get('retry-after'));
+    return new GitLabHttpError(
+      response.status,
+      request?.method ?? 'GitLab',
+      url ? `${url.pathname}${url.search}` : instance,
+      gitlabMessage(parsed(err.message)) || response.statusText,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+    );
+  }
+  if (err.name === 'GitbeakerRetryError') {
+    const status = Number(/last status code: (\d+)/.exec(err.message)?.[1] ?? 0);
+    return new GitLabHttpError(status, 'GitLab', instance, err.message);
+  }
+  if (err.name === 'GitbeakerTimeoutError') return new GitLabHttpError(0, 'GitLab', instance, err.message);
+  // fetch's own failure: no server at the address, a refused connection, a TLS error.
+  if (err.name === 'TypeError' && /fetch failed/i.test(err.message))
+    return new GitLabHttpError(
+      0,
+      'GitLab',
+      instance,
+      cause?.code ? `${err.message} (${cause.code})` : err.message,
+    );
+  return err;
+}
+
+/** gitbeaker hands GitLab's `message` on as text, JSON-encoded when it was a list or fields. */
+function parsed(description: string): unknown {
+  try {
+    return { message: JSON.parse(description) };
+  } catch {
+    return description;
+  }
+}
+
 export const isGitLabHttpError = (err: unknown): err is GitLabHttpError => err instanceof GitLabHttpError;
 export const httpStatus = (err: unknown): number | null => (isGitLabHttpError(err) ? err.status : null);
 

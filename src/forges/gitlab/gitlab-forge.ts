@@ -9,6 +9,7 @@ import { escalate, getIssue, listIssueComments, postPlan } from './issues.js';
 import { demoteMr, openDraftMr, promoteMr } from './merge-requests.js';
 import { readCi, rerunCi } from './pipelines.js';
 import { gitlabProgress } from './progress-note.js';
+import { answerQuestions } from './question-replies.js';
 import { answerRound } from './round-replies.js';
 import { tokenCheck } from './token-check.js';
 
@@ -65,8 +66,7 @@ export function gitlabForge(options: {
       rerunCi: rerunCi(deps),
       demotePr: demoteMr(deps),
       answerRound: answerRound(deps),
-      // No question reaches a GitLab job (classify-note.ts leaves them): nothing to answer.
-      answerQuestions: async () => ({ replies: 0 }),
+      answerQuestions: answerQuestions(deps),
       listIssueComments: listIssueComments(clients),
       getIssue: getIssue(clients),
       postPlan: postPlan(clients),

@@ -25,7 +25,9 @@ interface GlIssue {
 
 export function getIssue(clients: GitLabClients) {
   return async (repo: RepoRef, number: number): Promise<IssueDetails> => {
-    const i = await mapped(() => clients.api.get<GlIssue>(`${clients.project(repo)}/issues/${number}`));
+    const i = (await mapped(() =>
+      clients.call((gl) => gl.Issues.show(number, { projectId: clients.project(repo) })),
+    )) as unknown as GlIssue;
     return {
       number: i.iid,
       title: i.title,

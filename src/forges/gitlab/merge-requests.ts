@@ -50,18 +50,35 @@ export async function findOpenMr(
   clients: GitLabClients,
   job: Pick<JobContext, 'repo' | 'branch'>,
 ): Promise<GlMergeRequest | null> {
-  const list = await mapped(() =>
-    clients.api.get<GlMergeRequest[]>(`${clients.project(job.repo)}/merge_requests`, {
-      state: 'opened',
-      source_branch: job.branch,
-      per_page: 10,
-    }),
-  );
+  const list = (await mapped(() =>
+    clients.call((gl) =>
+      gl.MergeRequests.all({
+        projectId: clients.project(job.repo),
+        state: 'opened',
+        sourceBranch: job.branch,
+        perPage: 10,
+        maxPages: 1,
+      }),
+    ),
+  )) as unknown as GlMergeRequest[];
   return list[0] ?? null;
 }
 
-const mrPath = (clients: GitLabClients, job: Pick<JobContext, 'repo'>, iid: number) =>
-  `${clients.project(job.repo)}/merge_requests/${iid}`;
+const showMr = (clients: GitLabClients, job: Pick<JobContext, 'repo'>, iid: number) =>
+  mapped(
+    () => clients.call((gl) => gl.MergeRequests.show(clients.project(job.repo), iid)) as Promise<unknown>,
+  ) as Promise<GlMergeRequest>;
+
+const editMr = (
+  clients: GitLabClients,
+  job: Pick<JobContext, 'repo'>,
+  iid: number,
+  change: { title?: string; description?: string },
+) =>
+  mapped(
+    () =>
+      clients.call((gl) => gl.MergeRequests.edit(clients.project(job.repo), iid, change)) as Promise<unknown>,
+  ) as Promise<GlMergeRequest>;
 
 const result = (mr: GlMergeRequest, headSha: string, created: boolean): Omit<PullRequest, 'at'> => ({
   number: mr.iid,
@@ -85,8 +102,7 @@ export function openDraftMr(deps: GitLabEffectDeps) {
     );
     const existing = pushed.branchCreated ? null : await findOpenMr(clients, job);
     if (existing) {
-      if (existing.description !== description)
-        await mapped(() => clients.api.put(mrPath(clients, job, existing.iid), { description }));
+      if (existing.description !== description) await editMr(clients, job, existing.iid, { description });
       deps.log?.info(
         { jobId: job.jobId, pr: existing.iid },
         'reusing the open merge request from the job branch',
@@ -94,13 +110,13 @@ export function openDraftMr(deps: GitLabEffectDeps) {
       return result(existing, pushed.headSha, false);
     }
     try {
-      const mr = await clients.api.post<GlMergeRequest>(`${clients.project(job.repo)}/merge_requests`, {
-        source_branch: job.branch,
-        target_branch: job.workspace.defaultBranch,
-        title: `${DRAFT}${prTitle(job)}`,
-        description,
-        remove_source_branch: true,
-      });
+      const target = job.workspace.defaultBranch;
+      const mr = (await clients.call((gl) =>
+        gl.MergeRequests.create(clients.project(job.repo), job.branch, target, `${DRAFT}${prTitle(job)}`, {
+          description,
+          removeSourceBranch: true,
+        }),
+      )) as unknown as GlMergeRequest;
       deps.log?.info({ jobId: job.jobId, pr: mr.iid }, 'opened a draft merge request');
       return result(mr, pushed.headSha, true);
     } catch (err) {
@@ -124,7 +140,7 @@ export function promoteMr(deps: GitLabEffectDeps): EffectImpl<'promotePr'> {
     if (!job.pr) throw precondition('promotePr', job, 'no merge request was opened');
     if (job.settings.selfModification) return { draft: true };
     const [current, ciRead] = await Promise.all([
-      mapped(() => clients.api.get<GlMergeRequest>(mrPath(clients, job, job.pr!.number))),
+      showMr(clients, job, job.pr.number),
       readCiAt(clients, job.repo, job.pr.headSha, deps, job.workspace?.baseSha),
     ]);
     if (current.state !== 'opened')
@@ -136,11 +152,7 @@ export function promoteMr(deps: GitLabEffectDeps): EffectImpl<'promotePr'> {
       deps.log?.info({ jobId: job.jobId, pr: job.pr.number, ci: ci.state }, 'the merge request stays draft');
       return { draft: true, ci };
     }
-    const after = await mapped(() =>
-      clients.api.put<GlMergeRequest>(mrPath(clients, job, current.iid), {
-        title: withoutDraft(current.title),
-      }),
-    );
+    const after = await editMr(clients, job, current.iid, { title: withoutDraft(current.title) });
     deps.log?.info({ jobId: job.jobId, pr: job.pr.number }, 'marked the merge request ready');
     return { draft: isDraft(after), ci };
   };
@@ -152,13 +164,10 @@ export function demoteMr(deps: GitLabEffectDeps): EffectImpl<'demotePr'> {
     const { clients } = deps;
     const pr = job.pr;
     if (!pr) throw precondition('demotePr', job, 'no merge request was opened');
-    const current = await mapped(() => clients.api.get<GlMergeRequest>(mrPath(clients, job, pr.number)));
+    const current = await showMr(clients, job, pr.number);
     if (current.state !== 'opened')
       throw precondition('demotePr', job, `merge request !${pr.number} is ${current.state}`);
-    if (!isDraft(current))
-      await mapped(() =>
-        clients.api.put(mrPath(clients, job, pr.number), { title: `${DRAFT}${current.title}` }),
-      );
+    if (!isDraft(current)) await editMr(clients, job, pr.number, { title: `${DRAFT}${current.title}` });
     const sha = job.conversation.ci?.sha ?? pr.headSha;
     const names = [...new Set((job.conversation.ci?.failing ?? []).map((f) => `\`${f.name}\``))];
     const failing = names.length ? ` (${names.join(', ')})` : '';

@@ -21,24 +21,37 @@ export type Noteable = { kind: 'issues' | 'merge_requests'; iid: number };
 
 const PAGE = 100;
 
-export const notesPath = (clients: GitLabClients, repo: RepoRef, on: Noteable) =>
-  `${clients.project(repo)}/${on.kind}/${on.iid}/notes`;
-
-/** Every note, oldest first, across all pages. */
+/** Every note, oldest first: gitbeaker follows the pages. */
 export async function allNotes(clients: GitLabClients, repo: RepoRef, on: Noteable): Promise<GlNote[]> {
-  const out: GlNote[] = [];
-  for (let page = 1; ; page++) {
-    const batch = await mapped(() =>
-      clients.api.get<GlNote[]>(notesPath(clients, repo, on), {
-        sort: 'asc',
-        order_by: 'created_at',
-        per_page: PAGE,
-        page,
-      }),
-    );
-    out.push(...batch);
-    if (batch.length < PAGE) return out;
-  }
+  const project = clients.project(repo);
+  const options = { sort: 'asc', orderBy: 'created_at', perPage: PAGE } as const;
+  return (await mapped(() =>
+    clients.call(async (gl) =>
+      on.kind === 'issues'
+        ? await gl.IssueNotes.all(project, on.iid, options)
+        : await gl.MergeRequestNotes.all(project, on.iid, options),
+    ),
+  )) as unknown as GlNote[];
+}
+
+/** Posts a note; its reply, the note made. */
+export function createNote(clients: GitLabClients, repo: RepoRef, on: Noteable, body: string) {
+  const project = clients.project(repo);
+  return clients.call(
+    async (gl): Promise<{ id: number }> =>
+      on.kind === 'issues'
+        ? await gl.IssueNotes.create(project, on.iid, body)
+        : await gl.MergeRequestNotes.create(project, on.iid, body),
+  );
+}
+
+/** Edits a note's body in place. */
+export function editNote(clients: GitLabClients, repo: RepoRef, on: Noteable, noteId: number, body: string) {
+  const project = clients.project(repo);
+  return clients.call(async (gl) => {
+    if (on.kind === 'issues') await gl.IssueNotes.edit(project, on.iid, noteId, { body });
+    else await gl.MergeRequestNotes.edit(project, on.iid, noteId, { body });
+  });
 }
 
 export const hasMarker = (notes: readonly { body?: string | null }[], marker: string) =>
@@ -70,7 +83,7 @@ export async function postOnce(
   const notes = known ?? (await allNotes(clients, repo, on));
   if (hasMarker(notes, marker)) return false;
   await createOnce(
-    () => clients.api.post(notesPath(clients, repo, on), { body: `${marker}\n${body}` }),
+    () => createNote(clients, repo, on, `${marker}\n${body}`),
     async () => hasMarker(await allNotes(clients, repo, on), marker),
   );
   return true;
@@ -86,13 +99,28 @@ export async function findMarked(
   return (await allNotes(clients, repo, on)).find((n) => n.body.includes(marker)) ?? null;
 }
 
+/** What an award emoji goes on: an issue, or a note on an issue or a merge request. */
+export type Awardable = { issue: number } | (Noteable & { note: number });
+
 /**
  * An award emoji on an issue, or on a note. GitLab refuses a second award of the same emoji by the
  * same user (404 or 409, "has already been taken"), which is the first one landing: done.
  */
-export async function awardOnce(clients: GitLabClients, path: string, name: string): Promise<void> {
+export async function awardOnce(
+  clients: GitLabClients,
+  repo: RepoRef,
+  on: Awardable,
+  name: string,
+): Promise<void> {
+  const project = clients.project(repo);
   try {
-    await clients.api.post(`${path}/award_emoji`, { name });
+    await clients.call((gl) =>
+      'issue' in on
+        ? gl.IssueAwardEmojis.award(project, on.issue, name)
+        : on.kind === 'issues'
+          ? gl.IssueNoteAwardEmojis.award(project, on.iid, on.note, name)
+          : gl.MergeRequestNoteAwardEmojis.award(project, on.iid, on.note, name),
+    );
   } catch (err) {
     if (
       [404, 409, 422].includes(httpStatus(err) ?? 0) &&

@@ -51,14 +51,18 @@ export function readCi(deps: CiDeps): EffectImpl<'readCi'> {
 }
 
 const pipelinesOn = (clients: GitLabClients, repo: RepoRef, sha: string) =>
-  mapped(() =>
-    clients.api.get<Pipeline[]>(`${clients.project(repo)}/pipelines`, {
-      sha,
-      order_by: 'id',
-      sort: 'desc',
-      per_page: 20,
-    }),
-  );
+  mapped(
+    () =>
+      clients.call((gl) =>
+        gl.Pipelines.all(clients.project(repo), {
+          sha,
+          orderBy: 'id',
+          sort: 'desc',
+          perPage: 20,
+          maxPages: 1,
+        }),
+      ) as Promise<unknown>,
+  ) as Promise<Pipeline[]>;
 
 /** CI on one commit; `builtOn` ran CI means nothing here yet is CI not started, not no CI. */
 export async function readCiAt(
@@ -76,9 +80,9 @@ export async function readCiAt(
   if (RUNNING.has(newest.status)) return { sha, state: 'pending', total: 1, failing: [], rerunnable: [] };
   if (!FAILED.has(newest.status)) return { sha, state: 'passed', total: 1, failing: [], rerunnable: [] };
   const scrub = deps.scrub ?? ((t: string) => t);
-  const jobs = await mapped(() =>
-    clients.api.get<Job[]>(`${clients.project(repo)}/pipelines/${newest.id}/jobs`, { per_page: 100 }),
-  );
+  const jobs = (await mapped(() =>
+    clients.call((gl) => gl.Jobs.all(clients.project(repo), { pipelineId: newest.id, perPage: 100 })),
+  )) as unknown as Job[];
   const failed = jobs.filter((j) => FAILED.has(j.status));
   const failing: CiFailure[] = await Promise.all(
     failed.map(async (j, i) => ({
@@ -100,7 +104,8 @@ export async function readCiAt(
 
 async function trace(clients: GitLabClients, repo: RepoRef, jobId: number): Promise<string> {
   try {
-    return failingSection(await clients.api.text(`${clients.project(repo)}/jobs/${jobId}/trace`));
+    const text = await clients.call((gl) => gl.Jobs.showLog(clients.project(repo), jobId));
+    return failingSection(String(text));
   } catch (err) {
     // An erased or expired trace (404, 403) still leaves the job's name and link.
     if ([403, 404, 410].includes(httpStatus(err) ?? 0)) return '';
@@ -120,12 +125,12 @@ export function rerunCi(deps: CiDeps): EffectImpl<'rerunCi'> {
     const { clients } = deps;
     const runs = job.conversation.ci?.rerunnable ?? [];
     for (const id of runs) {
-      const current = await mapped(() =>
-        clients.api.get<Pipeline>(`${clients.project(job.repo)}/pipelines/${id}`),
-      );
+      const current = (await mapped(() =>
+        clients.call((gl) => gl.Pipelines.show(clients.project(job.repo), id)),
+      )) as unknown as Pipeline;
       // After a crash the retry may have landed: a pipeline running again is this re-run.
       if (!FAILED.has(current.status)) continue;
-      await mapped(() => clients.api.post(`${clients.project(job.repo)}/pipelines/${id}/retry`));
+      await mapped(() => clients.call((gl) => gl.Pipelines.retry(clients.project(job.repo), id)));
     }
     deps.log?.info({ jobId: job.jobId, runs }, 'retried the failed pipelines');
     return { sha: job.pr.headSha, runs };

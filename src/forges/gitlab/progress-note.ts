@@ -3,7 +3,7 @@ import type { ProgressComments, ProgressTarget } from '../forge.js';
 import { progressMarker } from '../markers.js';
 import type { GitLabClients } from './clients.js';
 import { gitlabError, httpStatus } from './gitlab-errors.js';
-import { awardOnce, findMarked, notesPath } from './notes.js';
+import { awardOnce, createNote, editNote, findMarked } from './notes.js';
 
 // The one progress note per job on the issue, found again by its hidden marker and edited in
 // place, and 👀 (`eyes`) as an award emoji on the issue. Both are safe to repeat.
@@ -17,11 +17,10 @@ export function gitlabProgress(clients: GitLabClients): ProgressComments {
   ): Promise<{ id: number; body: string }> {
     const found = known ?? (await findMarked(clients, job.repo, issue(job), progressMarker(job.jobId)));
     const existing = found && { id: found.id, body: found.body };
-    const path = notesPath(clients, job.repo, issue(job));
     if (existing) {
       if (existing.body === body) return existing;
       try {
-        await clients.api.put(`${path}/${existing.id}`, { body });
+        await editNote(clients, job.repo, issue(job), existing.id, body);
         return { id: existing.id, body };
       } catch (err) {
         // Someone deleted the note: write a new one rather than fail forever.
@@ -30,7 +29,7 @@ export function gitlabProgress(clients: GitLabClients): ProgressComments {
       }
     }
     try {
-      const note = await clients.api.post<{ id: number }>(path, { body });
+      const note = await createNote(clients, job.repo, issue(job), body);
       return { id: note.id, body };
     } catch (err) {
       const mappedErr = gitlabError(err);
@@ -42,8 +41,7 @@ export function gitlabProgress(clients: GitLabClients): ProgressComments {
     }
   }
   return {
-    acknowledge: (job) =>
-      awardOnce(clients, `${clients.project(job.repo)}/issues/${job.issue.number}`, 'eyes'),
+    acknowledge: (job) => awardOnce(clients, job.repo, { issue: job.issue.number }, 'eyes'),
     write,
   };
 }

@@ -9,10 +9,10 @@ import type { CiDeps } from './pipelines.js';
 // them. Each answer carries a marker naming the job, the round and the note it answers, so a round
 // answered again after a crash posts nothing twice.
 
+/** A discussion as doc/api/discussions.md gives it: resolution is its notes', not its own. */
 interface Discussion {
   id: string;
-  resolved?: boolean;
-  notes: { id: number; body: string; resolvable?: boolean }[];
+  notes: { id: number; body: string; resolvable?: boolean; resolved?: boolean }[];
 }
 
 type Answer =
@@ -36,8 +36,11 @@ export function answerRound(deps: CiDeps) {
     let replies = 0;
     const threads = answers.flatMap((a) => (a.to === 'thread' ? [a] : []));
     if (threads.length && job.pr) {
-      const base = `${clients.project(job.repo)}/merge_requests/${job.pr.number}/discussions`;
-      const list = () => mapped(() => clients.api.get<Discussion[]>(base, { per_page: 100 }));
+      const [project, mr] = [clients.project(job.repo), job.pr.number];
+      const list = async () =>
+        (await mapped(() =>
+          clients.call((gl) => gl.MergeRequestDiscussions.all(project, mr, { perPage: 100 })),
+        )) as unknown as Discussion[];
       const discussions = await list();
       for (const answer of threads) {
         const thread = discussions.find((d) => d.notes.some((n) => n.id === answer.noteId));
@@ -48,14 +51,21 @@ export function answerRound(deps: CiDeps) {
         if (!hasMarker(thread.notes, answer.marker))
           await createOnce(
             () =>
-              clients.api.post(`${base}/${thread.id}/notes`, {
-                body: scrub(`${answer.marker}\n${answer.body}`),
-              }),
+              clients.call((gl) =>
+                gl.MergeRequestDiscussions.addNote(
+                  project,
+                  mr,
+                  thread.id,
+                  scrub(`${answer.marker}\n${answer.body}`),
+                ),
+              ),
             async () => (await list()).some((d) => d.id === thread.id && hasMarker(d.notes, answer.marker)),
           );
         // Answered with a commit: the thread is done. Resolving twice is harmless.
-        if (outcome.commit && !thread.resolved)
-          await mapped(() => clients.api.put(`${base}/${thread.id}`, { resolved: true }));
+        if (outcome.commit && !thread.notes.every((n) => n.resolved))
+          await mapped(() =>
+            clients.call((gl) => gl.MergeRequestDiscussions.resolve(project, mr, thread.id, true)),
+          );
         replies++;
       }
     }

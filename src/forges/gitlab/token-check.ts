@@ -2,7 +2,8 @@ import { BootyError } from '../../errors.js';
 import type { GitLabClients } from './clients.js';
 import { httpStatus, isGitLabHttpError } from './gitlab-errors.js';
 
-// What booty's GitLab token may do, asked of GitLab itself (GET /personal_access_tokens/self, which
+// What booty's GitLab token may do, asked of GitLab itself (GET /personal_access_tokens/self through gitbeaker's
+// PersonalAccessTokens.show(), which
 // answers for project and group access tokens too): booty needs the `api` scope. A URL that is not
 // a GitLab instance, a token GitLab refuses, and a missing scope are each named in one line. The
 // answer is kept for a minute, as /readyz asks on every probe.
@@ -24,7 +25,7 @@ export function tokenCheck(clients: GitLabClients, now: () => number = Date.now)
       new BootyError('BOOTY_E_ENV_INVALID', { name, reason });
     let self: TokenSelf;
     try {
-      self = await clients.api.get<TokenSelf>('/personal_access_tokens/self');
+      self = (await clients.call((gl) => gl.PersonalAccessTokens.show())) as TokenSelf;
     } catch (err) {
       const status = httpStatus(err);
       if (status === 401)

@@ -121,6 +121,37 @@ describe('GitLab hooks, classified', () => {
     );
   });
 
+  it('a request or a question on an open issue carries the job it would start; a closed issue starts none', () => {
+    const issue = {
+      iid: 4,
+      title: 'Parse durations',
+      description: 'B',
+      state: 'opened',
+      url: 'https://gitlab.example.com/group/sub/project/-/issues/4',
+      labels: [{ title: 'booty:plan' }],
+    };
+    const asked = (body: string, state = 'opened') =>
+      classifyGitLab('Note Hook', { ...noteHook(body), issue: { ...issue, state } }, config).intent;
+    expect(asked('@booty where are durations formatted?')).toMatchObject({
+      kind: 'wake',
+      event: { type: 'QuestionAsked', place: 'issue-comment', body: '@booty where are durations formatted?' },
+      needs: {
+        writer: 'maria',
+        start: {
+          issue: { number: 4, title: 'Parse durations', body: 'B', url: issue.url },
+          pr: null,
+          triggerLabel: 'booty',
+          planApproval: true,
+        },
+      },
+    });
+    expect(asked('@booty please implement this.')).toMatchObject({
+      event: { type: 'FeedbackReceived', mention: true },
+      needs: { start: { issue: { number: 4 } } },
+    });
+    expect(asked('@booty please implement this.', 'closed')).toMatchObject({ needs: { start: null } });
+  });
+
   it('a finished pipeline on a booty branch wakes the job; a running one waits', () => {
     const pipeline = (status: string) => ({
       object_kind: 'pipeline',
