@@ -8,6 +8,7 @@ import type { ApiAuth } from './api-auth.js';
 import { installErrorReplies } from './error-reply.js';
 import { jobsApi } from './jobs-api.js';
 import type { ReadIssue } from './jobs-write-routes.js';
+import { lazySchemaController } from './lazy-schemas.js';
 import type { GatewayMetrics } from './metrics.js';
 import { opsRoutes } from './ops-routes.js';
 import type { ReadinessCheck } from './readiness.js';
@@ -55,6 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: 5_000,
     keepAliveTimeout: 5_000,
     http: { headersTimeout: 5_000, requestTimeout: 5_000, connectionsCheckingInterval: 1_000 },
+    // The jobs API's schemas compile on their routes' first requests, not at start (lazy-schemas.ts).
+    schemaController: lazySchemaController(),
   });
   const more = deps.moreWebhooks ?? [];
   installErrorReplies(

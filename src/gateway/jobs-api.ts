@@ -1,15 +1,13 @@
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { BootyError } from '../errors.js';
 import type { Intake } from '../intake/deliveries.js';
 import type { IntakeSettings } from '../intake/intake-config.js';
 import type { EventStore } from '../store/event-store.js';
-import { bootyVersion } from '../version.js';
 import { type ApiAuth, identify, rateKey } from './api-auth.js';
 import { dashboardRoutes } from './dashboard-routes.js';
-import { jobsRoutes } from './jobs-routes.js';
-import { jobsWriteRoutes, type ReadIssue } from './jobs-write-routes.js';
+import type { ReadIssue } from './jobs-write-routes.js';
+import { documentedRoutes, openApiDocument } from './openapi-document.js';
 import { viewGuard, viewTokenRoute } from './view-auth.js';
 import { viewOffPage } from './view-pages.js';
 
@@ -39,29 +37,25 @@ export async function jobsApi(app: FastifyInstance, deps: JobsApiDeps) {
     errorResponseBuilder: (_request, context) =>
       new BootyError('BOOTY_E_API_RATE_LIMITED', { max: context.max, after: context.after }),
   });
-  await app.register(documentedRoutes, deps);
+  await app.register(documentedApi, deps);
   if (deps.dashboard) await app.register(viewRoutes, deps);
   else await app.register(viewOffRoutes);
 }
 
-/** The routes of the OpenAPI document, and the document itself. */
-export async function documentedRoutes(app: FastifyInstance, deps: JobsApiDeps) {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'booty jobs API',
-        version: bootyVersion(),
-        description:
-          'The jobs booty runs: read them with a read token, start, cancel and retry them with a write token (`booty token create --scope read|write`).',
+/** The documented routes, and their OpenAPI document, built the first time it is asked for. */
+async function documentedApi(app: FastifyInstance, deps: JobsApiDeps) {
+  await app.register(documentedRoutes, deps);
+  let document: Promise<Record<string, unknown>> | undefined;
+  app.get('/openapi.json', { schema: { hide: true } }, () => {
+    document ??= openApiDocument(deps).then(
+      (built) => built.document,
+      (err: unknown) => {
+        document = undefined;
+        throw err;
       },
-      components: { securitySchemes: { token: { type: 'http', scheme: 'bearer' } } },
-      security: [{ token: [] }],
-    },
+    );
+    return document;
   });
-  await app.register(jobsRoutes, deps);
-  await app.register(jobsWriteRoutes, deps);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
 async function viewRoutes(app: FastifyInstance, deps: JobsApiDeps) {

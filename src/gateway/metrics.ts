@@ -5,6 +5,7 @@ import type { JobObserver } from '../engine/supervisor.js';
 import type { EffectName } from '../events/effect-results.js';
 import type { EventStore } from '../store/event-store.js';
 import type { QueueStats } from '../store/job-leases.js';
+import { withWorkSampledDelay } from './event-loop-sampling.js';
 
 // booty's Prometheus metrics, in a registry of their own so two servers in one process (tests, the
 // bench) never share counters. Job states and the queue are read from the store on each scrape,
@@ -45,10 +46,18 @@ const tokenKinds: Record<TokenKind, 'input' | 'output' | 'cacheRead' | 'cacheWri
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): GatewayMetrics {
   const registry = new Registry();
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'booty_' });
   let store: EventStore | null = null;
   let runningHere: () => number = () => 0;
   let workerName = '';
+  // The event loop's delay is sampled while there is work (event-loop-sampling.ts).
+  const delay =
+    (options.defaultMetrics ?? true)
+      ? withWorkSampledDelay(
+          () => collectDefaultMetrics({ register: registry, prefix: 'booty_' }),
+          () => runningHere(),
+        )
+      : null;
+  const work = () => delay?.work();
 
   const deliveries = new Counter({
     name: 'booty_webhook_deliveries_total',
@@ -204,6 +213,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
   // counts only what it spends here.
   const jobObserver: JobObserver = {
     changed(change: JobChange) {
+      work();
       const spent = change.tokens;
       if (!spent) return;
       for (const [kind, key] of Object.entries(tokenKinds) as [TokenKind, keyof typeof spent][]) {
@@ -214,9 +224,14 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
 
   return {
     registry,
-    observeEffect: (src, durationMs, ok) =>
-      effects.observe({ effect: src, result: ok ? 'ok' : 'error' }, durationMs / 1000),
-    countDelivery: (outcome) => deliveries.inc({ outcome }),
+    observeEffect: (src, durationMs, ok) => {
+      work();
+      effects.observe({ effect: src, result: ok ? 'ok' : 'error' }, durationMs / 1000);
+    },
+    countDelivery: (outcome) => {
+      work();
+      deliveries.inc({ outcome });
+    },
     countDeliveryLook: (result) => deliveryLooks.inc({ result }),
     countRedelivery: () => redeliveries.inc(),
     countStoreWriteFailure: () => storeWriteFailures.inc(),
