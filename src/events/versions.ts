@@ -29,8 +29,12 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
  * is re-run before it is demoted, `stop` is answered and leaves a ready pull request alone, and
  * `retry` with nothing to retry is not taken. A job requested before (JobRequested v5, lifted with
  * `collaborator: false`) folds as machine 7 folded it.
+ * Machine 9 takes `@booty apply suggestions`: a round of its own (`applyingSuggestions`) that
+ * applies the pull request's suggestion blocks as written, no model and no tests, and pushes them in
+ * its answer. Only a CommandReceived `apply` leads there, which no earlier log holds: old logs fold
+ * as they were written.
  */
-export const MACHINE_VERSION = 8;
+export const MACHINE_VERSION = 9;
 
 /**
  * A state a row recorded, in the words of today's machine. Machine 3 (the PR conversation) keeps a

@@ -116,6 +116,10 @@ function answersTo(job: JobContext, round: number, trigger: RoundTrigger, outcom
   const said = result(job, outcome);
   const marker = (id: number) => replyMarker(job.jobId, round, id);
   const number = placeNumber(job, trigger.place);
+  if (trigger.kind === 'command' && trigger.command === 'apply') {
+    const body = `@${trigger.author} ${suggestionsSaid(job, outcome)}`;
+    return [{ to: 'issue', number, marker: marker(trigger.commentId), body }];
+  }
   if (trigger.kind === 'command') {
     const body = `@${trigger.author} ${trigger.command === 'stop' ? 'Stopped' : 'Retried'}: ${said}`;
     return [{ to: 'issue', number, marker: marker(trigger.commentId), body }];
@@ -137,6 +141,26 @@ function result(job: JobContext, { commit, note }: RoundOutcome): string {
     return job.pr ? `Done in [${short}](${job.pr.url}/commits/${commit}).` : `Done in ${short}.`;
   }
   return `Not done: ${note ?? 'the round pushed no change.'}`;
+}
+
+/** `apply suggestions`: which blocks the commit holds, and which it left, with why. */
+function suggestionsSaid(job: JobContext, outcome: RoundOutcome): string {
+  const { applied, skipped } = job.round?.suggestions ?? { applied: [], skipped: [] };
+  const link = (id: number) => (job.pr ? `[#${id}](${job.pr.url}#discussion_r${id})` : `#${id}`);
+  const lines = (at: { path: string; startLine: number; line: number }) =>
+    at.startLine === at.line ? `${at.path}:${at.line}` : `${at.path}:${at.startLine}-${at.line}`;
+  const done =
+    outcome.commit && applied.length
+      ? `Applied ${applied.length} suggestion${applied.length === 1 ? '' : 's'} as written: ${result(job, outcome)}\n${applied
+          .map((a) => `- ${link(a.commentId)} by @${a.author} on \`${lines(a)}\``)
+          .join('\n')}`
+      : skipped.length
+        ? 'Applied no suggestion: none could be.'
+        : 'Found no suggestion block on this pull request to apply.';
+  const left = skipped.length
+    ? `\n\nCould not apply:\n${skipped.map((s) => `- ${link(s.commentId)} by @${s.author}${s.path ? ` on \`${s.path}\`` : ''}: ${s.reason}`).join('\n')}`
+    : '';
+  return `${done}${left}`;
 }
 
 /** A review and a PR comment are answered on the PR; an issue comment on the issue. */

@@ -67,6 +67,8 @@ export function gitlabForge(options: {
       answerRound: answerRound(deps),
       // No question reaches a GitLab job (classify-note.ts leaves them): nothing to answer.
       answerQuestions: async () => ({ replies: 0 }),
+      // GitLab's suggestions are applied in its own interface: booty finds none to apply.
+      suggestions: async () => [],
       listIssueComments: listIssueComments(clients),
       getIssue: getIssue(clients),
       postPlan: postPlan(clients),
