@@ -6,6 +6,7 @@ import type { CiDeps } from './ci-read.js';
 import type { GitHubClient } from './clients.js';
 import { mapped } from './github-errors.js';
 import { createOnce, hasMarker, issueThread, postOnce } from './marked-comment.js';
+import { resolveThreads } from './review-threads.js';
 
 // The end of a follow-up round: every person who asked hears back where they asked. A review's
 // comments get a reply in their own threads; a review with only a body, and an `@booty` comment,
@@ -95,10 +96,25 @@ export function answerRound(deps: CiDeps) {
         replies++;
       }
     }
-    deps.log?.info({ jobId: job.jobId, round: round.n, replies }, 'answered the round');
+    // The threads the pushed commit answered are resolved; a failure leaves them open, and the round stands.
+    const resolved = outcome.commit
+      ? await resolveThreads(gh, job, answeredComments(round)).catch((err: unknown) => {
+          deps.log?.warn({ err, jobId: job.jobId }, 'could not resolve the answered review threads');
+          return 0;
+        })
+      : 0;
+    deps.log?.info({ jobId: job.jobId, round: round.n, replies, resolved }, 'answered the round');
     return { replies };
   };
 }
+
+/** The review comments a round's commit answers: a review's inline comments, and suggestions it applied. */
+const answeredComments = (round: NonNullable<JobContext['round']>) => [
+  ...round.triggers.flatMap((t) =>
+    t.kind === 'feedback' && t.place === 'review' ? t.comments.map((c) => c.id) : [],
+  ),
+  ...(round.suggestions?.applied.map((a) => a.commentId) ?? []),
+];
 
 const reviewComments = (gh: GitHubClient, job: JobContext): Promise<ReviewCommentData[]> =>
   mapped(() =>
