@@ -71,7 +71,15 @@ export const RepoConfig = z.object({
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
-export const IssueComment = z.object({ author: z.string(), body: z.string() });
+export const IssueComment = z.object({
+  author: z.string(),
+  body: z.string(),
+  /**
+   * booty's answer to a question, posted by an earlier job on the issue (one that only answered):
+   * a follow-up question reads what it follows. Absent: a person's comment.
+   */
+  answer: z.literal(true).optional(),
+});
 export type IssueComment = z.infer<typeof IssueComment>;
 
 /**

@@ -1,7 +1,7 @@
 import type { FeedbackPlace } from '../../events/conversation-events.js';
 import type { JobContext, RoundTrigger } from '../../machines/job-context.js';
 import type { QuestionReply } from '../forge.js';
-import { replyMarker } from '../markers.js';
+import { ANSWER_TAG, replyMarker } from '../markers.js';
 import type { CiDeps } from './ci-read.js';
 import type { GitHubClient } from './clients.js';
 import { mapped } from './github-errors.js';
@@ -210,7 +210,7 @@ export function answerQuestions(deps: CiDeps) {
       const number = placeNumber(job, t.place);
       const marker = replyMarker(job.jobId, round.n, t.commentId);
       const quote = firstLine(t.body);
-      const body = `@${t.author}${quote ? `\n> ${quote}\n\n` : ' '}${questionBody(job, reply)}`;
+      const body = `${ANSWER_TAG}\n@${t.author}${quote ? `\n> ${quote}\n\n` : ' '}${questionBody(job, reply)}`;
       await postOnce(gh, job.repo, number, marker, scrub(body), await issueThread(gh, job.repo, number));
       replies++;
     }
