@@ -2,6 +2,7 @@ import { type Caller, callerLogin, mayAccess } from './github-sim-auth.js';
 import { type RootResolvers, SimGraphQLError } from './github-sim-graphql.js';
 import type { Urls } from './github-sim-json.js';
 import { setDraft } from './github-sim-pull-lifecycle.js';
+import { resolveReviewThread, reviewThreads } from './github-sim-review-threads.js';
 import type { SimPull, SimRepo } from './github-sim-state.js';
 import type { SimWorld } from './github-sim-world.js';
 
@@ -53,10 +54,31 @@ export function graphqlRoots(world: SimWorld, caller: Caller): RootResolvers {
         const { repo, pr } = find(id);
         return prNode(urls, repo, pr);
       },
+      repository: ({ owner, name }: { owner: string; name: string }) => {
+        const repo = Object.values(store.state.repos).find(
+          (r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === name.toLowerCase(),
+        );
+        if (!repo || !mayAccess(store.state, caller, repo.owner))
+          throw new SimGraphQLError(
+            `Could not resolve to a Repository with the name '${owner}/${name}'.`,
+            'NOT_FOUND',
+          );
+        return {
+          __typename: 'Repository',
+          nameWithOwner: `${repo.owner}/${repo.name}`,
+          pullRequest: ({ number }: { number: number }) => {
+            const pr = repo.pulls.find((p) => p.number === number);
+            return pr ? { ...prNode(urls, repo, pr), reviewThreads: () => reviewThreads(repo, pr) } : null;
+          },
+        };
+      },
     },
     mutation: {
       markPullRequestReadyForReview: draftMutation(false),
       convertPullRequestToDraft: draftMutation(true),
+      resolveReviewThread: resolveReviewThread(world, callerLogin(store.state, caller) ?? 'ghost', (repo) =>
+        mayAccess(store.state, caller, repo.owner),
+      ),
     },
   };
 }

@@ -127,6 +127,7 @@ export async function createReview(
       commitId,
       createdAt: now,
       updatedAt: now,
+      resolvedBy: null,
     };
   });
   repo.reviews.push(review);

@@ -42,6 +42,8 @@ export const SimReviewComment = z.object({
   diffHunk: z.string(),
   createdAt: Iso,
   updatedAt: Iso,
+  /** On a thread's first comment: who resolved the thread (GraphQL `resolveReviewThread`), or null. */
+  resolvedBy: z.string().nullable().default(null),
 });
 export type SimReviewComment = z.infer<typeof SimReviewComment>;
 

@@ -41,7 +41,9 @@ export function repositoryContext(repoName: string, baseSha: string | null, cont
 }
 
 export function issueText(job: JobContext): string {
-  return fenceIssue({ title: job.issue.title, body: job.issue.body, comments: job.comments });
+  // booty's own earlier answers are not the issue's words: a question reads them as answers.
+  const comments = job.comments.filter((c) => !c.answer);
+  return fenceIssue({ title: job.issue.title, body: job.issue.body, comments });
 }
 
 /**
@@ -113,6 +115,16 @@ export function prDiffText(diff: string, base: string, maxChars = 40_000): strin
  */
 export function questionText(job: JobContext): string {
   const author = (a: string) => a.replace(/[^\w.[\]-]/g, '').slice(0, 60) || 'unknown';
+  // An earlier job on the issue that only answered: its answers, as posted (the question quoted).
+  const before = job.comments.flatMap((c) =>
+    c.answer
+      ? [
+          '<booty_answer>',
+          sanitizeUntrusted(c.body, 4_000).replaceAll('</booty_answer', '&lt;/booty_answer'),
+          '</booty_answer>',
+        ]
+      : [],
+  );
   const earlier = job.conversation.rounds
     .filter((r) => r.answer?.answered && r !== job.round)
     .flatMap((r) => [
@@ -135,10 +147,11 @@ export function questionText(job: JobContext): string {
       : [],
   );
   return [
-    ...(earlier.length
+    ...(before.length + earlier.length
       ? [
           'What was asked before in this conversation, and what you answered:',
           '<untrusted_issue>',
+          ...before,
           ...earlier,
           '</untrusted_issue>',
         ]

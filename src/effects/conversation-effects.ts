@@ -49,9 +49,11 @@ export function roundMessage(job: Pick<JobContext, 'round' | 'issue'>): string {
   const triggers = job.round?.triggers ?? [];
   const what = triggers.some((t) => t.kind === 'ci')
     ? 'fix failing CI'
-    : triggers.some((t) => t.kind === 'feedback' && t.place === 'review')
-      ? 'address review'
-      : 'follow-up';
+    : triggers.some((t) => t.kind === 'command' && t.command === 'apply')
+      ? 'apply review suggestions'
+      : triggers.some((t) => t.kind === 'feedback' && t.place === 'review')
+        ? 'address review'
+        : 'follow-up';
   const who = [...new Set(triggers.flatMap((t) => (t.kind === 'ci' ? [] : [`@${t.author}`])))];
   return `fix: ${what} (#${job.issue.number})\n\n${who.length ? `Requested by ${who.join(', ')}.\n\n` : ''}Refs #${job.issue.number}.\n`;
 }

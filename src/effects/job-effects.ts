@@ -9,6 +9,7 @@ import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
 import { jobViewBase } from '../views/job-link.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { applySuggestions } from './apply-suggestions.js';
 import { createConversationEffects } from './conversation-effects.js';
 import { onFirstUse } from './on-first-use.js';
 import { createProgressReporter, type ProgressReporter } from './progress-reporter.js';
@@ -113,6 +114,7 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     postPlan: github.postPlan,
     escalate: github.escalate,
     ...createConversationEffects(github, workspace),
+    applySuggestions: applySuggestions(github, workspace),
     answerQuestion: async (input, ctx) => {
       const { job } = input;
       // A question on a pull request is read at its head as it is now; on an issue, at the base.

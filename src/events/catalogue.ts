@@ -22,6 +22,7 @@ import {
   Promoted,
   PullRequest,
   QuestionAnswered,
+  SuggestionsApplied,
   Synced,
   TestRun,
   Usage,
@@ -52,6 +53,7 @@ export const STEPS = [
   'plan',
   'escalate',
   'question',
+  'suggestions',
 ] as const;
 export const Step = z.enum(STEPS);
 export type Step = z.infer<typeof Step>;
@@ -75,6 +77,7 @@ export const stepResults = {
   plan: PlanPosted,
   escalate: Escalated,
   question: QuestionAnswered,
+  suggestions: SuggestionsApplied,
 } satisfies Record<Step, z.ZodType>;
 
 export const StepSucceeded = z.object({

@@ -41,12 +41,16 @@ export type FeedbackReceived = z.infer<typeof FeedbackReceived>;
 
 /**
  * `continue` resumes a job parked at its token budget; `approve` and `revise` answer a plan that
- * waits for approval (machine 5). Old logs hold only the first three.
+ * waits for approval (machine 5); `apply` (`@booty apply suggestions`) commits the pull request's
+ * suggestion blocks as written (machine 9). Old logs hold only the first three.
  */
-export const CommandWord = z.enum(['retry', 'stop', 'cancel', 'continue', 'approve', 'revise']);
+export const CommandWord = z.enum(['retry', 'stop', 'cancel', 'continue', 'approve', 'revise', 'apply']);
 export type CommandWord = z.infer<typeof CommandWord>;
 
-/** `@booty retry`, `stop`, `cancel`, `continue`, `approve` or `revise <what to change>` from a writer. */
+/**
+ * `@booty retry`, `stop`, `cancel`, `continue`, `approve`, `revise <what to change>` or `apply
+ * suggestions` from a writer.
+ */
 export const CommandReceived = z.object({
   type: z.literal('CommandReceived'),
   command: CommandWord,

@@ -71,7 +71,15 @@ export const RepoConfig = z.object({
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
-export const IssueComment = z.object({ author: z.string(), body: z.string() });
+export const IssueComment = z.object({
+  author: z.string(),
+  body: z.string(),
+  /**
+   * booty's answer to a question, posted by an earlier job on the issue (one that only answered):
+   * a follow-up question reads what it follows. Absent: a person's comment.
+   */
+  answer: z.literal(true).optional(),
+});
 export type IssueComment = z.infer<typeof IssueComment>;
 
 /**
@@ -400,6 +408,38 @@ export const Answered = z.object({
 });
 export type Answered = z.infer<typeof Answered>;
 
+/** A writer's suggestion block that a round applied, by its review comment and the lines it replaced. */
+export const SuggestionApplied = z.object({
+  commentId: z.number().int(),
+  author: z.string(),
+  path: z.string().min(1),
+  startLine: z.number().int().positive(),
+  line: z.number().int().positive(),
+});
+export type SuggestionApplied = z.infer<typeof SuggestionApplied>;
+
+/** A suggestion block left as it was, and why (outdated, stale lines, overlapping another...). */
+export const SuggestionSkipped = z.object({
+  commentId: z.number().int(),
+  author: z.string(),
+  path: z.string().nullable(),
+  reason: z.string(),
+});
+export type SuggestionSkipped = z.infer<typeof SuggestionSkipped>;
+
+/**
+ * `@booty apply suggestions` (machine 9): the pull request's suggestion blocks, read at the head the
+ * round synced to and applied as written, with no model call. `changes` are the files as they
+ * become; the round's answer pushes them as one commit.
+ */
+export const SuggestionsApplied = z.object({
+  at,
+  changes: z.array(FileChange),
+  applied: z.array(SuggestionApplied),
+  skipped: z.array(SuggestionSkipped),
+});
+export type SuggestionsApplied = z.infer<typeof SuggestionsApplied>;
+
 /** A place in the repository an answer rests on: a file, and a line or lines of it. */
 export const CodeReference = z.object({
   path: z.string().min(1),
@@ -462,6 +502,7 @@ export const effectOutputs = {
   postPlan: PlanPosted,
   escalate: Escalated,
   answerQuestion: QuestionAnswered,
+  applySuggestions: SuggestionsApplied,
 } as const;
 export type EffectName = keyof typeof effectOutputs;
 export type EffectOutput<K extends EffectName> = z.infer<(typeof effectOutputs)[K]>;

@@ -34,6 +34,10 @@ import { catalogue, isEventType, type Step } from './catalogue.js';
  * after booty made the pull request ready and still say draft, and machine 8 took that stale echo
  * for a person's demotion. A job requested before (JobRequested v7, lifted with `draftByAction:
  * false`) folds as machine 8 folded it.
+ * Machine 9 also takes `@booty apply suggestions`: a round of its own (`applyingSuggestions`) that
+ * applies the pull request's suggestion blocks as written, no model and no tests, and pushes them in
+ * its answer. Only a CommandReceived `apply` leads there, which no earlier log holds: old logs fold
+ * as they were written.
  */
 export const MACHINE_VERSION = 9;
 

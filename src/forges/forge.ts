@@ -159,6 +159,22 @@ export interface QuestionReply {
   references: CodeReference[];
 }
 
+/**
+ * A review comment on the pull request that holds a suggestion block, as the forge has it now:
+ * the lines it replaces (`startLine`..`line`, on the side given, at `commitId`); `line` is null
+ * when the comment is outdated.
+ */
+export interface SuggestionComment {
+  id: number;
+  author: string;
+  body: string;
+  path: string;
+  line: number | null;
+  startLine: number | null;
+  side: 'LEFT' | 'RIGHT';
+  commitId: string;
+}
+
 /** An issue as `booty run` starts a job from it. */
 export interface IssueDetails extends IssueRef {
   state: 'open' | 'closed';
@@ -184,6 +200,8 @@ export interface ForgeEffects {
     job: JobContext,
     outcome: { commit: string | null; note: string | null },
   ): Promise<{ replies: number }>;
+  /** The pull request's review comments that hold a suggestion block, oldest first. */
+  suggestions(job: JobContext): Promise<SuggestionComment[]>;
   /** Each question of the round gets its answer where it was asked, once. */
   answerQuestions(job: JobContext, answer: QuestionReply): Promise<{ replies: number }>;
   /** The issue's discussion, without booty's own comments, for the model's context. */

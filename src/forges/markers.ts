@@ -17,6 +17,9 @@ export const demotedMarker = (jobId: string, sha: string) => `<!-- booty:demoted
 export const replyMarker = (jobId: string, round: number, commentId: number) =>
   `<!-- booty:reply job=${jobId} round=${round} comment=${commentId} -->`;
 
+/** Beside a reply's marker on booty's answer to a question: a later job on the issue reads it back. */
+export const ANSWER_TAG = '<!-- booty:answer -->';
+
 /** The note to someone without write access that their request was not taken: one per comment. */
 export const readerMarker = (commentId: number) => `<!-- booty:reader comment=${commentId} -->`;
 export const ignoredMarker = (commentId: number) => `<!-- booty:ignored comment=${commentId} -->`;

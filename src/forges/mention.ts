@@ -36,6 +36,9 @@ function mentionOf(handle: string): RegExp {
 /** The commands, each a word the writer may end with punctuation (`@booty approve.`). */
 const COMMAND = /^(retry|stop|cancel|continue|approve)\b[\s.!,;:)]*$/i;
 
+/** `@booty apply suggestions`: the pull request's suggestion blocks, committed as written. */
+const APPLY = /^apply\s+(?:the\s+|all\s+)?suggestions?\b[\s.!,;:)]*$/i;
+
 /**
  * The command, question or request a comment makes of booty, or null when booty is not called in
  * the commenter's own words. `@booty revise <text>` takes the writer's whole text from there on.
@@ -47,6 +50,7 @@ export function parseMention(body: string, handle = 'booty'): Mention | null {
   const rest = m[1]!.trim();
   const word = COMMAND.exec(rest)?.[1]?.toLowerCase();
   if (word) return { command: word as CommandWord };
+  if (APPLY.test(rest)) return { command: 'apply' };
   // The revision is the writer's whole text from there on, their code and quotes included.
   const revise = /^revise\b/i.test(rest) && /\brevise\b\s*([\s\S]*)$/i.exec(body.slice(m.index));
   if (revise) {

@@ -233,6 +233,7 @@ const NOTHING_TO_DO: Partial<Record<string, string>> = {
   approve: 'no plan is waiting for approval',
   revise: 'no plan is waiting for approval',
   continue: 'the job is not waiting on its token budget',
+  apply: 'no pull request is open yet to apply suggestions on',
   retry:
     'no pull request is open to run a round on yet: the job waits for `@booty approve` of its plan, or `@booty continue` at its token budget',
 };

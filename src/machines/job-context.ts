@@ -15,6 +15,8 @@ import type {
   PullRequest,
   Rejection,
   RepoConfig,
+  SuggestionApplied,
+  SuggestionSkipped,
   TestRun,
   Usage,
 } from '../events/effect-results.js';
@@ -111,6 +113,8 @@ export interface Round {
   note: string | null;
   /** A round of questions: what booty replied, at the commit it read, and the lines it rests on. */
   answer?: { text: string; commit: string; references: CodeReference[]; answered: boolean };
+  /** `@booty apply suggestions` (machine 9): the suggestion blocks applied as written, and those left. */
+  suggestions?: { applied: SuggestionApplied[]; skipped: SuggestionSkipped[] };
   /** Who stopped the round with `@booty stop`: their command hears back with the round's answer. */
   stoppedBy?: { author: string; commentId: number; place: FeedbackPlace };
 }
@@ -306,9 +310,15 @@ export const currentRound = (s: Pick<JobState, 'conversation'>): Round | null =>
   return last && last.result === null ? last : null;
 };
 
-/** A round pushes only work whose tests it saw pass: a PR is never made worse by booty. */
+/**
+ * A round pushes only work whose tests it saw pass: a PR is never made worse by booty. A writer's
+ * suggestions are theirs, pushed as written when they asked for them.
+ */
 export const roundPushable = (job: Pick<JobContext, 'round' | 'lastTest' | 'changes'>) =>
-  job.round !== null && job.round.note === null && job.lastTest?.passed === true && job.changes.length > 0;
+  job.round !== null &&
+  job.round.note === null &&
+  (job.lastTest?.passed === true || job.round.suggestions !== undefined) &&
+  job.changes.length > 0;
 
 /** The attempt's number within its round (the first run is round 0, from attempt 1). */
 export const roundAttempt = (s: Pick<JobState, 'attempt' | 'conversation'>) =>
@@ -428,7 +438,12 @@ function roundKey(state: JobState, step: EffectName): string {
   const c = state.conversation;
   if (step === 'readCi' || step === 'rerunCi' || step === 'demotePr' || step === 'promotePr')
     return `:${state.pr?.headSha ?? ''}`;
-  if (step === 'syncBranch' || step === 'answerRound' || step === 'answerQuestion')
+  if (
+    step === 'syncBranch' ||
+    step === 'answerRound' ||
+    step === 'answerQuestion' ||
+    step === 'applySuggestions'
+  )
     return `:r${c.rounds.length}`;
   // A revised plan is a new plan: its own comment.
   if (step === 'postPlan') return `:p${state.checkpoints.plans + 1}`;

@@ -145,7 +145,9 @@ export const guards = {
     context.request.onPr === null &&
     context.pr?.draft !== false &&
     !context.conversation.heldDraft &&
-    !context.settings.selfModification,
+    !context.settings.selfModification &&
+    // Suggestions pushed as written were not tested by booty: CI judges them.
+    currentRound(context)?.suggestions === undefined,
   headMoved: ({ event }: Args) => failureOf(event).code === 'BOOTY_E_HEAD_MOVED',
   ciStale: ({ context }: Args) => context.conversation.ciStale,
   /** CI on the head of a pull request booty opened: someone else's PR's CI is theirs to read. */
@@ -440,7 +442,10 @@ export const actions = {
             ? { ...r, result: r.stoppedBy ? 'stopped' : pushed ? 'pushed' : 'not-pushed', commit: out.commit }
             : r,
         ),
-        headTested: pushed || context.conversation.headTested,
+        // A writer's suggestions, pushed as written, leave the head untested by booty.
+        headTested: pushed
+          ? currentRound(context)?.suggestions === undefined
+          : context.conversation.headTested,
         ci: pushed ? null : context.conversation.ci,
       }),
     };

@@ -137,6 +137,7 @@ export const jobMachine = setup({
     answerRound: effect('answerRound'),
     escalate: effect('escalate'),
     answerQuestion: effect('answerQuestion'),
+    applySuggestions: effect('applySuggestions'),
   },
   guards,
   actions,
@@ -157,6 +158,7 @@ export const jobMachine = setup({
       { guard: 'stopsRound', target: '.answering', actions: 'stopRound' },
       { guard: 'stopInRound', target: '.prOpened', actions: 'stopRoundLegacy' },
       { guard: 'retryTaken', actions: 'queueRetry' },
+      { guard: 'applyTaken', actions: 'queueApply' },
     ],
     CiCompleted: { guard: 'ciForHead', actions: 'noteCiStale' },
     PrClosed: [
@@ -339,11 +341,18 @@ export const jobMachine = setup({
     // bounded loop, then answering.
     syncing: step('syncBranch', {
       onDone: [
+        // `@booty apply suggestions`: the writers' suggestion blocks, as written, at the head.
+        { guard: 'appliesSuggestions', target: 'applyingSuggestions', actions: 'recordSync' },
         // Someone else's pull request: its tests run at its head first, to judge the round by.
         { guard: 'noBaseline', target: 'baselining', actions: 'recordSync' },
         { target: 'generating', actions: ['recordSync', 'nextAttempt'] },
       ],
       onError: retryOrConclude('syncing'),
+    }),
+    // No model and no tests: the round's answer pushes the suggestions in one commit.
+    applyingSuggestions: step('applySuggestions', {
+      onDone: { target: 'answering', actions: 'recordSuggestions' },
+      onError: retryOrConclude('applyingSuggestions'),
     }),
     answering: {
       // The push may be under way: too late to stop it (not taken, so the writer hears why).
@@ -420,6 +429,7 @@ export const JOB_STATES = [
   'demoting',
   'rerunningCi',
   'syncing',
+  'applyingSuggestions',
   'answering',
   'answeringQuestion',
   'merged',

@@ -24,6 +24,7 @@ export const invokeOf: Record<Step, EffectName> = {
   plan: 'postPlan',
   escalate: 'escalate',
   question: 'answerQuestion',
+  suggestions: 'applySuggestions',
 };
 
 const stepOf = Object.fromEntries(Object.entries(invokeOf).map(([step, id]) => [id, step])) as Record<

@@ -1,5 +1,5 @@
 import { assertEvent } from 'xstate';
-import type { QuestionAnswered } from '../events/effect-results.js';
+import type { QuestionAnswered, SuggestionsApplied } from '../events/effect-results.js';
 import {
   addUsage,
   type Conversation,
@@ -55,9 +55,15 @@ export function newRound(context: JobState, triggers: RoundTrigger[]): Round {
   };
 }
 
-/** The triggers the next round takes from the inbox: every request together; questions wait for their own. */
+const isApply = (t: RoundTrigger) => t.kind === 'command' && t.command === 'apply';
+
+/**
+ * The triggers the next round takes from the inbox: every request together; questions wait for
+ * their own, and so does `apply suggestions` (no model, no tests), taken first when it came first.
+ */
 export function nextRoundTriggers(inbox: RoundTrigger[]): RoundTrigger[] {
-  return inbox.filter((t) => !isQuestion(t));
+  const work = inbox.filter((t) => !isQuestion(t));
+  return work[0] && isApply(work[0]) ? work.filter(isApply) : work.filter((t) => !isApply(t));
 }
 
 /** The inbox once the next round took its triggers. */
@@ -116,6 +122,14 @@ export const talkGuards = {
   /** `stop` while the round pushes and answers (machine 8): too late, so not taken. */
   stopWhileAnswering: ({ context, event }: Args) =>
     context.request.collaborator && command({ context, event }, 'stop'),
+  /** `apply suggestions` where a pull request is open (machine 9): queued for a round of its own. */
+  applyTaken: ({ context, event }: Args) =>
+    context.request.collaborator && command({ context, event }, 'apply') && context.pr !== null,
+  /** The round applies a writer's suggestion blocks, with no model call and no tests. */
+  appliesSuggestions: ({ context }: Args) => {
+    const round = currentRound(context);
+    return round !== null && round.triggers.length > 0 && round.triggers.every(isApply);
+  },
   hasDraftPr: ({ context }: Args) => context.pr !== null && context.pr.draft !== false,
   /** `retry`: before machine 8, always; since, only when something failed that a round can redo. */
   retryTaken: ({ context, event }: Args) =>
@@ -139,6 +153,22 @@ export const talkActions = {
     const asked: RoundTrigger = { kind: 'command', command: word, place, author, commentId };
     const withAgain = talk(context, { inbox: [...inbox, ...fresh] });
     return queued({ ...context, ...withAgain }, asked, true);
+  }),
+  queueApply: update(({ context, event }) => {
+    assertEvent(event, 'CommandReceived');
+    const { command: word, place, author, commentId } = event;
+    return queued(context, { kind: 'command', command: word, place, author, commentId }, true);
+  }),
+  /** The suggestions as the round applies them: the files as they become, and what was left, and why. */
+  recordSuggestions: done(({ context, event }) => {
+    const { changes, applied, skipped } = output<SuggestionsApplied>(event);
+    return {
+      changes,
+      ...withRound(context, {
+        suggestions: { applied, skipped },
+        note: changes.length ? null : 'No suggestion could be applied.',
+      }),
+    };
   }),
   startRound: update(({ context }) => {
     const taken = nextRoundTriggers(context.conversation.inbox);

@@ -39,6 +39,7 @@ export function routedForge(forges: Record<ForgeName, Forge & { secrets: string[
       escalate: (input, ctx) => of(input.job.repo).effects.escalate(input, ctx),
       answerRound: (job, outcome) => of(job.repo).effects.answerRound(job, outcome),
       answerQuestions: (job, answer) => of(job.repo).effects.answerQuestions(job, answer),
+      suggestions: (job) => of(job.repo).effects.suggestions(job),
       listIssueComments: (job) => of(job.repo).effects.listIssueComments(job),
       getIssue: (repo, number, installationId) => of(repo).effects.getIssue(repo, number, installationId),
     },

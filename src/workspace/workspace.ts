@@ -389,6 +389,11 @@ export function createWorkspace(options: WorkspaceOptions) {
     return readerAt(await ensure(job), job.workspace!.baseSha, prefetch);
   }
 
+  /** Files at any commit the job's clone holds (a review comment's): null for a file or commit it lacks. */
+  async function readAt(job: JobContext, rev: string, files: readonly string[]) {
+    return show(await ensure(job), rev, files);
+  }
+
   /** The job's sandbox HOME, made on first use; it lives as long as the job's clone. */
   async function home(job: Pick<JobContext, 'jobId'>): Promise<string> {
     const dir = jobHomePath(root, job.jobId);
@@ -515,6 +520,7 @@ export function createWorkspace(options: WorkspaceOptions) {
     treeForRun,
     untrackedOutputs,
     readBase,
+    readAt,
     home,
     dispose,
     paths: {

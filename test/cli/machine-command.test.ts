@@ -26,7 +26,7 @@ describe('booty machine', () => {
   it('prints a table of states and transitions by default', async () => {
     const { code, out } = await cli(['machine']);
     expect(code).toBe(0);
-    expect(out.split('\n')[0]).toBe('machine job: 27 states, starts in preparing');
+    expect(out.split('\n')[0]).toBe('machine job: 28 states, starts in preparing');
     expect(out).toMatch(/^testing\s+runTests\s+runTests done \[testsPassed\]\s+concluding$/m);
     expect(out).toMatch(/^\s+runTests done \[attemptsLeft\]\s+refining$/m);
     // Where the loop's end leads: a choice, left within the same event.

@@ -89,7 +89,6 @@ describe('CI on a waiting job’s PR', () => {
     await runCiOnHead(c);
 
     const job = await c.job();
-    expect(demotions(c).map((x) => x.body)).toEqual([demotedBody(c, head)]);
     const [run] = runsOn(c, head);
     expect(jobsOf(c, run!.id)).toEqual([
       [1, 'failure'],
@@ -133,6 +132,16 @@ describe('CI on a waiting job’s PR', () => {
     expect(job.value).toBe('promoted');
     expect(c.pull()).toMatchObject({ headSha: commit, draft: false });
     expect(job.context.conversation).toMatchObject({ reruns: [head], ci: { sha: commit, state: 'passed' } });
+    // The "CI failed" comment turned out wrong once CI passed: it is edited, once, not left.
+    const said = demotedBody(c, head).split('\n');
+    const [demotion] = demotions(c);
+    expect(demotions(c).map((x) => x.body)).toEqual([
+      `${said[0]}\n<!-- booty:corrected -->\n~~${said[1]}~~\n\nCI passed on ${commit.slice(0, 7)}, and booty made this pull request ready for review again.`,
+    ]);
+    const edits = c.world.github
+      .requests()
+      .filter((r) => r.method === 'PATCH' && r.path.endsWith(`/issues/comments/${demotion!.id}`));
+    expect(edits).toHaveLength(1);
     await c.expectReplayVerified('promoted');
   });
 

@@ -123,4 +123,23 @@ describe('@booty where no label asked', () => {
     expect(replies[0]!.body).toContain('spent its token budget, so booty did not ask the model');
     await expectReplayVerified(world.dir, job!.jobId, 'answered');
   });
+
+  it('a follow-up question after a job that only answered starts a fresh job, which reads the earlier answer', async () => {
+    const { world, booty, say } = await started();
+    const { supervisor } = booty.server;
+    await say('maintainer', 'write', world.issue, '@booty how are durations formatted?');
+    const [first] = await booty.store.listJobs();
+    expect((await supervisor.whenFinished(first!.jobId)).value).toBe('answered');
+    await say('maintainer', 'write', world.issue, '@booty and where would a parser go?');
+    const second = (await booty.store.listJobs()).find((j) => j.jobId !== first!.jobId);
+    expect((await supervisor.whenFinished(second!.jobId)).value).toBe('answered');
+
+    const asked = world.anthropic.messages().filter((r) => r.toolName === 'submit_answer');
+    expect(asked.map((r) => r.raw.includes('<booty_answer>'))).toEqual([false, true]);
+    const followUp = asked[1]!.raw;
+    expect(followUp).toContain('What was asked before in this conversation, and what you answered');
+    expect(followUp).toContain('Durations are formatted by `formatDuration`');
+    expect(followUp).toContain('where would a parser go?');
+    await expectReplayVerified(world.dir, second!.jobId, 'answered');
+  });
 });

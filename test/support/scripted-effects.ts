@@ -300,6 +300,14 @@ export function scriptedEffects(script: Script = {}) {
         replies: asked,
       };
     },
+    applySuggestions: async (input, { signal }) => {
+      await step('applySuggestions', input, signal);
+      return {
+        changes: [{ path: 'src/index.js', content: 'suggested\n' }],
+        applied: [{ commentId: 1, author: 'reviewer', path: 'src/index.js', startLine: 1, line: 1 }],
+        skipped: [],
+      };
+    },
     postPlan: async (input, { signal }) => {
       await step('postPlan', input, signal);
       return { commentId: 900 + input.job.checkpoints.plans, url: `${input.job.issue.url}#plan` };

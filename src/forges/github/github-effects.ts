@@ -8,6 +8,7 @@ import { escalate, postPlan } from './loop-checkpoints.js';
 import { demotePr } from './pr-demotion.js';
 import { openDraftPr, promotePr } from './pull-requests.js';
 import { answerQuestions, answerRound } from './round-replies.js';
+import { suggestionComments } from './suggestion-comments.js';
 
 // The GitHub side of the job's effects, bound to one set of clients. `openDraftPr` takes the head
 // the workspace pushed, so the integrator's `openPr` effect is push-then-open; `answerRound` takes
@@ -34,6 +35,7 @@ export function createGitHubEffects({
     demotePr: demotePr(deps),
     answerRound: answerRound(deps),
     answerQuestions: answerQuestions(deps),
+    suggestions: suggestionComments(deps),
     listIssueComments: listIssueComments(clients),
     getIssue: getIssue(clients),
     postPlan: postPlan(deps),

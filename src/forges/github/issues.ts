@@ -1,7 +1,7 @@
 import type { IssueComment } from '../../events/effect-results.js';
 import type { IssueRef, RepoRef } from '../../events/job-events.js';
 import type { JobContext } from '../../machines/job-context.js';
-import { isBootysOwn } from '../markers.js';
+import { ANSWER_TAG, isBootysOwn } from '../markers.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { mapped } from './github-errors.js';
 
@@ -50,8 +50,14 @@ export const allIssueComments = (gh: GitHubClient, job: { repo: RepoRef; issue: 
 export function listIssueComments(clients: GitHubClients) {
   return async (job: Pick<JobContext, 'repo' | 'issue' | 'installationId'>): Promise<IssueComment[]> => {
     const comments = await allIssueComments(await clients.forJob(job), job);
-    return comments
-      .filter((c) => !isBootysOwn(c.body))
-      .map((c) => ({ author: c.user?.login ?? 'ghost', body: c.body ?? '' }));
+    // booty's own comments are not the discussion, but its answers to questions are what a
+    // follow-up question follows.
+    return comments.flatMap((c): IssueComment[] => {
+      const author = c.user?.login ?? 'ghost';
+      const body = c.body ?? '';
+      if (!isBootysOwn(body)) return [{ author, body }];
+      if (!body.includes(ANSWER_TAG)) return [];
+      return [{ author, body: body.replace(/<!-- booty:[^>]*-->\n?/g, '').trim(), answer: true }];
+    });
   };
 }

@@ -9,6 +9,7 @@ import type { DependencyChange } from '../../workspace/dependency-changes.js';
 import { readCiAt } from './ci-read.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { githubError, githubMessage, httpStatus, mapped } from './github-errors.js';
+import { correctDemotions } from './pr-demotion.js';
 
 // The job's draft pull request and its promotion. Both run again after a crash, so both look
 // before they act: an open PR from the job's branch is reused, never duplicated, and a PR that is
@@ -188,6 +189,12 @@ export function promotePr(deps: PullRequestDeps): EffectImpl<'promotePr'> {
       }),
     );
     deps.log?.info({ jobId: job.jobId, pr: job.pr.number }, 'marked the pull request ready for review');
-    return { draft: reply.markPullRequestReadyForReview.pullRequest.isDraft, ci };
+    const draft = reply.markPullRequestReadyForReview.pullRequest.isDraft;
+    // A "CI failed" comment from before is wrong now: corrected, or left with a warning.
+    if (!draft)
+      await correctDemotions(gh, job, job.pr.headSha).catch((err: unknown) =>
+        deps.log?.warn({ err, jobId: job.jobId }, 'could not correct the comment that CI failed'),
+      );
+    return { draft, ci };
   };
 }

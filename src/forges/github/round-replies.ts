@@ -1,11 +1,12 @@
 import type { FeedbackPlace } from '../../events/conversation-events.js';
 import type { JobContext, RoundTrigger } from '../../machines/job-context.js';
 import type { QuestionReply } from '../forge.js';
-import { replyMarker } from '../markers.js';
+import { ANSWER_TAG, replyMarker } from '../markers.js';
 import type { CiDeps } from './ci-read.js';
 import type { GitHubClient } from './clients.js';
 import { mapped } from './github-errors.js';
 import { createOnce, hasMarker, issueThread, postOnce } from './marked-comment.js';
+import { resolveThreads } from './review-threads.js';
 
 // The end of a follow-up round: every person who asked hears back where they asked. A review's
 // comments get a reply in their own threads; a review with only a body, and an `@booty` comment,
@@ -95,10 +96,25 @@ export function answerRound(deps: CiDeps) {
         replies++;
       }
     }
-    deps.log?.info({ jobId: job.jobId, round: round.n, replies }, 'answered the round');
+    // The threads the pushed commit answered are resolved; a failure leaves them open, and the round stands.
+    const resolved = outcome.commit
+      ? await resolveThreads(gh, job, answeredComments(round)).catch((err: unknown) => {
+          deps.log?.warn({ err, jobId: job.jobId }, 'could not resolve the answered review threads');
+          return 0;
+        })
+      : 0;
+    deps.log?.info({ jobId: job.jobId, round: round.n, replies, resolved }, 'answered the round');
     return { replies };
   };
 }
+
+/** The review comments a round's commit answers: a review's inline comments, and suggestions it applied. */
+const answeredComments = (round: NonNullable<JobContext['round']>) => [
+  ...round.triggers.flatMap((t) =>
+    t.kind === 'feedback' && t.place === 'review' ? t.comments.map((c) => c.id) : [],
+  ),
+  ...(round.suggestions?.applied.map((a) => a.commentId) ?? []),
+];
 
 const reviewComments = (gh: GitHubClient, job: JobContext): Promise<ReviewCommentData[]> =>
   mapped(() =>
@@ -116,6 +132,10 @@ function answersTo(job: JobContext, round: number, trigger: RoundTrigger, outcom
   const said = result(job, outcome);
   const marker = (id: number) => replyMarker(job.jobId, round, id);
   const number = placeNumber(job, trigger.place);
+  if (trigger.kind === 'command' && trigger.command === 'apply') {
+    const body = `@${trigger.author} ${suggestionsSaid(job, outcome)}`;
+    return [{ to: 'issue', number, marker: marker(trigger.commentId), body }];
+  }
   if (trigger.kind === 'command') {
     const body = `@${trigger.author} ${trigger.command === 'stop' ? 'Stopped' : 'Retried'}: ${said}`;
     return [{ to: 'issue', number, marker: marker(trigger.commentId), body }];
@@ -137,6 +157,26 @@ function result(job: JobContext, { commit, note }: RoundOutcome): string {
     return job.pr ? `Done in [${short}](${job.pr.url}/commits/${commit}).` : `Done in ${short}.`;
   }
   return `Not done: ${note ?? 'the round pushed no change.'}`;
+}
+
+/** `apply suggestions`: which blocks the commit holds, and which it left, with why. */
+function suggestionsSaid(job: JobContext, outcome: RoundOutcome): string {
+  const { applied, skipped } = job.round?.suggestions ?? { applied: [], skipped: [] };
+  const link = (id: number) => (job.pr ? `[#${id}](${job.pr.url}#discussion_r${id})` : `#${id}`);
+  const lines = (at: { path: string; startLine: number; line: number }) =>
+    at.startLine === at.line ? `${at.path}:${at.line}` : `${at.path}:${at.startLine}-${at.line}`;
+  const done =
+    outcome.commit && applied.length
+      ? `Applied ${applied.length} suggestion${applied.length === 1 ? '' : 's'} as written: ${result(job, outcome)}\n${applied
+          .map((a) => `- ${link(a.commentId)} by @${a.author} on \`${lines(a)}\``)
+          .join('\n')}`
+      : skipped.length
+        ? 'Applied no suggestion: none could be.'
+        : 'Found no suggestion block on this pull request to apply.';
+  const left = skipped.length
+    ? `\n\nCould not apply:\n${skipped.map((s) => `- ${link(s.commentId)} by @${s.author}${s.path ? ` on \`${s.path}\`` : ''}: ${s.reason}`).join('\n')}`
+    : '';
+  return `${done}${left}`;
 }
 
 /** A review and a PR comment are answered on the PR; an issue comment on the issue. */
@@ -170,7 +210,7 @@ export function answerQuestions(deps: CiDeps) {
       const number = placeNumber(job, t.place);
       const marker = replyMarker(job.jobId, round.n, t.commentId);
       const quote = firstLine(t.body);
-      const body = `@${t.author}${quote ? `\n> ${quote}\n\n` : ' '}${questionBody(job, reply)}`;
+      const body = `${ANSWER_TAG}\n@${t.author}${quote ? `\n> ${quote}\n\n` : ' '}${questionBody(job, reply)}`;
       await postOnce(gh, job.repo, number, marker, scrub(body), await issueThread(gh, job.repo, number));
       replies++;
     }

@@ -67,6 +67,8 @@ export function gitlabForge(options: {
       demotePr: demoteMr(deps),
       answerRound: answerRound(deps),
       answerQuestions: answerQuestions(deps),
+      // GitLab's suggestions are applied in its own interface: booty finds none to apply.
+      suggestions: async () => [],
       listIssueComments: listIssueComments(clients),
       getIssue: getIssue(clients),
       postPlan: postPlan(clients),

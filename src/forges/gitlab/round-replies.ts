@@ -93,10 +93,14 @@ function answersTo(
     trigger.place !== 'issue-comment' && job.pr
       ? { kind: 'merge_requests', iid: job.pr.number }
       : { kind: 'issues', iid: job.issue.number };
-  if (trigger.kind === 'command')
-    return [
-      { to: 'notes', on, marker: marker(trigger.commentId), body: `@${trigger.author} Retried: ${said}` },
-    ];
+  if (trigger.kind === 'command') {
+    // GitLab applies its suggestions in its own interface: booty finds none to apply there.
+    const body =
+      trigger.command === 'apply'
+        ? `@${trigger.author} Found no suggestion to apply: on GitLab, apply suggestions from the merge request's changes.`
+        : `@${trigger.author} Retried: ${said}`;
+    return [{ to: 'notes', on, marker: marker(trigger.commentId), body }];
+  }
   if (trigger.kind === 'feedback' && trigger.place === 'review' && trigger.comments.length && job.pr)
     return trigger.comments.map((c) => ({ to: 'thread', noteId: c.id, marker: marker(c.id), body: said }));
   const line =

@@ -42,7 +42,9 @@ async function comment(f: PrFixture, login: string, issue: number, body: string)
   return data.id;
 }
 
-const posts = (f: PrFixture) => f.sim.requests().filter((r) => r.method === 'POST').length;
+/** What booty wrote: GraphQL reads are POSTs too, so they are left out. */
+const posts = (f: PrFixture) =>
+  f.sim.requests().filter((r) => r.method === 'POST' && r.path !== '/graphql').length;
 
 describe('answering a round', () => {
   it('replies in each review thread naming the commit, answers an @booty comment on the issue, and nothing twice', async () => {
@@ -85,6 +87,9 @@ describe('answering a round', () => {
       `<!-- booty:reply job=job-1 round=2 comment=${asked} -->\n@carol\n> @\u200bbooty please also export it\n\n${done}`,
     ]);
     expect(f.sim.comments('acme', 'widgets', pr.number)).toEqual([]);
+    // The commit answered the review's threads: both resolved.
+    const threads = f.sim.reviewComments('acme', 'widgets').filter((c) => c.inReplyTo === null);
+    expect(threads.map((c) => [c.id, c.resolvedBy])).toEqual(r.comments.map((c) => [c.id, 'booty-bot']));
 
     // Answered again after a crash: everything is found, nothing is posted.
     const before = posts(f);
