@@ -86,29 +86,63 @@ export async function startFleet(envs: Record<string, string>[]) {
   return { workers, webhookUrl: fanout.url, close };
 }
 
+type ListJobs = () => Promise<{ state: string; final: boolean | number }[]>;
+const ended = (j: { state: string; final: boolean | number }) => j.state === 'promoted' || Boolean(j.final);
+
 /**
- * Resolves once `count` jobs are listed and each is promoted or final, reading every 100 ms;
- * throws if that takes longer than `minutes`, naming where the jobs stood, rather than hanging.
+ * Reads the jobs every 100 ms until `count` are listed and each is promoted or final, or until
+ * the clock passes `until` (ms since the epoch); the jobs as they stood then.
  */
-export async function untilAllEnded(
-  listJobs: () => Promise<{ state: string; final: boolean | number }[]>,
-  count: number,
-  minutes: number,
-): Promise<void> {
-  const deadline = Date.now() + minutes * 60_000;
+export async function jobsBy(listJobs: ListJobs, count: number, until: number) {
   for (;;) {
     const jobs = await listJobs();
-    if (jobs.length === count && jobs.every((j) => j.state === 'promoted' || j.final)) break;
-    if (Date.now() > deadline) {
-      const by = new Map<string, number>();
-      for (const j of jobs) by.set(j.state, (by.get(j.state) ?? 0) + 1);
-      throw new Error(
-        `jobs still under way after ${minutes} minutes (${jobs.length} of ${count} listed): ${[...by].map(([s, n]) => `${n} ${s}`).join(', ')}`,
-      );
-    }
+    if ((jobs.length === count && jobs.every(ended)) || Date.now() > until) return jobs;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const failed = (await listJobs()).filter((j) => j.state !== 'promoted');
+}
+
+/** How many jobs ended, and where the others stood. */
+export function tally(jobs: { state: string; final: boolean | number }[]) {
+  const by = new Map<string, number>();
+  for (const j of jobs) by.set(j.state, (by.get(j.state) ?? 0) + 1);
+  return {
+    ended: jobs.filter(ended).length,
+    states: [...by].map(([s, n]) => `${n} ${s}`).join(', '),
+  };
+}
+
+/**
+ * Resolves once `count` jobs are listed and each is promoted; throws if that takes longer than
+ * `minutes`, naming where the jobs stood, rather than hanging, or if any ended otherwise.
+ */
+export async function untilAllEnded(listJobs: ListJobs, count: number, minutes: number): Promise<void> {
+  const jobs = await jobsBy(listJobs, count, Date.now() + minutes * 60_000);
+  if (jobs.length < count || !jobs.every(ended))
+    throw new Error(
+      `jobs still under way after ${minutes} minutes (${jobs.length} of ${count} listed): ${tally(jobs).states}`,
+    );
+  const failed = jobs.filter((j) => j.state !== 'promoted');
   if (failed.length > 0)
     throw new Error(`jobs did not reach promoted: ${failed.map((j) => j.state).join(', ')}`);
+}
+
+/**
+ * CPU seconds a process has used so far (user and system), from /proc; with `children`, those of
+ * its children that ended and were waited for (git, the test runs) instead.
+ */
+export function cpuSeconds(pid: number, children = false): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime, fields 14 and 15 of stat (cutime and cstime, 16 and 17), in clock ticks
+  // (100 a second on Linux).
+  const at = children ? 13 : 11;
+  return (Number(fields[at]) + Number(fields[at + 1])) / 100;
+}
+
+/** The machine's CPU time so far, busy and in all, in clock ticks over every core (/proc/stat). */
+export function machineTicks(): { busy: number; total: number } {
+  const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const n = fields.map(Number);
+  const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
+  // idle and iowait are the 4th and 5th
+  return { busy: total - n[3]! - n[4]!, total };
 }

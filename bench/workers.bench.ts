@@ -22,7 +22,16 @@ import { PostgresEventStore } from '../src/store/postgres/postgres-event-store.j
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { type BenchResult, median, ratio, round } from './bench-result.js';
 import { createDatabase } from './postgres-database.js';
-import { bin, SECRET, serve, startFleet, TOKEN, untilAllEnded, workerEnv } from './serve-workers.js';
+import {
+  bin,
+  cpuSeconds,
+  SECRET,
+  serve,
+  startFleet,
+  TOKEN,
+  untilAllEnded,
+  workerEnv,
+} from './serve-workers.js';
 
 const JOBS = 12;
 // The machine is shared: the worker counts take turns, round after round, so a neighbour's burst
@@ -60,13 +69,6 @@ async function openSqlite(file: string) {
     },
     close: async () => db.close(),
   };
-}
-
-/** CPU seconds a process has used so far (user and system), from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime, fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**
