@@ -128,8 +128,10 @@ export default async function run(): Promise<BenchResult[]> {
     const started = performance.now();
     const ticks = machineTicks();
     const cpuBefore = costs(fleet.workers, simulators.pid);
+    const until = Date.now() + WINDOW_MS;
+    // Resolves once every label's webhook was tried: the simulator sends them one at a time.
     await Promise.all(issues.map((n) => remotes.labelIssue('bench', 'fleet', n, 'booty')));
-    const jobs = await jobsBy(() => store!.listJobs(), JOBS, Date.now() + WINDOW_MS);
+    const jobs = await jobsBy(() => store!.listJobs(), JOBS, until);
     const seconds = (performance.now() - started) / 1000;
     const done = tally(jobs);
     if (jobs.some((j) => j.final && j.state !== 'promoted'))
