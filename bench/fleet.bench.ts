@@ -7,7 +7,8 @@
 // GitHub and Anthropic; they and PostgreSQL still share this machine's cores with the workers.
 // The ideal is every slot busy waiting all the time: slots ÷ one job's waits, where the waits are
 // counted from what the jobs did (their logs' model calls × 3 s + test runs × 5 s). The figure is
-// the jobs per minute achieved, from the storm of labels to the last job promoted, over the ideal.
+// the jobs promoted per minute, from the storm of labels to the last one promoted (or to the
+// window's end, WINDOW_MS), over the ideal. The stderr lines say where a job's time went.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
