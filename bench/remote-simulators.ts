@@ -17,6 +17,8 @@ export type RemoteReply = { id: number; result?: unknown; error?: string };
 
 export interface RemoteSimulators {
   start: StartDemoRemotes;
+  /** The child process's id, for what it costs. */
+  pid: number;
   /** Ends the child process. */
   stop(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function forkRemoteSimulators(): Promise<RemoteSimulators> {
 
   return {
     start,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -11,7 +11,6 @@
 // would measure the cores, not the coordination. The wait is why the ratio can reach 2, so the
 // rows beside it report booty's own seconds per job (the wall time a job takes a worker, less its
 // two test runs' waits): what coordination costs shows there, as that time grows with workers.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,10 +19,19 @@ import { startAnthropicSimulator } from '../sim/anthropic/anthropic-simulator.js
 import { startGitHubSimulator } from '../sim/github/github-simulator.js';
 import { demoResponder, examplesDir, sampleIssue } from '../src/demo/demo-script.js';
 import { PostgresEventStore } from '../src/store/postgres/postgres-event-store.js';
-import { startFanout } from '../test/engine/webhook-fanout.js';
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { type BenchResult, median, ratio, round } from './bench-result.js';
 import { createDatabase } from './postgres-database.js';
+import {
+  bin,
+  cpuSeconds,
+  SECRET,
+  serve,
+  startFleet,
+  TOKEN,
+  untilAllEnded,
+  workerEnv,
+} from './serve-workers.js';
 
 const JOBS = 12;
 // The machine is shared: the worker counts take turns, round after round, so a neighbour's burst
@@ -34,9 +42,6 @@ const IDLE_MS = 30_000;
 const IDLE_WARM_MS = 60_000;
 // Which worker counts run (BOOTY_BENCH_WORKERS=1,2 leaves out the 4, which is reported only).
 const COUNTS = (process.env.BOOTY_BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
-const TOKEN = `ghp_${'bench'.repeat(8)}`;
-const SECRET = 'bench-webhook-secret';
-const bin = path.join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'bin.js');
 
 /** The sample repository with a test that waits, as a suite waits on a database or a browser. */
 function waitingRepo(): string {
@@ -48,26 +53,6 @@ function waitingRepo(): string {
   );
   return dir;
 }
-
-function serve(env: Record<string, string>): { proc: ChildProcess; url: Promise<string> } {
-  const proc = spawn(process.execPath, [bin, 'serve'], {
-    cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'booty-workers-cwd-')),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  const url = new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /booty is listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.on('exit', (code) => reject(new Error(`a worker exited (${code}) before listening:\n${out}`)));
-  });
-  return { proc, url };
-}
-
-const closing: (() => Promise<void>)[] = [];
 
 /** The serve's SQLite file, read-only from here (the serve writes it): its jobs' states. */
 async function openSqlite(file: string) {
@@ -84,13 +69,6 @@ async function openSqlite(file: string) {
     },
     close: async () => db.close(),
   };
-}
-
-/** CPU seconds a process has used so far (user and system), from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime, fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**
@@ -142,7 +120,7 @@ async function jobsPerMinute(admin: string, workers: number, turn: number, sqlit
   });
   const anthropic = await startAnthropicSimulator({ responder: demoResponder('pass') });
   const store = database ? new PostgresEventStore(database) : null;
-  const workersStarted: { proc: ChildProcess; url: Promise<string> }[] = [];
+  let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
   try {
     const repo = waitingRepo();
     await github.createRepo('bench', 'waits', { fromDir: repo });
@@ -151,58 +129,30 @@ async function jobsPerMinute(admin: string, workers: number, turn: number, sqlit
       { length: JOBS },
       () => (github.createIssue('bench', 'waits', sampleIssue()) as { number: number }).number,
     );
-    for (let i = 0; i < workers; i++) {
-      workersStarted.push(
-        serve({
-          PORT: '0',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'error',
-          ...(database ? { BOOTY_DATABASE_URL: database } : { BOOTY_DB: dbFile }),
-          BOOTY_WORKDIR: path.join(dir, `worker-${i}`),
-          BOOTY_SANDBOX: 'off',
-          BOOTY_CONCURRENCY: '1',
-          BOOTY_LEASE_POLL_MS: '200',
-          GITHUB_API_URL: github.url,
-          GITHUB_TOKEN: TOKEN,
-          GITHUB_WEBHOOK_SECRET: SECRET,
-          ANTHROPIC_API_KEY: 'bench-key',
-          ANTHROPIC_BASE_URL: anthropic.url,
+    fleet = await startFleet(
+      Array.from({ length: workers }, (_, i) => ({
+        ...workerEnv({
+          dir: path.join(dir, `worker-${i}`),
+          githubUrl: github.url,
+          anthropicUrl: anthropic.url,
+          slots: 1,
         }),
-      );
-    }
-    const urls = await Promise.all(workersStarted.map((w) => w.url));
-    // Each delivery to the next worker's gateway in turn: any gateway takes any delivery.
-    const fanout = await startFanout(() => urls, {});
-    closing.push(() => fanout.close());
-    github.setWebhook({ url: fanout.url, secret: SECRET });
+        ...(database ? { BOOTY_DATABASE_URL: database } : { BOOTY_DB: dbFile }),
+      })),
+    );
+    github.setWebhook({ url: fleet.webhookUrl, secret: SECRET });
     const started = performance.now();
     await Promise.all(issues.map((n) => github.labelIssue('bench', 'waits', n, 'booty')));
     // The SQLite file is read by the serve that writes it: opened once it is there, read-only.
     const reader = store ?? (await openSqlite(dbFile));
-    // A job that never gets there fails the run, naming where the jobs stood, rather than hanging it.
-    const deadline = Date.now() + 10 * 60_000;
-    for (;;) {
-      const jobs = await reader.listJobs();
-      if (jobs.length === JOBS && jobs.every((j) => j.state === 'promoted' || j.final)) break;
-      if (Date.now() > deadline)
-        throw new Error(`jobs still under way after 10 minutes: ${jobs.map((j) => j.state).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      await untilAllEnded(() => reader.listJobs(), JOBS, 10);
+    } finally {
+      if (!store) await reader.close();
     }
-    const minutes = (performance.now() - started) / 60_000;
-    const failed = (await reader.listJobs()).filter((j) => j.state !== 'promoted');
-    if (!store) await reader.close();
-    if (failed.length > 0)
-      throw new Error(`jobs did not reach promoted: ${failed.map((j) => j.state).join(', ')}`);
-    return JOBS / minutes;
+    return JOBS / ((performance.now() - started) / 60_000);
   } finally {
-    for (const { proc } of workersStarted) proc.kill('SIGTERM');
-    await Promise.all(
-      workersStarted.map(
-        ({ proc }) =>
-          new Promise((resolve) => (proc.exitCode === null ? proc.once('exit', resolve) : resolve(null))),
-      ),
-    );
-    for (const close of closing.splice(0)) await close();
+    await fleet?.close();
     await store?.close();
     await anthropic.close();
     await github.close();

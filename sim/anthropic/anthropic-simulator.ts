@@ -73,6 +73,11 @@ export interface AnthropicSimulatorOptions {
   minCacheTokens?: number;
   /** Requests above this many input tokens get "prompt is too long". */
   contextWindow?: number;
+  /**
+   * How long every answer to POST /v1/messages takes, as a real model takes seconds to write one;
+   * a turn's own delayMs adds to it. 0 unless set.
+   */
+  latencyMs?: number;
 }
 
 export interface AnthropicSimulator {
@@ -161,7 +166,8 @@ export async function startAnthropicSimulator(
 
     const turn = queue.shift() ?? (await responder?.(request));
     if (!turn) return fail(400, 'anthropic simulator: no scripted turn is left for this request');
-    if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
+    const delay = (options.latencyMs ?? 0) + (turn.delayMs ?? 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if ('error' in turn) {
       const extra: Record<string, string> = {};
       const wait = turn.retryAfterMs ?? (turn.error === 429 ? 1_000 : undefined);

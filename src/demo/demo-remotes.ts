@@ -28,6 +28,8 @@ export interface DemoRemotesOptions {
   /** The personal token booty uses. */
   token: string;
   scenario: Scenario;
+  /** How long the model takes to answer each request (the simulator's latencyMs); at once unless set. */
+  modelLatencyMs?: number;
 }
 
 export interface DemoRemotes {
@@ -104,7 +106,7 @@ export interface DemoRemotes {
 export type StartDemoRemotes = (options: DemoRemotesOptions) => Promise<DemoRemotes>;
 
 /** Both simulators in this process. */
-export const startDemoRemotes: StartDemoRemotes = async ({ dir, port, token, scenario }) => {
+export const startDemoRemotes: StartDemoRemotes = async ({ dir, port, token, scenario, modelLatencyMs }) => {
   const start = (p: number) => startGitHubSimulator({ dir, port: p, tokens: [{ token, login: DEMO_BOT }] });
   let github: GitHubSimulator;
   try {
@@ -116,12 +118,13 @@ export const startDemoRemotes: StartDemoRemotes = async ({ dir, port, token, sce
   const git = async (owner: string, name: string, ...args: string[]) =>
     (await run('git', ['--git-dir', bareDir(github.dir, owner, name), ...args], { maxBuffer: 1 << 26 }))
       .stdout;
-  const anthropic = await startAnthropicSimulator({ responder: demoResponder(scenario) }).catch(
-    async (err: unknown) => {
-      await github.close();
-      throw err;
-    },
-  );
+  const anthropic = await startAnthropicSimulator({
+    responder: demoResponder(scenario),
+    latencyMs: modelLatencyMs,
+  }).catch(async (err: unknown) => {
+    await github.close();
+    throw err;
+  });
   return {
     githubUrl: github.url,
     anthropicUrl: anthropic.url,

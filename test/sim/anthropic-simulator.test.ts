@@ -164,4 +164,16 @@ describe('Anthropic simulator', () => {
     const count = await post('/v1/messages/count_tokens', request());
     expect(count.status).toBe(404);
   });
+
+  it('takes its latency over every answer, and not over counting tokens', async () => {
+    sim = await startAnthropicSimulator({ latencyMs: 1_000, script: [{ answer: { ok: 1 } }] });
+
+    const answered = post('/v1/messages', request());
+    // Sent after the message, answered before it: only messages wait.
+    const counted = await post('/v1/messages/count_tokens', request({ max_tokens: undefined }));
+    expect(counted.status).toBe(200);
+    expect(sim.messages()).toEqual([]);
+    expect((await answered).json.content[0].input).toEqual({ ok: 1 });
+    expect(sim.requests.map((r) => r.path)).toEqual(['/v1/messages/count_tokens', '/v1/messages']);
+  });
 });
