@@ -300,7 +300,9 @@ export const actions = {
   }),
   failTests: update(({ context }) => {
     const unknown = lastTestOf(context)?.verdict === 'unknown';
-    const tried = `${context.attempt} of ${maxAttemptsOf(context)} attempts`;
+    // A round's attempts count from the round's first: never "5 of 3".
+    const round = currentRound(context);
+    const tried = `${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts${round ? ` in round ${round.n}` : ''}`;
     return {
       outcome: unknown
         ? {

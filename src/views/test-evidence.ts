@@ -5,6 +5,7 @@ import { READABLE_FIX } from '../refine/class-guidance.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import { plural } from '../text.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
+import { attemptName } from './round-record.js';
 import { failuresOf, ownStack, testTotals } from './test-failures.js';
 
 // What booty saw of the tests, in the words the PR body and the progress comment share: the counts
@@ -205,7 +206,8 @@ export function qualityHold(
 
 /** The test evidence table and lists for the PR body and the comment. */
 export function testEvidence(
-  job: Pick<JobContext, 'lastTest' | 'baseline' | 'attempt' | 'maxAttempts'>,
+  job: Pick<JobContext, 'lastTest' | 'baseline' | 'attempt' | 'maxAttempts'> &
+    Partial<Pick<JobContext, 'conversation'>>,
 ): string {
   const test = job.lastTest;
   if (!test) return '_No test run was recorded._';
@@ -225,7 +227,10 @@ export function testEvidence(
     ['Command', code(test.command)],
     ['After the change', `${counts(test)}; ${exitWords(test)} in ${formatDuration(test.durationMs)}`],
     ['Before the change', baseline ? `${counts(baseline)}; ${exitWords(baseline)}` : 'not run'],
-    ['Attempt', `${job.attempt} of ${job.maxAttempts}`],
+    [
+      'Attempt',
+      attemptName(job.attempt, job.conversation?.rounds ?? [], job.maxAttempts).replace(/^Attempt /, ''),
+    ],
   ];
   const parts = [['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n')];
   if (perFile(test) || perFile(baseline)) parts.push(PER_FILE);

@@ -3,6 +3,7 @@ import type { ProgressComments, ProgressTarget } from '../forge.js';
 import { progressMarker } from '../markers.js';
 import type { GitLabClients } from './clients.js';
 import { gitlabError, httpStatus } from './gitlab-errors.js';
+import { readMrDescription, updateMrDescription } from './mr-description.js';
 import { awardOnce, findMarked, notesPath } from './notes.js';
 
 // The one progress note per job on the issue, found again by its hidden marker and edited in
@@ -45,5 +46,7 @@ export function gitlabProgress(clients: GitLabClients): ProgressComments {
     acknowledge: (job) =>
       awardOnce(clients, `${clients.project(job.repo)}/issues/${job.issue.number}`, 'eyes'),
     write,
+    readPrBody: (job) => readMrDescription(clients, job),
+    updatePrBody: (job, body) => updateMrDescription(clients, job, body),
   };
 }
