@@ -3,6 +3,7 @@ import { restingGraph } from '../machines/diagram.js';
 import { finalStates, JOB_STATES } from '../machines/job.js';
 import { escapeHtml as esc } from '../text.js';
 import { repeatedWords } from './attempt-report.js';
+import { asked, attemptPlace, explanationOf, roundResult } from './round-record.js';
 
 // One job on one page that needs nothing from outside: the machine drawn as SVG with the job's
 // path on it (states visited, the current or final one marked, the transitions taken), the
@@ -108,7 +109,8 @@ export function renderJobView(timeline: Timeline, options: { live?: string } = {
       : '';
     return `<tr class="event" data-seq="${e.seq}"><td class="num">${e.seq}</td><td>${esc(time(e.at))}</td><td class="num">+${e.deltaMs} ms</td><td>${esc(e.label)}</td><td><code>${esc(e.state)}</code></td><td class="num">${e.attempt}</td><td class="num">${tokens}</td></tr>`;
   });
-  const attempts = timeline.snapshot.context.attempts.map((a) => {
+  const ctx = timeline.snapshot.context;
+  const attempts = ctx.attempts.map((a) => {
     const t = a.test;
     const verdict = t
       ? t.verdict
@@ -119,9 +121,23 @@ export function renderJobView(timeline: Timeline, options: { live?: string } = {
           : 'nothing applied';
     const totals = t ? `${t.totals.passed} passed, ${t.totals.failed} failed of ${t.totals.total}` : '';
     const reasons = t?.reasons.map((r) => esc(r.message)).join('<br>') ?? '';
-    return `<tr class="attempt"><td class="num">${a.n}</td><td>${a.files.map((f) => `<code>${esc(f)}</code>`).join('<br>')}</td><td class="${t ? esc(t.verdict) : 'untested'}">${esc(verdict)}</td><td>${esc(totals)}</td><td>${reasons}</td></tr>`;
+    // Named as the comment names it: within its round, never "attempt 5 of 3".
+    const { round, k } = attemptPlace(a.n, ctx.conversation.rounds);
+    const name = round === null ? String(k) : `round ${round}, ${k}`;
+    return `<tr class="attempt"><td class="num">${name}</td><td>${a.files.map((f) => `<code>${esc(f)}</code>`).join('<br>')}</td><td class="${t ? esc(t.verdict) : 'untested'}">${esc(verdict)}</td><td>${esc(totals)}</td><td>${reasons}</td></tr>`;
   });
-  const baseline = timeline.snapshot.context.baseline;
+  // Each round: what asked for it, what it left on the PR, and what booty said of it.
+  const rounds = ctx.conversation.rounds.map((r) => {
+    const said = r.result === 'pushed' ? explanationOf(ctx, r.n) : (r.answer?.text ?? r.note);
+    const result = roundResult(r).replaceAll('`', '');
+    return `<tr class="round"><td class="num">${r.n}</td><td>${esc(r.triggers.map(asked).join('; ').replaceAll('`', ''))}</td><td>${esc(result)}</td><td>${esc(said ?? '')}</td></tr>`;
+  });
+  const roundsTable = rounds.length
+    ? `<h2>Rounds</h2>
+<table class="rounds"><thead><tr><th>round</th><th>asked</th><th>pushed</th><th>replied</th></tr></thead>
+<tbody>${rounds.join('\n')}</tbody></table>`
+    : '';
+  const baseline = ctx.baseline;
   const live = liveReload(options.live);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>booty job ${esc(timeline.jobId)}</title>
@@ -137,6 +153,7 @@ ${pathDiagram(path)}
 <p>Baseline: ${baseline ? `${esc(baseline.verdict)}, ${baseline.totals.passed} passed, ${baseline.totals.failed} failed of ${baseline.totals.total}` : 'not run yet'}</p>
 <table class="attempts"><thead><tr><th>attempt</th><th>files</th><th>verdict</th><th>tests</th><th>why</th></tr></thead>
 <tbody>${attempts.join('\n')}</tbody></table>
+${roundsTable}
 ${live}
 </body></html>
 `;

@@ -2,9 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readTimeline } from '../../src/engine/timeline.js';
 import { foldJob } from '../../src/machines/fold.js';
 import { jobView } from '../../src/machines/job-context.js';
+import type { EventStore } from '../../src/store/event-store.js';
 import type { StoredEvent } from '../../src/store/records.js';
+import { renderJobView } from '../../src/views/job-view.js';
 import { renderPrBody } from '../../src/views/pr-body.js';
 import { renderProgress } from '../../src/views/progress-render.js';
 
@@ -116,5 +119,15 @@ describe('the record of a job past its first loop', () => {
     expect(comment).toContain('<summary>What failed in attempt 1:');
     expect(body).not.toContain('<details');
     expect(body).toContain("What each attempt's tests showed is in booty's progress comment on #1.");
+  });
+
+  it('the job view shows the same rounds, and names a round’s attempts by the round', async () => {
+    const rows = rowsOf('review-round');
+    const store = { readStream: async () => rows } as unknown as EventStore;
+    const page = renderJobView(await readTimeline(store, rows[0]!.streamId));
+    expect(page).toContain('<tr class="attempt"><td class="num">round 1, 1</td>');
+    expect(page).toMatch(
+      /<tr class="round"><td class="num">1<\/td><td>a review by @reviewer<\/td><td>pushed [0-9a-f]{7}<\/td><td>Adds the case the reviewer asked for\.<\/td><\/tr>/,
+    );
   });
 });
