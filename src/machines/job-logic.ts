@@ -237,7 +237,7 @@ export const actions = {
         ? null
         : {
             reason: 'no-changes',
-            message: `No change could be applied in ${context.attempt} of ${maxAttemptsOf(context)} attempts; nothing was pushed.`,
+            message: `No change could be applied in ${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts; nothing was pushed.`,
           },
     ),
   ),

@@ -6,7 +6,7 @@ import type { DependencyChange } from '../workspace/dependency-changes.js';
 import { selfConfigChanges } from '../workspace/self-modification.js';
 import { failingCount, repeatedWords } from './attempt-report.js';
 import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
-import { attemptName, attemptPlace, explanationOf, filesOnPr, roundLine } from './round-record.js';
+import { attemptPlace, explanationOf, filesOnPr, roundLine, triedWords } from './round-record.js';
 import { qualityHold, sandboxWarning, testEvidence, weakEvidence } from './test-evidence.js';
 
 // The draft pull request's title and body: a pure function of the job, so a resumed job writes
@@ -69,7 +69,7 @@ export function renderPrBody(
 ): string {
   const test = job.lastTest;
   const passed = testsProven(job);
-  const tried = attemptName(job.attempt, job.conversation.rounds, job.maxAttempts).toLowerCase();
+  const tried = triedWords(job.attempt, job.conversation.rounds, job.maxAttempts);
   const sections = [prMarker(job.jobId)];
   if (job.settings.selfModification) sections.push(SELF_MODIFICATION_NOTE);
   const selfConfig = job.settings.selfModification ? selfConfigChanges(job.changes.map((c) => c.path)) : [];

@@ -17,6 +17,12 @@ export function attemptName(n: number, rounds: readonly Round[], max: number): s
   return round === null ? `Attempt ${k} of ${max}` : `Round ${round}, attempt ${k} of ${max}`;
 }
 
+/** "2 of 3 attempts", or "1 of 3 attempts in round 2": how far a loop got, as the machine says it. */
+export function triedWords(n: number, rounds: readonly Round[], max: number): string {
+  const { round, k } = attemptPlace(n, rounds);
+  return `${k} of ${max} attempts${round === null ? '' : ` in round ${round}`}`;
+}
+
 /** The attempts whose work is on the pull request: the first loop's, and those of rounds that pushed. */
 export function pushedAttempts(ctx: Pick<JobContext, 'attempts' | 'conversation'>): AttemptRecord[] {
   const rounds = ctx.conversation.rounds;
