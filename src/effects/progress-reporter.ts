@@ -136,7 +136,9 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
    * before the first write of a run, so a restart writes only what changed; a person's PR is theirs.
    */
   async function showPrBody(e: Entry, ctx: JobContext) {
-    if (!ctx.pr || ctx.request.onPr) return;
+    // Between rounds only: a round under way would edit the PR at each of its steps, and each edit
+    // is a webhook; the body says what the PR holds, which changes when a round ends.
+    if (!ctx.pr || ctx.request.onPr || ctx.round) return;
     const target = { ...ctx, pr: ctx.pr.number };
     const current = e.prBody ?? (await options.comments.readPrBody(target));
     const rendered = renderPrBody(ctx, { carried: carriedDependencies(current), sandbox: options.sandbox });
