@@ -5,14 +5,15 @@ import type { ProgressComments, ProgressTarget } from '../forges/forge.js';
 import { progressMarker } from '../forges/markers.js';
 import type { Logger } from '../log.js';
 import { foldJob, type JobSnapshot } from '../machines/fold.js';
-import { jobView } from '../machines/job-context.js';
+import { type JobContext, jobView } from '../machines/job-context.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import { jobViewUrl } from '../views/job-link.js';
+import { carriedDependencies, renderPrBody } from '../views/pr-body.js';
 import { renderProgress } from '../views/progress-render.js';
 
-// The progress comment as a projection of the job's log. Every logged event may change it; the
+// The progress comment, and the body of the job's PR, as a projection of the job's log. Every logged event may change it; the
 // reporter keeps at most one request in flight per job and always writes the latest state, so a
 // burst of events costs one edit. Edits are at least `minIntervalMs` apart, except the job's last:
 // a person reading the issue cannot follow faster, each edit is a write GitHub paces at 1 s, and
@@ -69,6 +70,8 @@ interface Entry {
   latest: { snapshot: JobSnapshot; version: number } | null;
   shown: number;
   comment: { id: number; body: string } | null;
+  /** The body the job's PR has, as last read or written here; null: read it before writing. */
+  prBody: string | null;
   reacted: boolean;
   running: Promise<void> | null;
   /** When the last edit was sent (ms), for the interval between edits. */
@@ -98,6 +101,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
         latest: null,
         shown: 0,
         comment: null,
+        prBody: null,
         reacted: false,
         running: null,
         lastAt: Number.NEGATIVE_INFINITY,
@@ -122,6 +126,30 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     const rendered = renderProgress(snapshot, { jobViewUrl: link(ctx.jobId), sandbox: options.sandbox });
     const body = options.scrub ? options.scrub(rendered) : rendered;
     e.comment = await options.comments.write(ctx, body, e.comment);
+    // The body's own failure does not hold the comment back: the next change writes it again.
+    await showPrBody(e, ctx).catch((err: unknown) => {
+      e.prBody = null;
+      log?.warn(
+        { jobId: ctx.jobId, err: String(err) },
+        'pull request body not updated; retrying at the next change',
+      );
+    });
+  }
+
+  /**
+   * The PR body as the job stands: its files, the tests seen passing, its rounds and cost. Read
+   * before the first write of a run, so a restart writes only what changed; a person's PR is theirs.
+   */
+  async function showPrBody(e: Entry, ctx: JobContext) {
+    // Between rounds only: a round under way would edit the PR at each of its steps, and each edit
+    // is a webhook; the body says what the PR holds, which changes when a round ends.
+    if (!ctx.pr || ctx.request.onPr || ctx.round) return;
+    const target = { ...ctx, pr: ctx.pr.number };
+    const current = e.prBody ?? (await options.comments.readPrBody(target));
+    const rendered = renderPrBody(ctx, { carried: carriedDependencies(current), sandbox: options.sandbox });
+    const body = options.scrub ? options.scrub(rendered) : rendered;
+    if (body !== current) await options.comments.updatePrBody(target, body);
+    e.prBody = body;
   }
 
   /** Waits ms, or less: until the job leaves, or (`wakeable`, the interval) until it settles. */

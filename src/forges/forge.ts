@@ -217,7 +217,15 @@ export interface ProgressTarget {
   installationId: number | null;
 }
 
-/** The one progress comment per job, found again by its hidden marker. */
+/** The job's own pull request, for its body. */
+export interface PrBodyTarget extends ProgressTarget {
+  pr: number;
+}
+
+/**
+ * The record people read of a job: its one progress comment, found again by its hidden marker, and
+ * the body of the pull request booty opened (a merge request's description on GitLab).
+ */
 export interface ProgressComments {
   /** 👀 on the issue that asked. Repeating it is harmless. */
   acknowledge(job: ProgressTarget): Promise<void>;
@@ -227,6 +235,10 @@ export interface ProgressComments {
     body: string,
     known: { id: number; body: string } | null,
   ): Promise<{ id: number; body: string }>;
+  /** The pull request's body as it stands, '' when it has none. */
+  readPrBody(job: PrBodyTarget): Promise<string>;
+  /** Replaces the pull request's body; writing the body it has changes nothing. */
+  updatePrBody(job: PrBodyTarget, body: string): Promise<void>;
 }
 
 /** Where the workspace clones from and pushes to, and with what. */

@@ -249,7 +249,7 @@ export const actions = {
         ? null
         : {
             reason: 'no-changes',
-            message: `No change could be applied in ${context.attempt} of ${maxAttemptsOf(context)} attempts; nothing was pushed.`,
+            message: `No change could be applied in ${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts; nothing was pushed.`,
           },
     ),
   ),
@@ -312,7 +312,9 @@ export const actions = {
   }),
   failTests: update(({ context }) => {
     const unknown = lastTestOf(context)?.verdict === 'unknown';
-    const tried = `${context.attempt} of ${maxAttemptsOf(context)} attempts`;
+    // A round's attempts count from the round's first: never "5 of 3".
+    const round = currentRound(context);
+    const tried = `${roundAttempt(context)} of ${maxAttemptsOf(context)} attempts${round ? ` in round ${round.n}` : ''}`;
     return {
       outcome: unknown
         ? {

@@ -46,6 +46,8 @@ export function routedForge(forges: Record<ForgeName, Forge & { secrets: string[
     progress: {
       acknowledge: (job) => of(job.repo).progress.acknowledge(job),
       write: (job, body, known) => of(job.repo).progress.write(job, body, known),
+      readPrBody: (job) => of(job.repo).progress.readPrBody(job),
+      updatePrBody: (job, body) => of(job.repo).progress.updatePrBody(job, body),
     },
     remote: {
       url: (repo) => of(repo).remote.url(repo),

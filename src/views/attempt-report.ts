@@ -1,8 +1,9 @@
 import type { TestRun } from '../events/effect-results.js';
 import { qualityBlocks } from '../machines/attempt-progress.js';
-import type { AttemptRecord } from '../machines/job-context.js';
+import type { AttemptRecord, Round } from '../machines/job-context.js';
 import { plural } from '../text.js';
 import { code, fenced, formatDuration, tail } from './markdown-format.js';
+import { attemptName } from './round-record.js';
 import { counts, qualityFound, qualityWords, verdictReasons } from './test-evidence.js';
 import { type Failures, failuresOf, isTap, ownStack } from './test-failures.js';
 
@@ -125,9 +126,15 @@ function changed(a: AttemptRecord): string {
 export const repeatedWords = (n: number) => `the model repeated attempt ${n}: not tested again`;
 
 /** One entry per attempt, oldest first; `running` marks an unfinished last attempt as under way. */
-export function attemptsSection(attempts: AttemptRecord[], maxAttempts: number, running: boolean): string {
+export function attemptsSection(
+  attempts: AttemptRecord[],
+  maxAttempts: number,
+  running: boolean,
+  rounds: readonly Round[] = [],
+): string {
   const entries = attempts.map((a, i) => {
-    const head = `**Attempt ${a.n} of ${maxAttempts}:**`;
+    const name = attemptName(a.n, rounds, maxAttempts);
+    const head = `**${name}:**`;
     const refused = a.rejected.length
       ? `booty refused ${plural(a.rejected.length, 'change')} (${a.rejected.map((r) => `${code(r.path)}: ${r.reason}`).join('; ')})`
       : '';
@@ -144,7 +151,9 @@ export function attemptsSection(attempts: AttemptRecord[], maxAttempts: number, 
       return `${head} ${what}${changed(a)}`;
     }
     const line = `${head} ${attemptResult(a.test)}${changed(a)}${refused ? `; ${refused}` : ''}`;
-    return a.test.passed ? line : `${line}\n\n${failureDetails(a.test, `What failed in attempt ${a.n}`)}`;
+    return a.test.passed
+      ? line
+      : `${line}\n\n${failureDetails(a.test, `What failed in ${name[0]!.toLowerCase()}${name.slice(1).replace(/ of \d+$/, '')}`)}`;
   });
   return `#### Attempts\n\n${entries.join('\n\n')}`;
 }

@@ -1,85 +1,91 @@
 import type { Timeline } from '../engine/timeline.js';
 import { restingGraph } from '../machines/diagram.js';
-import { finalStates, JOB_STATES } from '../machines/job.js';
 import { escapeHtml as esc } from '../text.js';
 import { repeatedWords } from './attempt-report.js';
+import { asked, attemptPlace, explanationOf, roundResult } from './round-record.js';
 
 // One job on one page that needs nothing from outside: the machine drawn as SVG with the job's
 // path on it (states visited, the current or final one marked, the transitions taken), the
 // timeline, and each attempt's tests. The page is HTML and CSS only; a served page may add one
 // line of script for live reloads. `booty replay --html` writes it, `booty serve` serves it.
 
-const BOX = { w: 112, h: 34, gapX: 22, gapY: 90, pad: 20 };
+const BOX = { w: 150, h: 38, gapX: 46, gapY: 70, pad: 24, perRow: 6 };
 
-/** Where each state is drawn: the running states in a row, in reading order; the final ones below. */
-function layout(): Map<string, { x: number; y: number }> {
-  const finals = new Set<string>(finalStates);
-  const running = JOB_STATES.filter((s) => !finals.has(s));
+/** Where each state of the job's own path is drawn: in the order the job first reached it, row by row. */
+function layout(states: readonly string[]): Map<string, { x: number; y: number }> {
   const place = new Map<string, { x: number; y: number }>();
-  const column = (i: number) => BOX.pad + i * (BOX.w + BOX.gapX);
-  for (const [i, s] of running.entries()) place.set(s, { x: column(i), y: BOX.pad });
-  // Under the states that mostly lead to them, at the row's right end.
-  const start = running.length - finalStates.length;
-  for (const [i, s] of finalStates.entries())
-    place.set(s, { x: column(start + i), y: BOX.pad + BOX.h + BOX.gapY });
+  for (const [i, s] of states.entries()) {
+    const row = Math.floor(i / BOX.perRow);
+    const col = i % BOX.perRow;
+    place.set(s, { x: BOX.pad + col * (BOX.w + BOX.gapX), y: BOX.pad + 40 + row * (BOX.h + BOX.gapY) });
+  }
   return place;
 }
 
-/** The machine with the job's path: visited states, the one it stands in, the transitions taken. */
+/**
+ * The job's own path through the machine: the states it reached, the one it stands in, and the
+ * transitions it took, large enough to read. The states it never reached are folded away below.
+ */
 export function pathDiagram(path: readonly string[]): string {
   const graph = restingGraph();
-  const place = layout();
-  const visited = new Set(path);
+  const states = [...new Set(path)];
+  const place = layout(states);
   const current = path.at(-1);
-  const taken = new Set(path.slice(1).map((to, i) => `${path[i]}>${to}`));
-  const edges = new Map<string, { from: string; to: string }>();
-  for (const t of graph.transitions) {
-    if (t.from === t.to || t.fromRoot) continue;
-    edges.set(`${t.from}>${t.to}`, { from: t.from, to: t.to });
-  }
-  // A cancel is allowed from every running state: drawn only where this job took it.
-  for (const key of taken)
-    if (!edges.has(key)) edges.set(key, { from: key.split('>')[0]!, to: key.split('>')[1]! });
+  const taken = [...new Set(path.slice(1).map((to, i) => `${path[i]}>${to}`))].filter(
+    (key) => key.split('>')[0] !== key.split('>')[1],
+  );
   const center = (s: string) => {
     const p = place.get(s)!;
     return { x: p.x + BOX.w / 2, y: p.y + BOX.h / 2 };
   };
-  const lines = [...edges.entries()].map(([key, { from, to }]) => {
+  const lines = taken.map((key) => {
+    const [from, to] = key.split('>') as [string, string];
     const a = center(from);
     const b = center(to);
     const sameRow = a.y === b.y;
-    // Forward along the row: an arc above; backward (a refinement loop): below; down to a final: straight.
-    const bend = sameRow ? (b.x > a.x ? -1 : 1) * (16 + Math.min(54, Math.abs(b.x - a.x) / 12)) : 0;
-    const cx = (a.x + b.x) / 2;
-    const cy = (sameRow ? a.y : (a.y + b.y) / 2) + bend;
-    const y1 = sameRow ? a.y + (bend < 0 ? -BOX.h / 2 : BOX.h / 2) : a.y + BOX.h / 2;
-    const y2 = sameRow ? b.y + (bend < 0 ? -BOX.h / 2 : BOX.h / 2) : b.y - BOX.h / 2;
-    const cls = taken.has(key) ? 'edge taken' : 'edge';
-    return `<path class="${cls}" data-edge="${esc(key)}" d="M${a.x},${y1} Q${cx},${cy} ${b.x},${y2}" marker-end="url(#arrow)"/>`;
+    const next = sameRow && states.indexOf(to) === states.indexOf(from) + 1;
+    // Onward along a row: a straight arrow; back along it (a refinement loop): an arc below; to
+    // another row: a curve between the rows.
+    const bend = sameRow && !next ? (b.x > a.x ? -1 : 1) * (20 + Math.min(40, Math.abs(b.x - a.x) / 10)) : 0;
+    const down = b.y > a.y ? 1 : -1;
+    const x1 = next ? a.x + BOX.w / 2 : a.x;
+    const x2 = next ? b.x - BOX.w / 2 : b.x;
+    const y1 = sameRow ? (next ? a.y : a.y + (bend < 0 ? -BOX.h / 2 : BOX.h / 2)) : a.y + (down * BOX.h) / 2;
+    const y2 = sameRow ? (next ? b.y : b.y + (bend < 0 ? -BOX.h / 2 : BOX.h / 2)) : b.y - (down * BOX.h) / 2;
+    const cx = (x1 + x2) / 2;
+    const cy = (sameRow ? y1 : (y1 + y2) / 2) + bend;
+    return `<path class="edge taken" data-edge="${esc(key)}" d="M${x1},${y1} Q${cx},${cy} ${x2},${y2}" marker-end="url(#arrow)"/>`;
   });
-  const boxes = graph.states.map((s) => {
-    const p = place.get(s.name)!;
-    const cls = ['state', s.type, visited.has(s.name) ? 'visited' : '', s.name === current ? 'current' : '']
+  const types = new Map(graph.states.map((s) => [s.name, s.type]));
+  const boxes = states.map((name) => {
+    const p = place.get(name)!;
+    const cls = ['state', types.get(name) ?? '', 'visited', name === current ? 'current' : '']
       .filter(Boolean)
       .join(' ');
-    return `<g class="${cls}" data-state="${esc(s.name)}"><rect x="${p.x}" y="${p.y}" width="${BOX.w}" height="${BOX.h}" rx="8"/><text x="${p.x + BOX.w / 2}" y="${p.y + BOX.h / 2 + 4}">${esc(s.name)}</text></g>`;
+    return `<g class="${cls}" data-state="${esc(name)}"><rect x="${p.x}" y="${p.y}" width="${BOX.w}" height="${BOX.h}" rx="8"/><text x="${p.x + BOX.w / 2}" y="${p.y + BOX.h / 2 + 5}">${esc(name)}</text></g>`;
   });
-  const width = Math.max(...[...place.values()].map((p) => p.x)) + BOX.w + BOX.pad;
-  const height = BOX.pad * 2 + BOX.h * 2 + BOX.gapY + 30;
+  const columns = Math.min(states.length, BOX.perRow);
+  const rows = Math.ceil(states.length / BOX.perRow);
+  const width = BOX.pad * 2 + columns * BOX.w + (columns - 1) * BOX.gapX;
+  const height = BOX.pad * 2 + 80 + rows * BOX.h + (rows - 1) * BOX.gapY;
+  const rest = graph.states.map((s) => s.name).filter((s) => !states.includes(s));
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="machine" viewBox="0 -50 ${width} ${height + 20}" role="img" aria-label="the job machine, with this job's path">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="machine" viewBox="0 0 ${width} ${height}" style="max-width:${width}px" role="img" aria-label="this job's path through the machine">`,
     '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>',
     ...lines,
     ...boxes,
     '</svg>',
+    rest.length
+      ? `<details class="rest"><summary>The rest of the machine: ${rest.length} states this job did not reach</summary><p>${rest.map((s) => `<code>${esc(s)}</code>`).join(', ')}. <code>booty machine --mermaid</code> draws the whole machine.</p></details>`
+      : '',
   ].join('\n');
 }
 
 const CSS = `
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1f2328;background:#fff}
 h1{font-size:20px;margin:0 0 4px} .sub{color:#59636e;margin-bottom:16px}
-.machine{width:100%;max-width:1300px;height:auto;border:1px solid #d1d9e0;border-radius:8px;background:#f6f8fa}
-.state rect{fill:#fff;stroke:#d1d9e0;stroke-width:1.5} .state text{text-anchor:middle;font-size:12px;fill:#59636e}
+.machine{width:100%;height:auto;border:1px solid #d1d9e0;border-radius:8px;background:#f6f8fa}
+.state rect{fill:#fff;stroke:#d1d9e0;stroke-width:1.5} .state text{text-anchor:middle;font-size:15px;fill:#59636e}
 .state.visited rect{fill:#dafbe1;stroke:#1a7f37} .state.visited text{fill:#1f2328}
 .state.current rect{stroke:#0969da;stroke-width:3} .state.final.current.visited rect{fill:#ddf4ff}
 .edge{fill:none;stroke:#d1d9e0;stroke-width:1} .edge.taken{stroke:#1a7f37;stroke-width:2.5}
@@ -108,7 +114,8 @@ export function renderJobView(timeline: Timeline, options: { live?: string } = {
       : '';
     return `<tr class="event" data-seq="${e.seq}"><td class="num">${e.seq}</td><td>${esc(time(e.at))}</td><td class="num">+${e.deltaMs} ms</td><td>${esc(e.label)}</td><td><code>${esc(e.state)}</code></td><td class="num">${e.attempt}</td><td class="num">${tokens}</td></tr>`;
   });
-  const attempts = timeline.snapshot.context.attempts.map((a) => {
+  const ctx = timeline.snapshot.context;
+  const attempts = ctx.attempts.map((a) => {
     const t = a.test;
     const verdict = t
       ? t.verdict
@@ -119,9 +126,23 @@ export function renderJobView(timeline: Timeline, options: { live?: string } = {
           : 'nothing applied';
     const totals = t ? `${t.totals.passed} passed, ${t.totals.failed} failed of ${t.totals.total}` : '';
     const reasons = t?.reasons.map((r) => esc(r.message)).join('<br>') ?? '';
-    return `<tr class="attempt"><td class="num">${a.n}</td><td>${a.files.map((f) => `<code>${esc(f)}</code>`).join('<br>')}</td><td class="${t ? esc(t.verdict) : 'untested'}">${esc(verdict)}</td><td>${esc(totals)}</td><td>${reasons}</td></tr>`;
+    // Named as the comment names it: within its round, never "attempt 5 of 3".
+    const { round, k } = attemptPlace(a.n, ctx.conversation.rounds);
+    const name = round === null ? String(k) : `round ${round}, ${k}`;
+    return `<tr class="attempt"><td class="num">${name}</td><td>${a.files.map((f) => `<code>${esc(f)}</code>`).join('<br>')}</td><td class="${t ? esc(t.verdict) : 'untested'}">${esc(verdict)}</td><td>${esc(totals)}</td><td>${reasons}</td></tr>`;
   });
-  const baseline = timeline.snapshot.context.baseline;
+  // Each round: what asked for it, what it left on the PR, and what booty said of it.
+  const rounds = ctx.conversation.rounds.map((r) => {
+    const said = r.result === 'pushed' ? explanationOf(ctx, r.n) : (r.answer?.text ?? r.note);
+    const result = roundResult(r).replaceAll('`', '');
+    return `<tr class="round"><td class="num">${r.n}</td><td>${esc(r.triggers.map(asked).join('; ').replaceAll('`', ''))}</td><td>${esc(result)}</td><td>${esc(said ?? '')}</td></tr>`;
+  });
+  const roundsTable = rounds.length
+    ? `<h2>Rounds</h2>
+<table class="rounds"><thead><tr><th>round</th><th>asked</th><th>pushed</th><th>replied</th></tr></thead>
+<tbody>${rounds.join('\n')}</tbody></table>`
+    : '';
+  const baseline = ctx.baseline;
   const live = liveReload(options.live);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>booty job ${esc(timeline.jobId)}</title>
@@ -137,6 +158,7 @@ ${pathDiagram(path)}
 <p>Baseline: ${baseline ? `${esc(baseline.verdict)}, ${baseline.totals.passed} passed, ${baseline.totals.failed} failed of ${baseline.totals.total}` : 'not run yet'}</p>
 <table class="attempts"><thead><tr><th>attempt</th><th>files</th><th>verdict</th><th>tests</th><th>why</th></tr></thead>
 <tbody>${attempts.join('\n')}</tbody></table>
+${roundsTable}
 ${live}
 </body></html>
 `;

@@ -1,7 +1,7 @@
 import type { Analysis } from '../events/effect-results.js';
 import { attemptTrend, improvementRule } from '../machines/attempt-progress.js';
 import type { JobStateName } from '../machines/job.js';
-import { currentRound, type JobContext, tokensSpent, usdBaseOf, usdCapOf } from '../machines/job-context.js';
+import { type JobContext, tokensSpent, usdBaseOf, usdCapOf } from '../machines/job-context.js';
 import { code } from './markdown-format.js';
 
 // The refine loop's checkpoints as people read them: the plan waiting for approval, the budget a
@@ -59,22 +59,27 @@ export function budgetSection(ctx: JobContext): string {
   ].join('  \n');
 }
 
-/** The attempts side by side: tests, new failures against the baseline, the diff, and the trend. */
+/**
+ * The attempts of the last loop side by side: tests, new failures against the baseline, the diff,
+ * and the trend. A round is a loop of its own: its first attempt is compared with nothing before it.
+ */
 export function trendSection(ctx: JobContext): string | null {
-  if (ctx.attempts.length < 2) return null;
-  const from = currentRound(ctx)?.firstAttempt ?? 1;
+  const from = ctx.conversation.rounds.findLast((r) => r.result !== 'answered')?.firstAttempt ?? 1;
+  if (ctx.attempts.filter((a) => a.n >= from).length < 2) return null;
   const quality = ctx.request.qualityProgress;
   // The quality column only where a quality command ran after an attempt's tests.
-  const linted = quality && ctx.attempts.some((a) => a.test?.quality);
-  const rows = attemptTrend(ctx.attempts, from, { quality }).map((p) => {
+  const linted = quality && ctx.attempts.some((a) => a.n >= from && a.test?.quality);
+  const trend = attemptTrend(ctx.attempts, from, { quality }).filter((p) => p.n >= from);
+  const rows = trend.map((p) => {
     const cell = (x: number | null) => (x === null ? '–' : String(x));
     const mark = p.improved === null ? '' : p.improved ? '↗ better' : '→ no better';
     const findings = linted ? ` ${cell(p.qualityFindings)} |` : '';
-    return `| ${p.n} | ${cell(p.passed)} | ${cell(p.failed)} | ${cell(p.newFailures)} |${findings} ${p.diffLines} | ${mark} |`;
+    return `| ${p.n - from + 1} | ${cell(p.passed)} | ${cell(p.failed)} | ${cell(p.newFailures)} |${findings} ${p.diffLines} | ${mark} |`;
   });
   const after = ctx.config?.stallAfter;
+  const round = ctx.conversation.rounds.find((r) => r.firstAttempt === from && r.result !== 'answered');
   return [
-    '**Trend:**',
+    round ? `**Trend in round ${round.n}:**` : '**Trend:**',
     '',
     `| attempt | passed | failing | new failures |${linted ? ' new quality findings |' : ''} lines changed | |`,
     `|---|---|---|---|${linted ? '---|' : ''}---|---|`,

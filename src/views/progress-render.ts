@@ -154,7 +154,10 @@ export function progressStages(snapshot: Snapshot): Stage[] {
     marks[4] = 'failed';
   } else fill(ctx.error ? (stageOfStep[ctx.error.step] ?? reached(ctx)) : reached(ctx), 'failed', 'skipped');
 
-  const attempt = ctx.attempt > 0 ? `attempt ${ctx.attempt}/${ctx.maxAttempts}` : '';
+  // The checklist is the first loop's: a round's attempts are told with the round.
+  const firstRound = ctx.conversation.rounds.find((r) => r.result !== 'answered');
+  const firstLoop = firstRound ? Math.min(ctx.attempt, firstRound.firstAttempt - 1) : ctx.attempt;
+  const attempt = firstLoop > 0 ? `attempt ${firstLoop} of ${ctx.maxAttempts}` : '';
   const baseline = ctx.baseline;
   const test = ctx.lastTest;
   const failing = test ? failingCount(test) : 0;
@@ -172,7 +175,7 @@ export function progressStages(snapshot: Snapshot): Stage[] {
     { key: 'analyze', label: 'Analyze the issue', detail: '' },
     {
       key: 'generate',
-      label: ctx.attempt > 1 ? 'Refine the change' : 'Generate the change',
+      label: firstLoop > 1 ? 'Refine the change' : 'Generate the change',
       detail: attempt,
     },
     {
@@ -332,7 +335,8 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
   if (weak) parts.push(weak);
   // Every attempt keeps its own failure: the first one's is often the one that explains the rest.
   const shown = ctx.attempts.some((a) => a.rejected.length > 0 || (a.test && !a.test.passed));
-  if (ctx.attempts.length > 1 || shown) parts.push(attemptsSection(ctx.attempts, ctx.maxAttempts, !final));
+  if (ctx.attempts.length > 1 || shown)
+    parts.push(attemptsSection(ctx.attempts, ctx.maxAttempts, !final, ctx.conversation.rounds));
   const trend = trendSection(ctx);
   if (trend) parts.push(trend);
   const loop = loopSection(ctx, state);
@@ -341,9 +345,9 @@ export function renderProgress(snapshot: Snapshot, options: RenderOptions = {}):
     const why = failureSection(ctx);
     if (why) parts.push(why);
   }
-  // Until the job ends, the comment is the PR's control panel.
+  // Until the job ends, the comment is the PR's control panel; then it keeps the rounds' record.
   const ended = (finalStates as readonly string[]).includes(state);
-  const conversation = ended ? null : conversationSection(ctx, state);
+  const conversation = conversationSection(ctx, state, ended);
   if (conversation) parts.push(conversation);
   parts.push(`<sub>booty job ${code(ctx.jobId)}</sub>`);
   return capBody(parts.join('\n\n'));

@@ -5,6 +5,7 @@ import { READABLE_FIX } from '../refine/class-guidance.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import { plural } from '../text.js';
 import { bullets, code, fenced, formatDuration, tail } from './markdown-format.js';
+import { attemptName, triedWords } from './round-record.js';
 import { failuresOf, ownStack, testTotals } from './test-failures.js';
 
 // What booty saw of the tests, in the words the PR body and the progress comment share: the counts
@@ -186,7 +187,8 @@ export function qualityWords(blocking: QualityRun[]): string {
  * name the commands instead.
  */
 export function qualityHold(
-  job: Pick<JobContext, 'lastTest' | 'outcome' | 'attempt' | 'maxAttempts'>,
+  job: Pick<JobContext, 'lastTest' | 'outcome' | 'attempt' | 'maxAttempts'> &
+    Partial<Pick<JobContext, 'conversation'>>,
 ): string | null {
   const blocking = qualityBlocks(job.lastTest);
   const reason = job.outcome?.reason;
@@ -200,12 +202,14 @@ export function qualityHold(
     ...(failing.length ? [`${named(failing)} with failures the base commit did not have`] : []),
     ...(unknown.length ? [`booty cannot tell whether ${named(unknown)} because of the change`] : []),
   ];
-  return `The tests pass, but ${parts.join(', and ')} after ${job.attempt} of ${job.maxAttempts} attempts.`;
+  const tried = triedWords(job.attempt, job.conversation?.rounds ?? [], job.maxAttempts);
+  return `The tests pass, but ${parts.join(', and ')} after ${tried}.`;
 }
 
 /** The test evidence table and lists for the PR body and the comment. */
 export function testEvidence(
-  job: Pick<JobContext, 'lastTest' | 'baseline' | 'attempt' | 'maxAttempts'>,
+  job: Pick<JobContext, 'lastTest' | 'baseline' | 'attempt' | 'maxAttempts'> &
+    Partial<Pick<JobContext, 'conversation'>>,
 ): string {
   const test = job.lastTest;
   if (!test) return '_No test run was recorded._';
@@ -225,7 +229,10 @@ export function testEvidence(
     ['Command', code(test.command)],
     ['After the change', `${counts(test)}; ${exitWords(test)} in ${formatDuration(test.durationMs)}`],
     ['Before the change', baseline ? `${counts(baseline)}; ${exitWords(baseline)}` : 'not run'],
-    ['Attempt', `${job.attempt} of ${job.maxAttempts}`],
+    [
+      'Attempt',
+      attemptName(job.attempt, job.conversation?.rounds ?? [], job.maxAttempts).replace(/^Attempt /, ''),
+    ],
   ];
   const parts = [['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n')];
   if (perFile(test) || perFile(baseline)) parts.push(PER_FILE);

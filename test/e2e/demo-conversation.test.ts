@@ -99,7 +99,11 @@ describe('booty demo: the PR conversation', () => {
     expect(reply!.body).toContain(`Done in [\`${commit.slice(0, 7)}\`]`);
     expect(out.replies).toEqual([{ inReplyTo: asked!.id, body: reply!.body }]);
     expect(github.workflowRuns(OWNER, REPO)).toEqual([]);
-    expect(prActions(github)).toEqual(['opened', 'ready_for_review', 'synchronize']);
+    // The body is rewritten once, when the round ends: it lists the round.
+    expect(prActions(github)).toEqual(['opened', 'ready_for_review', 'synchronize', 'edited']);
+    expect(github.pulls(OWNER, REPO)[0]!.body).toMatch(
+      /## Rounds\n\n- Round 1, for a review by @\S+: pushed `[0-9a-f]{7}`/,
+    );
 
     await replayVerified(out.jobId, out.db);
   });
@@ -182,7 +186,8 @@ describe('booty demo: the PR conversation', () => {
     expect(Math.max(...fixed.split('\n').map((l) => l.length))).toBeLessThanOrEqual(100);
     expect(github.pulls(OWNER, REPO)[0]).toMatchObject({ number: 2, draft: false, headSha: commit });
     // Made ready once, after green CI on the fix: never ready while CI had not spoken.
-    expect(prActions(github)).toEqual(['opened', 'synchronize', 'ready_for_review']);
+    // The body is rewritten once, when the round that fixed CI ends.
+    expect(prActions(github)).toEqual(['opened', 'synchronize', 'edited', 'ready_for_review']);
 
     await replayVerified(out.jobId, out.db);
   });

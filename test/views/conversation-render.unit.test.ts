@@ -33,7 +33,7 @@ describe('the control panel in the progress comment', () => {
     expect(conversationSection(ctx, state)).toBe(
       [
         '**Now:** booty waits with its pull request for a review, a writer’s `@booty`, or CI.  \n**CI:** not read yet',
-        `- Round 1, for a review by @reviewer: pushed \`ddddddd\``,
+        `- Round 1, for a review by @reviewer: pushed \`ddddddd\` — adds add()`,
         '<details><summary>Commands</summary>\n\nFrom people with write access, on the issue or the pull request: `@booty <what to change>` starts a round, `@booty <question>?` gets an answer and no commit, `@booty retry` runs another, `@booty stop` stops the round under way, `@booty continue` resumes a job waiting at its token budget, `@booty cancel` ends the job.\n</details>',
       ].join('\n\n'),
     );

@@ -26,7 +26,7 @@ describe('renderProgress', () => {
       'done Prepare the workspace — from `main`',
       'done Run the tests before the change — all passing (1 test: 1 passed, 0 failed, 0 skipped)',
       'done Analyze the issue',
-      'running Refine the change — attempt 2/3',
+      'running Refine the change — attempt 2 of 3',
       'pending Run the tests — last run: 1 failing (2 tests: 1 passed, 1 failed, 0 skipped)',
       'pending Open a draft pull request',
       'pending Mark it ready for review',
@@ -72,7 +72,7 @@ describe('renderProgress', () => {
     });
     const snapshot = { value: 'cancelled', context } as unknown as JobSnapshot;
     expect(checklist(snapshot).slice(3)).toEqual([
-      'done Generate the change — attempt 1/3',
+      'done Generate the change — attempt 1 of 3',
       'cancelled Run the tests',
       'skipped Open a draft pull request',
       'skipped Mark it ready for review',

@@ -8,6 +8,7 @@ import { githubConversation } from './github-conversation.js';
 import { createGitHubEffects } from './github-effects.js';
 import { githubWebhooks } from './github-webhooks.js';
 import { hookDeliveries } from './hook-deliveries.js';
+import { readPrBody, updatePrBody } from './pr-body.js';
 import { reactEyes, upsertProgressComment } from './progress-comment.js';
 
 // GitHub behind the forge port: REST and GraphQL through octokit (clients.ts), webhooks signed with
@@ -86,5 +87,7 @@ export function githubProgress(clients: GitHubClients): ProgressComments {
   return {
     acknowledge: async (job) => reactEyes(await clients.forJob(job), job),
     write: async (job, body, known) => upsertProgressComment(await clients.forJob(job), job, body, known),
+    readPrBody: async (job) => readPrBody(await clients.forJob(job), job),
+    updatePrBody: async (job, body) => updatePrBody(await clients.forJob(job), job, body),
   };
 }

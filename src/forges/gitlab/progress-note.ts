@@ -3,6 +3,7 @@ import type { ProgressComments, ProgressTarget } from '../forge.js';
 import { progressMarker } from '../markers.js';
 import type { GitLabClients } from './clients.js';
 import { gitlabError, httpStatus } from './gitlab-errors.js';
+import { readMrDescription, updateMrDescription } from './mr-description.js';
 import { awardOnce, createNote, editNote, findMarked } from './notes.js';
 
 // The one progress note per job on the issue, found again by its hidden marker and edited in
@@ -43,5 +44,7 @@ export function gitlabProgress(clients: GitLabClients): ProgressComments {
   return {
     acknowledge: (job) => awardOnce(clients, job.repo, { issue: job.issue.number }, 'eyes'),
     write,
+    readPrBody: (job) => readMrDescription(clients, job),
+    updatePrBody: (job, body) => updateMrDescription(clients, job, body),
   };
 }
