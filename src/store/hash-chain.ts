@@ -85,18 +85,36 @@ function machineOf(meta: string): number {
   return typeof version === 'number' ? version : 1;
 }
 
-/** A stored event as the chain hashes it: payload and metadata as the JSON text written. */
-export const chainRow = (e: StoredEvent): ChainRow => ({
-  streamId: e.streamId,
-  version: e.version,
-  type: e.type,
-  schemaVersion: e.schemaVersion,
-  data: JSON.stringify(e.data),
-  meta: JSON.stringify(e.meta),
-  state: e.state,
-  at: e.at,
-  hash: e.hash,
-});
+/**
+ * The payload and metadata text a chained row was read from (store-rows.ts): the very text its
+ * writer hashed, so a check need not write the JSON again. Kept aside, so a row reads as before.
+ */
+const written = new WeakMap<StoredEvent, { data: string; meta: string }>();
+
+/** Notes the text a row with a hash was read from; the chain then hashes that text. */
+export function readAsWritten(e: StoredEvent, text: { data: string; meta: string }): StoredEvent {
+  if (e.hash !== null) written.set(e, text);
+  return e;
+}
+
+/**
+ * A stored event as the chain hashes it: payload and metadata as the JSON text written. A row
+ * from before the chain was chained, when a later row was appended, as its JSON written again.
+ */
+export const chainRow = (e: StoredEvent): ChainRow => {
+  const text = written.get(e);
+  return {
+    streamId: e.streamId,
+    version: e.version,
+    type: e.type,
+    schemaVersion: e.schemaVersion,
+    data: text?.data ?? JSON.stringify(e.data),
+    meta: text?.meta ?? JSON.stringify(e.meta),
+    state: e.state,
+    at: e.at,
+    hash: e.hash,
+  };
+};
 
 /** Where a stream's rows stop checking out, or null when every row is as written. */
 export const brokenAt = (events: readonly StoredEvent[]) => walkChain(events.map(chainRow)).broken;

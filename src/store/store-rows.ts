@@ -1,4 +1,4 @@
-import { chainHash } from './hash-chain.js';
+import { chainHash, readAsWritten } from './hash-chain.js';
 import type { JobRecord, NewEvent, StoredEvent } from './records.js';
 
 // The rows both stores write and read: SQLite's and PostgreSQL's tables have the same columns (the
@@ -70,18 +70,21 @@ export function chainedRows(
 
 /** A row as written; a job's log is lifted and checked by readJobLog. */
 export function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    position: row.position,
-    streamId: row.stream_id,
-    version: row.version,
-    type: row.type,
-    schemaVersion: row.schema_version,
-    data: JSON.parse(row.data),
-    state: row.state,
-    meta: JSON.parse(row.meta),
-    at: row.at,
-    hash: row.hash === null ? null : Buffer.from(row.hash).toString('hex'),
-  };
+  return readAsWritten(
+    {
+      position: row.position,
+      streamId: row.stream_id,
+      version: row.version,
+      type: row.type,
+      schemaVersion: row.schema_version,
+      data: JSON.parse(row.data),
+      state: row.state,
+      meta: JSON.parse(row.meta),
+      at: row.at,
+      hash: row.hash === null ? null : Buffer.from(row.hash).toString('hex'),
+    },
+    row,
+  );
 }
 
 export function toJobRecord(row: JobRow): JobRecord {
