@@ -124,6 +124,9 @@ const throughTable: Decide<Decision> = {
   next: (at, event) => decideNext(at, event as MachineEvent),
 };
 
+/** A state that starts no effect. */
+const runsNothing = (at: { value: unknown }) => jobMachine.states[stateName(at)]?.invoke.length === 0;
+
 /** A fold the table cannot take to its end: it is taken again through XState. */
 class TableCannot extends Error {}
 
@@ -153,12 +156,19 @@ function fold<T extends Decision | JobSnapshot>(
     if (next.value !== at.value) entered = { before: at, at: i };
     at = next;
   }
-  const before = entered.before;
-  let snapshot =
-    before === null
-      ? initialSnapshot(input)
-      : jobMachine.resolveState({ value: stateName(before), context: before.context });
-  for (let i = entered.at; i <= last; i++) snapshot = nextSnapshot(snapshot, machineEventOf(events[i]!));
+  let snapshot: JobSnapshot;
+  // (XState's decider in error, which the table never is, goes the long way as the real machine.)
+  if (runsNothing(at) && !('status' in at && at.status === 'error')) {
+    // A job that waits, or is done, has no effect's actor to resume: where it stands is all.
+    snapshot = jobMachine.resolveState({ value: stateName(at), context: at.context });
+  } else {
+    const before = entered.before;
+    snapshot =
+      before === null
+        ? initialSnapshot(input)
+        : jobMachine.resolveState({ value: stateName(before), context: before.context });
+    for (let i = entered.at; i <= last; i++) snapshot = nextSnapshot(snapshot, machineEventOf(events[i]!));
+  }
   onStep?.(last, snapshot);
   return snapshot;
 }
