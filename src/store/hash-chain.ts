@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { ReadEvent } from './read-event.js';
 import type { StoredEvent } from './records.js';
 
 // Each row of a stream carries a hash of the row before it and of everything it holds, so an edit
@@ -86,23 +87,11 @@ function machineOf(meta: string): number {
 }
 
 /**
- * The payload and metadata text a chained row was read from (store-rows.ts): the very text its
- * writer hashed, so a check need not write the JSON again. Kept aside, so a row reads as before.
- */
-const written = new WeakMap<StoredEvent, { data: string; meta: string }>();
-
-/** Notes the text a row with a hash was read from; the chain then hashes that text. */
-export function readAsWritten(e: StoredEvent, text: { data: string; meta: string }): StoredEvent {
-  if (e.hash !== null) written.set(e, text);
-  return e;
-}
-
-/**
  * A stored event as the chain hashes it: payload and metadata as the JSON text written. A row
  * from before the chain was chained, when a later row was appended, as its JSON written again.
  */
 export const chainRow = (e: StoredEvent): ChainRow => {
-  const text = written.get(e);
+  const text = ReadEvent.writtenText(e);
   return {
     streamId: e.streamId,
     version: e.version,
