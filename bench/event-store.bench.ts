@@ -24,10 +24,16 @@ const payload = {
   result: { at: 1_700_000_000_000, passed: true, durationMs: 1234, failingTests: [] as string[] },
 };
 
+/** This process's CPU time so far, in ms (one thread works here). */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 async function benchStoreAppends(): Promise<number> {
   const store = new SqliteEventStore(path.join(tmp(), 'store.db'));
   const versions = new Array<number>(STREAMS).fill(0);
-  const started = performance.now();
+  const started = cpuMs();
   for (let i = 0; i < APPENDS; i++) {
     const s = i % STREAMS;
     await store.append(`stream-${s}`, versions[s]!, [
@@ -35,22 +41,24 @@ async function benchStoreAppends(): Promise<number> {
     ]);
     versions[s]! += 1;
   }
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = (cpuMs() - started) / 1000;
   await store.close();
   return APPENDS / seconds;
 }
 
 function benchRawInserts(): number {
-  // Same schema, same journal and sync mode, a plain prepared INSERT per event in autocommit.
+  // Same schema, same journal and sync mode, a plain prepared INSERT per event in autocommit. The
+  // same schema is every migration's: the store's table has the hash column and the index on `at`
+  // (migration 7), and each index costs every insert its upkeep.
   const db = new Database(path.join(tmp(), 'raw.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec(migrations[0]!);
+  for (const migration of migrations) db.exec(migration);
   const insert = db.prepare(
     'INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const versions = new Array<number>(STREAMS).fill(0);
-  const started = performance.now();
+  const started = cpuMs();
   for (let i = 0; i < APPENDS; i++) {
     const s = i % STREAMS;
     versions[s]! += 1;
@@ -65,13 +73,16 @@ function benchRawInserts(): number {
       Date.now(),
     );
   }
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = (cpuMs() - started) / 1000;
   db.close();
   return APPENDS / seconds;
 }
 
 export default async function run(): Promise<BenchResult[]> {
-  // Interleaved and best of three, so neither side gets the cold start or a noisy neighbour alone.
+  // Interleaved and best of three, so neither side gets the cold start or a noisy neighbour alone;
+  // in CPU time, as the fold: both sides are this thread's work (better-sqlite3 writes
+  // synchronously, and a WAL commit at NORMAL waits on no disk), and on a shared machine their wall
+  // time mostly measures the other processes.
   let raw = 0;
   let ours = 0;
   for (let i = 0; i < 3; i++) {
@@ -85,13 +96,7 @@ export default async function run(): Promise<BenchResult[]> {
   await recording.close();
   const store = new SqliteEventStore(file);
 
-  // Best of three passes each, read-only first, as the append figures are. In CPU time: both are
-  // one thread's work (better-sqlite3 reads synchronously), and on a shared machine their wall
-  // time mostly measures the other processes.
-  const cpuMs = () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  };
+  // Best of three passes each, read-only first, as the append figures are, in CPU time.
   let readMs = Number.POSITIVE_INFINITY;
   let foldMs = Number.POSITIVE_INFINITY;
   let done = 0;
@@ -121,7 +126,7 @@ export default async function run(): Promise<BenchResult[]> {
       value: Math.round(ours),
       baseline: Math.round(raw),
       ratio: ratio(ours, raw),
-      unit: 'events/s',
+      unit: 'events per CPU second',
       goal: 'ratio >= 0.7',
     },
     {

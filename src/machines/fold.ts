@@ -2,9 +2,10 @@ import { type AnyActorScope, createActor, type SnapshotFrom } from 'xstate';
 import { BootyError } from '../errors.js';
 import type { DomainEvent } from '../events/catalogue.js';
 import { JobRequested } from '../events/job-events.js';
+import { type Decision, decideNext, initialDecision } from './decision-table.js';
 import { finalStates, type JobStateName, jobMachine } from './job.js';
 import { jobDecider } from './job-decider.js';
-import { toMachineEvent } from './machine-events.js';
+import { type MachineEvent, toMachineEvent } from './machine-events.js';
 
 // Folding a job's log back into its snapshot. Nothing runs: initialTransition and transition are
 // pure. The same fold resumes a job after a crash, verifies a log, and drives `booty replay`.
@@ -29,7 +30,7 @@ export interface FoldStep {
 }
 
 /** The job's state: the machine is flat, so its value is one of its states' names. */
-export function stateName(snapshot: Pick<JobSnapshot, 'value'>): JobStateName {
+export function stateName(snapshot: { value: unknown }): JobStateName {
   return snapshot.value as JobStateName;
 }
 
@@ -106,6 +107,29 @@ function decide(snapshot: JobSnapshot, event: { type: string }): JobSnapshot {
   ) as unknown as JobSnapshot;
 }
 
+/** How a fold takes the steps before its last state: XState's decider, or its table. */
+interface Decide<T extends Decision> {
+  start(input: JobRequested): T;
+  /** Null where only XState can say (decision-table.ts). */
+  next(at: T, event: { type: string }): T | null;
+}
+
+const throughXState: Decide<JobSnapshot> = {
+  start: (input) => jobDecider.getInitialSnapshot(inertScope(jobDecider), input) as unknown as JobSnapshot,
+  next: decide,
+};
+
+const throughTable: Decide<Decision> = {
+  start: initialDecision,
+  next: (at, event) => decideNext(at, event as MachineEvent),
+};
+
+/** A state that starts no effect. */
+const runsNothing = (at: { value: unknown }) => jobMachine.states[stateName(at)]?.invoke.length === 0;
+
+/** A fold the table cannot take to its end: it is taken again through XState. */
+class TableCannot extends Error {}
+
 /**
  * Folds the first `until` events into a snapshot, calling `onStep` with each one along the way.
  * Only the snapshot the fold ends on needs its effect's actor (to resume it), so every earlier
@@ -113,33 +137,60 @@ function decide(snapshot: JobSnapshot, event: { type: string }): JobSnapshot {
  * made when its state is entered, and events noted on the way (CI, a review queued) keep it: so the
  * steps since the job entered the state it ends in go through the real machine.
  */
-function fold(
+function fold<T extends Decision | JobSnapshot>(
+  decider: Decide<T>,
   events: LoggedEvent[],
   until: number,
-  onStep?: (i: number, snapshot: JobSnapshot) => void,
+  onStep?: (i: number, at: T | JobSnapshot) => void,
 ): JobSnapshot {
   const last = Math.min(until, events.length) - 1;
   const input = jobInput(events[0]);
-  let snapshot = jobDecider.getInitialSnapshot(inertScope(jobDecider), input) as unknown as JobSnapshot;
-  // Where the real machine takes over: the snapshot before the job entered its last state (none:
+  let at = decider.start(input);
+  // Where the real machine takes over: where the job stood before it entered its last state (none:
   // it never left its first), and that event.
-  let entered: { before: JobSnapshot | null; at: number } = { before: null, at: 1 };
+  let entered: { before: T | null; at: number } = { before: null, at: 1 };
   for (let i = 1; i <= last; i++) {
-    onStep?.(i - 1, snapshot);
-    const next = decide(snapshot, machineEventOf(events[i]!));
-    if (next.value !== snapshot.value) entered = { before: snapshot, at: i };
-    snapshot = next;
+    onStep?.(i - 1, at);
+    const next = decider.next(at, machineEventOf(events[i]!));
+    if (next === null) throw new TableCannot();
+    if (next.value !== at.value) entered = { before: at, at: i };
+    at = next;
   }
-  snapshot = entered.before ?? initialSnapshot(input);
-  for (let i = entered.at; i <= last; i++) snapshot = nextSnapshot(snapshot, machineEventOf(events[i]!));
+  let snapshot: JobSnapshot;
+  // (XState's decider in error, which the table never is, goes the long way as the real machine.)
+  if (runsNothing(at) && !('status' in at && at.status === 'error')) {
+    // A job that waits, or is done, has no effect's actor to resume: where it stands is all.
+    snapshot = jobMachine.resolveState({ value: stateName(at), context: at.context });
+  } else {
+    const before = entered.before;
+    snapshot =
+      before === null
+        ? initialSnapshot(input)
+        : jobMachine.resolveState({ value: stateName(before), context: before.context });
+    for (let i = entered.at; i <= last; i++) snapshot = nextSnapshot(snapshot, machineEventOf(events[i]!));
+  }
   onStep?.(last, snapshot);
   return snapshot;
+}
+
+/** The fold boot and a runner take: through the table, or XState where the table cannot say. */
+function foldFast(
+  events: LoggedEvent[],
+  onStep?: (i: number, at: Decision | JobSnapshot) => void,
+): JobSnapshot {
+  try {
+    return fold(throughTable, events, events.length, onStep);
+  } catch (err) {
+    if (!(err instanceof TableCannot)) throw err;
+    return fold(throughXState, events, events.length, onStep);
+  }
 }
 
 /** Every snapshot along the log, the first being the state after JobRequested. */
 export function foldSteps(events: LoggedEvent[], until = events.length): FoldStep[] {
   const steps: FoldStep[] = [];
-  fold(events, until, (i, snapshot) =>
+  // Replay folds through XState itself at every step: each step's snapshot is shown.
+  fold(throughXState, events, until, (i, snapshot) =>
     steps.push({
       seq: i + 1,
       type: events[i]!.type,
@@ -152,7 +203,7 @@ export function foldSteps(events: LoggedEvent[], until = events.length): FoldSte
 }
 
 /** The snapshot a job's whole log folds to: where it stands, ready to resume. */
-export const foldJob = (events: LoggedEvent[]): JobSnapshot => fold(events, events.length);
+export const foldJob = (events: LoggedEvent[]): JobSnapshot => foldFast(events);
 
 /**
  * The snapshot the whole log folds to, and the first event whose recorded state the machine does
@@ -163,7 +214,7 @@ export function foldChecked(events: LoggedEvent[]): {
   divergence: { seq: number; recorded: string; state: string } | null;
 } {
   let divergence: { seq: number; recorded: string; state: string } | null = null;
-  const snapshot = fold(events, events.length, (i, step) => {
+  const snapshot = foldFast(events, (i, step) => {
     const recorded = events[i]!.state ?? null;
     if (divergence === null && recorded !== null && recorded !== stateName(step))
       divergence = { seq: i + 1, recorded, state: stateName(step) };

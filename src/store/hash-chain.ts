@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { ReadEvent } from './read-event.js';
 import type { StoredEvent } from './records.js';
 
 // Each row of a stream carries a hash of the row before it and of everything it holds, so an edit
@@ -85,18 +86,24 @@ function machineOf(meta: string): number {
   return typeof version === 'number' ? version : 1;
 }
 
-/** A stored event as the chain hashes it: payload and metadata as the JSON text written. */
-export const chainRow = (e: StoredEvent): ChainRow => ({
-  streamId: e.streamId,
-  version: e.version,
-  type: e.type,
-  schemaVersion: e.schemaVersion,
-  data: JSON.stringify(e.data),
-  meta: JSON.stringify(e.meta),
-  state: e.state,
-  at: e.at,
-  hash: e.hash,
-});
+/**
+ * A stored event as the chain hashes it: payload and metadata as the JSON text written. A row
+ * from before the chain was chained, when a later row was appended, as its JSON written again.
+ */
+export const chainRow = (e: StoredEvent): ChainRow => {
+  const text = ReadEvent.writtenText(e);
+  return {
+    streamId: e.streamId,
+    version: e.version,
+    type: e.type,
+    schemaVersion: e.schemaVersion,
+    data: text?.data ?? JSON.stringify(e.data),
+    meta: text?.meta ?? JSON.stringify(e.meta),
+    state: e.state,
+    at: e.at,
+    hash: e.hash,
+  };
+};
 
 /** Where a stream's rows stop checking out, or null when every row is as written. */
 export const brokenAt = (events: readonly StoredEvent[]) => walkChain(events.map(chainRow)).broken;

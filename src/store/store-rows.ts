@@ -1,23 +1,10 @@
 import { chainHash } from './hash-chain.js';
+import { type EventRow, ReadEvent } from './read-event.js';
 import type { JobRecord, NewEvent, StoredEvent } from './records.js';
 
 // The rows both stores write and read: SQLite's and PostgreSQL's tables have the same columns (the
 // server's bigints parsed to numbers, postgres-pool.ts), so one mapping serves both, and both hash
 // an append's rows the same way.
-
-export interface EventRow {
-  position: number;
-  stream_id: string;
-  version: number;
-  type: string;
-  schema_version: number;
-  data: string;
-  state: string | null;
-  meta: string;
-  at: number;
-  /** Null only in SQLite rows written before the hash chain. */
-  hash: Uint8Array | null;
-}
 
 export interface JobRow {
   job_id: string;
@@ -69,20 +56,7 @@ export function chainedRows(
 }
 
 /** A row as written; a job's log is lifted and checked by readJobLog. */
-export function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    position: row.position,
-    streamId: row.stream_id,
-    version: row.version,
-    type: row.type,
-    schemaVersion: row.schema_version,
-    data: JSON.parse(row.data),
-    state: row.state,
-    meta: JSON.parse(row.meta),
-    at: row.at,
-    hash: row.hash === null ? null : Buffer.from(row.hash).toString('hex'),
-  };
-}
+export const toStoredEvent = (row: EventRow): StoredEvent => new ReadEvent(row);
 
 export function toJobRecord(row: JobRow): JobRecord {
   return {

@@ -2,7 +2,17 @@ import { expect } from 'vitest';
 import type { DomainEvent, Step, StepSucceeded } from '../../../src/events/catalogue.js';
 import type { FileChange, RepoConfig, TestRun } from '../../../src/events/effect-results.js';
 import { JobRequested } from '../../../src/events/job-events.js';
-import { foldJob, foldSteps, nextSnapshot, stateName } from '../../../src/machines/fold.js';
+import { decideNext, initialDecision } from '../../../src/machines/decision-table.js';
+import {
+  type FoldStep,
+  foldJob,
+  foldSteps,
+  jobInput,
+  type LoggedEvent,
+  machineEventOf,
+  nextSnapshot,
+  stateName,
+} from '../../../src/machines/fold.js';
 import { jobMachine } from '../../../src/machines/job.js';
 import { effectInput } from '../../../src/machines/job-context.js';
 import { sampleRequest } from '../../support/job-harness.js';
@@ -386,6 +396,7 @@ export function check(row: Row): void {
   const steps = foldSteps(events);
   const ignored = steps.slice(1, -1).findIndex((step, i) => step.snapshot === steps[i]!.snapshot);
   expect(ignored, `given event ${ignored + 2} is one the job does not take`).toBe(-1);
+  expectTableAgrees(events, steps);
   const snapshot = foldJob(events);
   const state = stateName(snapshot);
   const invoke = (jobMachine.states[state]?.config.invoke as { src?: string } | undefined)?.src;
@@ -397,6 +408,29 @@ export function check(row: Row): void {
   // A resumed job restarts the effect its snapshot carries: the snapshot must carry it.
   expect(Object.keys(snapshot.children), 'the effect a resume starts').toEqual(invoke ? [invoke] : []);
   if (row.expect.context) expect(snapshot.context).toMatchObject(row.expect.context);
+}
+
+/**
+ * The table boot folds through (decision-table.ts) stands where XState's fold stands after every
+ * event, its context equal field by field.
+ */
+export function expectTableAgrees(events: LoggedEvent[], steps: FoldStep[] = foldSteps(events)): void {
+  let at = initialDecision(jobInput(events[0]));
+  for (const [i, step] of steps.entries()) {
+    if (i > 0) {
+      const next = decideNext(at, machineEventOf(events[i]!));
+      // Where the table cannot say, XState's snapshot went into error, and the fold asks XState.
+      if (next === null) {
+        expect(step.snapshot.status, `event ${i + 1}`).toBe('error');
+        return;
+      }
+      at = next;
+    }
+    expect({ state: at.value, context: at.context }, `event ${i + 1}`).toEqual({
+      state: step.state,
+      context: step.snapshot.context,
+    });
+  }
 }
 
 /** The job does not take this event: its snapshot stays the same one, so nothing is logged and a command is answered. */
