@@ -4,11 +4,13 @@ import { BootyError } from '../errors.js';
 // SQLite maps `<db>-shm` (the write-ahead log's index) into memory and writes it on reads and
 // writes alike. When that file is made immutable (chattr +i) or read-only under a running booty,
 // the kernel answers the next write to a mapped page with SIGBUS: the process dies at once, with
-// no error to catch and no log line. So each call first asks the kernel whether the files still
-// take writes (one access(2) each, microseconds), and a refusal is a store fault like a full disk:
-// jobs pause, nothing touches the mapping, and the next call that finds them writable goes on.
-// Only files that took writes when the store opened are watched: a file SQLite opened read-only
-// (a reader without write permission) is never written through.
+// no error to catch and no log line. So each call first asks the kernel whether the index still
+// takes writes (one access(2), microseconds), and a refusal is a store fault like a full disk:
+// jobs pause, nothing touches the mapping, and the next call that finds it writable goes on. The
+// database and its -wal are written through write(2), not a mapping: a refusal there comes back
+// as SQLite's own SQLITE_IOERR or SQLITE_READONLY, a store fault too (store-health.ts), so an
+// append pays for one check, not three. An index SQLite opened read-only (a reader without write
+// permission) is never written through, and is not watched.
 
 const REFUSED = new Set(['EPERM', 'EACCES', 'EROFS']);
 
@@ -39,20 +41,15 @@ export function assertWritable(db: string) {
 
 export class WriteGuard {
   private readonly index: string[];
-  private readonly all: string[];
 
   /** `file`: the database, open already in WAL mode (its -wal and -shm exist). */
   constructor(file: string) {
-    this.all = file === ':memory:' ? [] : files(file).filter((f) => refusal(f) === null);
-    this.index = this.all.filter((f) => f.endsWith('-shm'));
+    this.index = file === ':memory:' ? [] : [`${file}-shm`].filter((f) => refusal(f) === null);
   }
 
-  /**
-   * Throws BOOTY_E_STORE_READONLY when a watched file refuses writes now: before a write, any of
-   * the three; before a read, the mapped index, which a read writes too.
-   */
-  check(kind: 'read' | 'write') {
-    for (const file of kind === 'write' ? this.all : this.index) {
+  /** Throws BOOTY_E_STORE_READONLY when the mapped index refuses writes now: reads write it too. */
+  check() {
+    for (const file of this.index) {
       const code = refusal(file);
       if (code) throw new BootyError('BOOTY_E_STORE_READONLY', { path: file, code });
     }

@@ -47,7 +47,7 @@ describe('store health on SQLite', () => {
       const refused = await store.append('s', 1, [event]).catch((err: unknown) => err);
       expect(refused).toMatchObject({
         code: 'BOOTY_E_STORE_READONLY',
-        params: { path: db, code: 'EPERM' },
+        params: { path: `${db}-shm`, code: 'EPERM' },
       });
       // A read writes the index too.
       await expect(store.readStream('s')).rejects.toMatchObject({
@@ -57,11 +57,34 @@ describe('store health on SQLite', () => {
       expect(health.failed(refused)).toBe(true);
       await health.check();
       expect(states).toEqual(['failing']);
-      expect(health.error().message).toContain(`the database file ${db} refuses writes (EPERM`);
+      expect(health.error().message).toContain(`the database file ${db}-shm refuses writes (EPERM`);
 
       execFileSync('chattr', ['-i', ...files]);
       await health.check();
       expect(states).toEqual(['failing', 'ok']);
+      expect(await store.append('s', 1, [event])).toMatchObject({ version: 2 });
+      expect((await store.readStream('s')).map((e) => e.version)).toEqual([1, 2]);
+    } finally {
+      execFileSync('chattr', ['-i', ...files]);
+      await store.close();
+    }
+  });
+
+  it('given only the database and its -wal are made immutable, then an append is refused by SQLite as a fault, nothing is written, and writes go on once they are not', async () => {
+    const db = path.join(tempDir(), 'booty.db');
+    const files = [db, `${db}-wal`];
+    const store = new SqliteEventStore(db);
+    const health = new StoreHealth({ store, file: db });
+    const event = { type: 'Noted', data: {} };
+    try {
+      await store.append('s', 0, [event]);
+      execFileSync('chattr', ['+i', ...files]);
+      const refused = await store.append('s', 1, [event]).catch((err: unknown) => err);
+      expect((refused as { code?: string }).code).toMatch(/^SQLITE_(IOERR|READONLY)/);
+      expect(health.failed(refused)).toBe(true);
+      expect((await store.readStream('s')).map((e) => e.version)).toEqual([1]);
+
+      execFileSync('chattr', ['-i', ...files]);
       expect(await store.append('s', 1, [event])).toMatchObject({ version: 2 });
       expect((await store.readStream('s')).map((e) => e.version)).toEqual([1, 2]);
     } finally {

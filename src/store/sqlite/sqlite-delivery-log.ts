@@ -35,18 +35,18 @@ export class SqliteDeliveryLog implements DeliveryLog {
   }
 
   async recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
-    this.guard.check('write');
+    this.guard.check();
     if (deliveries.length === 0) return [];
     return this.db.transaction(() => deliveries.map((d) => this.record(d))).immediate();
   }
 
   async unknownDeliveries(deliveryIds: string[]): Promise<string[]> {
-    this.guard.check('read');
+    this.guard.check();
     return [...new Set(deliveryIds)].filter((id) => this.stmt.known.get(id) === undefined);
   }
 
   async takeDeliveryLook(now: number, gapMs: number): Promise<{ lastLook: number | null } | null> {
-    this.guard.check('write');
+    this.guard.check();
     return this.db
       .transaction(() => {
         const row = this.stmt.look.get() as { takenAt: number; lastLook: number | null } | undefined;
@@ -58,7 +58,7 @@ export class SqliteDeliveryLog implements DeliveryLog {
   }
 
   async finishDeliveryLook(mark: number): Promise<void> {
-    this.guard.check('write');
+    this.guard.check();
     this.stmt.finishLook.run({ at: mark });
   }
 }

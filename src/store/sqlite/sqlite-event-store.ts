@@ -114,7 +114,7 @@ export class SqliteEventStore implements EventStore {
     events: NewEvent[],
     options: AppendOptions = {},
   ): Promise<AppendResult> {
-    this.guard.check('write');
+    this.guard.check();
     if (this.checkpointAfterAppend) this.startCheckpointer();
     return this.appendNow(streamId, expectedVersion, events, options);
   }
@@ -188,7 +188,7 @@ export class SqliteEventStore implements EventStore {
     streamId: string,
     options: { fromVersion?: number; toVersion?: number } = {},
   ): Promise<StoredEvent[]> {
-    this.guard.check('read');
+    this.guard.check();
     return this.readRows(streamId, options);
   }
 
@@ -202,13 +202,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
-    this.guard.check('read');
+    this.guard.check();
     const rows = this.stmt.readAll.all(options.after ?? 0, options.limit ?? -1) as EventRow[];
     return rows.map(toStoredEvent);
   }
 
   async streamVersion(streamId: string): Promise<number> {
-    this.guard.check('read');
+    this.guard.check();
     return this.versionNow(streamId);
   }
 
@@ -217,7 +217,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async probeWritable(): Promise<void> {
-    this.guard.check('write');
+    this.guard.check();
     // A commit that needs room for a large event's pages: a full disk fails it, as it fails appends.
     this.db
       .transaction(() => {

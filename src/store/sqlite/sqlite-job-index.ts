@@ -87,19 +87,19 @@ export class SqliteJobIndex implements JobIndex {
   }
 
   async getJob(jobId: string): Promise<JobRecord | null> {
-    this.guard.check('read');
+    this.guard.check();
     const row = this.stmt.get.get(jobId) as JobRow | undefined;
     return row ? toJobRecord(row) : null;
   }
 
   async listJobs(filter: { unfinished?: boolean } = {}): Promise<JobRecord[]> {
-    this.guard.check('read');
+    this.guard.check();
     const stmt = filter.unfinished ? this.stmt.listUnfinished : this.stmt.list;
     return (stmt.all() as JobRow[]).map(toJobRecord);
   }
 
   async findActiveJob(repo: string, issue: number): Promise<JobRecord | null> {
-    this.guard.check('read');
+    this.guard.check();
     const row = this.stmt.activeForIssue.get(repo, issue) as JobRow | undefined;
     return row ? toJobRecord(row) : null;
   }
@@ -108,7 +108,7 @@ export class SqliteJobIndex implements JobIndex {
     repo: string,
     ref: { pr?: number | null; branch?: string | null },
   ): Promise<JobRecord | null> {
-    this.guard.check('read');
+    this.guard.check();
     const row = this.stmt.activeForPr.get({ repo, pr: ref.pr ?? null, branch: ref.branch ?? null }) as
       | JobRow
       | undefined;
@@ -116,48 +116,48 @@ export class SqliteJobIndex implements JobIndex {
   }
 
   async jobsForIssue(repo: string, issue: number): Promise<JobRecord[]> {
-    this.guard.check('read');
+    this.guard.check();
     return (this.stmt.forIssue.all(repo, issue) as JobRow[]).map(toJobRecord);
   }
 
   async listUnreported(): Promise<JobRecord[]> {
-    this.guard.check('read');
+    this.guard.check();
     return (this.stmt.unreported.all() as JobRow[]).map(toJobRecord);
   }
 
   async markReported(jobId: string, version: number): Promise<void> {
-    this.guard.check('write');
+    this.guard.check();
     this.stmt.markReported.run(version, jobId);
   }
 
   async markDamaged(jobId: string): Promise<boolean> {
-    this.guard.check('write');
+    this.guard.check();
     return this.stmt.markDamaged.run(Date.now(), jobId).changes === 1;
   }
 
   async countJobsByState(): Promise<Record<string, number>> {
-    this.guard.check('read');
+    this.guard.check();
     const rows = this.stmt.countByState.all() as { state: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
 
   async markHeld(jobId: string, worker: string): Promise<void> {
-    this.guard.check('write');
+    this.guard.check();
     this.stmt.markHeld.run({ jobId, worker, at: Date.now() });
   }
 
   async markLetGo(jobId: string, worker: string): Promise<void> {
-    this.guard.check('write');
+    this.guard.check();
     this.stmt.markLetGo.run({ jobId, worker });
   }
 
   async clearHeld(): Promise<void> {
-    this.guard.check('write');
+    this.guard.check();
     this.stmt.clearHeld.run();
   }
 
   async spentSince(since: number, installation: number | null): Promise<number> {
-    this.guard.check('read');
+    this.guard.check();
     return this.stmt.spentSince.get(since, installation) as number;
   }
 }
