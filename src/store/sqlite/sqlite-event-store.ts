@@ -145,17 +145,26 @@ export class SqliteEventStore implements EventStore {
     const write = (): AppendResult => {
       if (delivery && !this.deliveries.record(delivery))
         return { version: this.versionNow(streamId), position: 0, duplicate: true };
-      const first = this.stmt.insertFirst.run({ ...rows[0], expected: expectedVersion });
+      // The version check is a subquery per append. Where this process wrote the stream's head
+      // itself, the unique (stream, version) key is check enough: versions only grow, so a stream
+      // that moved on since already holds version expected + 1, and the insert conflicts.
+      const first =
+        this.heads.get(streamId)?.version === expectedVersion
+          ? this.stmt.insertNext.run(rows[0])
+          : this.stmt.insertFirst.run({ ...rows[0], expected: expectedVersion });
       if (first.changes === 0) this.conflict(streamId, expectedVersion);
       let position = Number(first.lastInsertRowid);
       for (const row of rows.slice(1)) position = Number(this.stmt.insertNext.run(row).lastInsertRowid);
       const version = expectedVersion + rows.length;
       if (job) this.jobs.write(streamId, version, at, job);
-      this.heads.set(streamId, { version, hash: head });
       return { version, position };
     };
     try {
-      return rows.length === 1 && !job && !delivery ? write() : this.db.transaction(write).immediate();
+      const result =
+        rows.length === 1 && !job && !delivery ? write() : this.db.transaction(write).immediate();
+      // Remembered once committed: a commit that fails leaves the head where the database has it.
+      if (!result.duplicate) this.heads.set(streamId, { version: result.version, hash: head });
+      return result;
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
         this.conflict(streamId, expectedVersion);

@@ -89,6 +89,28 @@ describe('SqliteEventStore', () => {
     await store.close();
   });
 
+  it('given another writer moved a stream on since this store last appended to it, then an append at the version it remembers conflicts, and one at the new version lands with no gap', async () => {
+    const file = path.join(tempDir(), 'two-writers.db');
+    const a = new SqliteEventStore(file);
+    const b = new SqliteEventStore(file);
+    const event = { type: 'Noted', data: {} };
+    try {
+      await a.append('s', 0, [event]);
+      await b.append('s', 1, [event]);
+      await expect(a.append('s', 1, [event])).rejects.toMatchObject({
+        code: 'BOOTY_E_VERSION_CONFLICT',
+        params: { streamId: 's', expected: 1, actual: 2 },
+      });
+      // Too far ahead: no version 4 lands after 2.
+      await expect(a.append('s', 3, [event])).rejects.toMatchObject({ code: 'BOOTY_E_VERSION_CONFLICT' });
+      expect(await a.append('s', 2, [event])).toMatchObject({ version: 3 });
+      expect((await b.readStream('s')).map((e) => e.version)).toEqual([1, 2, 3]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('stamps every event with the current schema version', async () => {
     const store = new SqliteEventStore(path.join(tempDir(), 'v.db'));
     await store.append('s', 0, [{ type: 'X', data: {} }]);
