@@ -83,3 +83,14 @@ export function isQuestion(asked: string): boolean {
   const first = text.split(/\n\s*\n/)[0]!.trim();
   return first.endsWith('?');
 }
+
+/** A comment's first line, short, with its mentions defused, so a reply that quotes it calls nobody (booty included). */
+export function quotedFirstLine(body: string): string {
+  const line =
+    body
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
+  const short = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+  return short.replace(/@(?=[A-Za-z0-9])/g, '@\u200b');
+}

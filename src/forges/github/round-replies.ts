@@ -2,6 +2,7 @@ import type { FeedbackPlace } from '../../events/conversation-events.js';
 import type { JobContext, RoundTrigger } from '../../machines/job-context.js';
 import type { QuestionReply } from '../forge.js';
 import { ANSWER_TAG, replyMarker } from '../markers.js';
+import { quotedFirstLine } from '../mention.js';
 import type { CiDeps } from './ci-read.js';
 import type { GitHubClient } from './clients.js';
 import { mapped } from './github-errors.js';
@@ -143,7 +144,7 @@ function answersTo(job: JobContext, round: number, trigger: RoundTrigger, outcom
   if (trigger.place === 'review' && trigger.comments.length && job.pr) {
     return trigger.comments.map((c) => ({ to: 'thread', commentId: c.id, marker: marker(c.id), body: said }));
   }
-  const quote = firstLine(trigger.body);
+  const quote = quotedFirstLine(trigger.body);
   const asked = quote ? `\n> ${quote}\n\n` : ' ';
   return [
     { to: 'issue', number, marker: marker(trigger.commentId), body: `@${trigger.author}${asked}${said}` },
@@ -183,17 +184,6 @@ function suggestionsSaid(job: JobContext, outcome: RoundOutcome): string {
 const placeNumber = (job: JobContext, place: FeedbackPlace) =>
   place !== 'issue-comment' && job.pr ? job.pr.number : job.issue.number;
 
-/** The request's first line, short, with its mentions defused so the quote calls nobody (booty included). */
-function firstLine(body: string): string {
-  const line =
-    body
-      .split('\n')
-      .find((l) => l.trim() !== '')
-      ?.trim() ?? '';
-  const short = line.length > 200 ? `${line.slice(0, 200)}…` : line;
-  return short.replace(/@(?=[A-Za-z0-9])/g, '@\u200b');
-}
-
 /** One answer per marker: a comment named twice (a redelivered request) is answered once. */
 const unique = (answers: Answer[]) => [...new Map(answers.map((a) => [a.marker, a])).values()];
 
@@ -209,7 +199,7 @@ export function answerQuestions(deps: CiDeps) {
     for (const t of asked) {
       const number = placeNumber(job, t.place);
       const marker = replyMarker(job.jobId, round.n, t.commentId);
-      const quote = firstLine(t.body);
+      const quote = quotedFirstLine(t.body);
       const body = `${ANSWER_TAG}\n@${t.author}${quote ? `\n> ${quote}\n\n` : ' '}${questionBody(job, reply)}`;
       await postOnce(gh, job.repo, number, marker, scrub(body), await issueThread(gh, job.repo, number));
       replies++;

@@ -1,6 +1,7 @@
 import type { JobContext } from '../../machines/job-context.js';
 import type { QuestionReply } from '../forge.js';
 import { replyMarker } from '../markers.js';
+import { quotedFirstLine } from '../mention.js';
 import { type Noteable, postOnce } from './notes.js';
 import type { CiDeps } from './pipelines.js';
 
@@ -20,7 +21,7 @@ export function answerQuestions(deps: CiDeps) {
         t.place !== 'issue-comment' && job.pr
           ? { kind: 'merge_requests', iid: job.pr.number }
           : { kind: 'issues', iid: job.issue.number };
-      const quote = firstLine(t.body);
+      const quote = quotedFirstLine(t.body);
       const body = `@${t.author}${quote ? `\n> ${quote}\n\n` : ' '}${answerText(job, reply)}`;
       await postOnce(deps.clients, job.repo, on, replyMarker(job.jobId, round.n, t.commentId), scrub(body));
       replies++;
@@ -43,15 +44,4 @@ function answerText(job: JobContext, reply: QuestionReply): string {
     ? `\n\n**Read at \`${reply.commit.slice(0, 7)}\`:**\n${reply.references.map(link).join('\n')}`
     : '';
   return `${reply.answer}${refs}\n\n_An answer only: nothing was committed. Ask a follow-up with \`@booty\`._`;
-}
-
-/** The question's first line, short, with its mentions defused so the quote calls nobody. */
-function firstLine(body: string): string {
-  const line =
-    body
-      .split('\n')
-      .find((l) => l.trim() !== '')
-      ?.trim() ?? '';
-  const short = line.length > 200 ? `${line.slice(0, 200)}…` : line;
-  return short.replace(/@(?=[A-Za-z0-9])/g, '@\u200b');
 }
