@@ -190,8 +190,10 @@ export function promotePr(deps: PullRequestDeps): EffectImpl<'promotePr'> {
     );
     deps.log?.info({ jobId: job.jobId, pr: job.pr.number }, 'marked the pull request ready for review');
     const draft = reply.markPullRequestReadyForReview.pullRequest.isDraft;
-    // A "CI failed" comment from before is wrong now: corrected, or left with a warning.
-    if (!draft)
+    // A "CI failed" comment from before is wrong now: corrected, or left with a warning. Only a red
+    // re-run demotes, so a job with no re-run has none, and its promotion asks nothing more: the
+    // step ends as soon as the PR is ready, before the delivery that echoes it can come in.
+    if (!draft && job.conversation.reruns.length > 0)
       await correctDemotions(gh, job, job.pr.headSha).catch((err: unknown) =>
         deps.log?.warn({ err, jobId: job.jobId }, 'could not correct the comment that CI failed'),
       );
