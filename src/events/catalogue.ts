@@ -131,16 +131,36 @@ export type EventType = keyof typeof catalogue;
 
 export const isEventType = (type: string): type is EventType => Object.hasOwn(catalogue, type);
 
-/** StepSucceeded with the result schema of each step, so a row is parsed once, whole. */
-const stepSucceededFor = Object.fromEntries(
-  STEPS.map((step) => [step, StepSucceeded.extend({ step: z.literal(step), result: stepResults[step] })]),
-) as unknown as Record<Step, typeof StepSucceeded>;
+// A row's payload is parsed as the row holds it, without its type: no copy of it is made to add the
+// type for the parse, nor after to take it off (a boot checks every row of every unfinished job).
+type PayloadSchema = z.ZodType<Record<string, unknown>>;
+let payloadSchemas: { byType: Record<EventType, PayloadSchema>; byStep: Record<Step, PayloadSchema> } | null =
+  null;
 
-/** Parses a row's payload as its type; a step's result is checked against that step's schema. */
-export function parseEvent(type: EventType, data: Record<string, unknown>): DomainEvent {
+function buildPayloadSchemas() {
+  const byType = Object.fromEntries(
+    Object.entries(catalogue).map(([type, { schema }]) => [
+      type,
+      (schema as z.ZodObject<{ type: z.ZodLiteral<string> }>).omit({ type: true }),
+    ]),
+  ) as unknown as Record<EventType, PayloadSchema>;
+  // StepSucceeded with the result schema of each step, so a row is parsed once, whole.
+  const step = StepSucceeded.omit({ type: true });
+  const byStep = Object.fromEntries(
+    STEPS.map((name) => [name, step.extend({ step: z.literal(name), result: stepResults[name] })]),
+  ) as unknown as Record<Step, PayloadSchema>;
+  return { byType, byStep };
+}
+
+/** Parses a row's payload (the event without its type) as its type; a step's result is checked
+ * against that step's schema. */
+export function parsePayload(type: EventType, data: Record<string, unknown>): Record<string, unknown> {
+  payloadSchemas ??= buildPayloadSchemas();
   const schema =
-    type === 'StepSucceeded' && typeof data.step === 'string' && Object.hasOwn(stepSucceededFor, data.step)
-      ? stepSucceededFor[data.step as Step]
-      : catalogue[type].schema;
-  return schema.parse({ ...data, type }) as DomainEvent;
+    type === 'StepSucceeded' &&
+    typeof data.step === 'string' &&
+    Object.hasOwn(payloadSchemas.byStep, data.step)
+      ? payloadSchemas.byStep[data.step as Step]
+      : payloadSchemas.byType[type];
+  return schema.parse(data);
 }

@@ -65,16 +65,13 @@ export function attemptTrend(
   from = 1,
   options: TrendOptions = { quality: true },
 ): AttemptProgress[] {
+  const judged = improvements(attempts, from, options);
   const files = new Map<string, string | null>();
-  let best: TestRun | null = null;
-  return attempts.map((a) => {
+  return attempts.map((a, i) => {
     const written = a.proposed.filter((c) => a.files.includes(c.path));
     const diffLines = written.reduce((sum, c) => sum + lineDiff(files.get(c.path) ?? null, c), 0);
     for (const c of written) files.set(c.path, c.content);
     const run = ran(a.test) ? a.test : null;
-    let improved: boolean | null = null;
-    if (a.n > from) improved = run !== null && (best === null || improves(run, best, options));
-    if (run && a.n >= from && (best === null || improves(run, best, options))) best = run;
     return {
       n: a.n,
       passed: run ? run.totals.passed : null,
@@ -82,15 +79,32 @@ export function attemptTrend(
       newFailures: run ? run.newFailures.length : null,
       qualityFindings: run ? qualityFindings(run) : null,
       diffLines,
-      improved,
+      improved: judged[i]!,
     };
   });
 }
 
+/** Whether each attempt improved on the best before it in its round (rule above); null for the
+ * round's first and those before it. The stall guard needs only this, not the lines each changed. */
+export function improvements(
+  attempts: readonly AttemptRecord[],
+  from = 1,
+  options: TrendOptions = { quality: true },
+): (boolean | null)[] {
+  let best: TestRun | null = null;
+  return attempts.map((a) => {
+    const run = ran(a.test) ? a.test : null;
+    let improved: boolean | null = null;
+    if (a.n > from) improved = run !== null && (best === null || improves(run, best, options));
+    if (run && a.n >= from && (best === null || improves(run, best, options))) best = run;
+    return improved;
+  });
+}
+
 /** Attempts in a row, ending with the last, that brought no improvement. */
-export function attemptsWithoutImprovement(trend: readonly AttemptProgress[]): number {
+export function attemptsWithoutImprovement(improved: readonly (boolean | null)[]): number {
   let n = 0;
-  for (let i = trend.length - 1; i >= 0 && trend[i]!.improved === false; i--) n++;
+  for (let i = improved.length - 1; i >= 0 && improved[i] === false; i--) n++;
   return n;
 }
 

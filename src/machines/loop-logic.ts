@@ -1,7 +1,7 @@
 import { assertEvent } from 'xstate';
 import type { CommandWord } from '../events/conversation-events.js';
 import type { Applied, Escalated, TestRun } from '../events/effect-results.js';
-import { attemptsWithoutImprovement, attemptTrend, improvementRule } from './attempt-progress.js';
+import { attemptsWithoutImprovement, improvementRule, improvements } from './attempt-progress.js';
 import {
   currentRound,
   type JobState,
@@ -58,8 +58,10 @@ function stalled(context: JobState, event: MachineEvent): boolean {
   const out = output<TestRun | Applied>(event);
   const attempts = withCurrent(context, { test: 'verdict' in out ? out : null });
   const from = currentRound(context)?.firstAttempt ?? 1;
-  const trend = attemptTrend(attempts, from, { quality: context.request.qualityProgress });
-  return attemptsWithoutImprovement(trend) >= after;
+  return (
+    attemptsWithoutImprovement(improvements(attempts, from, { quality: context.request.qualityProgress })) >=
+    after
+  );
 }
 
 /** Outcomes of a job that gave up: who `escalate` lists is asked for help. */

@@ -1,5 +1,5 @@
 import { BootyError } from '../errors.js';
-import { type DomainEvent, type EventType, parseEvent } from '../events/catalogue.js';
+import { type DomainEvent, type EventType, parsePayload } from '../events/catalogue.js';
 import { recordedStateNow, upcast } from '../events/versions.js';
 import type { EventLog } from './event-log.js';
 import type { StoredEvent } from './records.js';
@@ -21,9 +21,10 @@ export function toLogEntry(row: StoredEvent): LogEntry {
     { type: row.type, version: row.schemaVersion, data: row.data, meta: row.meta },
     where,
   );
-  let event: DomainEvent;
+  const type = lifted.type as EventType;
+  let data: Record<string, unknown>;
   try {
-    event = parseEvent(lifted.type as EventType, lifted.data);
+    data = parsePayload(type, lifted.data);
   } catch (err) {
     const issue = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues?.[0];
     throw new BootyError('BOOTY_E_EVENT_INVALID', {
@@ -32,7 +33,7 @@ export function toLogEntry(row: StoredEvent): LogEntry {
       reason: issue ? `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}` : String(err),
     });
   }
-  const { type, ...data } = event;
+  const event = { type, ...data } as DomainEvent;
   const state = recordedStateNow(row.state, row.meta.machineVersion, { type, data });
   // Built field by field, not spread: this runs for every row a boot checks.
   return {

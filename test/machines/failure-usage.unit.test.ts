@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toFailure } from '../../src/engine/effect.js';
 import { BootyError } from '../../src/errors.js';
-import { parseEvent } from '../../src/events/catalogue.js';
+import { type DomainEvent, parsePayload } from '../../src/events/catalogue.js';
 import { toDomainEvent, toMachineEvent } from '../../src/machines/machine-events.js';
 import { usage } from '../support/scripted-effects.js';
 
@@ -18,7 +18,7 @@ describe('a failed step’s usage', () => {
     expect(failure.usage).toEqual(usage(321));
     const logged = toDomainEvent({ type: 'xstate.error.actor.refine', error: failure }, 2);
     const { type, ...data } = logged!;
-    const parsed = parseEvent(type, data);
+    const parsed = { type, ...parsePayload(type, data) } as DomainEvent;
     expect(parsed).toMatchObject({
       type: 'StepFailed',
       step: 'refine',
