@@ -11,7 +11,7 @@ import { standInModel } from './stand-in-model.js';
 // A run with "the real API" (the Anthropic simulator playing a fallible model, behind
 // ANTHROPIC_BASE_URL with a key) recorded to a cassette, then replayed with no API at all: the
 // per-task results must be the same bytes. A cassette with one request changed by a byte fails the
-// replay, naming the request.
+// replay, naming the request. The two replays, each in a directory of its own, go side by side.
 
 const TASKS = path.resolve('test/eval/fixtures/pycalc-tasks.jsonl');
 
@@ -44,7 +44,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-describe('booty eval --record and --replay', () => {
+describe.concurrent('booty eval --record and --replay', () => {
   it('records a run against the API: a false promotion, a refinement and a fix, each exchange in the cassette', () => {
     expect(recorded.err).not.toMatch(/BOOTY_E_/);
     expect(recorded.code).toBe(0);
