@@ -215,10 +215,14 @@ export function detectSetup(
     ]) {
       if (has(req)) pip.push(`-r ${req}`);
     }
-    const venv = 'python3 -m venv --system-site-packages "$HOME/.venv"';
+    // Without a pip of its own (copying one in costs ~3 CPU s a job): the machine's pip, seen
+    // through the system site packages, installs into the venv; ensurepip only where there is none.
+    const venv = 'python3 -m venv --system-site-packages --without-pip "$HOME/.venv"';
+    const venvPython = '"$HOME/.venv/bin/python"';
+    const withPip = `{ ${venvPython} -m pip --version >/dev/null 2>&1 || ${venvPython} -m ensurepip --default-pip >/dev/null; }`;
     return {
       test: 'python -m pytest',
-      install: pip.length ? `${venv} && "$HOME/.venv/bin/pip" install ${pip.join(' ')}` : venv,
+      install: pip.length ? `${venv} && ${withPip} && ${venvPython} -m pip install ${pip.join(' ')}` : venv,
     };
   }
   if (has('go.mod')) return { test: 'go test ./...', install: has('go.sum') ? 'go mod download' : null };

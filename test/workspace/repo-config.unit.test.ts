@@ -24,7 +24,7 @@ describe('detectSetup', () => {
       {
         test: 'python -m pytest',
         install:
-          'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "."',
+          'python3 -m venv --system-site-packages --without-pip "$HOME/.venv" && { "$HOME/.venv/bin/python" -m pip --version >/dev/null 2>&1 || "$HOME/.venv/bin/python" -m ensurepip --default-pip >/dev/null; } && "$HOME/.venv/bin/python" -m pip install -e "."',
       },
     ],
     [
@@ -32,12 +32,15 @@ describe('detectSetup', () => {
       {
         test: 'python -m pytest',
         install:
-          'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "." -r requirements.txt -r requirements-dev.txt',
+          'python3 -m venv --system-site-packages --without-pip "$HOME/.venv" && { "$HOME/.venv/bin/python" -m pip --version >/dev/null 2>&1 || "$HOME/.venv/bin/python" -m ensurepip --default-pip >/dev/null; } && "$HOME/.venv/bin/python" -m pip install -e "." -r requirements.txt -r requirements-dev.txt',
       },
     ],
     [
       ['pytest.ini', 'src'],
-      { test: 'python -m pytest', install: 'python3 -m venv --system-site-packages "$HOME/.venv"' },
+      {
+        test: 'python -m pytest',
+        install: 'python3 -m venv --system-site-packages --without-pip "$HOME/.venv"',
+      },
     ],
     [['go.mod', 'go.sum'], { test: 'go test ./...', install: 'go mod download' }],
     [['go.mod'], { test: 'go test ./...', install: null }],
@@ -54,7 +57,7 @@ describe('detectSetup', () => {
     const pyproject =
       '[project]\nname = "x"\n\n[project.optional-dependencies]\ndocs = ["mkdocs"]\ntesting = ["pytest"]\n\n[tool.pytest.ini_options]\n';
     expect(detectSetup(['pyproject.toml'], { pyproject })?.install).toBe(
-      'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e ".[testing]"',
+      'python3 -m venv --system-site-packages --without-pip "$HOME/.venv" && { "$HOME/.venv/bin/python" -m pip --version >/dev/null 2>&1 || "$HOME/.venv/bin/python" -m ensurepip --default-pip >/dev/null; } && "$HOME/.venv/bin/python" -m pip install -e ".[testing]"',
     );
   });
 });

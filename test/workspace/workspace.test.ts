@@ -104,7 +104,7 @@ describe('prepare', () => {
       test: { command: 'python -m pytest' },
       install: {
         command:
-          'python3 -m venv --system-site-packages "$HOME/.venv" && "$HOME/.venv/bin/pip" install -e "."',
+          'python3 -m venv --system-site-packages --without-pip "$HOME/.venv" && { "$HOME/.venv/bin/python" -m pip --version >/dev/null 2>&1 || "$HOME/.venv/bin/python" -m ensurepip --default-pip >/dev/null; } && "$HOME/.venv/bin/python" -m pip install -e "."',
       },
     });
   });
