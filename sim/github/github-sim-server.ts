@@ -53,6 +53,8 @@ export interface DispatchDeps {
   world: SimWorld;
   /** Check every success reply against the OpenAPI description (for the tests; it costs time). */
   checkReplies: boolean;
+  /** Told of each push the moment git has answered it, before the simulator does anything else. */
+  pushed: (login: string) => void;
 }
 
 export function createDispatcher(deps: DispatchDeps) {
@@ -267,6 +269,7 @@ export function createDispatcher(deps: DispatchDeps) {
         const bare = bareDir(deps.root, repo.owner, repo.name);
         const before = await branchShas(bare);
         await serve();
+        deps.pushed(caller.token.login);
         record('git', res.statusCode, caller, needs);
         const after = await branchShas(bare);
         const moved = [...new Set([...before.keys(), ...after.keys()])]

@@ -75,6 +75,9 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     return token;
   }
 
+  // A test's listener for pushes, e.g. to kill the pusher right after its push landed.
+  let onPush: ((login: string) => void) | null = null;
+
   const server = http.createServer(
     createDispatcher({
       store,
@@ -84,6 +87,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
       root: options.dir,
       world,
       checkReplies: options.checkReplies === true,
+      pushed: (login) => onPush?.(login),
     }),
   );
 
@@ -294,6 +298,10 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
       faults.add(target, fault, times);
     },
     clearFaults: () => faults.clear(),
+    /** Calls `listener` as each push lands, once git has answered it and before anything else; null stops. */
+    onPush(listener: ((login: string) => void) | null) {
+      onPush = listener;
+    },
 
     issues: (owner: string, name: string) => structuredClone(repoOrThrow(owner, name).issues),
     pulls: (owner: string, name: string) => structuredClone(repoOrThrow(owner, name).pulls),

@@ -108,7 +108,8 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
         input.job.changes,
         await ws.readBase(input.job, dependencyPaths(input.job.changes)),
       );
-      return github.openDraftPr(input, { headSha, dependencies, branchCreated });
+      // Logged with the PR, so every later body is written from the log alone.
+      return { ...(await github.openDraftPr(input, { headSha, dependencies, branchCreated })), dependencies };
     },
     promotePr: github.promotePr,
     postPlan: github.postPlan,

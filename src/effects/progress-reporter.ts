@@ -146,7 +146,9 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     if (!ctx.pr || ctx.request.onPr || ctx.round) return;
     const target = { ...ctx, pr: ctx.pr.number };
     const current = e.prBody ?? (await options.comments.readPrBody(target));
-    const rendered = renderPrBody(ctx, { carried: carriedDependencies(current), sandbox: options.sandbox });
+    // An older log did not record the dependencies: the body's own section is carried over.
+    const carried = ctx.pr.dependencies ? null : carriedDependencies(current);
+    const rendered = renderPrBody(ctx, { carried, sandbox: options.sandbox });
     const body = options.scrub ? options.scrub(rendered) : rendered;
     if (body !== current) await options.comments.updatePrBody(target, body);
     e.prBody = body;

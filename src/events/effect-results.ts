@@ -343,6 +343,14 @@ export const Applied = z.object({
 });
 export type Applied = z.infer<typeof Applied>;
 
+/** What a change does to one manifest or lockfile, for the PR body. */
+export const DependencyChange = z.object({
+  file: z.string(),
+  /** `name@version` or a manifest line, each with its sign. */
+  lines: z.array(z.string()),
+});
+export type DependencyChange = z.infer<typeof DependencyChange>;
+
 export const PullRequest = z.object({
   at,
   number: z.number().int().positive(),
@@ -351,6 +359,12 @@ export const PullRequest = z.object({
   draft: z.boolean(),
   headSha: z.string(),
   created: z.boolean(),
+  /**
+   * On openPr's result: what the change did to dependencies, as the workspace read it when the PR
+   * opened, so the PR body is written again from the log alone. Absent in older logs (the body then
+   * carries its own section over) and on a pull request a person opened.
+   */
+  dependencies: z.array(DependencyChange).optional(),
 });
 export type PullRequest = z.infer<typeof PullRequest>;
 

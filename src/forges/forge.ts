@@ -1,11 +1,10 @@
 import type { z } from 'zod';
 import type { ConversationEvent, FeedbackPlace, ReviewComment } from '../events/conversation-events.js';
-import type { CodeReference, IssueComment, PullRequest } from '../events/effect-results.js';
+import type { CodeReference, DependencyChange, IssueComment, PullRequest } from '../events/effect-results.js';
 import type { CancelReason, IssueRef, JobRequest, RepoRef } from '../events/job-events.js';
 import type { PersonPr } from '../events/mention-events.js';
 import type { EffectImpl } from '../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../machines/job-context.js';
-import type { DependencyChange } from '../workspace/dependency-changes.js';
 
 // The forge port: what booty needs from the place where issues and pull requests live, in booty's
 // own words. Intake reads deliveries through it, effects act through it, and only src/main picks an

@@ -2,6 +2,7 @@ import type { Timeline } from '../engine/timeline.js';
 import { restingGraph } from '../machines/diagram.js';
 import { escapeHtml as esc } from '../text.js';
 import { repeatedWords } from './attempt-report.js';
+import { BOX, layoutPath } from './path-layout.js';
 import { asked, attemptPlace, explanationOf, roundResult } from './round-record.js';
 
 // One job on one page that needs nothing from outside: the machine drawn as SVG with the job's
@@ -9,52 +10,23 @@ import { asked, attemptPlace, explanationOf, roundResult } from './round-record.
 // timeline, and each attempt's tests. The page is HTML and CSS only; a served page may add one
 // line of script for live reloads. `booty replay --html` writes it, `booty serve` serves it.
 
-const BOX = { w: 150, h: 38, gapX: 46, gapY: 70, pad: 24, perRow: 6 };
-
-/** Where each state of the job's own path is drawn: in the order the job first reached it, row by row. */
-function layout(states: readonly string[]): Map<string, { x: number; y: number }> {
-  const place = new Map<string, { x: number; y: number }>();
-  for (const [i, s] of states.entries()) {
-    const row = Math.floor(i / BOX.perRow);
-    const col = i % BOX.perRow;
-    place.set(s, { x: BOX.pad + col * (BOX.w + BOX.gapX), y: BOX.pad + 40 + row * (BOX.h + BOX.gapY) });
-  }
-  return place;
-}
-
 /**
  * The job's own path through the machine: the states it reached, the one it stands in, and the
- * transitions it took, large enough to read. The states it never reached are folded away below.
+ * transitions it took, large enough to read, each line on a route of its own (path-layout.ts). The
+ * states it never reached are folded away below.
  */
 export function pathDiagram(path: readonly string[]): string {
   const graph = restingGraph();
   const states = [...new Set(path)];
-  const place = layout(states);
   const current = path.at(-1);
-  const taken = [...new Set(path.slice(1).map((to, i) => `${path[i]}>${to}`))].filter(
-    (key) => key.split('>')[0] !== key.split('>')[1],
-  );
-  const center = (s: string) => {
-    const p = place.get(s)!;
-    return { x: p.x + BOX.w / 2, y: p.y + BOX.h / 2 };
-  };
-  const lines = taken.map((key) => {
-    const [from, to] = key.split('>') as [string, string];
-    const a = center(from);
-    const b = center(to);
-    const sameRow = a.y === b.y;
-    const next = sameRow && states.indexOf(to) === states.indexOf(from) + 1;
-    // Onward along a row: a straight arrow; back along it (a refinement loop): an arc below; to
-    // another row: a curve between the rows.
-    const bend = sameRow && !next ? (b.x > a.x ? -1 : 1) * (20 + Math.min(40, Math.abs(b.x - a.x) / 10)) : 0;
-    const down = b.y > a.y ? 1 : -1;
-    const x1 = next ? a.x + BOX.w / 2 : a.x;
-    const x2 = next ? b.x - BOX.w / 2 : b.x;
-    const y1 = sameRow ? (next ? a.y : a.y + (bend < 0 ? -BOX.h / 2 : BOX.h / 2)) : a.y + (down * BOX.h) / 2;
-    const y2 = sameRow ? (next ? b.y : b.y + (bend < 0 ? -BOX.h / 2 : BOX.h / 2)) : b.y - (down * BOX.h) / 2;
-    const cx = (x1 + x2) / 2;
-    const cy = (sameRow ? y1 : (y1 + y2) / 2) + bend;
-    return `<path class="edge taken" data-edge="${esc(key)}" d="M${x1},${y1} Q${cx},${cy} ${x2},${y2}" marker-end="url(#arrow)"/>`;
+  const taken = [...new Set(path.slice(1).map((to, i) => `${path[i]}>${to}`))]
+    .map((key) => key.split('>') as [string, string])
+    .filter(([from, to]) => from !== to);
+  const { place, edges, width, height } = layoutPath(states, taken);
+  const n = (x: number) => String(Math.round(x * 10) / 10);
+  const lines = edges.map(({ from, to, points }) => {
+    const d = points.map((p, i) => `${i ? 'L' : 'M'}${n(p.x)},${n(p.y)}`).join(' ');
+    return `<path class="edge taken" data-edge="${esc(`${from}>${to}`)}" d="${d}" marker-end="url(#arrow)"/>`;
   });
   const types = new Map(graph.states.map((s) => [s.name, s.type]));
   const boxes = states.map((name) => {
@@ -62,15 +34,11 @@ export function pathDiagram(path: readonly string[]): string {
     const cls = ['state', types.get(name) ?? '', 'visited', name === current ? 'current' : '']
       .filter(Boolean)
       .join(' ');
-    return `<g class="${cls}" data-state="${esc(name)}"><rect x="${p.x}" y="${p.y}" width="${BOX.w}" height="${BOX.h}" rx="8"/><text x="${p.x + BOX.w / 2}" y="${p.y + BOX.h / 2 + 5}">${esc(name)}</text></g>`;
+    return `<g class="${cls}" data-state="${esc(name)}"><rect x="${n(p.x)}" y="${n(p.y)}" width="${BOX.w}" height="${BOX.h}" rx="8"/><text x="${n(p.x + BOX.w / 2)}" y="${n(p.y + BOX.h / 2 + 5)}">${esc(name)}</text></g>`;
   });
-  const columns = Math.min(states.length, BOX.perRow);
-  const rows = Math.ceil(states.length / BOX.perRow);
-  const width = BOX.pad * 2 + columns * BOX.w + (columns - 1) * BOX.gapX;
-  const height = BOX.pad * 2 + 80 + rows * BOX.h + (rows - 1) * BOX.gapY;
   const rest = graph.states.map((s) => s.name).filter((s) => !states.includes(s));
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="machine" viewBox="0 0 ${width} ${height}" style="max-width:${width}px" role="img" aria-label="this job's path through the machine">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="machine" viewBox="0 0 ${n(width)} ${n(height)}" style="max-width:${n(width)}px" role="img" aria-label="this job's path through the machine">`,
     '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>',
     ...lines,
     ...boxes,
@@ -88,7 +56,7 @@ h1{font-size:20px;margin:0 0 4px} .sub{color:#59636e;margin-bottom:16px}
 .state rect{fill:#fff;stroke:#d1d9e0;stroke-width:1.5} .state text{text-anchor:middle;font-size:15px;fill:#59636e}
 .state.visited rect{fill:#dafbe1;stroke:#1a7f37} .state.visited text{fill:#1f2328}
 .state.current rect{stroke:#0969da;stroke-width:3} .state.final.current.visited rect{fill:#ddf4ff}
-.edge{fill:none;stroke:#d1d9e0;stroke-width:1} .edge.taken{stroke:#1a7f37;stroke-width:2.5}
+.edge{fill:none;stroke:#d1d9e0;stroke-width:1;stroke-linejoin:round} .edge.taken{stroke:#1a7f37;stroke-width:2}
 marker path{fill:#8c959f}
 table{border-collapse:collapse;margin:12px 0 24px;min-width:60%} th,td{border-bottom:1px solid #d1d9e0;padding:4px 10px;text-align:left;vertical-align:top}
 th{background:#f6f8fa} td.num{text-align:right;font-variant-numeric:tabular-nums} code{font-size:12px}

@@ -104,6 +104,18 @@ export function escalationLine(ctx: JobContext): string | null {
   return `**Escalated:** ${asked.length ? asked.join(', ') : 'nobody'} ${how}${refused}.`;
 }
 
+/**
+ * The comment that asks for help: whom, and with what. Why the job gave up, and what each attempt
+ * showed, is told once, in the progress comment, which this links rather than repeats.
+ */
+export function escalationComment(e: { asked: string[]; where: string; progressUrl: string | null }): string {
+  const who = e.asked.length ? e.asked.map((n) => `@${n}`).join(', ') : 'Nobody could be asked';
+  const there = e.progressUrl
+    ? `[booty's progress comment](${e.progressUrl})`
+    : "booty's progress comment on this issue";
+  return `${who}: booty gave up on this issue and asks for your help with ${e.where}.\n\nWhy it stopped, and what each attempt showed: ${there}.`;
+}
+
 /** The section a state of the loop adds to the progress comment, if any. */
 export function loopSection(ctx: JobContext, state: JobStateName): string | null {
   if (state === 'awaitingApproval' && ctx.analysis) return `${planText(ctx.analysis)}\n\n${PLAN_COMMANDS}`;

@@ -1,8 +1,8 @@
+import type { DependencyChange } from '../events/effect-results.js';
 import { prMarker } from '../forges/markers.js';
 import { qualityBlocks } from '../machines/attempt-progress.js';
 import { type JobContext, tokensSpent, type UsageTotals } from '../machines/job-context.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
-import type { DependencyChange } from '../workspace/dependency-changes.js';
 import { selfConfigChanges } from '../workspace/self-modification.js';
 import { failingCount, repeatedWords } from './attempt-report.js';
 import { bullets, capBody, code, fenced, formatDuration } from './markdown-format.js';
@@ -60,9 +60,9 @@ export function testsProven(
 export function renderPrBody(
   job: JobContext,
   extra: {
-    /** What the change does to dependencies, as the workspace read it when the PR opened. */
+    /** What the change does to dependencies, as the workspace read it when the PR opened (else the logged PR's). */
     dependencies?: DependencyChange[];
-    /** Or that section as the PR body already holds it: a later rewrite keeps it (see carriedDependencies). */
+    /** Or, for a PR whose log did not record them, that section as its body holds it (see carriedDependencies). */
     carried?: string | null;
     sandbox?: SandboxChoice;
   } = {},
@@ -99,7 +99,7 @@ export function renderPrBody(
       50,
     )}`,
   );
-  const dependencies = extra.dependencies ?? [];
+  const dependencies = extra.dependencies ?? job.pr?.dependencies ?? [];
   if (dependencies.length) {
     // Installed without their lifecycle scripts: booty does not run code the change brought in.
     sections.push(
@@ -130,8 +130,8 @@ export function renderPrBody(
 const DEPENDENCIES = '## Dependency changes\n\n';
 
 /**
- * The dependency changes section of a PR body booty wrote, to carry into the next version of it:
- * the workspace read them when the PR opened, and the log does not hold them.
+ * The dependency changes section of a PR body booty wrote, to carry into the next version of it,
+ * for a PR opened before its log recorded the dependencies (openPr's result without them).
  */
 export function carriedDependencies(body: string): string | null {
   const start = body.indexOf(DEPENDENCIES);

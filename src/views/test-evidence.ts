@@ -237,7 +237,13 @@ export function testEvidence(
   const parts = [['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n')];
   if (perFile(test) || perFile(baseline)) parts.push(PER_FILE);
   if (baseline) parts.push(baselineFailing(baseline));
-  const changed = (test.changedTests ?? []).map((id) => changedEntry(id, test));
+  // A failing test is named once, where its failure is told: in the progress comment.
+  const failing = new Set(test.failingTests);
+  const changedIds = test.changedTests ?? [];
+  const changed = changedIds.filter((id) => !failing.has(id)).map((id) => changedEntry(id, test));
+  const failed = changedIds.length - changed.length;
+  if (failed)
+    changed.push(`${failed} more that ${failed === 1 ? 'fails' : 'fail'}, named in booty's progress comment`);
   parts.push(
     changed.length
       ? `Tests this change added or modified:\n${bullets(changed, 20, (s) => s)}`

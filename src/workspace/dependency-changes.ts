@@ -1,16 +1,10 @@
 import path from 'node:path/posix';
-import type { FileChange } from '../events/effect-results.js';
+import type { DependencyChange, FileChange } from '../events/effect-results.js';
 import { isManifest } from '../sandbox/install-step.js';
 
 // What a change does to the project's dependencies, for the PR body: a reviewer should not have to
 // find a new package in a diff. package.json is read as JSON (added, removed and changed versions);
 // other manifests show the lines the change added and removed; lockfiles are named.
-
-export interface DependencyChange {
-  file: string;
-  /** `name@version` or a manifest line, each with its sign. */
-  lines: string[];
-}
 
 const SECTIONS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
 const LOCKFILES =

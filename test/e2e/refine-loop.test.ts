@@ -99,7 +99,10 @@ describe('the refine loop end to end', () => {
       refused: [],
     });
     const bodies = world!.comments().map((c) => c.body);
-    expect(bodies.filter((t) => t.includes('booty gave up on this issue'))).toHaveLength(1);
+    const asking = bodies.filter((t) => t.includes('booty gave up on this issue'));
+    expect(asking).toHaveLength(1);
+    // Why it gave up is the progress comment's to say: the request for help links it.
+    expect(asking[0]).toMatch(/\[booty's progress comment\]\(\S+#issuecomment-\d+\)/);
     const progress = bodies.find((t) => t.includes('<!-- booty:progress'))!;
     expect(progress).toContain('| 3 |');
     expect(progress).toContain('→ no better');

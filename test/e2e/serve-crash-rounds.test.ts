@@ -9,6 +9,7 @@ import { demoResponder, examplesDir } from '../../src/demo/demo-script.js';
 import { foldJob, stateName } from '../../src/machines/fold.js';
 import { readJobLog } from '../../src/store/job-log.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
+import { personOn } from '../support/github-person.js';
 import { copyOfWorld, e2eWorld, OWNER, REPO, SECRET } from './e2e-world.js';
 import { serve } from './fixtures/crash-serve.js';
 import { type CrashingServe, crashingServe } from './fixtures/crashing-serve.js';
@@ -20,6 +21,8 @@ import { type CrashingServe, crashingServe } from './fixtures/crashing-serve.js'
 // review comment, one 👀, one re-run, one comment.
 // The first job runs once: the clean and the crashed run start from copies of its files (GitHub's,
 // booty's database and workdir), so the round's commit, built from the log, is the very same commit.
+// An `@booty apply suggestions` round is killed at one point only: the moment its push has landed,
+// before the step that pushed (and replies) has logged its result.
 
 const REVIEWER = 'reviewer';
 
@@ -263,5 +266,75 @@ describe('booty serve killed during a follow-up round', () => {
       { head: end.head, attempt: 1 },
     ]);
     expectSameEnd(parked, clean, crashed, first);
+  }, 300_000);
+
+  it('an apply-suggestions round killed right after its push, before the step is logged, neither pushes nor replies twice', async () => {
+    const copy = await copyOf(parked);
+    try {
+      const gh = copy.github;
+      const repo = { owner: OWNER, repo: REPO };
+      // Someone without write access suggests a line; a writer asks booty to apply it.
+      const bare = bareDir(gh.dir, OWNER, REPO);
+      const show = (rev: string) => execFileSync('git', ['show', rev], { cwd: bare, encoding: 'utf8' });
+      const first = show(`${parked.head}:test/parse-duration.test.js`).split('\n')[0]!;
+      const suggested = `${first} // as suggested`;
+      await personOn(gh, 'passerby').rest.pulls.createReview({
+        ...repo,
+        pull_number: parked.pr,
+        event: 'COMMENT',
+        comments: [
+          { path: 'test/parse-duration.test.js', line: 1, body: `\`\`\`suggestion\n${suggested}\n\`\`\`` },
+        ],
+      });
+      await gh.settled();
+
+      const booty = serve(copy.env);
+      gh.setWebhook({ url: `${await booty.url}/webhooks`, secret: SECRET });
+      gh.onPush(() => booty.proc.kill('SIGKILL'));
+      const { data: command } = await personOn(gh, REVIEWER).rest.issues.createComment({
+        ...repo,
+        issue_number: parked.pr,
+        body: '@booty apply suggestions',
+      });
+      expect(await booty.exited).toBe('SIGKILL');
+      gh.onPush(null);
+      // Killed where meant: the push landed, the round's answer is not logged, nobody was answered.
+      const store = new SqliteEventStore(copy.env.BOOTY_DB);
+      const last = (await store.readStream(parked.jobId)).at(-1)!;
+      await store.close();
+      expect([last.type, last.data.step]).toEqual(['StepSucceeded', 'suggestions']);
+      await gh.settled();
+      const pushedHead = execFileSync('git', ['rev-parse', parked.branch], {
+        cwd: bare,
+        encoding: 'utf8',
+      }).trim();
+      expect(pushedHead).not.toBe(parked.head);
+      const replies = () => gh.comments(OWNER, REPO, parked.pr).filter((c) => c.body.includes('booty:reply'));
+      expect(replies()).toEqual([]);
+
+      // A new process takes the job from its log and finishes the round.
+      const life = crashingServe(copy, null);
+      await life.start();
+      await life.settled('promoted');
+      await life.stop();
+      const { end } = await outcome(copy, parked);
+      expect(end).toMatchObject({
+        state: 'promoted',
+        rounds: [{ n: 1, result: 'pushed', commit: pushedHead, triggers: ['command'] }],
+        head: pushedHead,
+        pushes: 1,
+        changes: 0,
+      });
+      expect(end.commits.slice(0, 2)).toEqual([pushedHead, parked.head]);
+      expect(show(`${pushedHead}:test/parse-duration.test.js`).split('\n')[0]).toBe(suggested);
+      expect(replies()).toEqual([
+        expect.objectContaining({
+          author: 'booty-bot',
+          body: expect.stringContaining(`comment=${command.id} -->`),
+        }),
+      ]);
+    } finally {
+      await copy.close();
+    }
   }, 300_000);
 });

@@ -8,6 +8,7 @@ import { jobView } from '../../src/machines/job-context.js';
 import type { EventStore } from '../../src/store/event-store.js';
 import type { StoredEvent } from '../../src/store/records.js';
 import { renderJobView } from '../../src/views/job-view.js';
+import { escalationComment } from '../../src/views/loop-render.js';
 import { renderPrBody } from '../../src/views/pr-body.js';
 import { renderProgress } from '../../src/views/progress-render.js';
 
@@ -40,12 +41,35 @@ function mergedAfterRound(): StoredEvent[] {
 
 function render(rows: StoredEvent[]) {
   const snapshot = foldJob(rows);
-  const jobId = snapshot.context.jobId;
+  const { jobId, pr, issue } = snapshot.context;
   return {
     state: snapshot.value,
     comment: renderProgress(snapshot, { jobViewUrl: `${VIEW}/jobs/${jobId}/view` }),
     body: renderPrBody(jobView(snapshot.context)),
+    // What booty would post if the job gave up now, to the reviewers booty.yml names.
+    escalation: escalationComment({
+      asked: ['alice'],
+      where: pr ? `the draft pull request #${pr.number}` : 'this issue',
+      progressUrl: `${issue.url}#issuecomment-1`,
+    }),
+    failing: failingIds(rows),
   };
+}
+
+/** Every test id a run in the log saw failing, and every failing CI check's name. */
+function failingIds(rows: StoredEvent[]): Set<string> {
+  const ids = new Set<string>();
+  const walk = (x: unknown, key = ''): void => {
+    if (Array.isArray(x)) {
+      if (['failingTests', 'newFailures', 'addedTestsFailing', 'baselineFailures'].includes(key))
+        for (const id of x) if (typeof id === 'string') ids.add(id);
+      for (const item of x) walk(item);
+    } else if (x && typeof x === 'object') {
+      for (const [k, v] of Object.entries(x)) walk(v, k);
+    }
+  };
+  for (const row of rows) walk(row.data);
+  return ids;
 }
 
 /** The text against its golden file, byte for byte; UPDATE_GOLDEN=1 rewrites the file first. */
@@ -87,6 +111,22 @@ describe('the record of a job past its first loop', () => {
     matchesGolden(body, `record/${file}-pr-body.md`);
     holdsTogether(comment);
     holdsTogether(body);
+  });
+
+  it.each(cases)('%s: a failing test is named in one place only', (_, rows) => {
+    const { comment, body, escalation, failing } = render(rows());
+    for (const id of failing) {
+      const places = Object.entries({ comment, escalation, body }).filter(([, t]) => t.includes(id));
+      expect(places.length, `${id} in ${places.map(([where]) => where)}`).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('asks for help without repeating why: it links the progress comment, which says it', () => {
+    const { escalation, comment } = render(rowsOf('exhausted-repeated'));
+    matchesGolden(escalation, 'record/exhausted-job-with-a-repeated-answer-escalation.md');
+    expect(comment).toContain('The tests still fail after 3 of 3 attempts');
+    expect(escalation).not.toContain('The tests still fail');
+    expect(escalation).toContain("[booty's progress comment](");
   });
 
   it('names a round’s attempts by the round, in the comment and the body', () => {

@@ -1,8 +1,7 @@
 import type { Escalated, PlanPosted } from '../../events/effect-results.js';
 import type { EffectInput } from '../../machines/job-context.js';
-import { PLAN_COMMANDS, planText } from '../../views/loop-render.js';
-import { outcomeMessage } from '../../views/step-failure.js';
-import { escalationMarker, planMarker } from '../markers.js';
+import { escalationComment, PLAN_COMMANDS, planText } from '../../views/loop-render.js';
+import { escalationMarker, planMarker, progressMarker } from '../markers.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { githubError, githubMessage, httpStatus, mapped } from './github-errors.js';
 import { issueThread, postOnce } from './marked-comment.js';
@@ -42,15 +41,16 @@ export function escalate({ clients }: Deps) {
     const result = job.pr
       ? await requestReviews(gh, job.repo, job.pr.number, users, teams)
       : await assign(gh, job.repo, job.issue.number, users, teams);
-    const asked = [...result.users, ...result.teams].map((n) => `@${n}`).join(', ');
-    const where = job.pr ? `the draft pull request #${job.pr.number}` : 'this issue';
-    await postOnce(
-      gh,
-      job.repo,
-      job.issue.number,
-      escalationMarker(job.jobId),
-      `${asked || 'Nobody could be asked'}: booty gave up on this issue and asks for your help with ${where}.\n\n${outcomeMessage(job)}`,
-    );
+    const thread = await issueThread(gh, job.repo, job.issue.number);
+    const progress = thread.find((c) => (c.body ?? '').includes(progressMarker(job.jobId))) as
+      | { html_url?: string }
+      | undefined;
+    const body = escalationComment({
+      asked: [...result.users, ...result.teams],
+      where: job.pr ? `the draft pull request #${job.pr.number}` : 'this issue',
+      progressUrl: progress?.html_url ?? null,
+    });
+    await postOnce(gh, job.repo, job.issue.number, escalationMarker(job.jobId), body, thread);
     return result;
   };
 }

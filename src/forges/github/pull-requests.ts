@@ -1,11 +1,10 @@
 import { BootyError } from '../../errors.js';
-import type { PullRequest } from '../../events/effect-results.js';
+import type { DependencyChange, PullRequest } from '../../events/effect-results.js';
 import type { Logger } from '../../log.js';
 import type { EffectImpl } from '../../machines/effect-contract.js';
 import type { EffectInput, JobContext } from '../../machines/job-context.js';
 import type { SandboxChoice } from '../../sandbox/sandbox-mode.js';
 import { prTitle, renderPrBody } from '../../views/pr-body.js';
-import type { DependencyChange } from '../../workspace/dependency-changes.js';
 import { readCiAt } from './ci-read.js';
 import type { GitHubClient, GitHubClients } from './clients.js';
 import { githubError, githubMessage, httpStatus, mapped } from './github-errors.js';

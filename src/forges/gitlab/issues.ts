@@ -1,10 +1,9 @@
 import type { Escalated, IssueComment, PlanPosted } from '../../events/effect-results.js';
 import type { RepoRef } from '../../events/job-events.js';
 import type { EffectInput, JobContext } from '../../machines/job-context.js';
-import { PLAN_COMMANDS, planText } from '../../views/loop-render.js';
-import { outcomeMessage } from '../../views/step-failure.js';
+import { escalationComment, PLAN_COMMANDS, planText } from '../../views/loop-render.js';
 import type { IssueDetails } from '../forge.js';
-import { escalationMarker, isBootysOwn, planMarker } from '../markers.js';
+import { escalationMarker, isBootysOwn, planMarker, progressMarker } from '../markers.js';
 import type { GitLabClients } from './clients.js';
 import { mapped } from './gitlab-errors.js';
 import { allNotes, findMarked, postOnce } from './notes.js';
@@ -66,15 +65,14 @@ export function escalate(clients: GitLabClients) {
     const names = job.config?.escalate ?? [];
     const users = names.filter((n) => !n.includes('/'));
     const teams = names.filter((n) => n.includes('/'));
-    const asked = names.map((n) => `@${n}`).join(', ');
-    const where = job.pr ? `the draft merge request !${job.pr.number}` : 'this issue';
-    await postOnce(
-      clients,
-      job.repo,
-      { kind: 'issues', iid: job.issue.number },
-      escalationMarker(job.jobId),
-      `${asked || 'Nobody could be asked'}: booty gave up on this issue and asks for your help with ${where}.\n\n${outcomeMessage(job)}`,
-    );
+    const on = { kind: 'issues' as const, iid: job.issue.number };
+    const progress = await findMarked(clients, job.repo, on, progressMarker(job.jobId));
+    const body = escalationComment({
+      asked: names,
+      where: job.pr ? `the draft merge request !${job.pr.number}` : 'this issue',
+      progressUrl: progress ? `${job.issue.url}#note_${progress.id}` : null,
+    });
+    await postOnce(clients, job.repo, on, escalationMarker(job.jobId), body);
     return {
       on: job.pr ? 'pr' : 'issue',
       number: job.pr?.number ?? job.issue.number,

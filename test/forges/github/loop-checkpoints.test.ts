@@ -83,6 +83,11 @@ describe('escalation on the simulated GitHub', () => {
       config: config(['alice', 'mallory', 'acme/reviewers']),
       outcome,
     };
+    const { data: progress } = await world.booty.rest.issues.createComment({
+      ...world.where,
+      issue_number: issue.number,
+      body: '<!-- booty:progress job=job-1 -->\nbooty opened a draft pull request; its tests do not pass yet',
+    });
     const run = escalate({ clients });
     const first = await run(input(issue.number, job));
     expect(first).toEqual({
@@ -104,9 +109,12 @@ describe('escalation on the simulated GitHub', () => {
     const comments = (
       await world.booty.rest.issues.listComments({ ...world.where, issue_number: issue.number })
     ).data;
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toContain('@alice, @acme/reviewers: booty gave up on this issue');
-    expect(comments[0]!.body).toContain(outcome.message);
+    expect(comments).toHaveLength(2);
+    const asking = comments[1]!.body!;
+    expect(asking).toContain('@alice, @acme/reviewers: booty gave up on this issue');
+    // Why it gave up is the progress comment's to say: linked, not repeated.
+    expect(asking).toContain(`[booty's progress comment](${progress.html_url})`);
+    expect(asking).not.toContain(outcome.message);
   });
 
   it('assigns the issue when there is no PR, names teams in the comment, and notes who could not be assigned', async () => {
