@@ -30,10 +30,12 @@ export const isMirror = (dir: string) =>
 const HEADS = '+refs/heads/*:refs/heads/*';
 
 /**
- * The sync of each mirror that waits for the mirror's lock, not yet started. A caller that comes
- * before it starts takes its result: it fetches after that caller asked, as the caller's own
- * would, so jobs that start together on one repository share one fetch. It runs with the first
- * caller's credentials (the repository's own), and is stopped only once every caller has stopped.
+ * The sync of each mirror that waits for the mirror's lock, not yet started, by the URL and the
+ * credentials it fetches with. A caller with the same ones that comes before it starts takes its
+ * result: it fetches after that caller asked, as the caller's own would, so jobs that start
+ * together on one repository share one fetch. Other credentials fetch on their own: a job's own
+ * are what says whether it may read the repository at all (another repository's config). The sync
+ * is stopped only once every caller has stopped.
  */
 interface Shared {
   sync: Promise<string>;
@@ -48,7 +50,8 @@ const queued = new Map<string, Shared>();
 /** Creates or fetches the mirror; returns its path. */
 export function syncMirror(input: MirrorInput): Promise<string> {
   const dir = mirrorPath(input.root, input.repo);
-  let shared = queued.get(dir);
+  const key = JSON.stringify([dir, input.url, input.auth?.username, input.auth?.password]);
+  let shared = queued.get(key);
   if (!shared) {
     const stop = new AbortController();
     const made: Shared = {
@@ -56,11 +59,11 @@ export function syncMirror(input: MirrorInput): Promise<string> {
       stoppable: 0,
       unstoppable: false,
       sync: withLock(dir, () => {
-        if (queued.get(dir) === made) queued.delete(dir);
+        if (queued.get(key) === made) queued.delete(key);
         return syncNow(dir, { ...input, signal: stop.signal });
       }),
     };
-    queued.set(dir, made);
+    queued.set(key, made);
     shared = made;
   }
   return join(shared, input.signal);

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RepoRef } from '../../src/events/job-events.js';
-import { hasCommit } from '../../src/workspace/git.js';
 import { withLock } from '../../src/workspace/keyed-lock.js';
 import { syncMirror } from '../../src/workspace/mirror-cache.js';
 import { mirrorPath } from '../../src/workspace/workspace-layout.js';
@@ -28,27 +27,32 @@ const holdMirror = () =>
     void withLock(mirror, () => new Promise<void>((release) => held(release)));
   });
 
-/** A second remote with a history of its own: a sync that fetched from it would show. */
-function otherRemote() {
-  const dir = path.join(base, 'other');
-  fs.mkdirSync(dir);
-  return makeRemote(dir, { 'other.txt': 'other\n' });
-}
-
 describe('syncing a mirror', () => {
   it('gives the asks that wait behind one another one fetch, made after the last of them asked', async () => {
     const remote = makeRemote(base, { 'a.txt': 'one\n' });
     await syncMirror({ root, repo, url: remote.url, auth: null });
     const release = await holdMirror();
     const first = syncMirror({ root, repo, url: remote.url, auth: null });
-    const newer = remote.push({ 'a.txt': 'two\n' });
-    // Asked second with another URL: had it fetched on its own, the mirror would hold that history.
-    const other = otherRemote();
-    const second = syncMirror({ root, repo, url: other.url, auth: null });
+    const fetched = remote.push({ 'a.txt': 'two\n' });
+    // Between the first ask's turn and any later one, the remote moves on: a second fetch would show it.
+    const between = withLock(mirror, async () => remote.push({ 'a.txt': 'three\n' }));
+    const second = syncMirror({ root, repo, url: remote.url, auth: null });
     release();
     expect(await Promise.all([first, second])).toEqual([mirror, mirror]);
-    expect(sh(mirror, 'rev-parse', 'refs/heads/main')).toBe(newer);
-    expect(await hasCommit(mirror, other.head)).toBe(false);
+    await between;
+    expect(sh(mirror, 'rev-parse', 'refs/heads/main')).toBe(fetched);
+  });
+
+  it('fetches on their own for asks with other credentials: those say what a job may read', async () => {
+    const remote = makeRemote(base, { 'a.txt': 'one\n' });
+    await syncMirror({ root, repo, url: remote.url, auth: null });
+    const release = await holdMirror();
+    const first = syncMirror({ root, repo, url: remote.url, auth: { username: 'x', password: 'one' } });
+    const between = withLock(mirror, async () => remote.push({ 'a.txt': 'two\n' }));
+    const second = syncMirror({ root, repo, url: remote.url, auth: { username: 'x', password: 'two' } });
+    release();
+    await Promise.all([first, between, second]);
+    expect(sh(mirror, 'rev-parse', 'refs/heads/main')).toBe(remote.branchSha('main'));
   });
 
   it('fetches again for an ask made once the previous fetch has started', async () => {
