@@ -66,6 +66,36 @@ function costs(workers: Worker[], simulators: number): number[] {
 }
 
 /**
+ * PostgreSQL's CPU seconds so far, its server process and every process it started that still
+ * runs (the workers' connections among them), and the transactions committed in the database.
+ */
+async function postgresCost(database: string): Promise<{ cpu: number; commits: number }> {
+  const client = new pg.Client(database);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number; commits: string }>(
+      `SELECT pg_backend_pid() AS pid,
+         (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()) AS commits`,
+    );
+    const parent = (pid: number | string) =>
+      Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    const server = parent(rows[0]!.pid);
+    let cpu = cpuSeconds(server);
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (parent(entry) === server) cpu += cpuSeconds(Number(entry));
+      } catch {
+        // It ended while we looked.
+      }
+    }
+    return { cpu, commits: Number(rows[0]!.commits) };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * The mean seconds a promoted job waits on the model and its tests, from the steps its log
  * records, and the mean time to each step from the event before it (prepare's includes the queue).
  * Read in one query over the log's rows, not job by job: the machine is busy enough.
@@ -138,6 +168,7 @@ export default async function run(): Promise<BenchResult[]> {
     const started = performance.now();
     const ticks = machineTicks();
     const cpuBefore = costs(fleet.workers, simulators.pid);
+    const postgresBefore = await postgresCost(database);
     const until = Date.now() + WINDOW_MS;
     // Resolves once every label's webhook was tried: the simulator sends them one at a time.
     await Promise.all(issues.map((n) => remotes.labelIssue('bench', 'fleet', n, 'booty')));
@@ -148,16 +179,23 @@ export default async function run(): Promise<BenchResult[]> {
       throw new Error(`jobs did not reach promoted: ${done.states}`);
     const achieved = (done.ended * 60) / seconds;
     const machine = machineTicks();
-    const cpu = costs(fleet.workers, simulators.pid).map((c, i) =>
-      round((c - cpuBefore[i]!) / done.ended, 2),
-    );
+    const spent = costs(fleet.workers, simulators.pid).map((c, i) => c - cpuBefore[i]!);
+    const cpu = spent.map((c) => round(c / done.ended, 2));
+    const postgresAfter = await postgresCost(database);
+    const postgres = {
+      cpu: round((postgresAfter.cpu - postgresBefore.cpu) / done.ended, 2),
+      commits: round((postgresAfter.commits - postgresBefore.commits) / done.ended),
+    };
+    // The rest of the busy cores' time went to other work on the machine, beside the fleet.
+    const fleetSeconds = spent.reduce((a, b) => a + b, 0) + postgresAfter.cpu - postgresBefore.cpu;
+    const fleetShare = round((100 * fleetSeconds * 100) / (machine.busy - ticks.busy));
     const wait = await jobWaits(database);
     const ideal = (WORKERS * SLOTS * 60) / wait.seconds;
     // What each job held its slot for, beyond its waits, were every slot busy all along.
     const own = (WORKERS * SLOTS * seconds) / done.ended - wait.seconds;
     process.stderr.write(
       `   fleet: ${done.ended} of ${JOBS} jobs in ${round(seconds)} s (${done.states}): ${round(achieved)} jobs per minute, ideal ${round(ideal)} (${wait.calls}, ${round(wait.seconds)} s of waits a job)\n` +
-        `   a slot's time per job beyond its waits: ${round(own, 2)} s; CPU seconds per job: serve ${cpu[0]}, its children (git, tests) ${cpu[1]}, the simulators ${cpu[2]}, their children (git) ${cpu[3]}; the machine's cores busy ${round((100 * (machine.busy - ticks.busy)) / (machine.total - ticks.total))} %, load ${os
+        `   a slot's time per job beyond its waits: ${round(own, 2)} s; CPU seconds per job: serve ${cpu[0]}, its children (git, tests) ${cpu[1]}, the simulators ${cpu[2]}, their children (git) ${cpu[3]}, PostgreSQL ${postgres.cpu} (${postgres.commits} transactions a job); the machine's cores busy ${round((100 * (machine.busy - ticks.busy)) / (machine.total - ticks.total))} %, ${fleetShare} % of that the fleet's, load ${os
           .loadavg()
           .map((l) => round(l))
           .join(' ')}\n` +
