@@ -420,6 +420,12 @@ export function createWorkspace(options: WorkspaceOptions) {
       mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
       base = await entries();
     }
+    const home = branchHome(job, options.remoteUrl);
+    if (!base && home.fork) {
+      // A fork's commits are in the fork: its branch holds the base, as booty only adds on top.
+      await fetchFork(mirror, home, job.branch, credentials, signal);
+      base = await entries();
+    }
     if (!base) {
       // The base commit left the remote's branches: the job's clone still has it.
       const dir = await ensure(job, signal);

@@ -180,6 +180,7 @@ describe('@booty where no label asked', () => {
     expect(await forkGit('rev-parse', 'parse')).toBe(pushed);
     const refused = bootySaid(ticked.number).filter((c) => c.body.includes(`comment=${again.id} -->`));
     expect(refused).toHaveLength(1);
+    expect(refused[0]!.body).toContain(`the fork forker/${REPO} refused booty's push to its branch`);
     expect(refused[0]!.body).toContain('Allow edits by maintainers');
     await expectReplayVerified(world.dir, job!.jobId, 'promoted');
   });
