@@ -118,7 +118,7 @@ describe('@booty where no label asked', () => {
       message: 'Add parseDuration',
       author: 'forker',
     });
-    await world.github.pushCommit('forker', REPO, {
+    const notes = await world.github.pushCommit('forker', REPO, {
       branch: 'notes',
       files: { 'NOTES.md': 'notes\n' },
       author: 'forker',
@@ -154,10 +154,17 @@ describe('@booty where no label asked', () => {
     expect(said[0]!.body).toContain(`forker/${REPO}`);
     expect(said[0]!.body).toContain('Allow edits by maintainers');
     expect(world.anthropic.messages()).toEqual([]);
+    // A question there is answered at the fork's head, which booty reads though it may not push.
+    await say('maintainer', 'write', closedBox.number, '@booty where are durations formatted?');
+    const [question] = await booty.store.listJobs();
+    // It lives with the pull request, as on any person's, and waits for what is asked next.
+    const answered = await supervisor.whenFinished(question!.jobId);
+    expect(answered.context.conversation.rounds).toEqual([expect.objectContaining({ result: 'answered' })]);
+    expect(bootySaid(closedBox.number).at(-1)?.body).toContain(`/blob/${notes}/src/duration.js`);
 
     // Allowed: a round on the fork's branch, its commit on top of the person's.
     await say('maintainer', 'write', ticked.number, '@booty please add a case for days ("2d") to the tests.');
-    const [job] = await booty.store.listJobs();
+    const job = (await booty.store.listJobs()).find((j) => j.issue === ticked.number);
     const done = await supervisor.whenFinished(job!.jobId);
     expect(done.value).toBe('promoted');
     expect(done.context.request.onPr).toMatchObject({ fork: `forker/${REPO}`, maintainerCanModify: true });
