@@ -1,5 +1,8 @@
 import type { RepoRef } from '../events/job-events.js';
 import type { JobContext } from '../machines/job-context.js';
+import { type BranchRemote, remoteTip } from './branch-remote.js';
+import { git } from './git.js';
+import { withLock } from './keyed-lock.js';
 
 // Where a job's branch lives: the repository's own remote, or, on a fork's pull request whose
 // author lets maintainers edit it, the fork. A fork's branch is kept in the repository's mirror
@@ -27,4 +30,22 @@ export function branchHome(
     ref: `refs/booty/forks/${fork}/${job.branch}`,
     fork: true,
   };
+}
+
+/**
+ * The fork's branch fetched into the mirror at `ref`; a branch the fork no longer has leaves no
+ * ref (the round then finds its branch missing). Under the mirror's lock, as every write to it.
+ */
+export function fetchFork(remote: BranchRemote, branch: string, ref: string): Promise<void> {
+  const { mirror, url, auth, signal } = remote;
+  return withLock(mirror, async () => {
+    const fetched = await git(
+      ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', url, `+refs/heads/${branch}:${ref}`],
+      { cwd: mirror, auth, signal, op: 'fetch', remote: true },
+    ).catch(async (err: unknown) => {
+      if ((await remoteTip(remote, branch)) !== null) throw err;
+      return null;
+    });
+    if (fetched === null) await git(['update-ref', '-d', ref], { cwd: mirror, op: 'update-ref' });
+  });
 }

@@ -10,8 +10,7 @@ import { type EffectInput, type JobContext, mergeChanges } from '../machines/job
 import { classifyApplied } from '../refine/failure-class.js';
 import { readInstallRecord } from '../sandbox/install-record.js';
 import { writeChanges } from './apply-changes.js';
-import { type BranchHome, branchHome } from './branch-home.js';
-import { remoteTip } from './branch-remote.js';
+import { branchHome, fetchFork } from './branch-home.js';
 import type { Author } from './commit-build.js';
 import { baseEntries, commitAndPush } from './commit-push.js';
 import { type ConfigRef, type RemoteFile, resolveConfigChain } from './config-extends.js';
@@ -423,7 +422,7 @@ export function createWorkspace(options: WorkspaceOptions) {
     const home = branchHome(job, options.remoteUrl);
     if (!base && home.fork) {
       // A fork's commits are in the fork: its branch holds the base, as booty only adds on top.
-      await fetchFork(mirror, home, job.branch, credentials, signal);
+      await fetchFork({ mirror, url: home.url, auth: credentials, signal }, job.branch, home.ref);
       base = await entries();
     }
     if (!base) {
@@ -478,7 +477,8 @@ export function createWorkspace(options: WorkspaceOptions) {
     const credentials = await auth(job);
     const mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
     const home = branchHome(job, options.remoteUrl);
-    if (home.fork) await fetchFork(mirror, home, job.branch, credentials, signal);
+    if (home.fork)
+      await fetchFork({ mirror, url: home.url, auth: credentials, signal }, job.branch, home.ref);
     const headSha = await git(['rev-parse', '--verify', '--quiet', `${home.ref}^{commit}`], {
       cwd: mirror,
       op: 'rev-parse',
@@ -488,33 +488,6 @@ export function createWorkspace(options: WorkspaceOptions) {
     const dir = await ensure({ ...job, workspace: atHead, changes: [] }, signal);
     await fetchBranch(dir, { mirror, url }, home.ref, headSha);
     return { headSha };
-  }
-
-  /** The fork's branch into the mirror, at the home's ref; a branch the fork no longer has leaves none. */
-  async function fetchFork(
-    mirror: string,
-    home: BranchHome,
-    branch: string,
-    credentials: GitAuth | null,
-    signal?: AbortSignal,
-  ) {
-    const remote = { mirror, url: home.url, auth: credentials, signal };
-    const fetched = await git(
-      [
-        'fetch',
-        '--quiet',
-        '--no-tags',
-        '--no-write-fetch-head',
-        home.url,
-        `+refs/heads/${branch}:${home.ref}`,
-      ],
-      { cwd: mirror, auth: credentials, signal, op: 'fetch', remote: true },
-    ).catch(async (err: unknown) => {
-      if ((await remoteTip(remote, branch)) !== null) throw err;
-      return null;
-    });
-    if (fetched === null)
-      await git(['update-ref', '-d', home.ref], { cwd: mirror, op: 'update-ref' }).catch(() => '');
   }
 
   /**

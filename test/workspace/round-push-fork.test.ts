@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { isBootyError } from '../../src/errors.js';
 import type { Applied } from '../../src/events/effect-results.js';
 import type { JobContext } from '../../src/machines/job-context.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
@@ -10,7 +11,7 @@ import { author } from './round-harness.js';
 // A round on a fork's pull request: the branch is read from the fork and the round's commit is
 // pushed back to it, on top of its author's commit, while the repository's own branches (one of
 // the same name among them) stay as they were; run again after a crash, even on a machine with
-// no workdir, it finds its commit there and pushes nothing.
+// no workdir, it finds its commit there and pushes nothing. A branch the fork deleted is missing.
 
 let base: string;
 beforeEach(() => {
@@ -103,6 +104,11 @@ it("pushes a fork's round to the fork's branch, on top of its author's commit, a
   for (const dir of ['jobs', 'mirrors', 'spares'])
     fs.rmSync(path.join(root, dir), { recursive: true, force: true });
   expect(await ws.syncRound(job, signal)).toEqual({ headSha: out.commit });
+
+  // The author deletes the branch: there is no head to work on.
+  sh(forkBare, 'branch', '-D', 'parse');
+  const gone = await ws.syncRound(job, signal).catch((err: unknown) => err);
+  expect(isBootyError(gone, 'BOOTY_E_BRANCH_MISSING')).toBe(true);
   await ws.idle();
   expect(refsOf(remote.bare)).toBe(ownRefs);
 });
