@@ -41,6 +41,33 @@ export async function createBareRepo(bare: string, defaultBranch: string, fromDi
   fs.rmSync(path.join(bare, 'index'), { force: true });
 }
 
+/**
+ * A maintainer's push to a fork reaches only the heads of pull requests whose authors allow edits
+ * by maintainers: the refs the simulator names for that push. A push that names none (the fork's
+ * owner's) may go anywhere.
+ */
+const FORK_PRE_RECEIVE = `#!/bin/sh
+[ -z "$SIM_PUSHABLE_REFS" ] && exit 0
+status=0
+while read old new ref; do
+  case " $SIM_PUSHABLE_REFS " in
+    *" $ref "*) ;;
+    *) echo "permission denied: $ref is not the head of a pull request that allows edits by maintainers" >&2; status=1 ;;
+  esac
+done
+exit $status
+`;
+
+/** A fork's remote: a bare clone of its parent's, with the hook that keeps maintainers to PR heads. */
+export async function createForkBare(parent: string, bare: string): Promise<void> {
+  if (fs.existsSync(path.join(bare, 'HEAD'))) return;
+  fs.mkdirSync(path.dirname(bare), { recursive: true });
+  await git(path.dirname(bare), ['clone', '--bare', '--quiet', '--no-local', parent, bare]);
+  await git(bare, ['config', 'receive.autogc', 'false']);
+  await git(bare, ['remote', 'remove', 'origin']);
+  fs.writeFileSync(path.join(bare, 'hooks', 'pre-receive'), FORK_PRE_RECEIVE, { mode: 0o755 });
+}
+
 const SERVICES = ['git-upload-pack', 'git-receive-pack'] as const;
 type Service = (typeof SERVICES)[number];
 
@@ -52,7 +79,14 @@ type Service = (typeof SERVICES)[number];
 export function serveGit(
   req: IncomingMessage,
   res: ServerResponse,
-  options: { projectRoot: string; pathInfo: string; query: string; user: string },
+  options: {
+    projectRoot: string;
+    pathInfo: string;
+    query: string;
+    user: string;
+    /** The refs a push may update, for a fork's hook; absent, any. */
+    pushable?: readonly string[];
+  },
 ): Promise<void> {
   const m = /^(\/.+?)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(options.pathInfo);
   const root = path.resolve(options.projectRoot);
@@ -72,6 +106,7 @@ export function serveGit(
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     ...(protocol && { GIT_PROTOCOL: protocol }),
+    ...(options.pushable && { SIM_PUSHABLE_REFS: options.pushable.join(' ') }),
     // What http-backend sets for a push: the ref updates are made by the authenticated user.
     GIT_COMMITTER_NAME: options.user,
     GIT_COMMITTER_EMAIL: `${options.user}@http.${req.socket.remoteAddress ?? '127.0.0.1'}`,

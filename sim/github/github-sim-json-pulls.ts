@@ -208,7 +208,7 @@ export function reviewCommentJson(u: Urls, repo: SimRepo, c: SimReviewComment) {
   };
 }
 
-/** A head in a fork: the fork as its owner's repository (the simulator keeps no git of its own for it). */
+/** A head in a fork: the fork as its owner's repository, a copy of the base's (github-sim-forks.ts). */
 function forkRef(u: Urls, base: SimRepo, fullName: string, ref: string, sha: string) {
   const [owner, name] = fullName.split('/') as [string, string];
   const fork: SimRepo = { ...base, id: base.id + 1_000_000, owner, name, issues: [] };

@@ -1,4 +1,5 @@
 import { startCi } from './github-sim-ci.js';
+import { copyForkHead, pullsHeadedAt } from './github-sim-forks.js';
 import { branchShas, diffStats, mergeBranches } from './github-sim-git-objects.js';
 import { githubTime } from './github-sim-json.js';
 import { pullJson } from './github-sim-json-pulls.js';
@@ -17,7 +18,7 @@ export async function refreshPull(world: SimWorld, repo: SimRepo, pr: SimPull): 
   if (pr.state !== 'open') return null;
   const bare = bareOf(world, repo);
   const shas = await branchShas(bare, [pr.head, pr.base]);
-  const head = shas.get(pr.head) ?? pr.headSha;
+  const head = (pr.headRepo ? await copyForkHead(world, repo, pr) : shas.get(pr.head)) ?? pr.headSha;
   const base = shas.get(pr.base) ?? pr.baseSha;
   const before = pr.headSha;
   const stale = pr.stats.commits === 0;
@@ -56,8 +57,9 @@ export function pullOpened(world: SimWorld, repo: SimRepo, pr: SimPull, sender: 
 }
 
 /**
- * After a push moved branches: every open PR whose head moved is synchronized, and CI runs. The
- * push's own before and after are sent, as a reader of the PR may have followed the head already.
+ * After a push moved branches: every open PR whose head moved is synchronized (a fork's, in its
+ * parent), and CI runs. The push's own before and after are sent, as a reader of the PR may have
+ * followed the head already.
  */
 export async function branchesMoved(
   world: SimWorld,
@@ -71,13 +73,13 @@ export async function branchesMoved(
   }
   for (const move of moved) {
     if (!move.after) continue;
-    for (const pr of repo.pulls.filter((p) => p.state === 'open' && p.head === move.branch)) {
-      await refreshPull(world, repo, pr);
+    for (const { repo: base, pr } of pullsHeadedAt(world, repo, move.branch)) {
+      await refreshPull(world, base, pr);
       if (pr.headSha !== move.after) continue; // moved again since; that push reports itself
       pr.updatedAt = githubTime();
       world.store.save();
-      await emitPullEvent(world, repo, pr, 'synchronize', pusher, { before: move.before, after: move.after });
-      await ciForPull(world, repo, pr, pusher);
+      await emitPullEvent(world, base, pr, 'synchronize', pusher, { before: move.before, after: move.after });
+      await ciForPull(world, base, pr, pusher);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { copyForkHead, forkOwnedBy, fullName } from './github-sim-forks.js';
 import { bareDir } from './github-sim-git.js';
 import { branchShas, diffStats } from './github-sim-git-objects.js';
 import { githubTime } from './github-sim-json.js';
@@ -52,21 +53,35 @@ export const pullHandlers = {
     const repo = repoOf(ctx);
     if (!repo) return notFound(ctx);
     const { body } = ctx;
-    const head = String(body.head).replace(new RegExp(`^${repo.owner}:`, 'i'), '');
+    // `owner:branch` names a branch of that owner's fork; a bare branch, or the repository's own owner, this one's.
+    const [, owner, branch] = /^(?:([^:]+):)?(.*)$/.exec(String(body.head))!;
+    const fork =
+      owner && owner.toLowerCase() !== repo.owner.toLowerCase() ? forkOwnedBy(ctx.store, repo, owner) : null;
+    if (fork === undefined)
+      return validationFailed(ctx, [{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
+    const head = branch!;
     if (!body.title && !body.issue)
       return validationFailed(ctx, [{ resource: 'PullRequest', field: 'title', code: 'missing_field' }]);
     const bare = bareDir(ctx.root, repo.owner, repo.name);
+    const number = repo.nextNumber;
     const shas = await branchShas(bare, [head, body.base]);
-    const headSha = shas.get(head);
+    const headSha = fork
+      ? await copyForkHead(ctx.world, repo, { number, head, headRepo: fullName(fork) })
+      : shas.get(head);
     if (!headSha) return validationFailed(ctx, [{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
     if (!shas.get(body.base))
       return validationFailed(ctx, [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
-    if (repo.pulls.some((p) => p.state === 'open' && p.head === head && p.base === body.base)) {
+    const headRepo = fork ? fullName(fork) : null;
+    if (
+      repo.pulls.some(
+        (p) => p.state === 'open' && p.head === head && p.headRepo === headRepo && p.base === body.base,
+      )
+    ) {
       return validationFailed(ctx, [
         {
           resource: 'PullRequest',
           code: 'custom',
-          message: `A pull request already exists for ${repo.owner}:${head}.`,
+          message: `A pull request already exists for ${fork?.owner ?? repo.owner}:${head}.`,
         },
       ]);
     }
@@ -90,6 +105,8 @@ export const pullHandlers = {
       draft: body.draft === true,
       state: 'open',
       author: ctx.login,
+      headRepo,
+      maintainerCanModify: headRepo !== null && body.maintainer_can_modify === true,
       createdAt: githubTime(ctx.now),
       updatedAt: githubTime(ctx.now),
       stats,
@@ -122,6 +139,9 @@ export const pullHandlers = {
         pr[field] = ctx.body[field];
       }
     }
+    // The author's "Allow edits by maintainers" box, on a fork's pull request.
+    if (typeof ctx.body.maintainer_can_modify === 'boolean' && pr.headRepo)
+      pr.maintainerCanModify = ctx.body.maintainer_can_modify;
     if (typeof ctx.body.base === 'string' && ctx.body.base !== pr.base) {
       changes.base = { from: pr.base };
       pr.base = ctx.body.base;

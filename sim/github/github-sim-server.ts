@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { type AuthFailure, authenticate, type Caller, callerLogin, mayAccess } from './github-sim-auth.js';
 import { type FaultBook, type FaultTarget, faultReply } from './github-sim-faults.js';
+import { forkGrant, ownsFork } from './github-sim-forks.js';
 import { bareDir, serveGit } from './github-sim-git.js';
 import { branchShas } from './github-sim-git-objects.js';
 import { runGraphQL } from './github-sim-graphql.js';
@@ -240,7 +241,10 @@ export function createDispatcher(deps: DispatchDeps) {
         .end('Authentication failed');
       return;
     }
-    if (!repo || !mayAccess(store.state, caller, repo.owner)) {
+    // Anyone but a fork's owner reaches it through its parent (github-sim-forks.ts).
+    const grant =
+      repo?.forkOf && !ownsFork(caller, repo) ? forkGrant(store.state, store, caller, repo) : null;
+    if (!repo || (grant ? !grant.read : !mayAccess(store.state, caller, repo.owner))) {
       record('git', 404, caller);
       req.resume();
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Repository not found.');
@@ -248,7 +252,8 @@ export function createDispatcher(deps: DispatchDeps) {
     }
     const needs = [gitNeed(rest, url.search)];
     const missing = missingNeed(store.state, caller, needs);
-    if (missing) {
+    const pushing = needs[0]!.level === 'write';
+    if (missing || (grant && pushing && grant.pushable.length === 0)) {
       record('git', 403, caller, needs);
       req.resume();
       res
@@ -262,6 +267,7 @@ export function createDispatcher(deps: DispatchDeps) {
         pathInfo: `/${repo.owner.toLowerCase()}/${repo.name.toLowerCase()}.git${rest}`,
         query: url.search.replace(/^\?/, ''),
         user: caller.token.login,
+        ...(grant && pushing && { pushable: grant.pushable }),
       });
     if (req.method === 'POST' && rest === '/git-receive-pack') {
       // Counted as pending from the start, so a test that waits for the simulator sees the push out.

@@ -116,6 +116,8 @@ export const SimRepo = z.object({
   jobs: z.array(SimJob).default([]),
   ciScripts: z.array(SimCiScript).default([]),
   nextRunNumber: z.number().default(1),
+  /** The repository this one is a fork of (`owner/name`), or null. */
+  forkOf: z.string().nullable().default(null),
 });
 export type SimRepo = z.infer<typeof SimRepo>;
 /** A repository as code builds it: the fields with defaults may be left out. */

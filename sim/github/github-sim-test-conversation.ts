@@ -67,14 +67,11 @@ export function conversationApi(world: SimWorld, { repoOrThrow, addToken }: Help
       return after;
     },
 
-    /**
-     * The pull request's head as a fork's branch (its commits stay in this repository's git, as
-     * GitHub keeps them under refs/pull), and whether its author lets maintainers push to it.
-     */
-    markFork(owner: string, name: string, number: number, fork: string, maintainerCanModify: boolean) {
+    /** The author of a fork's pull request ticking, or unticking, "Allow edits by maintainers". */
+    allowMaintainerEdits(owner: string, name: string, number: number, allowed: boolean) {
       const { pr } = pullOrThrow(owner, name, number);
-      pr.headRepo = fork;
-      pr.maintainerCanModify = maintainerCanModify;
+      if (!pr.headRepo) throw new Error(`${owner}/${name}#${number} is not from a fork`);
+      pr.maintainerCanModify = allowed;
       world.store.save();
     },
 

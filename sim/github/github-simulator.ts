@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newToken } from './github-sim-auth.js';
 import { type Fault, FaultBook, type FaultTarget } from './github-sim-faults.js';
-import { bareDir, createBareRepo } from './github-sim-git.js';
+import { bareDir, createBareRepo, createForkBare } from './github-sim-git.js';
 import { Background, HookBus } from './github-sim-hooks.js';
 import { githubTime, issueJson, labelJson, type Urls } from './github-sim-json.js';
 import { LogLinks } from './github-sim-log-links.js';
@@ -228,6 +228,33 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
         cloneUrl: `${urls.base}/${repo.owner}/${repo.name}.git`,
         bareDir: bareDir(options.dir, owner, name),
       };
+    },
+
+    /** `owner`'s fork of a repository (idempotent): a bare clone of its remote, under the owner's name. */
+    async forkRepo(parentOwner: string, name: string, owner: string) {
+      const parent = repoOrThrow(parentOwner, name);
+      const bare = bareDir(options.dir, owner, name);
+      await createForkBare(bareDir(options.dir, parent.owner, parent.name), bare);
+      if (!store.repo(owner, name)) {
+        const id = store.nextId();
+        store.state.repos[repoKey(owner, name)] = SimRepo.parse({
+          id,
+          nodeId: nodeId('R', id),
+          owner,
+          name,
+          defaultBranch: parent.defaultBranch,
+          createdAt: now(),
+          pushedAt: now(),
+          nextNumber: 1,
+          issues: [],
+          comments: [],
+          reactions: [],
+          pulls: [],
+          forkOf: `${parent.owner}/${parent.name}`,
+        });
+        store.save();
+      }
+      return { owner, name, cloneUrl: `${urls.base}/${owner}/${name}.git`, bareDir: bare };
     },
 
     createIssue(

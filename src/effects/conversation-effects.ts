@@ -1,3 +1,4 @@
+import { isBootyError } from '../errors.js';
 import type { ForgeEffects } from '../forges/forge.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import { type JobContext, roundPushable } from '../machines/job-context.js';
@@ -29,11 +30,16 @@ export function createConversationEffects(
       if (roundPushable(job)) {
         // The commit's date is the job's, so a re-run after a crash builds the very same commit.
         const at = Math.floor(job.requestedAt / 1000);
-        const pushed = await (await workspace()).pushRound(
-          job,
-          { n: round.n, at, message: roundMessage(job) },
-          signal,
-        );
+        const pushed = await (await workspace())
+          .pushRound(job, { n: round.n, at, message: roundMessage(job) }, signal)
+          .catch((err: unknown) => {
+            if (refusedByFork(job, err)) return null;
+            throw err;
+          });
+        if (!pushed) {
+          const { replies } = await github.answerRound(job, { commit: null, note: forkRefusal(job) });
+          return { commit: null, headSha, replies };
+        }
         commit = pushed.commit;
         headSha = pushed.headSha;
       }
@@ -42,6 +48,20 @@ export function createConversationEffects(
       return { commit, headSha, replies };
     },
   };
+}
+
+/**
+ * The fork a pull request is from refused booty's push: its author unticked "Allow edits by
+ * maintainers" since the job started (GitHub then denies the App the branch). The round ends with
+ * a reply that says what is needed, and nothing is retried.
+ */
+function refusedByFork(job: JobContext, err: unknown): boolean {
+  return job.request.onPr?.fork != null && isBootyError(err, 'BOOTY_E_GIT_AUTH');
+}
+
+function forkRefusal(job: JobContext): string {
+  const pr = job.request.onPr!;
+  return `the fork ${pr.fork} refused booty's push to its branch \`${pr.headRef}\`. @${pr.author}, tick "Allow edits by maintainers" on this pull request, then ask again.`;
 }
 
 /** What the round's commit says: what it answers, in one line, and the issue it belongs to. */

@@ -11,6 +11,9 @@ import type { EffectInput, JobContext } from '../machines/job-context.js';
 // adapter (src/forges/github/ today). Nothing here names GitHub: a second forge is a second folder
 // beside github/ that implements this file.
 
+/** The fork of a pull request whose fork was deleted: booty can neither read nor push its branch. */
+export const GONE_FORK = 'unknown/fork';
+
 /** A webhook delivery as it came in, before anything is trusted. */
 export interface RawDelivery {
   headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -137,7 +140,7 @@ export interface ConversationGate {
   ): Promise<void>;
   /** Who merged the pull request, or null while it is not merged. */
   mergedBy(repo: RepoRef, installationId: number | null, pr: number): Promise<string | null>;
-  /** A pull request as a job started on it needs it; null when it is not open. */
+  /** A pull request as a job started on it needs it (a deleted fork as GONE_FORK); null when it is not open. */
   pullRequest(repo: RepoRef, installationId: number | null, pr: number): Promise<PersonPr | null>;
   /** Tells a writer, once per comment, why their command did nothing. */
   answerIgnored(

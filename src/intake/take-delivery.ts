@@ -1,5 +1,11 @@
 import { issueKey } from '../events/job-events.js';
-import type { ConversationGate, ConversationIntent, Intent, ReadDelivery } from '../forges/forge.js';
+import {
+  type ConversationGate,
+  type ConversationIntent,
+  GONE_FORK,
+  type Intent,
+  type ReadDelivery,
+} from '../forges/forge.js';
 import { isBootysOwn } from '../forges/markers.js';
 import { type Intake, NOTHING_NEW, type SubmitResult } from './deliveries.js';
 
@@ -107,8 +113,8 @@ async function vetted(
 /**
  * A writer's `@booty <request or question>` where no job waits starts one, as the label would: on
  * the issue, or on the pull request it was said on (its branch, read from the forge now). Only a
- * writer may; a reader hears why not. A fork's pull request booty cannot push to is answered with
- * what it needs.
+ * writer may; a reader hears why not. A change on a fork's pull request whose author does not let
+ * maintainers edit it is answered with what booty needs.
  */
 async function startedBy(
   intent: ConversationIntent,
@@ -140,11 +146,9 @@ async function startedBy(
     body: event.body,
     commentId: event.commentId,
   };
-  // booty pushes only to branches of the repository it serves: a fork's branch is its author's.
-  if (pr?.fork && ask.kind === 'change') {
-    const why = pr.maintainerCanModify
-      ? `this pull request's branch lives in the fork ${pr.fork}, and booty pushes only to branches of ${intent.repo.owner}/${intent.repo.name}; push the branch here, or ask a question instead`
-      : `this pull request's branch lives in the fork ${pr.fork}, and @${pr.author} does not let maintainers edit it: tick "Allow edits by maintainers" on the pull request, then ask again`;
+  // A fork's branch is its author's: booty pushes to it only when they let maintainers edit it.
+  if (pr?.fork && ask.kind === 'change' && !pr.maintainerCanModify) {
+    const why = `this pull request's branch lives in the fork ${pr.fork}, and @${pr.author} does not let maintainers edit it: tick "Allow edits by maintainers" on the pull request, then ask again`;
     await conversation
       .answerIgnored(
         intent.repo,
@@ -155,7 +159,7 @@ async function startedBy(
         `booty did not start: ${why}.`,
       )
       .catch((err: unknown) => log.warn({ err }, 'could not answer a request on a fork'));
-    return { kind: 'ignore', reason: `the pull request's branch is in the fork ${pr.fork}` };
+    return { kind: 'ignore', reason: `the fork ${pr.fork} does not allow edits by maintainers` };
   }
   return {
     kind: 'request',
@@ -167,8 +171,8 @@ async function startedBy(
       installationId,
       ...(start.planApproval ? { planApproval: true } : {}),
       ask,
-      // A question on a fork's pull request is read at the default branch: its head is not ours to fetch.
-      ...(pr && !pr.fork ? { onPr: pr } : {}),
+      // A fork that is gone cannot be read: a question is then read at the default branch.
+      ...(pr && pr.fork !== GONE_FORK ? { onPr: pr } : {}),
     },
   };
 }

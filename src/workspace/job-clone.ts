@@ -55,27 +55,23 @@ const fromMirror = ({ mirror, url }: Pick<Remote, 'mirror' | 'url'>) => ({
 });
 
 /**
- * Gives a job's clone a commit of one branch, read from the mirror (which must hold it), under
- * origin/<branch>. booty's URL is named, not origin: the clone's config is not booty's to trust.
+ * Gives a job's clone a commit of one branch, read from the mirror (which must hold it at `ref`),
+ * under the same name in the clone (origin/<branch> for a branch of the repository's own).
+ * booty's URL is named, not origin: the clone's config is not booty's to trust.
  */
 export async function fetchBranch(
   dir: string,
   remote: Pick<Remote, 'mirror' | 'url'>,
-  branch: string,
+  ref: string,
   sha: string,
 ): Promise<void> {
   if (await hasCommit(dir, sha)) return;
-  await git(
-    [
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-write-fetch-head',
-      remote.url,
-      `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
-    ],
-    { cwd: dir, op: 'fetch', config: fromMirror(remote) },
-  );
+  const into = ref.replace(/^refs\/heads\//, 'refs/remotes/origin/');
+  await git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote.url, `+${ref}:${into}`], {
+    cwd: dir,
+    op: 'fetch',
+    config: fromMirror(remote),
+  });
 }
 
 /** A new clone at `dir`, of the mirror; checked out at the default branch unless `noCheckout`. */

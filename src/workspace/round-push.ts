@@ -46,11 +46,19 @@ export function pushRound(input: {
   base: BaseEntries;
   round: Round;
   author: Author;
+  /** Where the mirror holds the branch: refs/heads/<branch>, or a fork's ref (branch-home.ts). */
+  ref: string;
+  /** The repository the branch is in: the repository's own, or the fork. */
   remote: BranchRemote;
 }): Promise<RoundPushed> {
-  const { mirror, job, round, remote } = input;
-  // Someone else's pull request (same repository): commits go on top of its branch, never over it.
-  assertBootyBranch(job.branch, job.request.onPr?.fork === null ? job.request.onPr.headRef : null);
+  const { mirror, job, round, remote, ref } = input;
+  // Someone else's pull request: commits go on top of its branch, never over it; a fork's only
+  // when its author lets maintainers edit it (the forge refuses the push otherwise).
+  const onPr = job.request.onPr;
+  assertBootyBranch(
+    job.branch,
+    onPr && (onPr.fork === null || onPr.maintainerCanModify) ? onPr.headRef : null,
+  );
   if (!job.workspace)
     throw new BootyError('BOOTY_E_GIT_FAILED', { op: 'commit', reason: 'the job has no workspace yet' });
   const start = job.workspace.baseSha;
@@ -58,7 +66,7 @@ export function pushRound(input: {
   const commitOn = (parent: string) =>
     buildCommit({
       mirror,
-      ref: `refs/heads/${job.branch}`,
+      ref,
       parent,
       base: input.base,
       changes: job.changes,
@@ -78,7 +86,7 @@ export function pushRound(input: {
       const tip = await remoteTip(remote, job.branch);
       if (tip === null) throw new BootyError('BOOTY_E_BRANCH_MISSING', { branch: job.branch });
       if (tip === parent) throw failed; // the lease held: the push failed for another reason
-      await fetchTip(remote, job.branch, tip);
+      await fetchTip(remote, job.branch, ref, tip);
       const earlier = await roundCommit(mirror, start, tip, job.jobId, round.n);
       if (earlier) return { commit: earlier.sha, headSha: tip, rebased: earlier.parent !== start };
       const touched = overlap(paths, await changedPaths(mirror, start, tip));
@@ -96,17 +104,10 @@ export function pushRound(input: {
 }
 
 /** Brings the remote's tip into the mirror, on the branch's ref as a sync would. */
-async function fetchTip(remote: BranchRemote, branch: string, tip: string) {
+async function fetchTip(remote: BranchRemote, branch: string, ref: string, tip: string) {
   if (await hasCommit(remote.mirror, tip)) return;
   await git(
-    [
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-write-fetch-head',
-      remote.url,
-      `+refs/heads/${branch}:refs/heads/${branch}`,
-    ],
+    ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote.url, `+refs/heads/${branch}:${ref}`],
     { cwd: remote.mirror, auth: remote.auth, signal: remote.signal, op: 'fetch', remote: true },
   );
 }

@@ -10,6 +10,7 @@ import { type EffectInput, type JobContext, mergeChanges } from '../machines/job
 import { classifyApplied } from '../refine/failure-class.js';
 import { readInstallRecord } from '../sandbox/install-record.js';
 import { writeChanges } from './apply-changes.js';
+import { branchHome, fetchFork } from './branch-home.js';
 import type { Author } from './commit-build.js';
 import { baseEntries, commitAndPush } from './commit-push.js';
 import { type ConfigRef, type RemoteFile, resolveConfigChain } from './config-extends.js';
@@ -418,6 +419,12 @@ export function createWorkspace(options: WorkspaceOptions) {
       mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
       base = await entries();
     }
+    const home = branchHome(job, options.remoteUrl);
+    if (!base && home.fork) {
+      // A fork's commits are in the fork: its branch holds the base, as booty only adds on top.
+      await fetchFork({ mirror, url: home.url, auth: credentials, signal }, job.branch, home.ref);
+      base = await entries();
+    }
     if (!base) {
       // The base commit left the remote's branches: the job's clone still has it.
       const dir = await ensure(job, signal);
@@ -463,35 +470,42 @@ export function createWorkspace(options: WorkspaceOptions) {
    * A follow-up round's start: the mirror synced with the remote, so the PR branch's head is read
    * as it is there (with any commit a human pushed), and the job's clone holding that commit, the
    * round's base. A clone that is gone is made again at that head with no changes, which is where
-   * the round starts.
+   * the round starts. A fork's branch is fetched from the fork into the mirror (branch-home.ts).
    */
   async function syncRound(job: JobContext, signal?: AbortSignal): Promise<{ headSha: string }> {
     const url = options.remoteUrl(job.repo);
-    const mirror = await syncMirror({ root, repo: job.repo, url, auth: await auth(job), signal });
-    const headSha = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${job.branch}^{commit}`], {
+    const credentials = await auth(job);
+    const mirror = await syncMirror({ root, repo: job.repo, url, auth: credentials, signal });
+    const home = branchHome(job, options.remoteUrl);
+    if (home.fork)
+      await fetchFork({ mirror, url: home.url, auth: credentials, signal }, job.branch, home.ref);
+    const headSha = await git(['rev-parse', '--verify', '--quiet', `${home.ref}^{commit}`], {
       cwd: mirror,
       op: 'rev-parse',
     }).catch(() => '');
     if (!headSha) throw new BootyError('BOOTY_E_BRANCH_MISSING', { branch: job.branch });
     const atHead = job.workspace && { ...job.workspace, baseSha: headSha };
     const dir = await ensure({ ...job, workspace: atHead, changes: [] }, signal);
-    await fetchBranch(dir, { mirror, url }, job.branch, headSha);
+    await fetchBranch(dir, { mirror, url }, home.ref, headSha);
     return { headSha };
   }
 
   /**
    * Pushes a round's changes as one commit on the round's base (the job's workspace base, the PR
-   * head at its sync), never dropping a commit someone else pushed (round-push.ts).
+   * head at its sync), never dropping a commit someone else pushed (round-push.ts), to the branch
+   * where it lives (a fork's, when the pull request is from one).
    */
   async function pushRoundJob(job: JobContext, round: Round, signal?: AbortSignal) {
-    const { mirror, base, url, credentials } = await mirrorWithBase(job, signal);
+    const { mirror, base, credentials } = await mirrorWithBase(job, signal);
+    const home = branchHome(job, options.remoteUrl);
     return pushRound({
       mirror,
       job,
       base,
       round,
       author: options.author,
-      remote: { mirror, url, auth: credentials, signal },
+      ref: home.ref,
+      remote: { mirror, url: home.url, auth: credentials, signal },
     });
   }
 

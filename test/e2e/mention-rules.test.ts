@@ -1,12 +1,17 @@
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Responder } from '../../sim/anthropic/anthropic-simulator.js';
+import { changeAnswer, demoResponder, type Scenario, TEST_FILE } from '../../src/demo/demo-script.js';
 import { personOn } from '../support/github-person.js';
+import { exec } from './cli-process.js';
 import { expectReplayVerified } from './conversation-world.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
 
 // Who may call on booty, and what counts as calling it, end to end: a writer's `@booty` on an
 // issue with no label starts a job; a longer login, an e-mail address, a quote or code does not;
-// a reader is told why not; a fork's pull request booty may not push to is answered with what it
-// needs. Real HTTP, git and tests, booty in this process.
+// a reader is told why not; on a fork's pull request booty pushes to the fork's branch when its
+// author lets maintainers edit it, and otherwise says what it needs. Real HTTP, git and tests,
+// booty in this process.
 
 type World = Awaited<ReturnType<typeof e2eWorld>>;
 let w: World | null = null;
@@ -15,8 +20,11 @@ afterEach(async () => {
   w = null;
 });
 
-async function started(env: Record<string, string> = {}) {
-  const world = await e2eWorld('pass');
+async function started(
+  env: Record<string, string> = {},
+  how: { scenario?: Scenario; responder?: Responder } = {},
+) {
+  const world = await e2eWorld(how.scenario ?? 'pass', { responder: how.responder });
   w = world;
   const booty = await world.startInProcess(env);
   const quiet = async () => {
@@ -82,27 +90,106 @@ describe('@booty where no label asked', () => {
     await expectReplayVerified(world.dir, job!.jobId, 'promoted');
   });
 
-  it("on a fork's pull request whose author does not let maintainers edit, says what it needs and starts nothing", async () => {
-    const { world, booty, person, say, bootySaid } = await started();
-    await world.github.pushCommit(OWNER, REPO, {
-      branch: 'feature',
+  it("on a fork's pull request, commits on top of the fork's branch when its author lets maintainers edit, and says what it needs when not", async () => {
+    // The person-pr scenario's model, with a second round that changes another file.
+    const scripted = demoResponder('person-pr');
+    let rounds = 0;
+    const responder: Responder = (request) => {
+      if (request.toolName === 'submit_changes' && request.raw.includes('a follow-up round was asked for')) {
+        rounds += 1;
+        if (rounds > 1)
+          return {
+            answer: {
+              explanation: 'Noted.',
+              changes: [{ path: 'NOTES.md', content: 'notes\n' }],
+              deletePaths: [],
+            },
+          };
+      }
+      return scripted(request);
+    };
+    const { world, booty, person, say, bootySaid } = await started({}, { scenario: 'person-pr', responder });
+    const { supervisor } = booty.server;
+    const fork = await world.github.forkRepo(OWNER, REPO, 'forker');
+    const files = Object.fromEntries(changeAnswer('fixed').changes.map((c) => [c.path, c.content]));
+    const theirs = await world.github.pushCommit('forker', REPO, {
+      branch: 'parse',
+      files,
+      message: 'Add parseDuration',
+      author: 'forker',
+    });
+    const notes = await world.github.pushCommit('forker', REPO, {
+      branch: 'notes',
       files: { 'NOTES.md': 'notes\n' },
       author: 'forker',
     });
-    const { data: pr } = await person('forker', 'read').rest.pulls.create({
-      owner: OWNER,
-      repo: REPO,
-      title: 'Notes',
-      head: 'feature',
-      base: 'main',
-    });
-    world.github.markFork(OWNER, REPO, pr.number, 'forker/tiny-durations', false);
-    await say('maintainer', 'write', pr.number, '@booty add a line to the notes');
+    const open = async (head: string, allowed: boolean) =>
+      (
+        await person('forker', 'read').rest.pulls.create({
+          owner: OWNER,
+          repo: REPO,
+          title: head,
+          head: `forker:${head}`,
+          base: 'main',
+          maintainer_can_modify: allowed,
+        })
+      ).data;
+    const closedBox = await open('notes', false);
+    const ticked = await open('parse', true);
+    expect(ticked.head.repo?.full_name).toBe(`forker/${REPO}`);
+    expect(ticked).toMatchObject({ maintainer_can_modify: true, head: { sha: theirs, ref: 'parse' } });
+    const gitIn =
+      (bare: string) =>
+      async (...args: string[]) =>
+        (await exec('git', ['--git-dir', bare, ...args])).stdout.trim();
+    const baseGit = gitIn(path.join(world.dir, 'github', 'git', OWNER, `${REPO}.git`));
+    const forkGit = gitIn(fork.bareDir);
+    const baseBranches = await baseGit('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads');
+
+    // Edits not allowed: one reply saying what is needed, no job, no model, no push.
+    await say('maintainer', 'write', closedBox.number, '@booty add a line to the notes');
     expect(await booty.store.listJobs()).toEqual([]);
-    const [said] = bootySaid(pr.number);
-    expect(said?.body).toContain('forker/tiny-durations');
-    expect(said?.body).toContain('Allow edits by maintainers');
+    const said = bootySaid(closedBox.number);
+    expect(said).toHaveLength(1);
+    expect(said[0]!.body).toContain(`forker/${REPO}`);
+    expect(said[0]!.body).toContain('Allow edits by maintainers');
     expect(world.anthropic.messages()).toEqual([]);
+    // A question there is answered at the fork's head, which booty reads though it may not push.
+    await say('maintainer', 'write', closedBox.number, '@booty where are durations formatted?');
+    const [question] = await booty.store.listJobs();
+    // It lives with the pull request, as on any person's, and waits for what is asked next.
+    const answered = await supervisor.whenFinished(question!.jobId);
+    expect(answered.context.conversation.rounds).toEqual([expect.objectContaining({ result: 'answered' })]);
+    expect(bootySaid(closedBox.number).at(-1)?.body).toContain(`/blob/${notes}/src/duration.js`);
+
+    // Allowed: a round on the fork's branch, its commit on top of the person's.
+    await say('maintainer', 'write', ticked.number, '@booty please add a case for days ("2d") to the tests.');
+    const job = (await booty.store.listJobs()).find((j) => j.issue === ticked.number);
+    const done = await supervisor.whenFinished(job!.jobId);
+    expect(done.value).toBe('promoted');
+    expect(done.context.request.onPr).toMatchObject({ fork: `forker/${REPO}`, maintainerCanModify: true });
+    const [pushed] = done.context.conversation.rounds.map((r) => r.commit);
+    expect(await forkGit('log', '--format=%H %P', '-2', 'parse')).toBe(
+      `${pushed} ${theirs}\n${theirs} ${await forkGit('rev-parse', 'main')}`,
+    );
+    expect(await forkGit('show', `${pushed}:${TEST_FILE}`)).toContain('2d');
+    expect(await baseGit('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads')).toBe(
+      baseBranches,
+    );
+    expect(world.github.pulls(OWNER, REPO).find((p) => p.number === ticked.number)?.headSha).toBe(pushed);
+
+    // The author unticks the box: the next round's push is refused, and the reply says what is needed.
+    world.github.allowMaintainerEdits(OWNER, REPO, ticked.number, false);
+    const again = await say('maintainer', 'write', ticked.number, '@booty add a line to the notes too');
+    const after = await supervisor.whenFinished(job!.jobId);
+    expect(after.value).toBe('promoted');
+    expect(after.context.conversation.rounds.at(-1)).toMatchObject({ commit: null });
+    expect(await forkGit('rev-parse', 'parse')).toBe(pushed);
+    const refused = bootySaid(ticked.number).filter((c) => c.body.includes(`comment=${again.id} -->`));
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.body).toContain(`the fork forker/${REPO} refused booty's push to its branch`);
+    expect(refused[0]!.body).toContain('Allow edits by maintainers');
+    await expectReplayVerified(world.dir, job!.jobId, 'promoted');
   });
 
   it('a question the token budget cannot pay for is answered so, without the model, and the job ends answered', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bareDir } from '../../sim/github/github-sim-git.js';
 import { branchShas } from '../../sim/github/github-sim-git-objects.js';
 import { pushFiles } from '../support/git-push.js';
-import { BRANCH, OWNER, prWorld, REPO } from './pr-world.js';
+import { ADD_JS, BRANCH, OWNER, prWorld, REPO } from './pr-world.js';
 
 // A PR's life on the simulated GitHub: draft and ready through GraphQL, a push to its head over
 // HTTP, closing, reopening and merging, each with the `pull_request` webhook GitHub sends.
@@ -147,5 +147,54 @@ describe('a PR’s life', () => {
       changes: { title: { from: 'Add add()' } },
       pull_request: { title: 'Add add(), negatives too' },
     });
+  });
+  it("holds a fork's PR: its head in the fork, where a maintainer pushes only to that branch and only while its author allows it", async () => {
+    world = await prWorld();
+    const { sim, hooks, where } = world;
+    const fork = await sim.forkRepo(OWNER, REPO, 'forker');
+    const forkUrl = `${sim.url}/forker/${REPO}.git`;
+    const theirs = await pushFiles(forkUrl, sim.tokenFor('forker'), 'feature', { 'add.js': ADD_JS });
+    const { data: pr } = await world.person('forker').rest.pulls.create({
+      ...where,
+      head: 'forker:feature',
+      base: 'main',
+      title: 'Add add()',
+      maintainer_can_modify: true,
+    });
+    expect(pr).toMatchObject({
+      maintainer_can_modify: true,
+      commits: 1,
+      head: {
+        ref: 'feature',
+        sha: theirs,
+        label: 'forker:feature',
+        repo: { full_name: `forker/${REPO}`, fork: true },
+      },
+      base: { repo: { full_name: `${OWNER}/${REPO}` } },
+    });
+    await sim.settled();
+    hooks.clear();
+
+    const token = sim.tokenFor('booty-bot');
+    const ours = await pushFiles(forkUrl, token, 'feature', { 'add.test.js': 'ok\n' });
+    await sim.settled();
+    expect(hooks.names()).toEqual(['pull_request.synchronize']);
+    expect(hooks.received[0]!.payload).toMatchObject({ number: pr.number, before: theirs, after: ours });
+    // Another branch of the fork is not the pull request's.
+    const elsewhere = await pushFiles(forkUrl, token, 'other', { 'x.js': '\n' }).catch(
+      (e: Error) => e.message,
+    );
+    expect(elsewhere).toContain('is not the head of a pull request that allows edits by maintainers');
+    // The author unticks the box: the fork is closed to the maintainer.
+    sim.allowMaintainerEdits(OWNER, REPO, pr.number, false);
+    const refused = await pushFiles(forkUrl, token, 'feature', { 'y.js': '\n' }).catch(
+      (e: Error) => e.message,
+    );
+    expect(refused).toContain(`Permission to forker/${REPO}.git denied to booty-bot`);
+    expect([...(await branchShas(fork.bareDir)).entries()]).toEqual([
+      ['feature', ours],
+      ['main', (await branchShas(bareDir(sim.dir, OWNER, REPO))).get('main')],
+    ]);
+    expect([...(await branchShas(bareDir(sim.dir, OWNER, REPO))).keys()]).toEqual(['main']);
   });
 });

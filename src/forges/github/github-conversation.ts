@@ -1,4 +1,4 @@
-import type { ConversationGate } from '../forge.js';
+import { type ConversationGate, GONE_FORK } from '../forge.js';
 import type { GitHubClients } from './clients.js';
 import { conversationGate, isWriter } from './conversation-gate.js';
 import { mapped } from './github-errors.js';
@@ -59,7 +59,7 @@ export function githubConversation(clients: GitHubClients): ConversationGate {
         headRef: data.head.ref,
         headSha: data.head.sha,
         // A deleted fork reads as one: booty cannot push to a repository it cannot name.
-        fork: home === `${repo.owner}/${repo.name}` ? null : (home ?? 'unknown/fork'),
+        fork: home === `${repo.owner}/${repo.name}` ? null : (home ?? GONE_FORK),
         maintainerCanModify: data.maintainer_can_modify === true,
       };
     },
