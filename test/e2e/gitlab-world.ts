@@ -14,7 +14,8 @@ export const GL_TOKEN = `glpat-${'e2e'.repeat(8)}`;
 export const GL_SECRET = 'e2e-gitlab-secret-token';
 export const GL_BOT = 'booty-bot';
 
-export async function gitlabWorld(scenario: Scenario = 'pass') {
+/** `settings`: booty.yml lines in place of the sample's `maxAttempts` line, as sampleRepoWith's. */
+export async function gitlabWorld(scenario: Scenario = 'pass', settings?: string) {
   const dir = tempDir('booty-gitlab-e2e-');
   const gitlab = await startGitLabSimulator({
     dir: path.join(dir, 'gitlab'),
@@ -24,7 +25,9 @@ export async function gitlabWorld(scenario: Scenario = 'pass') {
   const repo = path.join(dir, 'sample-repo');
   fs.cpSync(path.join(examplesDir, 'sample-repo'), repo, { recursive: true });
   fs.mkdirSync(path.join(repo, '.gitlab'));
-  fs.renameSync(path.join(repo, '.github', 'booty.yml'), path.join(repo, '.gitlab', 'booty.yml'));
+  const yml = path.join(repo, '.gitlab', 'booty.yml');
+  fs.renameSync(path.join(repo, '.github', 'booty.yml'), yml);
+  if (settings) fs.writeFileSync(yml, fs.readFileSync(yml, 'utf8').replace(/^maxAttempts: \d+$/m, settings));
   await gitlab.createProject(PROJECT, { fromDir: repo });
   const issue = gitlab.createIssue(PROJECT, { ...sampleIssue(), author: 'octocat' }).iid;
   const anthropic = await startAnthropicSimulator({ responder: demoResponder(scenario) });
