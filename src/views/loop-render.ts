@@ -97,7 +97,13 @@ export function escalationLine(ctx: JobContext): string | null {
   const e = ctx.checkpoints.escalation;
   if (!e) return null;
   const asked = [...e.users.map((u) => `@${u}`), ...e.teams.map((t) => `@${t}`)];
-  const how = e.on === 'pr' ? 'asked to review the draft' : 'assigned the issue';
+  // GitLab's adapter names the people in a note; GitHub asks them for a review or assigns them.
+  const how =
+    ctx.repo.forge === 'gitlab'
+      ? `asked for help on the ${e.on === 'pr' ? 'draft merge request' : 'issue'}`
+      : e.on === 'pr'
+        ? 'asked to review the draft'
+        : 'assigned the issue';
   const refused = e.refused.length
     ? ` (GitHub refused ${e.refused.map((r) => `${code(r.name)}: ${r.reason}`).join('; ')})`
     : '';
