@@ -3,8 +3,9 @@ import { BootyError } from '../errors.js';
 import type { DomainEvent } from '../events/catalogue.js';
 import { JobRequested } from '../events/job-events.js';
 import { type Decision, decideNext, initialDecision } from './decision-table.js';
-import { finalStates, type JobStateName, jobMachine } from './job.js';
+import { jobMachine } from './job.js';
 import { jobDecider } from './job-decider.js';
+import { finalStates, type JobStateName } from './job-states.js';
 import { type MachineEvent, toMachineEvent } from './machine-events.js';
 
 // Folding a job's log back into its snapshot. Nothing runs: initialTransition and transition are
