@@ -15,20 +15,14 @@ import {
 } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
-import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machines/fold.js';
+import { foldJob, initialSnapshot, type JobSnapshot } from '../machines/fold.js';
+import { isParked, stateName } from '../machines/job-states.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import type { DeliveryRecord, JobRecord } from '../store/records.js';
 import type { StoreHealth } from '../store/store-health.js';
 import { HeldJobs, type StartGate } from './held-jobs.js';
-import {
-  isParked,
-  type JobChange,
-  JobRunner,
-  jobUpdate,
-  type OutsideEvent,
-  type ReceiveResult,
-} from './job-runner.js';
+import { type JobChange, JobRunner, jobUpdate, type OutsideEvent, type ReceiveResult } from './job-runner.js';
 import { type LeaseCount, LeasedJobs } from './leased-jobs.js';
 import { type CheckedLog, damageIn, newerWriting, readCheckedLog } from './log-check.js';
 

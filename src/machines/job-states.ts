@@ -1,3 +1,5 @@
+import type { JobSnapshot } from './fold.js';
+
 // A job's states by name, apart from the machine: what views, the queue and start-up need to know
 // of a job's state without loading xstate and the machine (which load with the first job run).
 
@@ -45,3 +47,11 @@ export const finalStates = ['merged', 'closed', 'answered', 'failed', 'cancelled
  * slot and no process, until an event wakes it.
  */
 export const waitingStates = ['prOpened', 'promoted', 'awaitingApproval', 'budgetExhausted'] as const;
+
+/** The job's state: the machine is flat, so its value is one of its states' names. */
+export function stateName(snapshot: Pick<JobSnapshot, 'value'>): JobStateName {
+  return snapshot.value as JobStateName;
+}
+
+/** Waiting with its PR, with nothing to do until an outside event comes: the job holds no slot. */
+export const isParked = (snapshot: JobSnapshot) => snapshot.status !== 'done' && snapshot.hasTag('waiting');
