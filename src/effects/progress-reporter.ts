@@ -4,7 +4,7 @@ import { repoFromKey } from '../events/job-events.js';
 import type { ProgressComments, ProgressTarget } from '../forges/forge.js';
 import { progressMarker } from '../forges/markers.js';
 import type { Logger } from '../log.js';
-import { foldJob, type JobSnapshot } from '../machines/fold.js';
+import type { JobSnapshot } from '../machines/fold.js';
 import { type JobContext, jobView } from '../machines/job-context.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
@@ -232,7 +232,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     void reading.then(() => {
       if (e.reading === reading) e.reading = null;
     });
-    return read.then((events) =>
+    // The machine loads with the first job, not at start-up.
+    return Promise.all([read, import('../machines/fold.js')]).then(([events, { foldJob }]) =>
       entries.get(jobId) === e ? schedule(jobId, foldJob(events), events.length) : undefined,
     );
   }
