@@ -1,5 +1,3 @@
-import type { JobSnapshot } from './fold.js';
-
 // A job's states by name, apart from the machine: what views, the queue and start-up need to know
 // of a job's state without loading xstate and the machine (which load with the first job run).
 
@@ -49,9 +47,11 @@ export const finalStates = ['merged', 'closed', 'answered', 'failed', 'cancelled
 export const waitingStates = ['prOpened', 'promoted', 'awaitingApproval', 'budgetExhausted'] as const;
 
 /** The job's state: the machine is flat, so its value is one of its states' names. */
-export function stateName(snapshot: Pick<JobSnapshot, 'value'>): JobStateName {
+export function stateName(snapshot: { value: unknown }): JobStateName {
   return snapshot.value as JobStateName;
 }
 
 /** Waiting with its PR, with nothing to do until an outside event comes: the job holds no slot. */
-export const isParked = (snapshot: JobSnapshot) => snapshot.status !== 'done' && snapshot.hasTag('waiting');
+// A job's snapshot (machines/fold.ts) as far as these read it: this file does not import the machine.
+export const isParked = (snapshot: { status: string; hasTag(tag: 'waiting'): boolean }) =>
+  snapshot.status !== 'done' && snapshot.hasTag('waiting');
