@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { checkLog } from '../src/engine/log-check.js';
+import { foldChecked } from '../src/machines/fold.js';
 import { migrations } from '../src/store/sqlite/migrations.js';
 import { SqliteEventStore } from '../src/store/sqlite/sqlite-event-store.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
@@ -109,7 +110,7 @@ export default async function run(): Promise<BenchResult[]> {
     done = 0;
     // As a restart does: every unfinished job, parked or not, checked as `--verify` checks it.
     for (const id of jobIds) {
-      const checked = checkLog(id, await store.readStream(id));
+      const checked = checkLog(id, await store.readStream(id), foldChecked);
       if (checked.damage) throw checked.damage;
       if (checked.snapshot.status === 'done' || checked.snapshot.hasTag('waiting')) done++;
     }

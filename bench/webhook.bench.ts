@@ -498,7 +498,7 @@ async function serve(target: Target) {
     // booty serve logs as it would in production (info); the output is discarded.
     const log = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null' }) });
     const server = await startServer(
-      composeBooty({ env, log, effects: scriptedEffects().impls, server: true }),
+      await composeBooty({ env, log, effects: scriptedEffects().impls, server: true }),
     );
     url = server.url;
     close = server.close;

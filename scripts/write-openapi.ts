@@ -10,7 +10,7 @@ import { createLogger } from '../src/log.js';
 import { composeBooty } from '../src/main/compose.js';
 
 const env = loadEnv({ BOOTY_DB: ':memory:', GITHUB_WEBHOOK_SECRET: 'unused', BOOTY_WORKDIR: os.tmpdir() });
-const booty = composeBooty({ env, log: createLogger({ level: 'silent' }), effects: {} });
+const booty = await composeBooty({ env, log: createLogger({ level: 'silent' }), effects: {} });
 const { document } = await openApiDocument({ ...booty, config: intakeConfig(env) });
 await booty.close();
 fs.writeFileSync(

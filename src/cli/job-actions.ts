@@ -43,7 +43,7 @@ export async function jobAction(
   }
   try {
     const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
-    const booty = composeBooty({ env, log, concurrency: 1, observers: [stateEcho(io)] });
+    const booty = await composeBooty({ env, log, concurrency: 1, observers: [stateEcho(io)] });
     try {
       const job = await booty.store.getJob(jobId);
       if (!job) throw new BootyError('BOOTY_E_STREAM_NOT_FOUND', { streamId: jobId });

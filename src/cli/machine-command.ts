@@ -1,7 +1,7 @@
 import { jobPath } from '../engine/timeline.js';
 import { BootyError } from '../errors.js';
 import { machineGraph, machineJson, machineMermaid, mermaidWithPath } from '../machines/diagram.js';
-import { waitingStates } from '../machines/job.js';
+import { waitingStates } from '../machines/job-states.js';
 import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
 import { table } from './format.js';
 

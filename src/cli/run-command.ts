@@ -61,7 +61,7 @@ export const runCommand: Command = {
     // a second time, in the workspace the server uses. It does not wait for the holder to exit.
     const lock = await lockStore(env.BOOTY_DB, { waitMs: 0 });
     const log = createLogger({ level: env.LOG_LEVEL, destination: process.stderr });
-    const booty = composeBootyOrRelease(lock, { env, log, concurrency: 1, observers: [stateEcho(io)] });
+    const booty = await composeBootyOrRelease(lock, { env, log, concurrency: 1, observers: [stateEcho(io)] });
     const { supervisor } = booty;
     try {
       const issue = await booty.forge!.effects.getIssue(repo, Number(number));
@@ -96,9 +96,9 @@ export const runCommand: Command = {
   },
 };
 
-function composeBootyOrRelease(lock: DbLock, config: BootyConfig) {
+async function composeBootyOrRelease(lock: DbLock, config: BootyConfig) {
   try {
-    return composeBooty(config);
+    return await composeBooty(config);
   } catch (err) {
     lock.release();
     throw err;

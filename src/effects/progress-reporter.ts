@@ -4,14 +4,13 @@ import { repoFromKey } from '../events/job-events.js';
 import type { ProgressComments, ProgressTarget } from '../forges/forge.js';
 import { progressMarker } from '../forges/markers.js';
 import type { Logger } from '../log.js';
-import { foldJob, type JobSnapshot } from '../machines/fold.js';
+import type { JobSnapshot } from '../machines/fold.js';
 import { type JobContext, jobView } from '../machines/job-context.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import { jobViewUrl } from '../views/job-link.js';
-import { carriedDependencies, renderPrBody } from '../views/pr-body.js';
-import { renderProgress } from '../views/progress-render.js';
+import { onFirstUse } from './on-first-use.js';
 
 // The progress comment, and the body of the job's PR, as a projection of the job's log. Every logged event may change it; the
 // reporter keeps at most one request in flight per job and always writes the latest state, so a
@@ -86,6 +85,13 @@ interface Entry {
   reading: Promise<void> | null;
 }
 
+// The renderers (the comment, the PR body, and the views they draw on) load with the first job's
+// first write: an idle serve has nothing to render.
+const renderers = onFirstUse(async () => ({
+  ...(await import('../views/progress-render.js')),
+  ...(await import('../views/pr-body.js')),
+}));
+
 export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
   const log = options.log?.child({ component: 'progress' });
   const attempts = options.attempts ?? 4;
@@ -123,6 +129,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
         .catch((err) => log?.warn({ jobId: ctx.jobId, err: String(err) }, 'no 👀 reaction'));
       e.reacted = true;
     }
+    const { renderProgress } = await renderers();
     const rendered = renderProgress(snapshot, { jobViewUrl: link(ctx.jobId), sandbox: options.sandbox });
     const body = options.scrub ? options.scrub(rendered) : rendered;
     e.comment = await options.comments.write(ctx, body, e.comment);
@@ -146,6 +153,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     if (!ctx.pr || ctx.request.onPr || ctx.round) return;
     const target = { ...ctx, pr: ctx.pr.number };
     const current = e.prBody ?? (await options.comments.readPrBody(target));
+    const { carriedDependencies, renderPrBody } = await renderers();
     // An older log did not record the dependencies: the body's own section is carried over.
     const carried = ctx.pr.dependencies ? null : carriedDependencies(current);
     const rendered = renderPrBody(ctx, { carried, sandbox: options.sandbox });
@@ -225,8 +233,12 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
   /** Reads the log and shows it, unless the job has left (or settled) meanwhile. */
   function refresh(jobId: string): Promise<void> {
     const e = entry(jobId);
-    const read = readJobLog(options.store, jobId);
-    const reading: Promise<void> = read.then(
+    // The machine loads with the first job, not at start-up. The reading ends once the log is
+    // folded, as the show is scheduled: who waits for it finds the show running.
+    const folded = Promise.all([readJobLog(options.store, jobId), import('../machines/fold.js')]).then(
+      ([events, { foldJob }]) => ({ snapshot: foldJob(events), version: events.length }),
+    );
+    const reading: Promise<void> = folded.then(
       () => undefined,
       () => undefined,
     );
@@ -234,8 +246,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     void reading.then(() => {
       if (e.reading === reading) e.reading = null;
     });
-    return read.then((events) =>
-      entries.get(jobId) === e ? schedule(jobId, foldJob(events), events.length) : undefined,
+    return folded.then(({ snapshot, version }) =>
+      entries.get(jobId) === e ? schedule(jobId, snapshot, version) : undefined,
     );
   }
 

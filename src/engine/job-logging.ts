@@ -1,6 +1,5 @@
 import type { Logger } from '../log.js';
-import { stateName } from '../machines/fold.js';
-import { isParked } from './job-runner.js';
+import { isParked, stateName } from '../machines/job-states.js';
 import type { JobObserver } from './supervisor.js';
 
 // One log line per event a job logs, from a child logger carrying the job id, so a job's story can

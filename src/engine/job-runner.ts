@@ -9,6 +9,7 @@ import type { EffectImpl, EffectImpls } from '../machines/effect-contract.js';
 import { type JobSnapshot, jobInput, nextSnapshot, stateName } from '../machines/fold.js';
 import { type JobMachine, jobMachine } from '../machines/job.js';
 import { tokensSpent } from '../machines/job-context.js';
+import { isParked } from '../machines/job-states.js';
 import { type MachineEvent, toDomainEvent } from '../machines/machine-events.js';
 import type { EventStore } from '../store/event-store.js';
 import type { DeliveryRecord, EventMeta, JobUpdate } from '../store/records.js';
@@ -51,9 +52,6 @@ export interface RunnerOptions {
 export type OutsideEvent = JobCancelled | ConversationEvent;
 
 export type ReceiveResult = 'received' | 'duplicate' | 'finished' | 'ignored';
-
-/** Waiting with its PR, with nothing to do until an outside event comes: the job holds no slot. */
-export const isParked = (snapshot: JobSnapshot) => snapshot.status !== 'done' && snapshot.hasTag('waiting');
 
 export class JobRunner {
   readonly jobId: string;

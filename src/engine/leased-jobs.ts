@@ -1,6 +1,6 @@
 import { BootyError } from '../errors.js';
 import type { JobSnapshot } from '../machines/fold.js';
-import { waitingStates } from '../machines/job.js';
+import { waitingStates } from '../machines/job-states.js';
 import type { EventStore } from '../store/event-store.js';
 import type { Delay, JobLeases, Lease } from '../store/job-leases.js';
 import type { JobRecord } from '../store/records.js';

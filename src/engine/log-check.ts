@@ -1,5 +1,5 @@
 import { BootyError, isBootyError } from '../errors.js';
-import { foldChecked, type JobSnapshot } from '../machines/fold.js';
+import type { foldChecked, JobSnapshot } from '../machines/fold.js';
 import type { EventStore } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
 import { type LogEntry, toLogEntry } from '../store/job-log.js';
@@ -17,7 +17,7 @@ import { eventLabel } from './timeline.js';
 
 export type CheckedLog = { damage: null; events: LogEntry[]; snapshot: JobSnapshot } | { damage: BootyError };
 
-export function checkLog(jobId: string, rows: readonly StoredEvent[]): CheckedLog {
+export function checkLog(jobId: string, rows: readonly StoredEvent[], fold: typeof foldChecked): CheckedLog {
   // A job is created with its first event, in one commit: a job with none lost them all.
   const tampered =
     rows.length === 0 ? { seq: 1, reason: 'event 1 is missing (the log holds no events)' } : brokenAt(rows);
@@ -40,7 +40,7 @@ export function checkLog(jobId: string, rows: readonly StoredEvent[]): CheckedLo
   }
   let folded: ReturnType<typeof foldChecked>;
   try {
-    folded = foldChecked(events);
+    folded = fold(events);
   } catch (err) {
     // A log that does not start with its request.
     if (isBootyError(err, 'BOOTY_E_EVENT_INVALID')) return { damage: err };
@@ -65,8 +65,14 @@ export const newerWriting = (err: unknown) =>
   isBootyError(err, 'BOOTY_E_EVENT_UNKNOWN_TYPE') || isBootyError(err, 'BOOTY_E_EVENT_UNKNOWN_VERSION');
 
 /** The job's log, read and checked. */
-export const readCheckedLog = async (store: Pick<EventStore, 'readStream'>, jobId: string) =>
-  checkLog(jobId, await store.readStream(jobId));
+export async function readCheckedLog(
+  store: Pick<EventStore, 'readStream'>,
+  jobId: string,
+): Promise<CheckedLog> {
+  // The machine (and xstate) loads with the first log folded, not at start-up.
+  const { foldChecked } = await import('../machines/fold.js');
+  return checkLog(jobId, await store.readStream(jobId), foldChecked);
+}
 
 /** The damage a runner found in its job's log (BOOTY_E_JOB_DAMAGED carries it), or null. */
 export const damageIn = (err: unknown): BootyError | null =>

@@ -15,20 +15,15 @@ import {
 } from '../events/job-events.js';
 import { MACHINE_VERSION } from '../events/versions.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
-import { foldJob, initialSnapshot, type JobSnapshot, stateName } from '../machines/fold.js';
+import type { JobSnapshot } from '../machines/fold.js';
+import { isParked, stateName } from '../machines/job-states.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import type { DeliveryRecord, JobRecord } from '../store/records.js';
 import type { StoreHealth } from '../store/store-health.js';
 import { HeldJobs, type StartGate } from './held-jobs.js';
-import {
-  isParked,
-  type JobChange,
-  JobRunner,
-  jobUpdate,
-  type OutsideEvent,
-  type ReceiveResult,
-} from './job-runner.js';
+import { type JobEngine, loadJobEngine } from './job-engine.js';
+import type { JobChange, JobRunner, OutsideEvent, ReceiveResult } from './job-runner.js';
 import { type LeaseCount, LeasedJobs } from './leased-jobs.js';
 import { type CheckedLog, damageIn, newerWriting, readCheckedLog } from './log-check.js';
 
@@ -118,6 +113,8 @@ export class Supervisor {
   private readonly leased: LeasedJobs | null;
   /** Reports of damaged jobs under way that no caller waits for. */
   private readonly telling = new Set<Promise<void>>();
+  /** Loaded with the first job this process touches (src/engine/job-engine.ts). */
+  private engine: JobEngine | null = null;
   /** New jobs the gate holds back: offered again when it said to look again. */
   private readonly held = new HeldJobs({
     now: () => this.now(),
@@ -168,7 +165,10 @@ export class Supervisor {
     const unreported = await store.listUnreported();
     const lagging = new Set(unreported.map((j) => j.jobId));
     const resumed: string[] = [];
-    for (const job of await store.listJobs({ unfinished: true })) {
+    const unfinished = await store.listJobs({ unfinished: true });
+    // With leases, this worker may run any worker's job from the queue at once.
+    if (this.leased || unfinished.length > 0 || unreported.length > 0) await this.load();
+    for (const job of unfinished) {
       const checked = await this.bootCheck(job.jobId);
       if (!checked) continue;
       if (checked.damage) {
@@ -206,7 +206,7 @@ export class Supervisor {
         // A finished log that no longer reads is no reason not to start: it is reported.
         let snapshot: JobSnapshot;
         try {
-          snapshot = foldJob(await readJobLog(store, job.jobId));
+          snapshot = this.loaded.foldJob(await readJobLog(store, job.jobId));
         } catch (err) {
           this.options.onError?.(err, job.jobId);
           continue;
@@ -253,6 +253,7 @@ export class Supervisor {
 
   /** Runs one unfinished job from its log (a no-op when it is finished, queued or running). */
   async resume(jobId: string) {
+    if (!this.engine) await this.load();
     if ((await this.options.store.getJob(jobId))?.final === false) await this.enqueue(jobId);
   }
 
@@ -261,6 +262,7 @@ export class Supervisor {
    * one that appends to the log of a job that waits. A waiting job the event gave work starts.
    */
   async receive(jobId: string, event: OutsideEvent, delivery?: DeliveryRecord): Promise<ReceiveResult> {
+    if (!this.engine) await this.load();
     const { leased } = this;
     for (let tries = 1, fresh = false; ; tries++) {
       // A runner here that has stopped (a conflict, a lapse, a shutdown) writes nothing more: the
@@ -323,7 +325,8 @@ export class Supervisor {
     // A job cancelled while it waited for a slot is finished now, not when the slot frees up.
     const pending = this.finished.get(jobId);
     if (pending && !(await this.options.store.getJob(jobId))?.final) return pending;
-    return foldJob(await readJobLog(this.options.store, jobId));
+    if (!this.engine) await this.load();
+    return this.loaded.foldJob(await readJobLog(this.options.store, jobId));
   }
 
   /** Resolves when no job is running or queued, and no damaged job's report is under way. */
@@ -406,6 +409,7 @@ export class Supervisor {
     delivery: DeliveryRecord,
     request: JobRequest,
   ): Promise<'created' | 'duplicate' | 'taken'> {
+    if (!this.engine) await this.load();
     const created = await this.create(jobId, delivery, request).catch((err: unknown) => {
       if (isBootyError(err, 'BOOTY_E_ISSUE_HAS_JOB')) return 'taken' as const;
       throw err;
@@ -426,7 +430,7 @@ export class Supervisor {
     const { store } = this.options;
     const earlier = await store.jobsForIssue(repoKey(request.repo), request.issue.number);
     const last = earlier.at(-1);
-    const previousPr = last ? foldJob(await readJobLog(store, last.jobId)).context.pr : null;
+    const previousPr = last ? this.loaded.foldJob(await readJobLog(store, last.jobId)).context.pr : null;
     const parsed = JobRequested.parse({
       ...request,
       type: 'JobRequested',
@@ -443,7 +447,7 @@ export class Supervisor {
         ? { jobId: last.jobId, pr: previousPr ? { number: previousPr.number, url: previousPr.url } : null }
         : null,
     });
-    const initial = initialSnapshot(parsed);
+    const initial = this.loaded.initialSnapshot(parsed);
     const { type, ...data } = parsed;
     const appended = await store.append(
       jobId,
@@ -461,14 +465,25 @@ export class Supervisor {
           },
         },
       ],
-      { job: { ...jobUpdate(initial), installation: parsed.installationId }, delivery },
+      { job: { ...this.loaded.jobUpdate(initial), installation: parsed.installationId }, delivery },
     );
     return appended.duplicate ? null : { jobId, version: 1, eventType: type, snapshot: initial };
   }
 
+  /** Loads the job engine. Callers skip it once loaded, so a loaded supervisor's turns take no extra pause. */
+  private async load(): Promise<void> {
+    this.engine ??= await loadJobEngine();
+  }
+
+  /** The job engine, loaded by every entry that leads to a job (boot with jobs, request, receive, resume). */
+  private get loaded(): JobEngine {
+    if (!this.engine) throw new Error('the job engine is used before it was loaded');
+    return this.engine;
+  }
+
   /** `quiet`: a runner that only appends an outside event, whose conflicts are retried, not reported. */
   private runner(jobId: string, { quiet = false } = {}): JobRunner {
-    const runner: JobRunner = new JobRunner(jobId, {
+    const runner: JobRunner = new this.loaded.JobRunner(jobId, {
       store: this.options.store,
       effects: this.options.effects,
       effectOptions: { clock: this.options.clock, observe: this.options.observeEffect },
@@ -555,7 +570,8 @@ export class Supervisor {
     let parked: JobSnapshot | null = null;
     const done = this.queue.add(async () => {
       try {
-        if (!this.taking || runner.isStopped) return foldJob(await readJobLog(this.options.store, jobId));
+        if (!this.taking || runner.isStopped)
+          return this.loaded.foldJob(await readJobLog(this.options.store, jobId));
         const recheckAt = await this.gated(jobId);
         if (recheckAt !== null) {
           this.held.add(jobId, recheckAt);

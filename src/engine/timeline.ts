@@ -1,6 +1,6 @@
 import { BootyError } from '../errors.js';
 import { repoKey } from '../events/job-events.js';
-import { type FoldStep, firstDivergence, foldSteps, type JobSnapshot } from '../machines/fold.js';
+import type { FoldStep, JobSnapshot } from '../machines/fold.js';
 import type { EventStore } from '../store/event-store.js';
 import { brokenAt } from '../store/hash-chain.js';
 import { type LogEntry, toLogEntry } from '../store/job-log.js';
@@ -55,6 +55,7 @@ export async function readTimeline(store: EventStore, jobId: string, until?: num
       reason: `--until ${until} is past the end: job ${jobId} has ${events.length} events`,
     });
   }
+  const { firstDivergence, foldSteps } = await import('../machines/fold.js');
   const steps = foldSteps(events, until);
   const diverged = firstDivergence(steps);
   const last = steps[steps.length - 1]!;

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { readTimeline } from '../engine/timeline.js';
 import type { EventStore } from '../store/event-store.js';
-import { renderJobList, renderJobView } from '../views/job-view.js';
 
 // The job view, served: a list of jobs at `/` and each job's page at `/jobs/:id/view`, the same
 // page `booty replay --html` writes, kept live by server-sent events that say "changed" when the
@@ -46,6 +45,8 @@ export async function dashboardRoutes(app: FastifyInstance, deps: { store: Event
 
   app.get('/', async (_request, reply) => {
     const jobs = (await deps.store.listJobs()).sort((a, b) => b.createdAt - a.createdAt);
+    // The views (and the machine their diagram draws) load with the first page asked for.
+    const { renderJobList } = await import('../views/job-view.js');
     return reply.type('text/html; charset=utf-8').send(renderJobList(jobs, { live: '/stream' }));
   });
 
@@ -53,6 +54,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: { store: Event
     const { id } = JobParams.parse(request.params);
     const timeline = await readTimeline(deps.store, id);
     const live = `/jobs/${encodeURIComponent(id)}/stream`;
+    const { renderJobView } = await import('../views/job-view.js');
     return reply.type('text/html; charset=utf-8').send(renderJobView(timeline, { live }));
   });
 

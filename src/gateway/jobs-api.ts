@@ -1,4 +1,3 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { BootyError } from '../errors.js';
 import type { Intake } from '../intake/deliveries.js';
@@ -8,6 +7,7 @@ import { type ApiAuth, identify, rateKey } from './api-auth.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import type { ReadIssue } from './jobs-write-routes.js';
 import { documentedRoutes, openApiDocument } from './openapi-document.js';
+import { rateLimit } from './rate-limit.js';
 import { viewGuard, viewTokenRoute } from './view-auth.js';
 import { viewOffPage } from './view-pages.js';
 
@@ -30,13 +30,7 @@ export interface JobsApiDeps {
 
 export async function jobsApi(app: FastifyInstance, deps: JobsApiDeps) {
   app.addHook('onRequest', identify(deps.auth));
-  await app.register(rateLimit, {
-    max: deps.rateLimit,
-    timeWindow: 60_000,
-    keyGenerator: rateKey,
-    errorResponseBuilder: (_request, context) =>
-      new BootyError('BOOTY_E_API_RATE_LIMITED', { max: context.max, after: context.after }),
-  });
+  app.addHook('onRequest', rateLimit({ max: deps.rateLimit, windowMs: 60_000, key: rateKey }));
   await app.register(documentedApi, deps);
   if (deps.dashboard) await app.register(viewRoutes, deps);
   else await app.register(viewOffRoutes);

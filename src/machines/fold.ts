@@ -3,8 +3,13 @@ import { BootyError } from '../errors.js';
 import type { DomainEvent } from '../events/catalogue.js';
 import { JobRequested } from '../events/job-events.js';
 import { type Decision, decideNext, initialDecision } from './decision-table.js';
-import { finalStates, type JobStateName, jobMachine } from './job.js';
+import { jobMachine } from './job.js';
 import { jobDecider } from './job-decider.js';
+import { finalStates, stateName } from './job-states.js';
+
+// stateName lives with the state names, loaded without the machine; many readers take it from here.
+export { stateName };
+
 import { type MachineEvent, toMachineEvent } from './machine-events.js';
 
 // Folding a job's log back into its snapshot. Nothing runs: initialTransition and transition are
@@ -27,11 +32,6 @@ export interface FoldStep {
   state: string;
   recorded: string | null;
   snapshot: JobSnapshot;
-}
-
-/** The job's state: the machine is flat, so its value is one of its states' names. */
-export function stateName(snapshot: { value: unknown }): JobStateName {
-  return snapshot.value as JobStateName;
 }
 
 /** The machine input a job's log starts with. */

@@ -15,8 +15,6 @@ import {
 } from '../env.js';
 import { isBootyError } from '../errors.js';
 import type { Forge } from '../forges/forge.js';
-import { createGitHubForge } from '../forges/github/github-forge.js';
-import { createGitLabForge } from '../forges/gitlab/gitlab-forge.js';
 import { createMetrics, type GatewayMetrics } from '../gateway/metrics.js';
 import { Intake } from '../intake/deliveries.js';
 import type { Logger } from '../log.js';
@@ -84,7 +82,36 @@ export interface Booty {
   close(): Promise<void>;
 }
 
-export function composeBooty(config: BootyConfig): Booty {
+type ForgeMaker = (options: {
+  env: BootyConfig['env'];
+  log: Logger;
+  scrub: (text: string) => string;
+  sandbox: ReturnType<typeof sandboxChoice>;
+}) => Forge & { secrets: string[] };
+
+/**
+ * Builds booty's parts. Async for one reason: each forge adapter is loaded only where the env serves
+ * it (a GitHub serve holds no GitLab code), and not at all with a config's own effects.
+ */
+export async function composeBooty(config: BootyConfig): Promise<Booty> {
+  const served = servedForges(config.env);
+  const makers = new Map<'github' | 'gitlab', ForgeMaker>();
+  if (!config.effects)
+    for (const name of served)
+      makers.set(
+        name,
+        name === 'gitlab'
+          ? (await import('../forges/gitlab/gitlab-forge.js')).createGitLabForge
+          : (await import('../forges/github/github-forge.js')).createGitHubForge,
+      );
+  return composeWith(config, served, makers);
+}
+
+function composeWith(
+  config: BootyConfig,
+  served: ReturnType<typeof servedForges>,
+  makers: Map<'github' | 'gitlab', ForgeMaker>,
+): Booty {
   const { env } = config;
   const worker = workerId(env);
   // Every line names the worker: with many, a job's story is read across their logs.
@@ -107,9 +134,7 @@ export function composeBooty(config: BootyConfig): Booty {
     const sandbox = sandboxChoice(env.BOOTY_SANDBOX, config.defaultSandbox ?? 'auto');
     // The one place adapters are picked: BOOTY_FORGE, else each forge the env configures (env.ts);
     // with two, each job's calls go to its repository's forge (routed-forge.ts).
-    const served = servedForges(env);
-    const make = (name: 'github' | 'gitlab') =>
-      (name === 'gitlab' ? createGitLabForge : createGitHubForge)({ env, log, scrub, sandbox });
+    const make = (name: 'github' | 'gitlab') => makers.get(name)!({ env, log, scrub, sandbox });
     forge = config.effects
       ? null
       : served.length === 1

@@ -181,7 +181,7 @@ export async function startBooty(
     : await lockStore(storeLocation(config.env), { waitMs: config.env.BOOTY_LOCK_WAIT_MS });
   let booty: Booty;
   try {
-    booty = composeBooty({ ...config, server: true });
+    booty = await composeBooty({ ...config, server: true });
   } catch (err) {
     lock?.release();
     throw err;

@@ -1,5 +1,5 @@
-import type { JobStateName } from '../machines/job.js';
 import type { JobContext } from '../machines/job-context.js';
+import type { JobStateName } from '../machines/job-states.js';
 import { plural } from '../text.js';
 import { roundLine } from './round-record.js';
 

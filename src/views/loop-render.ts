@@ -1,7 +1,7 @@
 import type { Analysis } from '../events/effect-results.js';
 import { attemptTrend, improvementRule } from '../machines/attempt-progress.js';
-import type { JobStateName } from '../machines/job.js';
 import { type JobContext, tokensSpent, usdBaseOf, usdCapOf } from '../machines/job-context.js';
+import type { JobStateName } from '../machines/job-states.js';
 import { code } from './markdown-format.js';
 
 // The refine loop's checkpoints as people read them: the plan waiting for approval, the budget a

@@ -157,7 +157,7 @@ export async function startTestServer(
   const metrics = createMetrics({ defaultMetrics: false });
   const effects = gatedEffects({ gated: options.gated });
   const server = await startServer(
-    composeBooty({ env, log, metrics, effects: effects.impls, store: options.store, server: true }),
+    await composeBooty({ env, log, metrics, effects: effects.impls, store: options.store, server: true }),
     undefined,
     options.readIssue,
   );

@@ -22,7 +22,7 @@ const env = loadEnv({
   GITHUB_WEBHOOK_SECRET: 'unused',
   BOOTY_WORKDIR: path.join(dir, 'work'),
 });
-const booty = composeBooty({ env, log: captureLog().log, effects: scriptedEffects().impls });
+const booty = await composeBooty({ env, log: captureLog().log, effects: scriptedEffects().impls });
 afterAll(() => booty.close());
 
 describe('the OpenAPI document', () => {

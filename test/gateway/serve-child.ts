@@ -13,7 +13,7 @@ try {
   const env = loadEnv(process.env);
   const log = createLogger({ level: 'warn' });
   const effects = gatedEffects({ gated: true }).impls;
-  const server = await startServer(composeBooty({ env, log, effects, server: true }));
+  const server = await startServer(await composeBooty({ env, log, effects, server: true }));
   installShutdownSignals(server, { log });
   process.send?.({ url: server.url });
 } catch (err) {

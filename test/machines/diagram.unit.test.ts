@@ -9,7 +9,8 @@ import {
   mermaidWithPath,
   restingGraph,
 } from '../../src/machines/diagram.js';
-import { finalStates, JOB_STATES, jobMachine, transientStates } from '../../src/machines/job.js';
+import { jobMachine } from '../../src/machines/job.js';
+import { finalStates, JOB_STATES, transientStates } from '../../src/machines/job-states.js';
 
 const lines = (text: string) => text.split('\n');
 

@@ -23,6 +23,14 @@ vi.mock('../../src/claude/claude-effects.js', async (original) => {
   loaded.add('Claude');
   return original();
 });
+vi.mock('../../src/forges/github/github-effects.js', async (original) => {
+  loaded.add('GitHub effects');
+  return original();
+});
+vi.mock('../../src/forges/gitlab/gitlab-forge.js', async (original) => {
+  loaded.add('GitLab');
+  return original();
+});
 
 describe('the composition root', () => {
   it('composes and closes a booty with its real effects without loading what only a job needs', async () => {
@@ -33,7 +41,7 @@ describe('the composition root', () => {
       GITHUB_TOKEN: 'ghp_0123456789abcdefghijklmnopqrstuvwxyz',
       ANTHROPIC_API_KEY: 'test-key',
     });
-    const booty = composeBooty({ env, log: pino({ level: 'silent' }), server: true });
+    const booty = await composeBooty({ env, log: pino({ level: 'silent' }), server: true });
     expect(booty.runtime).not.toBeNull();
     expect(await booty.supervisor.boot()).toEqual([]);
     await booty.close();

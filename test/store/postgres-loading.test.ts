@@ -23,7 +23,7 @@ describe('loading pg', () => {
   it("given a SQLite booty, then composing, booting and closing it loads no pg nor pg-boss; a postgres:// store does, and a serve's pg-boss too", async () => {
     const dir = tempDir('booty-loading-');
     const env = loadEnv({ BOOTY_DB: path.join(dir, 'booty.db'), BOOTY_WORKDIR: path.join(dir, 'work') });
-    const booty = composeBooty({ env, log: pino({ level: 'silent' }), effects: {}, server: true });
+    const booty = await composeBooty({ env, log: pino({ level: 'silent' }), effects: {}, server: true });
     expect(await booty.supervisor.boot()).toEqual([]);
     await booty.close();
     expect(loaded).toEqual({ pg: 0, pgBoss: 0 });

@@ -1,4 +1,4 @@
-import { GraphqlResponseError } from '@octokit/graphql';
+import type { GraphqlResponseError } from '@octokit/graphql';
 import { BootyError } from '../../errors.js';
 import { scrubSecrets } from '../../secrets/scrub.js';
 
@@ -39,7 +39,7 @@ export function githubMessage(err: unknown): string {
 
 export function githubError(err: unknown): BootyError | unknown {
   if (err instanceof BootyError) return err;
-  if (err instanceof GraphqlResponseError) {
+  if (isGraphqlError(err)) {
     const errors = (err.errors ?? []) as { type?: string; message: string }[];
     const reason = errors.map((e) => (e.type ? `${e.type}: ${e.message}` : e.message)).join('; ');
     const named = /\b(mutation|query)\s+(\w+)/.exec(String(err.request.query));
@@ -98,3 +98,10 @@ export async function mapped<T>(call: () => Promise<T>): Promise<T> {
     throw githubError(err);
   }
 }
+
+/**
+ * octokit's GraphQL error, known by its name: octokit loads with the first request
+ * (clients.ts), and an idle serve need not load it only to recognise its errors.
+ */
+const isGraphqlError = (err: unknown): err is GraphqlResponseError<unknown> =>
+  err instanceof Error && err.name === 'GraphqlResponseError';

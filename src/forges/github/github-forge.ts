@@ -1,11 +1,11 @@
 import type { Env } from '../../env.js';
 import type { Logger } from '../../log.js';
 import type { SandboxChoice } from '../../sandbox/sandbox-mode.js';
+import { effectsOnFirstUse } from '../effects-on-first-use.js';
 import type { Forge, ProgressComments } from '../forge.js';
 import { authFromEnv } from './auth.js';
 import { createGitHubClients, type GitHubClients } from './clients.js';
 import { githubConversation } from './github-conversation.js';
-import { createGitHubEffects } from './github-effects.js';
 import { githubWebhooks } from './github-webhooks.js';
 import { hookDeliveries } from './hook-deliveries.js';
 import { readPrBody, updatePrBody } from './pr-body.js';
@@ -70,7 +70,9 @@ export function githubForge(options: {
     secrets: options.secrets ?? [],
     webhooks: githubWebhooks,
     conversation: githubConversation(clients),
-    effects: createGitHubEffects({ clients, log, scrub, sandbox }),
+    effects: effectsOnFirstUse(async () =>
+      (await import('./github-effects.js')).createGitHubEffects({ clients, log, scrub, sandbox }),
+    ),
     progress: githubProgress(clients),
     remote: {
       url: (repo) => clients.gitRemoteUrl(repo),

@@ -1,56 +1,12 @@
-import { z } from 'zod';
-import { BootyError } from '../../errors.js';
-import type { ForgeWebhooks, RawDelivery } from '../forge.js';
-import { classifyDelivery } from './classify.js';
-import { checkSignature } from './signature.js';
-import { decodeWebhookBody, MAX_WEBHOOK_BYTES } from './webhook-body.js';
+import type { ForgeWebhooks } from '../forge.js';
+import { MAX_WEBHOOK_BYTES } from './webhook-body.js';
 
-// A GitHub delivery read: the signature over the raw bytes first, then the headers that name it,
-// then the body, then what it asks (classify.ts). Each refusal is booty's error, named.
-
-const DeliveryId = z.string().trim().min(1).max(200);
-const EventName = z.string().regex(/^[a-z_]{1,64}$/, 'is not a GitHub event name');
+// GitHub's webhooks as the route meets them. The reader (signature, headers, body, and what the
+// delivery asks: read-delivery.ts, classify.ts) loads with the first delivery, not at start-up.
 
 export const githubWebhooks: ForgeWebhooks = {
   maxBytes: MAX_WEBHOOK_BYTES,
   idHeader: 'x-github-delivery',
   eventHeader: 'x-github-event',
-  async read(raw, config) {
-    const text = raw.body.toString('utf8');
-    const check = await checkSignature({
-      body: text,
-      signature: header(raw, 'x-hub-signature-256'),
-      secrets: config.secrets,
-    });
-    if (!check.ok) throw new BootyError('BOOTY_E_WEBHOOK_SIGNATURE', { reason: check.reason });
-    const id = requiredHeader(raw, 'x-github-delivery', DeliveryId);
-    const event = requiredHeader(raw, 'x-github-event', EventName);
-    const payload = decodeWebhookBody(text, header(raw, 'content-type'));
-    const { action, intent } = classifyDelivery(event, payload, config);
-    return { delivery: { id, event, action }, intent, installationId: installationOf(payload) };
-  },
+  read: async (raw, config) => (await import('./read-delivery.js')).readDelivery(raw, config),
 };
-
-const installationOf = (payload: unknown): number | null => {
-  const id = (payload as { installation?: { id?: unknown } } | null)?.installation?.id;
-  return typeof id === 'number' ? id : null;
-};
-
-function header(raw: RawDelivery, name: string): string | undefined {
-  const value = raw.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function requiredHeader(raw: RawDelivery, name: string, schema: z.ZodType<string>): string {
-  const value = header(raw, name);
-  if (value === undefined)
-    throw new BootyError('BOOTY_E_WEBHOOK_HEADER', { header: name, reason: 'is missing' });
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new BootyError('BOOTY_E_WEBHOOK_HEADER', {
-      header: name,
-      reason: `is invalid: ${parsed.error.issues[0]!.message}`,
-    });
-  }
-  return parsed.data;
-}
