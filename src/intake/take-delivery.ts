@@ -57,7 +57,7 @@ export async function takeDelivery(read: ReadDelivery, deps: TakeDeps, log: Logg
     await acknowledge(classified as ConversationIntent, deps, log);
   if (result.outcome === 'ignored' && intent.kind === 'wake')
     await answerIgnored(intent as ConversationIntent, result.reason, deps, log);
-  // A redelivery is a duplicate, so a writer hears this once per delivery (the forge, once per comment).
+  // A redelivery is a duplicate and answers nothing; the forge's note is once per comment besides.
   if (result.outcome === 'ignored' && intent.kind === 'ignore' && intent.answer)
     await answerWriter(intent.answer, read.installationId, deps, log);
   return { result, ...replyFor(result, intent) };

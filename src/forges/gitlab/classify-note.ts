@@ -11,7 +11,8 @@ import { type Classified, repoOfPath, wake } from './intents.js';
 // discussion, booty hears `@booty` (a command, a request or a question; on an issue with no job
 // yet, a request or a question starts one as the label would); a comment on the MR's diff is a
 // review comment, which asks for a change as a GitHub review does, called by name or not, and its
-// thread gets booty's reply. Who may steer booty is asked of GitLab later (needs.writer).
+// thread gets booty's reply. Who may steer booty is asked of GitLab later (needs.writer). On a
+// merge request booty did not open, a call on @booty starts nothing, and its writer is told so.
 
 const Note = z.object({
   object_kind: z.literal('note'),
