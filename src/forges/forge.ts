@@ -74,12 +74,24 @@ export interface ConversationIntent extends WakeIntent {
   };
 }
 
+/**
+ * What a writer is told about a call on booty that it cannot take where it was made (on GitLab, a
+ * merge request booty did not open): said once per comment, and never to a reader.
+ */
+export interface WriterAnswer {
+  repo: RepoRef;
+  on: { pr?: number | null; issue?: number | null };
+  writer: string;
+  commentId: number;
+  text: string;
+}
+
 /** What a delivery asks of booty. */
 export type Intent =
   | { kind: 'request'; request: JobRequest }
   | { kind: 'cancel'; repo: RepoRef; issue: number; reason: z.infer<typeof CancelReason>; sender: string }
   | WakeIntent
-  | { kind: 'ignore'; reason: string };
+  | { kind: 'ignore'; reason: string; answer?: WriterAnswer };
 
 /** A delivery read and verified by its forge: what it is, and what it asks. */
 export interface ReadDelivery {

@@ -5,6 +5,7 @@ import {
   GONE_FORK,
   type Intent,
   type ReadDelivery,
+  type WriterAnswer,
 } from '../forges/forge.js';
 import { isBootysOwn } from '../forges/markers.js';
 import { type Intake, NOTHING_NEW, type SubmitResult } from './deliveries.js';
@@ -56,6 +57,9 @@ export async function takeDelivery(read: ReadDelivery, deps: TakeDeps, log: Logg
     await acknowledge(classified as ConversationIntent, deps, log);
   if (result.outcome === 'ignored' && intent.kind === 'wake')
     await answerIgnored(intent as ConversationIntent, result.reason, deps, log);
+  // A redelivery is a duplicate and answers nothing; the forge's note is once per comment besides.
+  if (result.outcome === 'ignored' && intent.kind === 'ignore' && intent.answer)
+    await answerWriter(intent.answer, read.installationId, deps, log);
   return { result, ...replyFor(result, intent) };
 }
 
@@ -280,6 +284,30 @@ async function answerIgnored(intent: ConversationIntent, reason: string, deps: T
       `\`@booty ${event.command}\` did nothing: ${why}.`,
     )
     .catch((err: unknown) => log.warn({ err }, 'could not answer an ignored command'));
+}
+
+/** A writer's call booty cannot take where it was made hears why; a reader's stays unanswered. */
+async function answerWriter(
+  answer: WriterAnswer,
+  installationId: number | null,
+  deps: TakeDeps,
+  log: Logger,
+) {
+  const { conversation } = deps;
+  if (!conversation) return;
+  try {
+    if (!(await conversation.isWriter(answer.repo, installationId, answer.writer))) return;
+    await conversation.answerIgnored(
+      answer.repo,
+      installationId,
+      answer.on,
+      answer.writer,
+      answer.commentId,
+      answer.text,
+    );
+  } catch (err) {
+    log.warn({ err }, 'could not answer a call booty cannot take');
+  }
 }
 
 /** The reply for each submit outcome. Pure, so the contract with the forge reads in one place. */

@@ -11,7 +11,8 @@ import { type Classified, repoOfPath, wake } from './intents.js';
 // discussion, booty hears `@booty` (a command, a request or a question; on an issue with no job
 // yet, a request or a question starts one as the label would); a comment on the MR's diff is a
 // review comment, which asks for a change as a GitHub review does, called by name or not, and its
-// thread gets booty's reply. Who may steer booty is asked of GitLab later (needs.writer).
+// thread gets booty's reply. Who may steer booty is asked of GitLab later (needs.writer). On a
+// merge request booty did not open, a call on @booty starts nothing, and its writer is told so.
 
 const Note = z.object({
   object_kind: z.literal('note'),
@@ -48,6 +49,10 @@ const Note = z.object({
   merge_request: z.object({ iid: z.number().int().positive(), source_branch: z.string() }).nullish(),
 });
 
+/** What a writer who calls on booty on a merge request a person opened is told. */
+export const notOnPersonMr = (label: string) =>
+  `booty does not yet work on merge requests it did not open on GitLab. Ask on the issue instead, where \`@booty <what to do>\` starts a job, or label the issue \`${label}\`.`;
+
 /** A request or question on an open issue with no job starts one, as the label would. */
 function jobStart(
   p: z.infer<typeof Note>,
@@ -82,10 +87,21 @@ export function classifyNote(
   const onMr = note.noteable_type === 'MergeRequest' ? p.merge_request : null;
   const onIssue = note.noteable_type === 'Issue' ? p.issue : null;
   if (!onMr && !onIssue) return ignore(`a note on a ${note.noteable_type} asks nothing`);
-  if (onMr && !onMr.source_branch.startsWith(BRANCH_PREFIX)) return ignore('not a booty merge request');
+  const mention = parseMention(body, config.handle());
+  if (onMr && !onMr.source_branch.startsWith(BRANCH_PREFIX)) {
+    if (!mention) return ignore('not a booty merge request');
+    // Called by name, a writer hears where booty does work instead (intake asks who wrote).
+    const answer = {
+      repo,
+      on: { pr: onMr.iid },
+      writer: author,
+      commentId: note.id,
+      text: notOnPersonMr(config.triggerLabel),
+    };
+    return { action, intent: { kind: 'ignore', reason: 'not a booty merge request', answer } };
+  }
 
   const target = onMr ? { pr: onMr.iid, branch: onMr.source_branch } : { issue: onIssue!.iid };
-  const mention = parseMention(body, config.handle());
   const onDiff = Boolean(onMr && note.position && (note.position.new_path || note.position.old_path));
   const place: FeedbackPlace = !onMr ? 'issue-comment' : onDiff ? 'review' : 'pr-comment';
   const needs: Partial<ConversationIntent['needs']> = {

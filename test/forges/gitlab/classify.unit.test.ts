@@ -121,6 +121,32 @@ describe('GitLab hooks, classified', () => {
     );
   });
 
+  it('a call on @booty on a merge request a person opened is answered to its writer; other notes are not', () => {
+    const onPersonMr = (body: string) =>
+      classifyGitLab(
+        'Note Hook',
+        {
+          ...noteHook(body, { noteable_type: 'MergeRequest' }),
+          merge_request: { iid: 3, source_branch: 'fix-typo' },
+        },
+        config,
+      ).intent;
+    for (const body of ['@booty retry', '@booty also handle days', '@booty why does this fail?'])
+      expect(onPersonMr(body), body).toEqual({
+        kind: 'ignore',
+        reason: 'not a booty merge request',
+        answer: {
+          repo: { forge: 'gitlab', owner: 'group/sub', name: 'project' },
+          on: { pr: 3 },
+          writer: 'maria',
+          commentId: 55,
+          text: expect.stringContaining('label the issue `booty`'),
+        },
+      });
+    for (const body of ['looks good', 'ping @booty-maintainers'])
+      expect(onPersonMr(body), body).toEqual({ kind: 'ignore', reason: 'not a booty merge request' });
+  });
+
   it('a request or a question on an open issue carries the job it would start; a closed issue starts none', () => {
     const issue = {
       iid: 4,
