@@ -4,14 +4,12 @@ import { startGitHubSimulator } from '../../sim/github/github-simulator.js';
 import { foldJob, type JobSnapshot } from '../../src/machines/fold.js';
 import { readJobLog } from '../../src/store/job-log.js';
 import { SqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
-import { cli } from '../support/cli.js';
 import { tempDir } from '../support/job-harness.js';
 import { booty, demoJson, exec, killWhen, lastJson, startDemo } from './cli-process.js';
 
 // `booty demo --scenario review` and `--scenario ci-red` as a user runs them: the real CLI in its
 // own process, offline. The job's end is read three ways: the demo's JSON, the job's own log
-// folded again, and the simulated GitHub's records and git, read after the demo has stopped. The
-// log's replay is checked in-process (a CLI process per check cost half a second of CPU to load).
+// folded again, and the simulated GitHub's records and git, read after the demo has stopped.
 
 const OWNER = 'demo';
 const REPO = 'tiny-durations';
@@ -41,11 +39,10 @@ const prActions = (github: NonNullable<typeof gh>) =>
     .filter((d) => d.event === 'pull_request')
     .map((d) => d.action);
 
-/** `booty replay --verify` on the demo's database: the command line's own code, run in-process. */
 async function replayVerified(jobId: string, db: string) {
-  const replay = await cli(['replay', jobId, '--verify', '--json', '--db', db]);
+  const replay = await booty(['replay', jobId, '--verify', '--json', '--db', db]);
   expect(replay.code).toBe(0);
-  expect(JSON.parse(replay.out)).toMatchObject({ jobId, verified: true, finalState: 'promoted' });
+  expect(JSON.parse(replay.stdout)).toMatchObject({ jobId, verified: true, finalState: 'promoted' });
 }
 
 /** The PR's commits since it branched off main, oldest first, each with its parent. */
