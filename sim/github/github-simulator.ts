@@ -103,6 +103,29 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
     return repo;
   }
 
+  /** A new repository's record, kept in the state file; `fork` names its parent. */
+  function addRepo(owner: string, name: string, defaultBranch: string, fork: { forkOf?: string } = {}) {
+    const id = store.nextId();
+    const repo = SimRepo.parse({
+      id,
+      nodeId: nodeId('R', id),
+      owner,
+      name,
+      defaultBranch,
+      createdAt: now(),
+      pushedAt: now(),
+      nextNumber: 1,
+      issues: [],
+      comments: [],
+      reactions: [],
+      pulls: [],
+      ...fork,
+    });
+    store.state.repos[repoKey(owner, name)] = repo;
+    store.save();
+    return repo;
+  }
+
   function issueOrThrow(owner: string, name: string, number: number) {
     const repo = repoOrThrow(owner, name);
     const issue = repo.issues.find((i) => i.number === number);
@@ -202,25 +225,7 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
       const defaultBranch = opts.defaultBranch ?? 'main';
       await createBareRepo(bareDir(options.dir, owner, name), defaultBranch, opts.fromDir);
       let repo = store.repo(owner, name);
-      if (!repo) {
-        const id = store.nextId();
-        repo = SimRepo.parse({
-          id,
-          nodeId: nodeId('R', id),
-          owner,
-          name,
-          defaultBranch,
-          createdAt: now(),
-          pushedAt: now(),
-          nextNumber: 1,
-          issues: [],
-          comments: [],
-          reactions: [],
-          pulls: [],
-        });
-        store.state.repos[repoKey(owner, name)] = repo;
-        store.save();
-      }
+      if (!repo) repo = addRepo(owner, name, defaultBranch);
       return {
         owner: repo.owner,
         name: repo.name,
@@ -235,25 +240,8 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
       const parent = repoOrThrow(parentOwner, name);
       const bare = bareDir(options.dir, owner, name);
       await createForkBare(bareDir(options.dir, parent.owner, parent.name), bare);
-      if (!store.repo(owner, name)) {
-        const id = store.nextId();
-        store.state.repos[repoKey(owner, name)] = SimRepo.parse({
-          id,
-          nodeId: nodeId('R', id),
-          owner,
-          name,
-          defaultBranch: parent.defaultBranch,
-          createdAt: now(),
-          pushedAt: now(),
-          nextNumber: 1,
-          issues: [],
-          comments: [],
-          reactions: [],
-          pulls: [],
-          forkOf: `${parent.owner}/${parent.name}`,
-        });
-        store.save();
-      }
+      if (!store.repo(owner, name))
+        addRepo(owner, name, parent.defaultBranch, { forkOf: `${parent.owner}/${parent.name}` });
       return { owner, name, cloneUrl: `${urls.base}/${owner}/${name}.git`, bareDir: bare };
     },
 

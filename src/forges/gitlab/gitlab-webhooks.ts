@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BootyError } from '../../errors.js';
-import type { ForgeWebhooks, RawDelivery } from '../forge.js';
+import { header, requiredHeader } from '../delivery-headers.js';
+import type { ForgeWebhooks } from '../forge.js';
 import { classifyGitLab } from './classify.js';
 import { checkToken } from './webhook-token.js';
 
@@ -33,22 +34,3 @@ export const gitlabWebhooks: ForgeWebhooks = {
     return { delivery: { id, event, action }, intent, installationId: null };
   },
 };
-
-function header(raw: RawDelivery, name: string): string | undefined {
-  const value = raw.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function requiredHeader(raw: RawDelivery, name: string, schema: z.ZodType<string>): string {
-  const value = header(raw, name);
-  if (value === undefined)
-    throw new BootyError('BOOTY_E_WEBHOOK_HEADER', { header: name, reason: 'is missing' });
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new BootyError('BOOTY_E_WEBHOOK_HEADER', {
-      header: name,
-      reason: `is invalid: ${parsed.error.issues[0]!.message}`,
-    });
-  }
-  return parsed.data;
-}
