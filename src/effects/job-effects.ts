@@ -102,12 +102,18 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
     runTests: async (input, ctx) => (await tests()).runTests(input, ctx),
     openPr: async (input, ctx) => {
       const ws = await workspace();
-      const { headSha, branchCreated } = await ws.commitAndPush(input, ctx);
-      const { dependencyChanges, dependencyPaths } = await import('../workspace/dependency-changes.js');
-      const dependencies = await dependencyChanges(
-        input.job.changes,
-        await ws.readBase(input.job, dependencyPaths(input.job.changes)),
-      );
+      // The clone first (rebuilt here if it was lost), so the two reads below never both rebuild it.
+      await ws.ensure(input.job, ctx.signal);
+      // Independent: the push, and the dependency changes read from the clone's base commit.
+      const [{ headSha, branchCreated }, dependencies] = await Promise.all([
+        ws.commitAndPush(input, ctx),
+        import('../workspace/dependency-changes.js').then(async ({ dependencyChanges, dependencyPaths }) =>
+          dependencyChanges(
+            input.job.changes,
+            await ws.readBase(input.job, dependencyPaths(input.job.changes)),
+          ),
+        ),
+      ]);
       // Logged with the PR, so every later body is written from the log alone.
       return { ...(await github.openDraftPr(input, { headSha, dependencies, branchCreated })), dependencies };
     },

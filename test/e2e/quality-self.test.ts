@@ -48,14 +48,21 @@ const packageJson = (more: Record<string, string>) =>
     2,
   )}\n`;
 
+/** The manifest with a development dependency added, which the PR names. */
+const withDevDependency = (manifest: string) =>
+  `${JSON.stringify({ ...JSON.parse(manifest), devDependencies: { 'left-pad': '1.3.0' } }, null, 2)}\n`;
+
 describe('a self-modification end to end', () => {
-  it("runs booty's own lint and typecheck, flags a change to its config, and stays a draft", async () => {
+  it("runs booty's own lint and typecheck, flags a change to its config, names the dependency it adds, and stays a draft", async () => {
     const repoDir = selfRepo();
     const model = scriptedModel([
       {
         explanation: 'a script',
         changes: [
-          { path: 'package.json', content: packageJson({ check: 'npm run lint && npm run typecheck' }) },
+          {
+            path: 'package.json',
+            content: withDevDependency(packageJson({ check: 'npm run lint && npm run typecheck' })),
+          },
           { path: 'src/debug.js', content: 'export const debug = (x) => console.log(x);\n' },
         ],
         deletePaths: [],
@@ -84,6 +91,10 @@ describe('a self-modification end to end', () => {
       ['npm run typecheck', 'pass', []],
     ]);
     expect(stateName(snapshot)).toBe('prOpened');
+    // Read from the base commit beside the push, and logged with the PR.
+    expect(snapshot.context.pr!.dependencies).toEqual([
+      { file: 'package.json', lines: ['+ left-pad 1.3.0 (devDependencies)'] },
+    ]);
 
     const [pr] = world.pulls();
     expect(pr).toMatchObject({ draft: true });
