@@ -60,27 +60,29 @@ describe('the npm package', () => {
     fs.mkdirSync(path.dirname(path.join(app, native)), { recursive: true });
     fs.copyFileSync(path.join(repo, native), path.join(app, native));
 
-    const help = await exec('npx', ['booty', '--help'], { cwd: app });
-    expect(help.stdout).toMatch(/^booty: turns a labeled GitHub issue into a tested pull request\./);
-    const version = await exec('npx', ['booty', '--version'], { cwd: app });
-    expect(version.stdout).toBe(
-      `booty ${JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')).version}\n`,
-    );
-    const demo = await exec('npx', ['booty', 'demo', '--scenario', 'pass', '--dir', path.join(app, 'demo')], {
-      cwd: app,
-      maxBuffer: 10 * 1024 * 1024,
-    });
-    expect(demo.stdout).toMatch(/✓ job \S+: promoted after 1 attempt of 3/);
-    // The hint names booty as this user can run it: through npx, not a `booty` they do not have.
-    const hint = demo.stdout.split('\n').find((l) => l.includes('replay it:'))!;
-    expect(hint).toMatch(/replay it: npx booty replay \S+ --db \S+booty\.db$/);
-    const replay = await exec('sh', ['-c', hint.replace(/^\s*replay it: /, '')], { cwd: app });
-    expect(replay.stdout).toContain('promoted');
-    // The installed CLI finds its built-in eval tasks: one Python task with the null model.
-    const evalRun = await exec(
-      'npx',
-      [
-        'booty',
+    // What the installed CLI is asked is independent, so asked at once: its help, its version, the
+    // demo and its replay, and an eval.
+    const run = (args: string[]) =>
+      exec('npx', ['booty', ...args], { cwd: app, maxBuffer: 10 * 1024 * 1024 });
+    await Promise.all([
+      run(['--help']).then((help) =>
+        expect(help.stdout).toMatch(/^booty: turns a labeled GitHub issue into a tested pull request\./),
+      ),
+      run(['--version']).then((version) =>
+        expect(version.stdout).toBe(
+          `booty ${JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')).version}\n`,
+        ),
+      ),
+      run(['demo', '--scenario', 'pass', '--dir', path.join(app, 'demo')]).then(async (demo) => {
+        expect(demo.stdout).toMatch(/✓ job \S+: promoted after 1 attempt of 3/);
+        // The hint names booty as this user can run it: through npx, not a `booty` they do not have.
+        const hint = demo.stdout.split('\n').find((l) => l.includes('replay it:'))!;
+        expect(hint).toMatch(/replay it: npx booty replay \S+ --db \S+booty\.db$/);
+        const replay = await exec('sh', ['-c', hint.replace(/^\s*replay it: /, '')], { cwd: app });
+        expect(replay.stdout).toContain('promoted');
+      }),
+      // The installed CLI finds its built-in eval tasks: one Python task with the null model.
+      run([
         'eval',
         '--builtin',
         '--null',
@@ -88,9 +90,7 @@ describe('the npm package', () => {
         'cachetools-descriptor-none',
         '--dir',
         path.join(app, 'eval'),
-      ],
-      { cwd: app, maxBuffer: 10 * 1024 * 1024 },
-    );
-    expect(evalRun.stdout).toMatch(/booty eval: 0 of 1 resolved/);
+      ]).then((evalRun) => expect(evalRun.stdout).toMatch(/booty eval: 0 of 1 resolved/)),
+    ]);
   }, 240_000); // a build, a pack and an install: about 50 s with the suite running beside it on 2 cores
 });
