@@ -23,6 +23,8 @@ export interface LeasedJobsHost {
   store: EventStore;
   /** The runners of the jobs under way here. */
   runners: ReadonlyMap<string, JobRunner>;
+  /** Loads what running a job takes (the job engine loads with the first job a process touches). */
+  ready(): Promise<void>;
   /** Gives the job its turn in this process; undefined when it cannot (shutting down, running). */
   runHere(jobId: string): Promise<JobSnapshot> | undefined;
   /** A job whose run here the gate held back: seconds until it is looked at again (null: not held). */
@@ -153,6 +155,7 @@ export class LeasedJobs {
     const { jobId } = lease;
     this.halted.delete(jobId);
     this.endedAt.delete(jobId);
+    await this.host.ready();
     const run = this.host.runHere(jobId);
     const runner = this.host.runners.get(jobId);
     if (!run || !runner) return undefined;

@@ -130,6 +130,7 @@ export class Supervisor {
       ? new LeasedJobs(leases, slots, {
           store: options.store,
           runners: this.runners,
+          ready: () => this.load(),
           runHere: (jobId) => this.runHere(jobId),
           heldFor: (jobId) => {
             const at = this.held.take(jobId);
