@@ -6,6 +6,8 @@
 // ES module whose packages stay external (resolved from this checkout's node_modules), beside
 // the PostgreSQL migrations it reads from its own folder. About 0.5 MB (biome skips the folders,
 // named machine-*). Re-run it at each event or machine version bump, from the commit before.
+// A package the release imported and booty no longer does stays a dev dependency while a bundle
+// needs it (@fastify/rate-limit, for machine-8).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
