@@ -5,13 +5,13 @@ import type { Forge } from '../forges/forge.js';
 import type { Logger } from '../log.js';
 import type { EffectImpls } from '../machines/effect-contract.js';
 import { zeroUsage } from '../machines/job-context.js';
+import { onFirstUse } from '../on-first-use.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
 import { jobViewBase } from '../views/job-link.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { applySuggestions } from './apply-suggestions.js';
 import { createConversationEffects } from './conversation-effects.js';
-import { onFirstUse } from './on-first-use.js';
 import { createProgressReporter, type ProgressReporter } from './progress-reporter.js';
 
 // Every effect the machine invokes, made from the real parts (the forge, Claude, git, the sandbox),

@@ -6,11 +6,11 @@ import { progressMarker } from '../forges/markers.js';
 import type { Logger } from '../log.js';
 import type { JobSnapshot } from '../machines/fold.js';
 import { type JobContext, jobView } from '../machines/job-context.js';
+import { onFirstUse } from '../on-first-use.js';
 import type { SandboxChoice } from '../sandbox/sandbox-mode.js';
 import type { EventStore } from '../store/event-store.js';
 import { readJobLog } from '../store/job-log.js';
 import { jobViewUrl } from '../views/job-link.js';
-import { onFirstUse } from './on-first-use.js';
 
 // The progress comment, and the body of the job's PR, as a projection of the job's log. Every logged event may change it; the
 // reporter keeps at most one request in flight per job and always writes the latest state, so a

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../on-first-use.js';
 import type { ForgeEffects } from './forge.js';
 
 // A forge's effects (opening and promoting PRs, CI, replies) are code no idle serve runs: they load
@@ -26,12 +27,7 @@ type Call = (...args: unknown[]) => Promise<unknown>;
 
 /** The effects `load` makes, loaded on the first call of any of them. */
 export function effectsOnFirstUse(load: () => Promise<ForgeEffects>): ForgeEffects {
-  let made: Promise<ForgeEffects> | null = null;
-  const effects = () =>
-    (made ??= load().catch((err: unknown) => {
-      made = null;
-      throw err;
-    }));
+  const effects = onFirstUse(load);
   const calls = NAMES.map((name) => [
     name,
     async (...args: unknown[]) => ((await effects())[name] as Call)(...args),
