@@ -109,23 +109,17 @@ describe(`this build beside the previous release (${RELEASE}) on one PostgreSQL 
       expect(refusal.code).toBe('BOOTY_E_EVENT_UNKNOWN_VERSION');
 
       // Jobs for both: the older worker's gateway logs two, this build's one; either worker runs any.
+      // The older worker's are under way before this build starts, so both run some however the
+      // machine's load has the two poll the queue.
+      const labelled = async (at: string, issue: number) => {
+        const r = await deliver(at, { payload: labelPayload('labeled', { issue }) });
+        expect(r.status).toBe(202);
+        return r.body.jobId as string;
+      };
+      const fromOld = await Promise.all([labelled(oldUrl, 2), labelled(oldUrl, 3)]);
+      await until('the previous release to run a step', () => old.effects().length > 0, 20_000, old.out);
       second = await thisBuild(url, 'new-2', 20);
-      const jobIds = [
-        newer,
-        ...(await Promise.all(
-          [
-            [oldUrl, 2],
-            [oldUrl, 3],
-            [second.booty.server.url, 4],
-          ].map(async ([at, issue]) => {
-            const r = await deliver(at as string, {
-              payload: labelPayload('labeled', { issue: issue as number }),
-            });
-            expect(r.status).toBe(202);
-            return r.body.jobId as string;
-          }),
-        )),
-      ];
+      const jobIds = [newer, ...fromOld, await labelled(second.booty.server.url, 4)];
       const store = second.booty.store;
       const [requested] = await store.readStream(newer);
       expect(requested!.schemaVersion).toBe(catalogue.JobRequested.version);
