@@ -42,6 +42,10 @@ const TARGET_ENV = 'BOOTY_WEBHOOK_BENCH_TARGET';
  * booty serving GitHub, booty serving GitLab (BOOTY_FORGE=gitlab), and the bare route, fed GitHub's
  * deliveries (`baseline`) and GitLab's (`baseline-gitlab`): each forge's ratio is against the bare
  * route taking the same bodies, so the ratios compare booty's own work, not the payloads' sizes.
+ * The two baselines differ about 2× for what each forge asks of any receiver: GitHub's delivery is
+ * 11.8 KB, read, HMAC-signed (about 10 µs) and parsed (about 21 µs); GitLab's is 3.9 KB, its token
+ * compared (under 1 µs) and parsed (about 13 µs). booty's own cost per delivery (recording it,
+ * classifying it, its logger) is about the same for both, so it weighs twice as much against GitLab's.
  */
 type Target = 'booty' | 'gitlab' | 'baseline' | 'baseline-gitlab';
 /** What a target's process runs: the bare route serves both baselines. */
@@ -434,8 +438,12 @@ export default async function run(): Promise<BenchResult[]> {
     throughput: 'ratio >= 0.5',
     p99: 'ratio <= 2',
   });
-  // GitLab's row: its throughput ratio within 10% of GitHub's (issue #32).
-  const gitlabGoal = `>= ${round(github[0]!.ratio! * 0.9)} (GitHub's ratio, less 10%)`;
+  // GitLab's row: its throughput ratio at least GitHub's from this run less 10% of it (issue #32).
+  // The bound is printed to the ratios' own three places, rounded up so that a ratio printed as
+  // meeting it does (it was printed to one place: 0.6 for 0.722 × 0.9 = 0.6498).
+  const githubRatio = github[0]!.ratio!;
+  const bound = Math.ceil((Math.round(githubRatio * 1000) * 9) / 10) / 1000;
+  const gitlabGoal = `ratio >= ${bound} (GitHub's ${githubRatio}, less 10%)`;
   return [
     ...github,
     ...rows('webhook-gitlab', figures.gitlab, figures['baseline-gitlab'], {
