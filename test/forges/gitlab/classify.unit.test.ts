@@ -207,6 +207,15 @@ describe('the GitLab webhook token', () => {
     expect(checkToken('c', ['a', 'b'])).toEqual({ ok: false, reason: 'does not match' });
     expect(checkToken(undefined, ['a'])).toEqual({ ok: false, reason: 'is missing' });
   });
+
+  it('keeps the digests of a list of secrets, and checks a new list against its own', () => {
+    const before = ['a'];
+    expect(checkToken('a', before)).toEqual({ ok: true });
+    expect(checkToken('a', before)).toEqual({ ok: true });
+    expect(checkToken('b', before)).toEqual({ ok: false, reason: 'does not match' });
+    expect(checkToken('b', ['b'])).toEqual({ ok: true });
+    expect(checkToken('a', ['b'])).toEqual({ ok: false, reason: 'does not match' });
+  });
 });
 
 describe('a failed job’s trace', () => {
