@@ -10,6 +10,8 @@ export class SqliteDeliveryLog implements DeliveryLog {
   private readonly db: Database.Database;
   private readonly guard: WriteGuard;
   private readonly stmt;
+  /** Records a batch in one transaction; made once, as better-sqlite3 builds a wrapper per call. */
+  private readonly recordAll: Database.Transaction<(deliveries: DeliveryRecord[]) => boolean[]>;
 
   constructor(db: Database.Database, guard: WriteGuard) {
     this.db = db;
@@ -27,6 +29,7 @@ export class SqliteDeliveryLog implements DeliveryLog {
         INSERT INTO delivery_look (one, taken_at, last_look) VALUES (1, @at, @at)
         ON CONFLICT (one) DO UPDATE SET last_look = max(COALESCE(last_look, 0), excluded.last_look)`),
     };
+    this.recordAll = db.transaction((deliveries: DeliveryRecord[]) => deliveries.map((d) => this.record(d)));
   }
 
   /** Records a delivery, in the caller's transaction; false when it was recorded before. */
@@ -37,7 +40,7 @@ export class SqliteDeliveryLog implements DeliveryLog {
   async recordDeliveries(deliveries: DeliveryRecord[]): Promise<boolean[]> {
     this.guard.check();
     if (deliveries.length === 0) return [];
-    return this.db.transaction(() => deliveries.map((d) => this.record(d))).immediate();
+    return this.recordAll.immediate(deliveries);
   }
 
   async unknownDeliveries(deliveryIds: string[]): Promise<string[]> {
