@@ -89,6 +89,22 @@ describe('SqliteEventStore', () => {
     await store.close();
   });
 
+  it('with a background checkpointer, starts its thread with the first delivery recorded too, so deliveries that start nothing commit without SQLite checkpointing inline', async () => {
+    const threads = () => fs.readdirSync('/proc/self/task').length;
+    const before = threads();
+    const store = new SqliteEventStore(path.join(tempDir(), 'deliveries.db'), { backgroundCheckpoint: true });
+    const inline = () => store.connection().pragma('wal_autocheckpoint', { simple: true });
+    expect(inline()).toBe(1000);
+    await store.recordDeliveries([
+      { deliveryId: 'd-1', event: 'Issue Hook', action: 'update', outcome: 'ignored', jobId: null },
+    ]);
+    expect(inline()).toBe(0);
+    const deadline = Date.now() + 10_000;
+    while (threads() === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(threads()).toBeGreaterThan(before);
+    await store.close();
+  });
+
   it('given another writer moved a stream on since this store last appended to it, then an append at the version it remembers conflicts, and one at the new version lands with no gap', async () => {
     const file = path.join(tempDir(), 'two-writers.db');
     const a = new SqliteEventStore(file);
