@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { readTimeline } from '../engine/timeline.js';
+import { onFirstUse } from '../on-first-use.js';
 import type { EventStore } from '../store/event-store.js';
 
 // The job view, served: a list of jobs at `/` and each job's page at `/jobs/:id/view`, the same
@@ -10,6 +11,9 @@ import type { EventStore } from '../store/event-store.js';
 
 const JobParams = z.object({ id: z.string().min(1).max(200) });
 const POLL_MS = 500;
+// The views (and the machine their diagram draws) load with the first page asked for, once: an
+// import() on every page would ask the module loader each time.
+const views = onFirstUse(() => import('../views/job-view.js'));
 
 export async function dashboardRoutes(app: FastifyInstance, deps: { store: EventStore }) {
   const streams = new Set<FastifyReply>();
@@ -45,8 +49,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: { store: Event
 
   app.get('/', async (_request, reply) => {
     const jobs = (await deps.store.listJobs()).sort((a, b) => b.createdAt - a.createdAt);
-    // The views (and the machine their diagram draws) load with the first page asked for.
-    const { renderJobList } = await import('../views/job-view.js');
+    const { renderJobList } = await views();
     return reply.type('text/html; charset=utf-8').send(renderJobList(jobs, { live: '/stream' }));
   });
 
@@ -54,7 +57,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: { store: Event
     const { id } = JobParams.parse(request.params);
     const timeline = await readTimeline(deps.store, id);
     const live = `/jobs/${encodeURIComponent(id)}/stream`;
-    const { renderJobView } = await import('../views/job-view.js');
+    const { renderJobView } = await views();
     return reply.type('text/html; charset=utf-8').send(renderJobView(timeline, { live }));
   });
 
