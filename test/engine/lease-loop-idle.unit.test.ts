@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LeaseLoop, type RunEnd } from '../../src/engine/lease-loop.js';
+import type { Lease } from '../../src/store/job-leases.js';
 import { MemoryJobLeases } from '../../src/store/memory-job-leases.js';
 
 // An idle worker is woken only by the looks and checks the queue needs (a few a minute at the
@@ -17,22 +18,26 @@ afterEach(() => {
 async function wakeUps(ms: number): Promise<number> {
   const end = Date.now() + ms;
   let fired = 0;
-  while (Date.now() < end) {
+  while (Date.now() < end && vi.getTimerCount() > 0) {
     await vi.advanceTimersToNextTimerAsync();
     fired++;
   }
   return fired;
 }
 
+/** Leases in memory that note when they renew a held lease. */
+class NotedLeases extends MemoryJobLeases {
+  readonly renewals: number[] = [];
+
+  override async renew(leases: Lease[]): Promise<Lease[]> {
+    if (leases.length > 0) this.renewals.push(Date.now());
+    return super.renew(leases);
+  }
+}
+
 /** A lease loop at the default settings (30 s leases, a look a second), on leases in memory. */
 function loop(run: () => Promise<RunEnd>) {
-  const leases = new MemoryJobLeases({ seconds: 30, pollMs: 1_000 });
-  const renewals: number[] = [];
-  const renew = leases.renew.bind(leases);
-  leases.renew = (held) => {
-    if (held.length > 0) renewals.push(Date.now());
-    return renew(held);
-  };
+  const leases = new NotedLeases({ seconds: 30, pollMs: 1_000 });
   const resumed: string[] = [];
   const lease = new LeaseLoop({
     leases,
@@ -48,7 +53,7 @@ function loop(run: () => Promise<RunEnd>) {
       throw err;
     },
   });
-  return { leases, lease, renewals, resumed };
+  return { leases, lease, renewals: leases.renewals, resumed };
 }
 
 describe('an idle lease loop', () => {
