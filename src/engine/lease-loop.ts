@@ -82,6 +82,8 @@ export class LeaseLoop {
   /** Looks in a row that found nothing for free slots: an idle worker looks less often. */
   private emptyLooks = 0;
   private pollTimer: NodeJS.Timeout | null = null;
+  /** Set while a run is paused (retryPaused). */
+  private pausedRetry: NodeJS.Timeout | null = null;
   /** Jobs are taken only once started (the supervisor has booted), and until stopped. */
   private started = false;
   private stopped = false;
@@ -162,6 +164,8 @@ export class LeaseLoop {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     if (this.pollTimer) clearTimeout(this.pollTimer);
+    if (this.pausedRetry) clearInterval(this.pausedRetry);
+    this.pausedRetry = null;
     while (this.taking) await new Promise((resolve) => setTimeout(resolve, 10));
     // A paused run does not wait for the store any more: it lets go (if the store answers; else
     // its lease lapses, and another worker resumes it).
@@ -175,16 +179,29 @@ export class LeaseLoop {
     }
   }
 
-  /** Renews three times a period, and every half second while a run is paused; checks often, so a lease unvouched for stops its run well before it lapses. */
+  /** Renews three times a period; checks often, so a lease unvouched for stops its run well before it lapses. */
   private renewalTimers(): NodeJS.Timeout[] {
     const period = this.options.leases.settings.seconds * 1000;
     const timers = [
       setInterval(() => this.tick(), period / 3),
       setInterval(() => this.abortUnvouched(), period / 6),
-      setInterval(() => this.resumePaused(), PAUSED_RETRY_MS),
     ];
     for (const t of timers) t.unref();
     return timers;
+  }
+
+  /**
+   * Renews every half second while a run is paused, and stops once none is: an idle worker has
+   * nothing to retry, and twice a second was most of its wake-ups.
+   */
+  private retryPaused() {
+    if (this.pausedRetry) return;
+    this.pausedRetry = setInterval(() => {
+      if (this.pausedCount() > 0) return this.resumePaused();
+      clearInterval(this.pausedRetry!);
+      this.pausedRetry = null;
+    }, PAUSED_RETRY_MS);
+    this.pausedRetry.unref();
   }
 
   private pausedCount() {
@@ -280,6 +297,7 @@ export class LeaseLoop {
         ? 'release'
         : await new Promise<Resume>((resolve) => {
             entry.paused = resolve;
+            this.retryPaused();
           });
       entry.paused = null;
       if (how !== 'run') return how === 'gone' ? how : undefined;

@@ -8,7 +8,8 @@ import type { EventStore } from './event-store.js';
 // the first that commits puts the store back to `ok`, and the paused jobs resume from their logs,
 // with no restart. While the store is ok, each interval only checks that the database file is still
 // the one opened (a readiness probe also writes): deleted or replaced under the process, it is
-// `lost` for good, and nothing is written any more.
+// `lost` for good, and nothing is written any more. A server database has no file: while it takes
+// writes, nothing runs.
 
 export type StoreState = 'ok' | 'failing' | 'lost';
 
@@ -46,6 +47,7 @@ export class StoreHealth {
   private current: StoreState = 'ok';
   private why: string | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private started = false;
   private checking: Promise<void> | null = null;
   private readonly identity: { dev: number; ino: number } | null;
 
@@ -69,13 +71,28 @@ export class StoreHealth {
   }
 
   start() {
-    this.timer ??= setInterval(() => void this.tick(), this.options.intervalMs ?? 1000);
-    this.timer.unref();
+    this.started = true;
+    this.arm();
   }
 
   stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.started = false;
+    this.arm();
+  }
+
+  /**
+   * The interval runs while it has something to look at: a file, or a failing store to probe. A
+   * server database that takes writes has neither, and an idle worker is not woken every second.
+   */
+  private arm() {
+    const needed = this.started && (this.identity !== null || this.current === 'failing');
+    if (needed && !this.timer) {
+      this.timer = setInterval(() => void this.tick(), this.options.intervalMs ?? 1000);
+      this.timer.unref();
+    } else if (!needed && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
   }
 
   /** Whether the error is the store's fault (it takes no writes now), without changing the state. */
@@ -138,6 +155,7 @@ export class StoreHealth {
     const changed = state !== this.current;
     this.current = state;
     this.why = cause;
+    this.arm();
     if (changed) this.options.onChange?.(state, cause);
   }
 }
