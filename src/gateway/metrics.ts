@@ -229,7 +229,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatew
       effects.observe({ effect: src, result: ok ? 'ok' : 'error' }, durationMs / 1000);
     },
     countDelivery: (outcome) => {
-      work();
+      delay?.brief();
       deliveries.inc({ outcome });
     },
     countDeliveryLook: (result) => deliveryLooks.inc({ result }),

@@ -7,7 +7,7 @@ import { createMetrics } from '../../src/gateway/metrics.js';
 // are prom-client's own, under the same names.
 
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -31,6 +31,27 @@ describe('the event loop delay, sampled while there is work', () => {
     expect(vi.getTimerCount()).toBe(0);
     delay.work();
     expect(delay.sampling).toBe(true);
+  });
+
+  it('samples a stream of deliveries, not one alone', () => {
+    const delay = new WorkSampledDelay(10, () => 0);
+    delay.enable();
+    vi.advanceTimersByTime(10_001);
+    expect(delay.sampling).toBe(false);
+    // One delivery every few seconds, as an App's background events come: never sampled.
+    for (let i = 0; i < 5; i++) {
+      delay.brief();
+      expect(delay.sampling).toBe(false);
+      vi.advanceTimersByTime(3_000);
+    }
+    expect(vi.getTimerCount()).toBe(0);
+    // Two within a second: a stream, sampled until quiet.
+    delay.brief();
+    vi.advanceTimersByTime(500);
+    delay.brief();
+    expect(delay.sampling).toBe(true);
+    vi.advanceTimersByTime(10_001);
+    expect(delay.sampling).toBe(false);
   });
 
   it('keeps sampling while a job runs, quiet or not', () => {
