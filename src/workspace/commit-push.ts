@@ -39,8 +39,11 @@ export async function commitAndPush(input: {
   const branch = job.branch;
   assertBootyBranch(branch);
   const remote: BranchRemote = { mirror, url, auth, signal };
-  return withLock(mirror, async () => {
-    const headSha = await buildCommit({
+  // Only the build writes a ref in the mirror, so only it waits for the mirror's lock. The pushes
+  // name the commit by its sha and write no ref here: they run beside other jobs' syncs and pushes
+  // (a sync that prunes the branch's ref meanwhile leaves the fresh objects, which gc keeps weeks).
+  const headSha = await withLock(mirror, () =>
+    buildCommit({
       mirror,
       ref: `refs/heads/${branch}`,
       parent: job.workspace!.baseSha,
@@ -49,25 +52,22 @@ export async function commitAndPush(input: {
       author,
       at: job.requestedAt / 1000,
       message: commitMessage(job),
-    });
-    // A job's branch is new on its first push: the lease says it must not exist, so the common case
-    // costs one round trip. When it exists (a re-run after a crash, or someone else's), look first.
-    const pushedFresh = await pushLeased(remote, branch, headSha, null).then(
-      () => true,
-      () => false,
-    );
-    if (pushedFresh) return { headSha, branchCreated: true };
-    const remoteSha = await remoteTip(remote, branch);
-    if (remoteSha === headSha) return { headSha, branchCreated: false };
-    if (
-      remoteSha !== null &&
-      !(await isThisJobs({ mirror, sha: remoteSha, job, author, url, auth, signal }))
-    ) {
-      throw new BootyError('BOOTY_E_BRANCH_FOREIGN', { branch, sha: remoteSha });
-    }
-    await pushLeased(remote, branch, headSha, remoteSha);
-    return { headSha, branchCreated: false };
-  });
+    }),
+  );
+  // A job's branch is new on its first push: the lease says it must not exist, so the common case
+  // costs one round trip. When it exists (a re-run after a crash, or someone else's), look first.
+  const pushedFresh = await pushLeased(remote, branch, headSha, null).then(
+    () => true,
+    () => false,
+  );
+  if (pushedFresh) return { headSha, branchCreated: true };
+  const remoteSha = await remoteTip(remote, branch);
+  if (remoteSha === headSha) return { headSha, branchCreated: false };
+  if (remoteSha !== null && !(await isThisJobs({ mirror, sha: remoteSha, job, author, url, auth, signal }))) {
+    throw new BootyError('BOOTY_E_BRANCH_FOREIGN', { branch, sha: remoteSha });
+  }
+  await pushLeased(remote, branch, headSha, remoteSha);
+  return { headSha, branchCreated: false };
 }
 
 /**

@@ -1,5 +1,6 @@
-// One git operation at a time per mirror: two jobs on the same repository would otherwise race
-// on its ref locks. In-process only: one booty process owns a workdir.
+// One git operation that writes refs at a time per mirror (a sync, a commit's build): two jobs on
+// the same repository would otherwise race on its ref locks. What only reads the mirror's objects,
+// such as a push, runs without it. In-process only: one booty process owns a workdir.
 
 const tails = new Map<string, Promise<unknown>>();
 

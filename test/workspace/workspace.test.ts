@@ -1,11 +1,14 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isBootyError } from '../../src/errors.js';
 import type { Applied } from '../../src/events/effect-results.js';
 import { type JobContext, mergeChanges } from '../../src/machines/job-context.js';
+import { baseEntries, commitAndPush } from '../../src/workspace/commit-push.js';
 import { DEFAULT_PROTECTED_PATHS } from '../../src/workspace/repo-config.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
+import { mirrorPath } from '../../src/workspace/workspace-layout.js';
 import {
   makeRemote,
   nodeSample,
@@ -406,6 +409,33 @@ describe('commitAndPush', () => {
     const { headSha } = await ws.commitAndPush({ job });
     expect(remote.branchSha(job.branch)).toBe(headSha);
     expect(sh(evil, 'for-each-ref')).toBe('');
+  });
+
+  it("pushes outside the mirror's lock: a push that hangs holds up no other job's sync of the mirror", async () => {
+    const { remote, root, ws } = setup();
+    const { job } = await apply(ws, await prepared(ws), [{ path: 'src/sum.js', content: 'x\n' }]);
+    // A remote that takes the push's connection and never answers it.
+    const connections = new Set<net.Socket>();
+    const stalled = net.createServer((socket) => connections.add(socket));
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(stalled.address() as net.AddressInfo).port}/stalled.git`;
+    const mirror = mirrorPath(root, job.repo);
+    const stop = new AbortController();
+    const base = (await baseEntries(mirror, job))!;
+    const pushing = commitAndPush({ mirror, job, base, author, url, auth: null, signal: stop.signal });
+    pushing.catch(() => undefined);
+    try {
+      // The commit is built and its push under way.
+      while (connections.size === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const other = await ws.prepare(prepareInput(sampleJob({ jobId: 'job-2' })), { signal });
+      expect(other.baseSha).toBe(remote.head);
+    } finally {
+      stop.abort();
+      for (const socket of connections) socket.destroy();
+      stalled.close();
+    }
+    expect(isBootyError(await pushing.catch((e: unknown) => e))).toBe(true);
+    expect(sh(remote.bare, 'for-each-ref', '--format=%(refname)')).toBe('refs/heads/main');
   });
 
   it("refuses to overwrite a branch holding someone else's commit", async () => {
