@@ -13,8 +13,10 @@ const { catalogue } = await built<typeof import('../src/events/catalogue.js')>('
 const { JobRequested } =
   await built<typeof import('../src/events/job-events.js')>('src/events/job-events.js');
 const { MACHINE_VERSION } = await built<typeof import('../src/events/versions.js')>('src/events/versions.js');
-const { foldSteps, stateName } =
-  await built<typeof import('../src/machines/fold.js')>('src/machines/fold.js');
+const { foldSteps } = await built<typeof import('../src/machines/fold.js')>('src/machines/fold.js');
+const { stateName } = await built<typeof import('../src/machines/job-states.js')>(
+  'src/machines/job-states.js',
+);
 const { jobUpdate } = await built<typeof import('../src/engine/job-runner.js')>('src/engine/job-runner.js');
 const { loadEnv, jobSettingsFrom } = await built<typeof import('../src/env.js')>('src/env.js');
 const { SqliteEventStore } = await built<typeof import('../src/store/sqlite/sqlite-event-store.js')>(

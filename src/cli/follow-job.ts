@@ -1,6 +1,6 @@
 import type { JobObserver } from '../engine/supervisor.js';
 import type { JobSettings } from '../events/job-events.js';
-import { stateName } from '../machines/fold.js';
+import { stateName } from '../machines/job-states.js';
 import type { Booty } from '../main/compose.js';
 import { sandboxChoice } from '../sandbox/sandbox-mode.js';
 import { sandboxNotice } from '../views/test-evidence.js';

@@ -1,5 +1,6 @@
-import { type JobSnapshot, stateName } from '../machines/fold.js';
+import type { JobSnapshot } from '../machines/fold.js';
 import { maxAttemptsOf } from '../machines/job-context.js';
+import { stateName } from '../machines/job-states.js';
 import { sandboxNotice } from '../views/test-evidence.js';
 import type { DemoRemotes } from './demo-remotes.js';
 import { expectedEnd, type Scenario } from './demo-script.js';

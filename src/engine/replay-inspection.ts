@@ -1,7 +1,8 @@
 import { createActor } from 'xstate';
-import { jobInput, machineEventOf, stateName } from '../machines/fold.js';
+import { jobInput, machineEventOf } from '../machines/fold.js';
 import { inertMachine } from '../machines/inert-machine.js';
 import type { JobMachine } from '../machines/job.js';
+import { stateName } from '../machines/job-states.js';
 import type { StoredEvent } from '../store/records.js';
 import { messageInspector } from './inspector-messages.js';
 

@@ -1,5 +1,5 @@
 import type { JobSnapshot } from '../machines/fold.js';
-import { stateName } from '../machines/fold.js';
+import { stateName } from '../machines/job-states.js';
 import type { HiddenRun, HiddenStatus } from './hidden-tests.js';
 
 // What one task came to, and what a run came to. Everything here is a function of the job's log

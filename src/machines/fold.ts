@@ -6,10 +6,6 @@ import { type Decision, decideNext, initialDecision } from './decision-table.js'
 import { jobMachine } from './job.js';
 import { jobDecider } from './job-decider.js';
 import { finalStates, stateName } from './job-states.js';
-
-// stateName lives with the state names, loaded without the machine; many readers take it from here.
-export { stateName };
-
 import { type MachineEvent, toMachineEvent } from './machine-events.js';
 
 // Folding a job's log back into its snapshot. Nothing runs: initialTransition and transition are

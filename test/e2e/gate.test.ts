@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { demoResponder } from '../../src/demo/demo-script.js';
-import { stateName } from '../../src/machines/fold.js';
+import { stateName } from '../../src/machines/job-states.js';
 import { corpusCases } from '../corpus/cases.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
 import { tempDir } from '../support/job-harness.js';

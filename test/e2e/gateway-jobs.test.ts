@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Responder } from '../../sim/anthropic/anthropic-simulator.js';
 import { demoResponder } from '../../src/demo/demo-script.js';
-import { foldSteps, stateName } from '../../src/machines/fold.js';
+import { foldSteps } from '../../src/machines/fold.js';
+import { stateName } from '../../src/machines/job-states.js';
 import { e2eWorld, SECRET } from './e2e-world.js';
 
 // Whole jobs through booty in one process: webhooks from the local GitHub, real git pushes to it,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { stateName } from '../../src/machines/fold.js';
+import { stateName } from '../../src/machines/job-states.js';
 import { durationWithFormat, vitestFlavor } from '../corpus/cases/js.js';
 import { corpusDeps, REPOS_DIR } from '../corpus/materialize.js';
 import { tempDir } from '../support/job-harness.js';

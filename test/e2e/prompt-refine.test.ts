@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tokensOf } from '../../sim/anthropic/anthropic-wire.js';
 import { examplesDir } from '../../src/demo/demo-script.js';
-import { stateName } from '../../src/machines/fold.js';
+import { stateName } from '../../src/machines/job-states.js';
 import { tempDir } from '../support/job-harness.js';
 import { e2eWorld, type WorldOptions } from './e2e-world.js';
 import { scriptedModel } from './scripted-model.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { examplesDir } from '../../src/demo/demo-script.js';
-import { stateName } from '../../src/machines/fold.js';
+import { stateName } from '../../src/machines/job-states.js';
 import { sh, tempDir } from '../fixtures/git-fixtures.js';
 import { e2eWorld, OWNER, REPO } from './e2e-world.js';
 import { scriptedModel } from './scripted-model.js';

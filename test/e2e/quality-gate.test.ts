@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stateName } from '../../src/machines/fold.js';
+import { stateName } from '../../src/machines/job-states.js';
 import { REPOS_DIR } from '../corpus/materialize.js';
 import { tempDir } from '../fixtures/git-fixtures.js';
 import { e2eWorld } from './e2e-world.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stateName } from '../../src/machines/fold.js';
+import { stateName } from '../../src/machines/job-states.js';
 import { harness } from '../support/job-harness.js';
 import type { Script } from '../support/scripted-effects.js';
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobChange } from '../../src/engine/job-runner.js';
-import { stateName } from '../../src/machines/fold.js';
 import { maxAttemptsOf } from '../../src/machines/job-context.js';
-import { jobStates } from '../../src/machines/job-states.js';
+import { jobStates, stateName } from '../../src/machines/job-states.js';
 import { harness } from '../support/job-harness.js';
 import type { Script } from '../support/scripted-effects.js';
 

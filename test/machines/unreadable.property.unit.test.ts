@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TestCase, TestRun } from '../../src/events/effect-results.js';
-import { foldJob, stateName } from '../../src/machines/fold.js';
+import { foldJob } from '../../src/machines/fold.js';
+import { stateName } from '../../src/machines/job-states.js';
 import { classifyRun } from '../../src/refine/failure-class.js';
 import { totalsOf } from '../../src/sandbox/reports/case-list.js';
 import { judge } from '../../src/sandbox/test-verdict.js';

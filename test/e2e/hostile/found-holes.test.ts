@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type JobSnapshot, stateName } from '../../../src/machines/fold.js';
+import type { JobSnapshot } from '../../../src/machines/fold.js';
+import { stateName } from '../../../src/machines/job-states.js';
 import { e2eWorld, SECRET, TOKEN } from '../e2e-world.js';
 import {
   expectWallHeld,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stateName } from '../../../src/machines/fold.js';
+import { stateName } from '../../../src/machines/job-states.js';
 import { e2eWorld, SECRET, TOKEN } from '../e2e-world.js';
 import {
   eventually,

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { stateName } from '../../../src/machines/fold.js';
+import { stateName } from '../../../src/machines/job-states.js';
 import { e2eWorld, SECRET, TOKEN } from '../e2e-world.js';
 import {
   expectWallHeld,

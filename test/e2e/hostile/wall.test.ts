@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JobSnapshot, stateName } from '../../../src/machines/fold.js';
+import type { JobSnapshot } from '../../../src/machines/fold.js';
+import { stateName } from '../../../src/machines/job-states.js';
 import { runCommand } from '../../../src/sandbox/run-command.js';
 import { e2eWorld, SECRET } from '../e2e-world.js';
 import {

@@ -11,10 +11,10 @@ import {
   type LoggedEvent,
   machineEventOf,
   nextSnapshot,
-  stateName,
 } from '../../../src/machines/fold.js';
 import { jobMachine } from '../../../src/machines/job.js';
 import { effectInput } from '../../../src/machines/job-context.js';
+import { stateName } from '../../../src/machines/job-states.js';
 import { sampleRequest } from '../../support/job-harness.js';
 import { brokenBaseline, testRun, usage } from '../../support/scripted-effects.js';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../../src/events/catalogue.js';
 import { FailureClass } from '../../../src/events/effect-results.js';
-import { foldJob, stateName } from '../../../src/machines/fold.js';
+import { foldJob } from '../../../src/machines/fold.js';
 import { effectInput } from '../../../src/machines/job-context.js';
+import { stateName } from '../../../src/machines/job-states.js';
 import { failsFast } from '../../../src/refine/failure-class.js';
 import { testRun } from '../../support/scripted-effects.js';
 import { check, effect, happy, later, ok, outside, type Row, succeeded } from './decider.js';
