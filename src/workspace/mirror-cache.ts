@@ -52,7 +52,8 @@ export function syncMirror(input: MirrorInput): Promise<string> {
   const dir = mirrorPath(input.root, input.repo);
   const key = JSON.stringify([dir, input.url, input.auth?.username, input.auth?.password]);
   let shared = queued.get(key);
-  if (!shared) {
+  // A queued sync every caller stopped is dropped: a new ask must not inherit its abort.
+  if (!shared || shared.stop.signal.aborted) {
     const stop = new AbortController();
     const made: Shared = {
       stop,

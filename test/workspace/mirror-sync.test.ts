@@ -101,4 +101,27 @@ describe('syncing a mirror', () => {
     await withLock(mirror, async () => {}); // the stopped sync has let go of the mirror
     expect(sh(mirror, 'rev-parse', 'refs/heads/main')).toBe(remote.head);
   });
+
+  it('syncs for an ask made after every earlier ask stopped, while their sync still waits its turn', async () => {
+    const remote = makeRemote(base, { 'a.txt': 'one\n' });
+    await syncMirror({ root, repo, url: remote.url, auth: null });
+    const newer = remote.push({ 'a.txt': 'two\n' });
+    const release = await holdMirror();
+    const stop = new AbortController();
+    const stopped = syncMirror({ root, repo, url: remote.url, auth: null, signal: stop.signal }).catch(
+      (e) => e,
+    );
+    stop.abort();
+    const later = syncMirror({
+      root,
+      repo,
+      url: remote.url,
+      auth: null,
+      signal: new AbortController().signal,
+    });
+    release();
+    expect(await stopped).toMatchObject({ code: 'BOOTY_E_GIT_REMOTE' });
+    expect(await later).toBe(mirror);
+    expect(sh(mirror, 'rev-parse', 'refs/heads/main')).toBe(newer);
+  });
 });
