@@ -66,13 +66,15 @@ export function escalate(clients: GitLabClients) {
     const users = names.filter((n) => !n.includes('/'));
     const teams = names.filter((n) => n.includes('/'));
     const on = { kind: 'issues' as const, iid: job.issue.number };
-    const progress = await findMarked(clients, job.repo, on, progressMarker(job.jobId));
+    // One read of the thread: the progress note to link, and whether the escalation is there yet.
+    const notes = await allNotes(clients, job.repo, on);
+    const progress = notes.find((n) => n.body.includes(progressMarker(job.jobId)));
     const body = escalationComment({
       asked: names,
       where: job.pr ? `the draft merge request !${job.pr.number}` : 'this issue',
       progressUrl: progress ? `${job.issue.url}#note_${progress.id}` : null,
     });
-    await postOnce(clients, job.repo, on, escalationMarker(job.jobId), body);
+    await postOnce(clients, job.repo, on, escalationMarker(job.jobId), body, notes);
     return {
       on: job.pr ? 'pr' : 'issue',
       number: job.pr?.number ?? job.issue.number,
