@@ -85,15 +85,8 @@ export async function readCiAt(
   const where = { owner: repo.owner, repo: repo.name };
   // Whether the base ran CI is asked beside the head's reads, not after them: right after a push
   // the head has nothing yet, and the answer is then needed. Its failure counts only if it is used.
-  const baseRan =
-    builtOn && builtOn !== sha
-      ? ranCi(gh, where, builtOn).then(
-          (ran) => () => ran,
-          (err: unknown) => () => {
-            throw err;
-          },
-        )
-      : null;
+  const baseRan = builtOn && builtOn !== sha ? ranCi(gh, where, builtOn) : null;
+  baseRan?.catch(() => {}); // not unhandled when unused; awaited below, it still throws
   const [checks, statuses, actions] = await Promise.all([
     mapped(() =>
       gh.rest.paginate(gh.rest.checks.listForRef, { ...where, ref: sha, filter: 'latest', per_page: 100 }),
@@ -140,7 +133,7 @@ export async function readCiAt(
     checks.some((c) => c.status !== 'completed') ||
     statuses.some((s) => s.state === 'pending');
   // Nothing is decided while anything runs: a round started on half the results would miss the rest.
-  const expected = total === 0 && !pending && baseRan !== null && (await baseRan)();
+  const expected = total === 0 && !pending && baseRan !== null && (await baseRan);
   const state = pending || expected ? 'pending' : total === 0 ? 'none' : failing.length ? 'failed' : 'passed';
   deps.log?.debug({ sha, state, total, failing: failing.length, expected }, 'read CI');
   return { sha, state, total, failing, rerunnable: actions.rerunnable };
