@@ -449,7 +449,7 @@ export function createWorkspace(options: WorkspaceOptions) {
         reason: `the base commit ${job.workspace.baseSha} is in neither the mirror nor the job's clone`,
       });
     }
-    return { mirror, base, url, credentials };
+    return { mirror, base, url, credentials, home };
   }
 
   async function commitAndPushJob(input: Pick<EffectInput, 'job'>, ctx: { signal?: AbortSignal } = {}) {
@@ -496,8 +496,7 @@ export function createWorkspace(options: WorkspaceOptions) {
    * where it lives (a fork's, when the pull request is from one).
    */
   async function pushRoundJob(job: JobContext, round: Round, signal?: AbortSignal) {
-    const { mirror, base, credentials } = await mirrorWithBase(job, signal);
-    const home = branchHome(job, options.remoteUrl);
+    const { mirror, base, credentials, home } = await mirrorWithBase(job, signal);
     return pushRound({
       mirror,
       job,
