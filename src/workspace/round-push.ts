@@ -38,7 +38,7 @@ export interface RoundPushed {
 export const roundMessage = (message: string, jobId: string, n: number) =>
   `${message.trimEnd()}\n\n${JOB_TRAILER}: ${jobId}\n${ROUND_TRAILER}: ${n}\n`;
 
-export function pushRound(input: {
+export async function pushRound(input: {
   mirror: string;
   /** Its workspace's base is the PR head the round started from; its changes are the round's. */
   job: Pick<JobContext, 'jobId' | 'branch' | 'workspace' | 'changes' | 'request'>;
@@ -74,33 +74,33 @@ export function pushRound(input: {
       at: round.at,
       message: roundMessage(round.message, job.jobId, round.n),
     });
-  return withLock(mirror, async () => {
-    let parent = start;
-    for (let rebases = 0; ; rebases++) {
-      const commit = await commitOn(parent);
-      const failed = await pushLeased(remote, job.branch, commit, parent).then(
-        () => null,
-        (err: unknown) => err,
-      );
-      if (!failed) return { commit, headSha: commit, rebased: parent !== start };
-      const tip = await remoteTip(remote, job.branch);
-      if (tip === null) throw new BootyError('BOOTY_E_BRANCH_MISSING', { branch: job.branch });
-      if (tip === parent) throw failed; // the lease held: the push failed for another reason
-      await fetchTip(remote, job.branch, ref, tip);
-      const earlier = await roundCommit(mirror, start, tip, job.jobId, round.n);
-      if (earlier) return { commit: earlier.sha, headSha: tip, rebased: earlier.parent !== start };
-      const touched = overlap(paths, await changedPaths(mirror, start, tip));
-      if (touched.length > 0 || rebases === MAX_REBASES) {
-        throw new BootyError('BOOTY_E_HEAD_MOVED', {
-          branch: job.branch,
-          sha: tip,
-          paths: touched.join(', '),
-        });
-      }
-      // The round's paths are untouched since its base: their entries there are the tip's too.
-      parent = tip;
+  // Only what writes a ref in the mirror (the commit's build, a fetch of the tip) holds its lock:
+  // the push names the commit by its sha, and the reads need only objects, as openPr's push.
+  let parent = start;
+  for (let rebases = 0; ; rebases++) {
+    const commit = await withLock(mirror, () => commitOn(parent));
+    const failed = await pushLeased(remote, job.branch, commit, parent).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    if (!failed) return { commit, headSha: commit, rebased: parent !== start };
+    const tip = await remoteTip(remote, job.branch);
+    if (tip === null) throw new BootyError('BOOTY_E_BRANCH_MISSING', { branch: job.branch });
+    if (tip === parent) throw failed; // the lease held: the push failed for another reason
+    await withLock(mirror, () => fetchTip(remote, job.branch, ref, tip));
+    const earlier = await roundCommit(mirror, start, tip, job.jobId, round.n);
+    if (earlier) return { commit: earlier.sha, headSha: tip, rebased: earlier.parent !== start };
+    const touched = overlap(paths, await changedPaths(mirror, start, tip));
+    if (touched.length > 0 || rebases === MAX_REBASES) {
+      throw new BootyError('BOOTY_E_HEAD_MOVED', {
+        branch: job.branch,
+        sha: tip,
+        paths: touched.join(', '),
+      });
     }
-  });
+    // The round's paths are untouched since its base: their entries there are the tip's too.
+    parent = tip;
+  }
 }
 
 /** Brings the remote's tip into the mirror, on the branch's ref as a sync would. */
