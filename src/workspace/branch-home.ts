@@ -1,6 +1,6 @@
 import type { RepoRef } from '../events/job-events.js';
 import type { JobContext } from '../machines/job-context.js';
-import { type BranchRemote, remoteTip } from './branch-remote.js';
+import { type BranchRemote, fetchBranch, remoteTip } from './branch-remote.js';
 import { git } from './git.js';
 import { withLock } from './keyed-lock.js';
 
@@ -37,15 +37,15 @@ export function branchHome(
  * ref (the round then finds its branch missing). Under the mirror's lock, as every write to it.
  */
 export function fetchFork(remote: BranchRemote, branch: string, ref: string): Promise<void> {
-  const { mirror, url, auth, signal } = remote;
+  const { mirror } = remote;
   return withLock(mirror, async () => {
-    const fetched = await git(
-      ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', url, `+refs/heads/${branch}:${ref}`],
-      { cwd: mirror, auth, signal, op: 'fetch', remote: true },
-    ).catch(async (err: unknown) => {
-      if ((await remoteTip(remote, branch)) !== null) throw err;
-      return null;
-    });
-    if (fetched === null) await git(['update-ref', '-d', ref], { cwd: mirror, op: 'update-ref' });
+    const fetched = await fetchBranch(remote, branch, ref).then(
+      () => true,
+      async (err: unknown) => {
+        if ((await remoteTip(remote, branch)) !== null) throw err;
+        return false;
+      },
+    );
+    if (!fetched) await git(['update-ref', '-d', ref], { cwd: mirror, op: 'update-ref' });
   });
 }

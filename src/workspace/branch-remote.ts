@@ -50,3 +50,11 @@ export async function remoteTip(remote: BranchRemote, branch: string): Promise<s
   });
   return listed.split(/\s+/)[0] || null;
 }
+
+/** The remote's branch fetched into the mirror at `ref` (the caller holds the mirror's lock). */
+export async function fetchBranch(remote: BranchRemote, branch: string, ref: string): Promise<void> {
+  await git(
+    ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote.url, `+refs/heads/${branch}:${ref}`],
+    { cwd: remote.mirror, auth: remote.auth, signal: remote.signal, op: 'fetch', remote: true },
+  );
+}

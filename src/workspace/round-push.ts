@@ -1,6 +1,6 @@
 import { BootyError } from '../errors.js';
 import type { JobContext } from '../machines/job-context.js';
-import { assertBootyBranch, type BranchRemote, pushLeased, remoteTip } from './branch-remote.js';
+import { assertBootyBranch, type BranchRemote, fetchBranch, pushLeased, remoteTip } from './branch-remote.js';
 import { type Author, type BaseEntries, buildCommit } from './commit-build.js';
 import { JOB_TRAILER } from './commit-push.js';
 import { git, hasCommit } from './git.js';
@@ -106,10 +106,7 @@ export async function pushRound(input: {
 /** Brings the remote's tip into the mirror, on the branch's ref as a sync would. */
 async function fetchTip(remote: BranchRemote, branch: string, ref: string, tip: string) {
   if (await hasCommit(remote.mirror, tip)) return;
-  await git(
-    ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote.url, `+refs/heads/${branch}:${ref}`],
-    { cwd: remote.mirror, auth: remote.auth, signal: remote.signal, op: 'fetch', remote: true },
-  );
+  await fetchBranch(remote, branch, ref);
 }
 
 /** This round's commit among those reachable from `tip` and not from `start`, if one is there. */
