@@ -1,10 +1,11 @@
 import type { Delay, JobLeases, Lease } from '../store/job-leases.js';
 
 // One worker's side of the job leases. While it has a free slot it takes offered jobs (every
-// pollMs, and at once when a job is offered here or a slot frees), runs each, renews every lease
-// it holds three times a period, and lets go when the run ends. Every half period it puts back
-// leases that lapsed anywhere (a dead worker's). A lease found lapsed aborts its run: the job may
-// be another worker's now, and this one must act no further, nor let go of it.
+// pollMs, at once when a job is offered here or a slot frees, and when a delayed job comes due),
+// runs each, renews every lease it holds three times a period, and lets go when the run ends.
+// Every half period it puts back leases that lapsed anywhere (a dead worker's). A lease found
+// lapsed aborts its run: the job may be another worker's now, and this one must act no further,
+// nor let go of it.
 // A run that stopped because the store took no writes (it ends `paused`), or whose lease this
 // worker could not vouch for (no take or renewal kept it for two thirds of a period: the renewals
 // failed, hung or never ran), keeps its lease: it is not let go, and it renews it as soon as the
@@ -82,6 +83,9 @@ export class LeaseLoop {
   /** Looks in a row that found nothing for free slots: an idle worker looks less often. */
   private emptyLooks = 0;
   private pollTimer: NodeJS.Timeout | null = null;
+  /** A look when the soonest delayed job comes due (lookWhenDue), and when that is. */
+  private dueTimer: NodeJS.Timeout | null = null;
+  private dueAt = Infinity;
   /** Set while a run is paused (retryPaused). */
   private pausedRetry: NodeJS.Timeout | null = null;
   /** Jobs are taken only once started (the supervisor has booted), and until stopped. */
@@ -113,8 +117,9 @@ export class LeaseLoop {
   /**
    * The next look: every pollMs while looks find jobs; after each that finds none, twice as long,
    * up to a third of a lease period (at most 10 s). Offers are told at once where the queue can
-   * (watchOffers), and a job offered here kicks at once: the looks are for what nothing tells,
-   * such as a delayed job coming due. An idle worker so costs little CPU.
+   * (watchOffers), a job offered here kicks at once, and a delayed job a look saw is looked for
+   * when it comes due (lookWhenDue): the looks are for what nothing tells, such as a job delayed
+   * since the last look. An idle worker so costs little CPU.
    */
   private schedulePoll() {
     if (this.stopped) return;
@@ -164,6 +169,7 @@ export class LeaseLoop {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     if (this.pollTimer) clearTimeout(this.pollTimer);
+    if (this.dueTimer) clearTimeout(this.dueTimer);
     if (this.pausedRetry) clearInterval(this.pausedRetry);
     this.pausedRetry = null;
     while (this.taking) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -224,12 +230,34 @@ export class LeaseLoop {
           this.options.events?.took?.(lease);
           this.runLeased(lease, askedAt);
         }
+        if (taken.length === 0) await this.lookWhenDue();
       } while (this.again);
     } catch (err) {
       this.options.onError(err);
     } finally {
       this.taking = false;
     }
+  }
+
+  /**
+   * After a look that found nothing: a job let go with a delay (its run halted here or on another
+   * worker) is looked for when it comes due, not up to a backed-off look later. In a fleet this
+   * worker then takes it as soon as any other would, even one that looks more often (an older
+   * release beside it, which may refuse the job and so double its delay).
+   */
+  private async lookWhenDue() {
+    const inMs = await this.options.leases.nextDueIn();
+    if (inMs === null) return;
+    const at = Date.now() + inMs;
+    if (this.dueTimer && this.dueAt <= at) return;
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueAt = at;
+    this.dueTimer = setTimeout(() => {
+      this.dueTimer = null;
+      this.dueAt = Infinity;
+      this.kick();
+    }, inMs + DUE_SLACK_MS);
+    this.dueTimer.unref();
   }
 
   private async lapse() {
@@ -366,6 +394,9 @@ export class LeaseLoop {
 
 /** The longest an idle worker waits between looks at the queue (see schedulePoll). */
 const IDLE_LOOK_MAX_MS = 10_000;
+
+/** How long after a delayed job's due time its look comes: the queue takes only jobs past due. */
+const DUE_SLACK_MS = 10;
 
 /** How often a paused run asks the database to renew its lease: it resumes within this of the database answering. */
 const PAUSED_RETRY_MS = 500;

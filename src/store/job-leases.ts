@@ -71,6 +71,11 @@ export interface JobLeases {
    * meanwhile) renew them first, and only a dead worker's jobs move.
    */
   lapse(): Promise<string[]>;
+  /**
+   * Milliseconds until the soonest job let go with a delay comes due, or null when none waits:
+   * a worker looks then, rather than at its next look (the database's clock, so no skew).
+   */
+  nextDueIn(): Promise<number | null>;
   /** What the queue holds now, for metrics. */
   stats(): Promise<QueueStats>;
   /** Where faults of the queue's own background work (its maintenance) are reported. */

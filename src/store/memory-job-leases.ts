@@ -87,6 +87,12 @@ export class MemoryJobLeases implements JobLeases {
     };
   }
 
+  async nextDueIn(): Promise<number | null> {
+    const now = this.queue.now();
+    const dues = [...this.queue.rows.values()].filter((r) => !r.lease && r.due > now).map((r) => r.due);
+    return dues.length > 0 ? Math.min(...dues) - now : null;
+  }
+
   async renew(leases: Lease[]): Promise<Lease[]> {
     const now = this.queue.now();
     return leases.filter((lease) => {

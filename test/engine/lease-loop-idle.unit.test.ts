@@ -82,3 +82,26 @@ describe('an idle lease loop', () => {
     await lease.stop();
   });
 });
+
+describe('a delayed job coming due', () => {
+  it('given a job another worker let go with a delay, then an idle loop takes it when it comes due, not at a backed-off look', async () => {
+    const started: number[] = [];
+    const { leases, lease } = loop(async () => {
+      started.push(Date.now());
+      return undefined;
+    });
+    lease.start();
+    // Idle long enough that its looks are 10 s apart.
+    await wakeUps(60_000);
+    // Another worker on the same queue runs the job, which halts: it is let go for 25.5 s.
+    await leases.offer(['job-1']);
+    const [held] = await leases.take(1);
+    await leases.release(held!, { seconds: 25.5, halts: 1 });
+    const dueAt = Date.now() + 25_500;
+    await vi.advanceTimersByTimeAsync(40_000);
+    expect(started).toHaveLength(1);
+    expect(started[0]! - dueAt).toBeGreaterThanOrEqual(0);
+    expect(started[0]! - dueAt).toBeLessThan(100);
+    await lease.stop();
+  });
+});

@@ -129,5 +129,24 @@ export function jobLeasesContract(name: string, target: LeasesMaker) {
       await a.offer(['job-1']);
       expect(await a.take(5)).toEqual([expect.objectContaining({ jobId: 'job-1', halts: 0 })]);
     });
+
+    it('given jobs let go with delays, then every worker is told how long until the soonest comes due, and null while none waits', async () => {
+      const { workers, elapse } = await queue();
+      const [a, b] = workers();
+      expect(await b.nextDueIn()).toBeNull();
+      await a.offer(['job-1', 'job-2', 'job-3']);
+      const [one, two] = await a.take(2);
+      await a.release(one!, { seconds: 60, halts: 1 });
+      await a.release(two!, { seconds: 30, halts: 1 });
+      // A job queued for now, or leased, is not delayed.
+      const soonest = await b.nextDueIn();
+      expect(soonest).toBeGreaterThan(25_000);
+      expect(soonest).toBeLessThanOrEqual(30_000);
+      await elapse(1_000);
+      expect(await b.nextDueIn()).toBeLessThanOrEqual(soonest! - 1_000);
+      const [three] = await b.take(5);
+      expect(three).toMatchObject({ jobId: 'job-3' });
+      expect(await b.nextDueIn()).toBeGreaterThan(20_000);
+    });
   });
 }

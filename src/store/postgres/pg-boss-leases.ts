@@ -203,6 +203,16 @@ export class PgBossLeases implements JobLeases {
     return (rows as { job_id: string }[]).map((r) => r.job_id);
   }
 
+  async nextDueIn(): Promise<number | null> {
+    const boss = await this.boss;
+    const { rows } = await boss.getDb().executeSql(
+      `SELECT (extract(epoch FROM min(start_after) - now()) * 1000)::float8 AS ms FROM ${SCHEMA}.job
+       WHERE name = $1 AND state IN ('created', 'retry') AND start_after > now()`,
+      [QUEUE],
+    );
+    return (rows[0] as { ms: number | null } | undefined)?.ms ?? null;
+  }
+
   async stats(): Promise<QueueStats> {
     const boss = await this.boss;
     const { rows } = await boss.getDb().executeSql(
