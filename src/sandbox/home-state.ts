@@ -8,7 +8,8 @@ import path from 'node:path';
 // changed since, is removed. So a setting a test wrote (~/.npmrc, pip.conf, .cargo/config.toml, a
 // .gitconfig, a program in ~/.local/bin) never reaches a later install or run, and the install's
 // own output (a virtualenv, a module cache) stays. A test that rewrote or removed part of that
-// output leaves it damaged: the install runs again.
+// output leaves it damaged: the install runs again. What the baseline put in a build cache is kept
+// the same way (BUILD_CACHES), and an entry of it a later run changed is removed, not a damage.
 
 /** Each path under HOME (relative, `/`-separated) and what identifies it. */
 export type HomeManifest = Record<string, string>;
@@ -40,11 +41,15 @@ async function entries(home: string, rel: string): Promise<Entry[]> {
   );
 }
 
-/** What HOME holds now: taken right after an install that succeeded. */
-export async function homeManifest(home: string): Promise<HomeManifest> {
+/** What HOME holds now (the paths `within` takes): taken right after an install that succeeded. */
+export async function homeManifest(
+  home: string,
+  within: (rel: string) => boolean = () => true,
+): Promise<HomeManifest> {
   const manifest: HomeManifest = {};
   const walk = async (rel: string) => {
     for (const e of await entries(home, rel)) {
+      if (!within(e.rel)) continue;
       manifest[e.rel] = e.id;
       if (e.dir) await walk(e.rel);
     }
@@ -52,6 +57,19 @@ export async function homeManifest(home: string): Promise<HomeManifest> {
   await walk('');
   return manifest;
 }
+
+/**
+ * Caches under HOME that the base commit's own test run may fill for the job's later runs: Go's
+ * build cache (GOCACHE's default), content-addressed, so an entry is right for any run that asks
+ * for it, and a missing one is only built again. Kept entries are checked like the install's: one
+ * a run rewrote is removed, and what a run added goes. It spares each later run the cold build of
+ * the standard library's cgo packages, about 4 CPU-s of a small module's 4.5.
+ */
+const BUILD_CACHES = ['.cache/go-build'];
+
+/** A path inside a build cache, or a directory that leads to one. */
+export const inBuildCache = (rel: string) =>
+  BUILD_CACHES.some((c) => rel === c || rel.startsWith(`${c}/`) || c.startsWith(`${rel}/`));
 
 /** Removes a path whatever a test did to its modes (a directory it made unreadable). */
 async function remove(full: string): Promise<void> {
@@ -76,16 +94,23 @@ export interface SettledHome {
   damaged: boolean;
 }
 
-/** Puts HOME back to what the install made (`manifest`; empty when no install has run). */
-export async function settleHome(home: string, manifest: HomeManifest): Promise<SettledHome> {
+/**
+ * Puts HOME back to what the install made (`manifest`; empty when no install has run), and what
+ * of `caches` is as it was (a build cache the baseline filled).
+ */
+export async function settleHome(
+  home: string,
+  manifest: HomeManifest,
+  caches: HomeManifest = {},
+): Promise<SettledHome> {
   const removed: string[] = [];
   let kept = 0;
   let damaged = false;
   const walk = async (rel: string) => {
     for (const e of await entries(home, rel)) {
       const made = manifest[e.rel];
-      if (made === e.id) {
-        kept++;
+      if (made === e.id || (made === undefined && caches[e.rel] === e.id)) {
+        if (made !== undefined) kept++;
         if (e.dir) await walk(e.rel);
         continue;
       }

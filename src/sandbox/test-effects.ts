@@ -9,7 +9,7 @@ import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';
 import { touchedTests } from './changed-tests.js';
 import { cleanOutput } from './clean-output.js';
-import { homeManifest, settleHome } from './home-state.js';
+import { homeManifest, inBuildCache, settleHome } from './home-state.js';
 import { readInstallRecord, writeInstallRecord } from './install-record.js';
 import {
   buildCodeChanged,
@@ -33,8 +33,8 @@ import { describeExit, failingIds, judge } from './test-verdict.js';
 // after every applied attempt. Each run is read from the framework's own report where booty can get
 // one, and recorded case by case; the verdict needs positive evidence. The install step runs when
 // the workspace is new or a manifest changed, into a HOME kept for the whole job; what it writes
-// stays for every later run (install-record.ts), and nothing else a run wrote in HOME does
-// (home-state.ts). Tests never have network, and each run starts from exactly the logged change
+// stays for every later run (install-record.ts), and so does what the baseline put in a build cache
+// there; nothing else a run wrote in HOME does (home-state.ts). Tests never have network, and each run starts from exactly the logged change
 // (workspace.treeForRun).
 
 export interface TestEffectsOptions {
@@ -164,7 +164,7 @@ export function createTestEffects(options: TestEffectsOptions) {
     const record = await readInstallRecord(dir);
     // Whatever a test run left in HOME goes before anything runs there again; a test that
     // damaged what the install made there has it made again.
-    const settled = await settleHome(home, record?.home ?? {});
+    const settled = await settleHome(home, record?.home ?? {}, record?.caches);
     const installed = settled.damaged ? null : (record?.digest ?? null);
     const plan = await installPlan(dir, cfg, job.changes, installed);
     if (!plan) return null;
@@ -188,7 +188,8 @@ export function createTestEffects(options: TestEffectsOptions) {
     if (result.exitCode === 0 && !result.timedOut) {
       // What it left untracked in the tree stays through every reset, .gitignore or not.
       const tree = await options.workspace.untrackedOutputs(job);
-      await writeInstallRecord(dir, { digest: plan.digest, tree, home: await homeManifest(home) });
+      const caches = record?.caches ?? {};
+      await writeInstallRecord(dir, { digest: plan.digest, tree, home: await homeManifest(home), caches });
       return null;
     }
     const output = clean(result.output, dir, home);
@@ -199,6 +200,22 @@ export function createTestEffects(options: TestEffectsOptions) {
       network: NETWORK_ERROR.test(output),
       sandbox: result.sandbox,
     };
+  }
+
+  /**
+   * The baseline ran the base commit's own tests, trusted as its install is: the build caches it
+   * filled stay for the job's later runs, checked entry by entry as the install's output is.
+   */
+  async function keepBuildCaches(dir: string, home: string): Promise<void> {
+    const caches = await homeManifest(home, inBuildCache);
+    if (Object.keys(caches).length === 0) return;
+    const record = await readInstallRecord(dir);
+    await writeInstallRecord(dir, {
+      digest: record?.digest ?? null,
+      tree: record?.tree ?? [],
+      home: record?.home ?? {},
+      caches,
+    });
   }
 
   /** Runs the test command with the framework's reporter added, and reads what it reported. */
@@ -266,6 +283,7 @@ export function createTestEffects(options: TestEffectsOptions) {
       throw new BootyError('BOOTY_E_INSTALL_FAILED', { command, status, tail });
     }
     const { facts, output, runner } = await testRun(cfg, dir, home, signal);
+    await keepBuildCaches(dir, home);
     // Which runner booty saw, for a baseline it could read nothing from.
     const unread = facts.cases.length === 0 && facts.loadErrors.length === 0;
     const seen = unread ? await runnerSeen(cfg.test.command, dir, runner) : undefined;

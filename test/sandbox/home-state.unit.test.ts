@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { homeManifest, settleHome } from '../../src/sandbox/home-state.js';
+import { homeManifest, inBuildCache, settleHome } from '../../src/sandbox/home-state.js';
 import { tempDir } from '../fixtures/git-fixtures.js';
 
 // The job's HOME between runs: what the install made stays, whatever a run added or changed goes.
@@ -73,5 +73,29 @@ describe("the job's HOME", () => {
     fs.chmodSync(path.join(home, 'locked'), 0);
     expect(await settleHome(home, {})).toEqual({ removed: ['.npmrc', 'locked'], damaged: false });
     expect(fs.readdirSync(home)).toEqual([]);
+  });
+
+  it("given Go's build cache the baseline filled, then a later run keeps its entries as they were, and loses what it added or rewrote, with no install to run again", async () => {
+    write('.cache/go-build/0a/0a11-d', 'net.a');
+    write('.cache/go-build/README');
+    write('.cache/pip/http/x', 'not a build cache');
+    write('.npmrc');
+    const caches = await homeManifest(home, inBuildCache);
+    expect(Object.keys(caches).sort()).toEqual([
+      '.cache',
+      '.cache/go-build',
+      '.cache/go-build/0a',
+      '.cache/go-build/0a/0a11-d',
+      '.cache/go-build/README',
+    ]);
+
+    // A later run adds an entry and rewrites one in place.
+    write('.cache/go-build/0b/0b22-d', 'a run of the change');
+    fs.writeFileSync(path.join(home, '.cache/go-build/README'), 'planted');
+    expect(await settleHome(home, {}, caches)).toEqual({
+      removed: ['.cache/go-build/0b', '.cache/go-build/README', '.cache/pip', '.npmrc'],
+      damaged: false,
+    });
+    expect(files()).toEqual(['.cache/go-build/0a/0a11-d']);
   });
 });

@@ -136,6 +136,30 @@ describe('test effects', () => {
     expect(again.outputTail).not.toContain('No such file');
   });
 
+  it("keeps Go's build cache as the baseline filled it for the job's later runs, and nothing else the baseline wrote in HOME", async () => {
+    const { job, effects, input } = await preparedJob();
+    const entry = '"$HOME/.cache/go-build/aa/entry"';
+    const tell = { ...job.config!.test, report: [] };
+    const filling = {
+      ...job,
+      config: {
+        ...job.config!,
+        test: {
+          ...tell,
+          command: `[ -f ${entry} ] && echo CACHE-KEPT; [ -f "$HOME/.npmrc" ] && echo NPMRC-KEPT; mkdir -p "$HOME/.cache/go-build/aa"; [ -f ${entry} ] || echo built > ${entry}; echo x > "$HOME/.npmrc"; node --test`,
+        },
+      },
+    };
+    const baseline = await effects.runBaseline(input(filling, 'runBaseline'), { signal });
+    expect(baseline.totals.passed).toBe(2);
+    expect(baseline.outputTail).not.toContain('-KEPT');
+    const again = await effects.runTests(input({ ...filling, baseline: { ...baseline, at: 0 } }, 'runTests'), {
+      signal,
+    });
+    expect(again.outputTail).toContain('CACHE-KEPT');
+    expect(again.outputTail).not.toContain('NPMRC-KEPT');
+  });
+
   it('runs every test on exactly the logged change, whatever an earlier run wrote, even after a restart', async () => {
     const { ws, root, job, effects, input, dir } = await preparedJob();
     const baseline = await effects.runBaseline(input(job, 'runBaseline'), { signal });
