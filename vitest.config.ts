@@ -1,10 +1,14 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { CostlyFirst } from './test/support/costly-first.js';
+import { ISOLATED_FILES } from './test/support/isolated-files.js';
 
 // Two tiers, named in the file name (docs/architecture.md, "Test tiers"):
 // - unit (`*.unit.test.ts`): in-process only. test/support/unit-tier.ts makes starting a process,
 //   opening a socket or a SQLite file fail the test. No build, no PostgreSQL: `npm run test:unit`.
 // - system (every other `*.test.ts`): real processes, git, servers, SQLite files and PostgreSQL.
+//   Its files share their workers' modules (isolate: false): a process and an import of src/ per
+//   file were a quarter of the suite's CPU. The few that mock modules run isolated
+//   (test/support/isolated-files.ts).
 // - timed (`*.timed.test.ts`): system tests that hold a bound in time (/healthz within 100 ms, a
 //   shutdown within 5 s, slow clients cut within 10 s). They run after the others, one file at a
 //   time, so the bound measures booty and not two cores shared with three other test files.
@@ -40,9 +44,19 @@ export default defineConfig({
         test: {
           name: 'system',
           include: ['test/**/*.test.ts'],
-          exclude: [...exclude, 'test/**/*.unit.test.ts', 'test/**/*.timed.test.ts'],
+          exclude: [...exclude, 'test/**/*.unit.test.ts', 'test/**/*.timed.test.ts', ...ISOLATED_FILES],
           // The compiled copy of src/ for child processes, and one PostgreSQL server for the run.
           globalSetup: ['test/global-setup.ts', 'test/support/postgres-global-setup.ts'],
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // System files that mock modules: they neither start booty's compiled copy nor PostgreSQL.
+          name: 'system-isolated',
+          include: ISOLATED_FILES,
           sequence: { groupOrder: 0 },
         },
       },
