@@ -247,7 +247,8 @@ export class LeaseLoop {
    */
   private async lookWhenDue() {
     const inMs = await this.options.leases.nextDueIn();
-    if (inMs === null) return;
+    // Due past the next few looks: one of them arms it (a timer holds at most about 24 days).
+    if (inMs === null || inMs > IDLE_LOOK_MAX_MS * 6) return;
     const at = Date.now() + inMs;
     if (this.dueTimer && this.dueAt <= at) return;
     if (this.dueTimer) clearTimeout(this.dueTimer);
