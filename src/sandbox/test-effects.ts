@@ -34,8 +34,8 @@ import { describeExit, failingIds, judge } from './test-verdict.js';
 // one, and recorded case by case; the verdict needs positive evidence. The install step runs when
 // the workspace is new or a manifest changed, into a HOME kept for the whole job; what it writes
 // stays for every later run (install-record.ts), and so does what the baseline put in a build cache
-// there; nothing else a run wrote in HOME does (home-state.ts). Tests never have network, and each run starts from exactly the logged change
-// (workspace.treeForRun).
+// there; nothing else a run wrote in HOME does (home-state.ts). Tests never have network, and each
+// run starts from exactly the logged change (workspace.treeForRun).
 
 export interface TestEffectsOptions {
   workspace: {
