@@ -27,16 +27,19 @@ const holdMirror = () =>
     void withLock(mirror, () => new Promise<void>((release) => held(release)));
   });
 
+/** A job's ask for the mirror of `url`, with no credentials, stoppable when given a signal. */
+const ask = (url: string, signal?: AbortSignal) => syncMirror({ root, repo, url, auth: null, signal });
+
 describe('syncing a mirror', () => {
   it('gives the asks that wait behind one another one fetch, made after the last of them asked', async () => {
     const remote = makeRemote(base, { 'a.txt': 'one\n' });
-    await syncMirror({ root, repo, url: remote.url, auth: null });
+    await ask(remote.url);
     const release = await holdMirror();
-    const first = syncMirror({ root, repo, url: remote.url, auth: null });
+    const first = ask(remote.url);
     const fetched = remote.push({ 'a.txt': 'two\n' });
     // Between the first ask's turn and any later one, the remote moves on: a second fetch would show it.
     const between = withLock(mirror, async () => remote.push({ 'a.txt': 'three\n' }));
-    const second = syncMirror({ root, repo, url: remote.url, auth: null });
+    const second = ask(remote.url);
     release();
     expect(await Promise.all([first, second])).toEqual([mirror, mirror]);
     await between;
@@ -45,7 +48,7 @@ describe('syncing a mirror', () => {
 
   it('fetches on their own for asks with other credentials: those say what a job may read', async () => {
     const remote = makeRemote(base, { 'a.txt': 'one\n' });
-    await syncMirror({ root, repo, url: remote.url, auth: null });
+    await ask(remote.url);
     const release = await holdMirror();
     const first = syncMirror({ root, repo, url: remote.url, auth: { username: 'x', password: 'one' } });
     const between = withLock(mirror, async () => remote.push({ 'a.txt': 'two\n' }));
@@ -57,28 +60,22 @@ describe('syncing a mirror', () => {
 
   it('fetches again for an ask made once the previous fetch has started', async () => {
     const remote = makeRemote(base, { 'a.txt': 'one\n' });
-    await syncMirror({ root, repo, url: remote.url, auth: null });
-    const started = syncMirror({ root, repo, url: remote.url, auth: null });
+    await ask(remote.url);
+    const started = ask(remote.url);
     await new Promise((resolve) => setImmediate(resolve)); // it holds the lock now
     const newer = remote.push({ 'a.txt': 'two\n' });
-    await Promise.all([started, syncMirror({ root, repo, url: remote.url, auth: null })]);
+    await Promise.all([started, ask(remote.url)]);
     expect(sh(mirror, 'rev-parse', 'refs/heads/main')).toBe(newer);
   });
 
   it('lets a job that stops go at once, and still syncs for the others', async () => {
     const remote = makeRemote(base, { 'a.txt': 'one\n' });
-    await syncMirror({ root, repo, url: remote.url, auth: null });
+    await ask(remote.url);
     const newer = remote.push({ 'a.txt': 'two\n' });
     const release = await holdMirror();
     const stopping = new AbortController();
-    const stopped = syncMirror({ root, repo, url: remote.url, auth: null, signal: stopping.signal });
-    const staying = syncMirror({
-      root,
-      repo,
-      url: remote.url,
-      auth: null,
-      signal: new AbortController().signal,
-    });
+    const stopped = ask(remote.url, stopping.signal);
+    const staying = ask(remote.url, new AbortController().signal);
     stopping.abort();
     await expect(stopped).rejects.toMatchObject({ code: 'BOOTY_E_GIT_REMOTE' });
     release();
@@ -88,12 +85,12 @@ describe('syncing a mirror', () => {
 
   it('does not fetch once every job that asked has stopped', async () => {
     const remote = makeRemote(base, { 'a.txt': 'one\n' });
-    await syncMirror({ root, repo, url: remote.url, auth: null });
+    await ask(remote.url);
     remote.push({ 'a.txt': 'two\n' });
     const release = await holdMirror();
     const asks = [new AbortController(), new AbortController()].map((stop) => ({
       stop,
-      failed: syncMirror({ root, repo, url: remote.url, auth: null, signal: stop.signal }).catch((e) => e),
+      failed: ask(remote.url, stop.signal).catch((e) => e),
     }));
     for (const { stop } of asks) stop.abort();
     release();
@@ -104,21 +101,13 @@ describe('syncing a mirror', () => {
 
   it('syncs for an ask made after every earlier ask stopped, while their sync still waits its turn', async () => {
     const remote = makeRemote(base, { 'a.txt': 'one\n' });
-    await syncMirror({ root, repo, url: remote.url, auth: null });
+    await ask(remote.url);
     const newer = remote.push({ 'a.txt': 'two\n' });
     const release = await holdMirror();
     const stop = new AbortController();
-    const stopped = syncMirror({ root, repo, url: remote.url, auth: null, signal: stop.signal }).catch(
-      (e) => e,
-    );
+    const stopped = ask(remote.url, stop.signal).catch((e) => e);
     stop.abort();
-    const later = syncMirror({
-      root,
-      repo,
-      url: remote.url,
-      auth: null,
-      signal: new AbortController().signal,
-    });
+    const later = ask(remote.url, new AbortController().signal);
     release();
     expect(await stopped).toMatchObject({ code: 'BOOTY_E_GIT_REMOTE' });
     expect(await later).toBe(mirror);
