@@ -3,9 +3,10 @@ import perfHooks, { createHistogram, type IntervalHistogram } from 'node:perf_ho
 // prom-client's default metrics sample the event loop's delay with a timer every 10 ms, for good:
 // a hundred wake-ups a second, which was most of what an idle worker spent (a fifth of a
 // CPU-second a minute on a loaded machine). Here its histogram samples while booty has work (a
-// stream of deliveries, a job's step, a job running) and for QUIET_MS after, and at start; a quiet booty has
-// no delay to measure. prom-client reads the samples at each scrape, as before; a scrape of a
-// quiet spell reads the loop on time (its delay is the timer's own period, as node would report).
+// stream of deliveries, a job's step, a job running) and for QUIET_MS after, and at start; a
+// quiet booty has no delay to measure. prom-client reads the samples at each scrape, as before; a
+// scrape of a quiet spell reads the loop on time (its delay is the timer's own period, as node
+// would report).
 
 const QUIET_MS = 10_000;
 // Deliveries closer together than this are a stream worth sampling; one alone is not (brief()).
