@@ -3,6 +3,7 @@ import type { ConversationGate, ForgeWebhooks } from '../forges/forge.js';
 import type { Intake } from '../intake/deliveries.js';
 import type { IntakeSettings } from '../intake/intake-config.js';
 import { takeDelivery } from '../intake/take-delivery.js';
+import { lazyChildLogger } from './lazy-child-logger.js';
 import type { GatewayMetrics } from './metrics.js';
 
 // POST /webhooks: the HTTP face of intake. The raw bytes go to the forge, which verifies and reads
@@ -31,15 +32,18 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookDeps) {
     {
       bodyLimit: webhooks.maxBytes,
       // The request's own logger carries the delivery id and event from the start, so every line
-      // about it (errors included) has them, without a second child logger on the hot path.
+      // about it (errors included) has them, without a second child logger on the hot path; it is
+      // made only once a line is written, which most deliveries never do.
       childLoggerFactory: (logger, bindings, options, raw) =>
-        logger.child(
-          {
-            ...bindings,
-            deliveryId: clip(raw.headers[webhooks.idHeader]),
-            event: clip(raw.headers[webhooks.eventHeader]),
-          },
-          options,
+        lazyChildLogger(logger, () =>
+          logger.child(
+            {
+              ...bindings,
+              deliveryId: clip(raw.headers[webhooks.idHeader]),
+              event: clip(raw.headers[webhooks.eventHeader]),
+            },
+            options,
+          ),
         ),
     },
     (request, reply) => receive(request, reply, deps),
