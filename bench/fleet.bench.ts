@@ -124,10 +124,35 @@ async function jobWaits(database: string) {
       seconds: model * (MODEL_MS / 1000) + tests * TEST_WAIT_S,
       calls: `${round(model, 2)} model calls and ${round(tests, 2)} test runs a job`,
       steps: rows.map((r) => `${r.step} ${round(r.ms / 1000 / jobs, 2)} s`).join(', '),
+      ...(await tailAndTests(client, tests * TEST_WAIT_S)),
     };
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Two parts of a slot's time per job beyond its waits that are not booty's own: the test runs'
+ * time past their sleep (the sample's own suite, as each run's record times it), and the slots
+ * left idle once the queue was empty, the last jobs' tail that any batch has. The window is the
+ * log's: from the last job's first step (prepare) to the last job's end, every slot busy before it.
+ */
+async function tailAndTests(client: pg.Client, sleptSeconds: number) {
+  const { rows } = await client.query<{ prep: number; fin: number; tested: number }>(
+    `SELECT min(e.at) FILTER (WHERE e.data::json->>'step' = 'prepare')::float8 AS prep,
+       max(e.at)::float8 AS fin,
+       coalesce(sum((e.data::json->'result'->>'durationMs')::float8)
+         FILTER (WHERE e.data::json->>'step' IN ('baseline', 'test')), 0)::float8 AS tested
+     FROM events e JOIN jobs j ON j.job_id = e.stream_id AND j.state = 'promoted'
+     GROUP BY e.stream_id`,
+  );
+  const lastStart = Math.max(...rows.map((r) => r.prep));
+  const end = Math.max(...rows.map((r) => r.fin));
+  const busy = rows.reduce((n, r) => n + Math.max(0, r.fin - lastStart), 0);
+  return {
+    tailSeconds: (WORKERS * SLOTS * (end - lastStart) - busy) / 1000 / rows.length,
+    suiteSeconds: rows.reduce((n, r) => n + r.tested, 0) / 1000 / rows.length - sleptSeconds,
+  };
 }
 
 export default async function run(): Promise<BenchResult[]> {
@@ -199,7 +224,8 @@ export default async function run(): Promise<BenchResult[]> {
           .loadavg()
           .map((l) => round(l))
           .join(' ')}\n` +
-        `   mean time to each step: ${wait.steps}\n`,
+        `   mean time to each step: ${wait.steps}\n` +
+        `   of the ${round(own, 2)} s: the sample's suite past its sleep ${round(wait.suiteSeconds, 2)} s, the slots idle in the last jobs' tail ${round(wait.tailSeconds, 2)} s, the rest (booty, the simulators, PostgreSQL, and their waits on each other for the cores) ${round(own - wait.suiteSeconds - wait.tailSeconds, 2)} s\n`,
     );
     return [
       {
