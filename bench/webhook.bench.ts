@@ -4,7 +4,8 @@
 // delivery came from the forge and parses it, as any receiver must (receiverRoute), and no more.
 //
 // Each server runs in a child process of its own, as `booty serve` would, so the load generator
-// does not share its event loop. autocannon runs closed-loop with 10 connections; p99 is taken
+// does not share its event loop; booty's is the built package (dist/, so `npm run bench` builds
+// first). autocannon runs closed-loop with 10 connections; p99 is taken
 // under that full load (its fixed-rate mode sends each second's quota in a burst, so it measures
 // the same queue). The machine is shared, so the two targets take turns in short rounds and drift
 // in the neighbours' load falls on both alike; CPU time per request, which the neighbours barely
@@ -20,10 +21,6 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { loadEnv } from '../src/env.js';
-import { createLogger } from '../src/log.js';
-import { composeBooty } from '../src/main/compose.js';
-import { startServer } from '../src/main/serve.js';
 import { scriptedEffects } from '../test/support/scripted-effects.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
 
@@ -506,6 +503,20 @@ async function serve(target: Target) {
             GITLAB_TOKEN: 'glpat-bench-token-000000000',
           }
         : { GITHUB_WEBHOOK_SECRET: SECRET };
+    // What ships (dist/, as `booty serve` runs), not the sources through tsx's loader, whose
+    // helpers cost a closure made per request its own property write. The types are the sources'.
+    const built = <T>(file: string) => {
+      const at = path.join(root, 'dist', file);
+      if (!fs.existsSync(at))
+        throw new Error(`webhook bench runs the built server: npm run build first (${at})`);
+      return import(at) as Promise<T>;
+    };
+    const [{ loadEnv }, { createLogger }, { composeBooty }, { startServer }] = await Promise.all([
+      built<typeof import('../src/env.js')>('src/env.js'),
+      built<typeof import('../src/log.js')>('src/log.js'),
+      built<typeof import('../src/main/compose.js')>('src/main/compose.js'),
+      built<typeof import('../src/main/serve.js')>('src/main/serve.js'),
+    ]);
     const env = loadEnv({ HOST: '127.0.0.1', PORT: '0', BOOTY_DB: process.env.BOOTY_DB, ...forge });
     // booty serve logs as it would in production (info); the output is discarded.
     const log = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null' }) });
