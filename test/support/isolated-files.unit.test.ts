@@ -4,23 +4,22 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ISOLATED_FILES } from './isolated-files.js';
 
-// The system files share their workers' modules, so a module mock there must be in a file that
-// runs isolated: this finds every system test file that mocks one.
+// The unit and system files share their workers' modules, so a module mock must be in a file that
+// runs isolated: this finds every test file that mocks one.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function systemTestFiles(dir: string): string[] {
+function testFiles(dir: string): string[] {
   return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const rel = `${dir}/${entry.name}`;
-    if (entry.isDirectory())
-      return ['fixtures', 'repos', '.deps'].includes(entry.name) ? [] : systemTestFiles(rel);
-    return /\.test\.ts$/.test(entry.name) && !/\.unit\.test\.ts$/.test(entry.name) ? [rel] : [];
+    if (entry.isDirectory()) return ['fixtures', 'repos', '.deps'].includes(entry.name) ? [] : testFiles(rel);
+    return /\.test\.ts$/.test(entry.name) ? [rel] : [];
   });
 }
 
-describe('system test files that mock modules', () => {
+describe('test files that mock modules', () => {
   it('are exactly the ones that run isolated', () => {
-    const mocking = systemTestFiles('test').filter((f) =>
+    const mocking = testFiles('test').filter((f) =>
       /\bvi\.(mock|doMock)\(/.test(fs.readFileSync(path.join(root, f), 'utf8')),
     );
     expect(mocking.sort()).toEqual([...ISOLATED_FILES].sort());
