@@ -241,8 +241,13 @@ export class SimStore {
   private readonly written = new Map<string, string>();
   /** The state as last written, deliveries aside. */
   private saved = '';
+  /** The write save() put off (saveWithinMs), not yet made. */
+  private pending: NodeJS.Timeout | null = null;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    private readonly saveWithinMs = 0,
+  ) {
     fs.mkdirSync(dir, { recursive: true });
     this.file = path.join(dir, 'github-state.json');
     this.log = path.join(dir, 'github-deliveries.jsonl');
@@ -271,11 +276,27 @@ export class SimStore {
   }
 
   /**
+   * Saves a change: at once by default, so a simulator killed any time after it answered is
+   * started again on the folder with the change (as an interrupted `booty demo` is). With
+   * `saveWithinMs`, once within that time for every change made meanwhile: the state is the whole
+   * world's, so each write costs the size of every issue, pull request and comment in it, and two
+   * hundred jobs on one simulator spent most of its CPU there, its answers slowing as its state
+   * grew, which GitHub's do not. The benchmarks' simulators, never started again from their
+   * folder, save so; close() saves what waits.
+   */
+  save() {
+    if (this.saveWithinMs === 0) this.write();
+    else this.pending ??= setTimeout(() => this.write(), this.saveWithinMs).unref();
+  }
+
+  /**
    * Writes the state through a temporary file, so a crash never leaves half a state behind, then
    * appends the deliveries that changed. In that order: a delivery's tries take their ids from the
    * state's sequence, which must not fall behind them.
    */
-  save() {
+  write() {
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = null;
     const text = JSON.stringify({ ...this.state, deliveries: [] });
     // A delivery made or tried saves again what the change before it saved: write only news.
     if (text !== this.saved) {

@@ -32,6 +32,11 @@ type IssueAction = 'labeled' | 'unlabeled' | 'closed';
 export interface GitHubSimulatorOptions {
   /** Where the state file and the bare repositories live; a restart in the same dir continues. */
   dir: string;
+  /**
+   * A change's write to the state file waits up to this long, one write for the changes made
+   * meanwhile (SimStore.save); default 0, at once.
+   */
+  saveWithinMs?: number;
   port?: number;
   host?: string;
   webhook?: WebhookTarget;
@@ -47,7 +52,7 @@ export interface GitHubSimulatorOptions {
 export type GitHubSimulator = Awaited<ReturnType<typeof startGitHubSimulator>>;
 
 export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
-  const store = new SimStore(options.dir);
+  const store = new SimStore(options.dir, options.saveWithinMs);
   const faults = new FaultBook();
   const log: RequestRecord[] = [];
   const urls: Urls = { base: '' };
@@ -183,6 +188,8 @@ export async function startGitHubSimulator(options: GitHubSimulatorOptions) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.settled();
+      // What a later simulator on the folder reads: every change, the last deliveries' tries too.
+      store.write();
     },
 
     setWebhook(target: WebhookTarget | null) {

@@ -30,6 +30,8 @@ export interface DemoRemotesOptions {
   scenario: Scenario;
   /** How long the model takes to answer each request (the simulator's latencyMs); at once unless set. */
   modelLatencyMs?: number;
+  /** The GitHub simulator's saveWithinMs: for the benchmarks, whose simulators never restart. */
+  saveWithinMs?: number;
 }
 
 export interface DemoRemotes {
@@ -106,8 +108,16 @@ export interface DemoRemotes {
 export type StartDemoRemotes = (options: DemoRemotesOptions) => Promise<DemoRemotes>;
 
 /** Both simulators in this process. */
-export const startDemoRemotes: StartDemoRemotes = async ({ dir, port, token, scenario, modelLatencyMs }) => {
-  const start = (p: number) => startGitHubSimulator({ dir, port: p, tokens: [{ token, login: DEMO_BOT }] });
+export const startDemoRemotes: StartDemoRemotes = async ({
+  dir,
+  port,
+  token,
+  scenario,
+  modelLatencyMs,
+  saveWithinMs,
+}) => {
+  const start = (p: number) =>
+    startGitHubSimulator({ dir, port: p, saveWithinMs, tokens: [{ token, login: DEMO_BOT }] });
   let github: GitHubSimulator;
   try {
     github = await start(port);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RECENT_DELIVERIES, SimStore } from '../../sim/github/github-sim-state.js';
 import { newDelivery } from '../../sim/github/github-sim-webhooks.js';
 import { tempDir } from '../support/job-harness.js';
@@ -35,6 +35,40 @@ describe('the simulator state on disk', () => {
     expect(again.state.seq).toBe(store.state.seq);
     // The log starts again from what was kept.
     expect(lines(dir)).toHaveLength(2);
+  });
+
+  it('saves each change at once by default, so a simulator killed after it answered is started again with it', () => {
+    const dir = tempDir('booty-sim-state-');
+    const store = new SimStore(dir);
+    const id = store.nextId();
+    store.save();
+    expect(new SimStore(dir).state.seq).toBe(id);
+  });
+
+  it('with saveWithinMs, writes once for the changes made meanwhile, when that time is up', () => {
+    vi.useFakeTimers();
+    try {
+      const dir = tempDir('booty-sim-state-');
+      const store = new SimStore(dir, 50);
+      const first = store.state.seq;
+      for (let i = 0; i < 3; i++) {
+        store.nextId();
+        store.save();
+      }
+      expect(fs.existsSync(store.file)).toBe(false);
+      vi.advanceTimersByTime(49);
+      expect(fs.existsSync(store.file)).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(new SimStore(dir).state.seq).toBe(first + 3);
+      // A save made meanwhile (as close() makes) writes what waits, and leaves nothing to write later.
+      store.nextId();
+      store.save();
+      store.write();
+      expect(new SimStore(dir).state.seq).toBe(first + 4);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('given a log whose last line a crash cut short, then the lines before it are read', () => {
