@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 // Most deliveries write none (an ignored one logs at debug), and a pino child costs each of them
 // its bindings serialized and its redaction set up again: about a twentieth of a delivery's CPU.
 
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type LogFn = FastifyBaseLogger['info'];
 
 export function lazyChildLogger(parent: FastifyBaseLogger, make: () => FastifyBaseLogger): FastifyBaseLogger {
@@ -15,7 +15,7 @@ export function lazyChildLogger(parent: FastifyBaseLogger, make: () => FastifyBa
   };
   // pino answers which levels write; a logger that cannot say is made at its first line.
   const ask = (parent as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.bind(parent);
-  const write = (level: (typeof LEVELS)[number]): LogFn =>
+  const write = (level: Level): LogFn =>
     ((...args: Parameters<LogFn>) => {
       if (child || (ask?.(level) ?? true)) real()[level](...args);
     }) as LogFn;
