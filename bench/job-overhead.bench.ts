@@ -16,9 +16,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type BenchResult, median, ratio, round } from './bench-result.js';
+import { built } from './built.js';
+import { forkRemoteSimulators, type RemoteSimulators } from './remote-simulators.js';
 
-// What ships, not the sources through a loader: the types are the sources'.
-const built = <T>(file: string) => import(`../dist/${file}`) as Promise<T>;
 const { readTimeline } = await built<typeof import('../src/engine/timeline.js')>('src/engine/timeline.js');
 const { examplesDir } = await built<typeof import('../src/demo/demo-script.js')>('src/demo/demo-script.js');
 const { runDemo } = await built<typeof import('../src/demo/run-demo.js')>('src/demo/run-demo.js');
@@ -26,9 +27,6 @@ const { openStore } = await built<typeof import('../src/main/open-store.js')>('s
 const { forgetCommits } = await built<typeof import('../src/workspace/commit-cache.js')>(
   'src/workspace/commit-cache.js',
 );
-
-import { type BenchResult, median, ratio, round } from './bench-result.js';
-import { forkRemoteSimulators, type RemoteSimulators } from './remote-simulators.js';
 
 const JOBS = 10;
 

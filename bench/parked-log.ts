@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { Usage } from '../src/events/effect-results.js';
 import { testRun, usage } from '../test/support/scripted-effects.js';
+import { built } from './built.js';
 
-const built = <T>(file: string) => import(`../dist/${file}`) as Promise<T>;
 const { catalogue } = await built<typeof import('../src/events/catalogue.js')>('src/events/catalogue.js');
 const { JobRequested } =
   await built<typeof import('../src/events/job-events.js')>('src/events/job-events.js');

@@ -30,10 +30,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { type BenchResult, median, ratio, round } from './bench-result.js';
+import { built } from './built.js';
 import { startStubGitHub } from './parked-github.js';
 import { OWNER, type ParkedJob, REPO, writeParkedJobs } from './parked-log.js';
 
-const built = <T>(file: string) => import(`../dist/${file}`) as Promise<T>;
 const { readTimeline, assertVerified } =
   await built<typeof import('../src/engine/timeline.js')>('src/engine/timeline.js');
 const { SqliteEventStore } = await built<typeof import('../src/store/sqlite/sqlite-event-store.js')>(

@@ -1,10 +1,9 @@
 // The child side of bench/remote-simulators.ts: the demo's GitHub and Anthropic simulators, built
 // (dist/, as `booty demo` runs them), in a process of their own, driven over the IPC channel.
 import type { DemoRemotes } from '../src/demo/demo-remotes.js';
+import { built } from './built.js';
 import type { RemoteCall, RemoteReply } from './remote-simulators.js';
 
-// What ships, not the sources through a loader: the types are the sources'.
-const built = <T>(file: string) => import(`../dist/${file}`) as Promise<T>;
 const { startDemoRemotes } =
   await built<typeof import('../src/demo/demo-remotes.js')>('src/demo/demo-remotes.js');
 

@@ -23,6 +23,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { scriptedEffects } from '../test/support/scripted-effects.js';
 import { type BenchResult, ratio, round } from './bench-result.js';
+import { built } from './built.js';
 
 const SECRET = 'bench-webhook-secret';
 const CONNECTIONS = 10;
@@ -503,14 +504,8 @@ async function serve(target: Target) {
             GITLAB_TOKEN: 'glpat-bench-token-000000000',
           }
         : { GITHUB_WEBHOOK_SECRET: SECRET };
-    // What ships (dist/, as `booty serve` runs), not the sources through tsx's loader, whose
-    // helpers cost a closure made per request its own property write. The types are the sources'.
-    const built = <T>(file: string) => {
-      const at = path.join(root, 'dist', file);
-      if (!fs.existsSync(at))
-        throw new Error(`webhook bench runs the built server: npm run build first (${at})`);
-      return import(at) as Promise<T>;
-    };
+    // What ships, as `booty serve` runs it, not the sources through tsx's loader, whose helpers
+    // cost a closure made per request its own property write.
     const [{ loadEnv }, { createLogger }, { composeBooty }, { startServer }] = await Promise.all([
       built<typeof import('../src/env.js')>('src/env.js'),
       built<typeof import('../src/log.js')>('src/log.js'),
