@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { CostlyFirst } from './test/support/costly-first.js';
 import { ISOLATED_FILES } from './test/support/isolated-files.js';
+import { useRunTempDir } from './test/support/run-temp-dir.js';
 
 // Two tiers, named in the file name (docs/architecture.md, "Test tiers"):
 // - unit (`*.unit.test.ts`): in-process only. test/support/unit-tier.ts makes starting a process,
@@ -13,6 +14,9 @@ import { ISOLATED_FILES } from './test/support/isolated-files.js';
 //   shutdown within 5 s, slow clients cut within 10 s). They run after the others, one file at a
 //   time, so the bound measures booty and not two cores shared with three other test files.
 // `npm test` runs both.
+
+// Every temporary folder of the run, in one folder that goes when the run passes.
+useRunTempDir();
 
 const exclude = [...configDefaults.exclude, 'test/corpus/repos/**', 'test/corpus/.deps/**'];
 

