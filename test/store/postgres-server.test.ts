@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { compiled } from '../support/compiled.js';
-import { startPostgresServer } from '../support/postgres-server.js';
+import { serversDir, startPostgresServer } from '../support/postgres-server.js';
 
 // The test run's PostgreSQL server outlives a run that is killed (its process is not the run's
 // child any more): the next start stops it and removes its files, so none piles up on a port.
@@ -36,11 +35,11 @@ describe('the test PostgreSQL server', () => {
         reject(new Error(`the holder exited (${code}) before its server was up`)),
       );
     });
-    const dirs = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith('booty-pg-'));
+    const dirs = () => fs.readdirSync(serversDir()).filter((d) => d.startsWith('booty-pg-'));
     // Other runs' servers are there too, some starting or stopping as this reads.
     const owner = (d: string) => {
       try {
-        return fs.readFileSync(`${os.tmpdir()}/${d}/owner`, 'utf8');
+        return fs.readFileSync(`${serversDir()}/${d}/owner`, 'utf8');
       } catch {
         return null;
       }

@@ -30,7 +30,7 @@ export interface PostgresServer {
  * Outside the test run's own temporary folder (run-temp-dir.ts), which goes with its run: a server a
  * killed run left is found here, and stopped, by the next.
  */
-const serversDir = () => process.env.BOOTY_TESTS_OUTER_TMPDIR ?? os.tmpdir();
+export const serversDir = () => process.env.BOOTY_TESTS_OUTER_TMPDIR ?? os.tmpdir();
 
 export async function startPostgresServer(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   stopAbandonedServers();

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,8 +20,8 @@ function owner(dir: string): number | null {
     const pid = Number(fs.readFileSync(path.join(dir, OWNER), 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
-    const young = Date.now() - fs.statSync(dir).mtimeMs < 60_000;
-    return young ? process.pid : null;
+    const madeAt = fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    return Date.now() - madeAt < 60_000 ? process.pid : null;
   }
 }
 
@@ -32,7 +33,10 @@ export function sweepEndedRuns(parent: string): string[] {
     const dir = path.join(parent, name);
     const pid = owner(dir);
     if (pid !== null && alive(pid)) continue;
-    fs.rmSync(dir, { recursive: true, force: true });
+    // The ended run's own removal may still be under way: then either one finishes it.
+    try {
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {}
     swept.push(dir);
   }
   return swept;
@@ -55,8 +59,12 @@ export function useRunTempDir(): string {
   process.env.TMPDIR = dir;
   process.env[RUN] = `${process.pid}:${dir}`;
   process.on('exit', (code) => {
-    if (code === 0) fs.rmSync(dir, { recursive: true, force: true });
-    else console.error(`The failed run's temporary folders are kept in ${dir} (the next run removes them).`);
+    if (code !== 0) {
+      console.error(`The failed run's temporary folders are kept in ${dir} (the next run removes them).`);
+      return;
+    }
+    // Removed by a process of its own, so the run ends now: a whole suite's folders take seconds.
+    spawn('rm', ['-rf', dir], { detached: true, stdio: 'ignore' }).unref();
   });
   return dir;
 }
