@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RepoConfig, TestStatus } from '../events/effect-results.js';
 import type { SandboxMode } from '../sandbox/bwrap.js';
+import { seedGoCache } from '../sandbox/go-seed.js';
 import { readResults } from '../sandbox/reports/read-results.js';
 import { clearReports, planReporters } from '../sandbox/reports/reporter-plan.js';
 import { runCommand } from '../sandbox/run-command.js';
@@ -112,13 +113,19 @@ export async function runSuite(input: SuiteInput): Promise<Suite> {
       fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
       fs.writeFileSync(path.join(dir, f.path), f.content);
     }
-    const exec = (run: { command: string; network: boolean; env?: Record<string, string> }) =>
+    const exec = (run: {
+      command: string;
+      network: boolean;
+      env?: Record<string, string>;
+      cwd?: string;
+      home?: string;
+    }) =>
       runCommand({
-        cwd: dir,
+        cwd: run.cwd ?? dir,
         command: run.command,
         network: run.network,
         env: run.env,
-        home,
+        home: run.home ?? home,
         signal: input.signal,
         timeoutMs: cfg.timeoutSeconds * 1000,
         sandbox: input.sandbox,
@@ -132,6 +139,14 @@ export async function runSuite(input: SuiteInput): Promise<Suite> {
           problem: `the install command \`${cfg.install.command}\` exited ${installed.exitCode ?? installed.signal}: ${installed.output.slice(-500)}`,
         });
     }
+    await seedGoCache({
+      home,
+      dir,
+      command,
+      searchPath: process.env.PATH ?? '',
+      run: (cwd, seedHome, seedCommand) =>
+        exec({ command: seedCommand, network: false, cwd, home: seedHome }),
+    });
     const reportDir = path.join(home, '.booty-reports');
     fs.mkdirSync(reportDir, { recursive: true });
     const plan = await planReporters({ command, cwd: dir, reportDir, configured: cfg.test.report ?? [] });

@@ -62,8 +62,8 @@ export async function homeManifest(
  * Caches under HOME that the base commit's own test run may fill for the job's later runs: Go's
  * build cache (GOCACHE's default), content-addressed, so an entry is right for any run that asks
  * for it, and a missing one is only built again. Kept entries are checked like the install's: one
- * a run rewrote is removed, and what a run added goes. It spares each later run the cold build of
- * the standard library's cgo packages, about 4 CPU-s of a small module's 4.5.
+ * a run rewrote is removed, and what a run added goes. It spares each later run vetting the
+ * standard library again; the baseline's own run starts from booty's seed (go-seed.ts).
  */
 const BUILD_CACHES = ['.cache/go-build'];
 

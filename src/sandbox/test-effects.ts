@@ -9,6 +9,7 @@ import { baselineProblem, commandRan } from './baseline-health.js';
 import type { SandboxMode } from './bwrap.js';
 import { touchedTests } from './changed-tests.js';
 import { cleanOutput } from './clean-output.js';
+import { seedGoCache } from './go-seed.js';
 import { homeManifest, inBuildCache, settleHome } from './home-state.js';
 import { readInstallRecord, writeInstallRecord } from './install-record.js';
 import {
@@ -59,6 +60,8 @@ export interface TestEffectsOptions {
   scrub?: (text: string) => string;
   /** Where PATH and the toolchains come from (booty's own environment by default). */
   parentEnv?: NodeJS.ProcessEnv;
+  /** booty's own cache folder, where the Go seed is kept (go-seed.ts; `~/.cache/booty` by default). */
+  cacheDir?: string;
   outputCapBytes?: number;
   outputTailChars?: number;
   killGraceMs?: number;
@@ -220,6 +223,15 @@ export function createTestEffects(options: TestEffectsOptions) {
 
   /** Runs the test command with the framework's reporter added, and reads what it reported. */
   async function testRun(cfg: RepoConfig, dir: string, home: string, signal: AbortSignal) {
+    await seedGoCache({
+      home,
+      dir,
+      command: cfg.test.command,
+      searchPath: (options.parentEnv ?? process.env).PATH ?? '',
+      run: (cwd, seedHome, command) =>
+        exec(cfg, { dir: cwd, home: seedHome, command, network: false }, signal),
+      cacheDir: options.cacheDir,
+    });
     const reportDir = path.join(home, '.booty-reports');
     await rm(reportDir, { recursive: true, force: true });
     await mkdir(reportDir, { recursive: true });
