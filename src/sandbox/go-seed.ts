@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 
 // `go test` vets every package its binary imports, the standard library's too, and keeps the facts
 // in Go's build cache. A job's HOME starts empty, so a Go repository's first run vets fmt, net,
@@ -144,5 +145,6 @@ export async function seedGoCache(input: SeedInput): Promise<void> {
   const seed = await seedFor(input.cacheDir ?? bootyCacheDir(), key, input.run);
   if (!seed) return;
   await mkdir(path.dirname(target), { recursive: true });
-  await cp(seed, target, { recursive: true });
+  // cp(1): Node's fs.cp spends three times its CPU on the seed's 800 small files.
+  await execa('cp', ['-R', seed, target]);
 }
