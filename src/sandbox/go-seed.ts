@@ -79,16 +79,27 @@ function toolchainKey(searchPath: string): string | null {
 
 const seeds = new Map<string, Promise<string | null>>();
 
-/** The seed for this toolchain: found in the cache folder, or built there once; null when it cannot be. */
+/**
+ * The seed for this toolchain: found in the cache folder, or built there once; null when it cannot
+ * be. A build that failed is not tried again by this process; one cut short (its job cancelled, a
+ * timeout) is, by the next Go job.
+ */
 function seedFor(cacheDir: string, key: string, run: SeedRun): Promise<string | null> {
   const final = path.join(cacheDir, 'go-vet-seed', key);
   let seed = seeds.get(final);
   if (!seed) {
-    seed = existsSync(final) ? Promise.resolve(final) : build(final, run).catch(() => null);
+    seed = existsSync(final)
+      ? Promise.resolve(final)
+      : build(final, run).catch((err: unknown) => {
+          if (err instanceof CutShort) seeds.delete(final);
+          return null;
+        });
     seeds.set(final, seed);
   }
   return seed;
 }
+
+class CutShort extends Error {}
 
 async function build(final: string, run: SeedRun): Promise<string | null> {
   await mkdir(path.dirname(final), { recursive: true });
@@ -107,6 +118,7 @@ async function build(final: string, run: SeedRun): Promise<string | null> {
     );
     // vet runs as `go test` runs it (its own set of checks, which the cache keys name).
     const ran = await run(module, home, "go test -count=1 '-run=^$' .");
+    if (ran.exitCode === null) throw new CutShort();
     const cache = path.join(home, '.cache', 'go-build');
     if (ran.exitCode !== 0 || !existsSync(cache)) return null;
     // Built aside and renamed in whole: a seed is never seen half made. Another process may
@@ -144,7 +156,14 @@ export async function seedGoCache(input: SeedInput): Promise<void> {
   if (!key) return;
   const seed = await seedFor(input.cacheDir ?? bootyCacheDir(), key, input.run);
   if (!seed) return;
-  await mkdir(path.dirname(target), { recursive: true });
-  // cp(1): Node's fs.cp spends three times its CPU on the seed's 800 small files.
-  await execa('cp', ['-R', seed, target]);
+  try {
+    await mkdir(path.dirname(target), { recursive: true });
+    // cp(1): Node's fs.cp spends three times its CPU on the seed's 800 small files.
+    await execa('cp', ['-R', seed, target]);
+  } catch {
+    // A seed removed under us, a full disk: this run goes on with an empty cache, and the next Go
+    // job looks for the seed again.
+    seeds.delete(seed);
+    await rm(target, { recursive: true, force: true });
+  }
 }
