@@ -144,26 +144,32 @@ export interface SeedInput {
   cacheDir?: string;
 }
 
+/** Left in a HOME's build cache once the seed is in: Go reads only the cache's hex folders. */
+const SEEDED = 'booty-seeded';
+
 /**
- * Copies the seed into a Go repository's HOME, unless its build cache is there already (what the
- * baseline made is kept for the job's later runs). Nothing happens when there is no seed: the run
- * then only builds what the seed would have held.
+ * Copies the seed into a Go repository's HOME once (what the baseline's cache holds is kept for the
+ * job's later runs), beside what an install built there, never over it. Nothing happens when there
+ * is no seed: the run then only builds what the seed would have held.
  */
 export async function seedGoCache(input: SeedInput): Promise<void> {
   const target = path.join(input.home, '.cache', 'go-build');
-  if (existsSync(target) || !isGoRepository(input.dir, input.command)) return;
+  if (existsSync(path.join(target, SEEDED)) || !isGoRepository(input.dir, input.command)) return;
   const key = toolchainKey(input.searchPath);
   if (!key) return;
   const seed = await seedFor(input.cacheDir ?? bootyCacheDir(), key, input.run);
   if (!seed) return;
-  try {
-    await mkdir(path.dirname(target), { recursive: true });
-    // cp(1): Node's fs.cp spends three times its CPU on the seed's 800 small files.
-    await execa('cp', ['-R', seed, target]);
-  } catch {
-    // A seed removed under us, a full disk: this run goes on with an empty cache, and the next Go
-    // job looks for the seed again.
+  if (!existsSync(seed)) {
+    // Removed under booty: this run goes on without it, and the next Go job builds it again.
     seeds.delete(seed);
-    await rm(target, { recursive: true, force: true });
+    return;
   }
+  // cp(1): Node's fs.cp spends three times its CPU on the seed's 800 small files. Whatever cp
+  // leaves (some coreutils exit 1 on a file they did not replace; a full disk cuts a file short),
+  // the cache holds nothing wrong: it checks each entry's size, and a missing one is a miss. A
+  // HOME a test left unwritable only goes without.
+  await mkdir(target, { recursive: true })
+    .then(() => execa('cp', ['-R', '--no-clobber', `${seed}/.`, target], { reject: false }))
+    .then(() => writeFile(path.join(target, SEEDED), ''))
+    .catch(() => {});
 }

@@ -93,6 +93,28 @@ describe("the Go seed: the standard library vetted once, copied into each Go job
     expect(vetRuns(cold.outputTail)).toBeGreaterThan(20);
   });
 
+  it("goes in beside what an install built in the cache, and the install's output stays as it made it", async () => {
+    const cacheDir = path.join(base, 'booty-cache');
+    const { ws, job, effects, input } = await preparedRepo(
+      module,
+      {
+        install: { command: 'go build ./... && echo built >> "$HOME/installs"' },
+        test: { command: traced(), report: [] },
+      },
+      { cacheDir },
+    );
+    const baseline = await effects.runBaseline(input(job, 'runBaseline'), { signal });
+    expect(baseline.exitCode).toBe(0);
+    expect(vetRuns(baseline.outputTail)).toBe(1);
+    // The next run finds the install's output as it was: nothing to install again.
+    const again = await effects.runTests(input({ ...job, baseline: { ...baseline, at: 0 } }, 'runTests'), {
+      signal,
+    });
+    expect(again.exitCode).toBe(0);
+    expect(vetRuns(again.outputTail)).toBe(1);
+    expect(fs.readFileSync(path.join(await ws.home(job), 'installs'), 'utf8')).toBe('built\n');
+  });
+
   it('leaves the HOME of a repository that is not Go as it was', async () => {
     const cacheDir = path.join(base, 'booty-cache');
     const { job, effects, input } = await preparedRepo(
