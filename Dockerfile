@@ -39,6 +39,7 @@ ENV NODE_ENV=production \
   PORT=3000 \
   BOOTY_WORKDIR=/var/lib/booty/work \
   BOOTY_DB=/var/lib/booty/booty.db \
+  XDG_CACHE_HOME=/var/lib/booty/cache \
   BOOTY_SANDBOX=required
 VOLUME ["/var/lib/booty"]
 EXPOSE 3000

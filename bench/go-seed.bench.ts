@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { seedGoCache } from '../src/sandbox/go-seed.js';
+import { type SeedRun, seedGoCache } from '../src/sandbox/go-seed.js';
 import { runCommand } from '../src/sandbox/run-command.js';
 import { type BenchResult, median, ratio, round } from './bench-result.js';
 
@@ -44,28 +44,37 @@ export default async function goSeedBench(): Promise<BenchResult[]> {
     for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
     const cacheDir = path.join(root, 'cache');
     let homes = 0;
-    const run = (cwd: string, home: string, command: string) =>
-      runCommand({ cwd, home, command, network: false, sandbox: 'auto', timeoutMs: 300_000 });
+    const run: SeedRun = (seed) => runCommand({ ...seed, network: false, sandbox: 'required' });
+    const signal = new AbortController().signal;
+    const seeding = {
+      dir,
+      command: COMMAND,
+      searchPath: process.env.PATH ?? '',
+      walled: true,
+      run,
+      signal,
+      cacheDir,
+    };
     const firstRun = async (seeded: boolean) => {
       const home = path.join(root, `home-${homes++}`);
       fs.mkdirSync(home);
       const before = machineCpu();
       if (seeded) {
-        await seedGoCache({ home, dir, command: COMMAND, searchPath: process.env.PATH ?? '', run, cacheDir });
+        await seedGoCache({ ...seeding, home });
       }
-      const result = await run(dir, home, COMMAND);
+      const result = await runCommand({
+        cwd: dir,
+        home,
+        command: COMMAND,
+        network: false,
+        sandbox: 'required',
+        timeoutMs: 300_000,
+      });
       if (result.exitCode !== 0) throw new Error(`go test exited ${result.exitCode}: ${result.output}`);
       return machineCpu() - before;
     };
     // The seed is built once per toolchain, before any job: not a job's cost.
-    await seedGoCache({
-      home: path.join(root, 'warm'),
-      dir,
-      command: COMMAND,
-      searchPath: process.env.PATH ?? '',
-      run,
-      cacheDir,
-    });
+    await seedGoCache({ ...seeding, home: fs.mkdtempSync(path.join(root, 'warm-')) });
     const seeded: number[] = [];
     const cold: number[] = [];
     for (let i = 0; i < RUNS; i++) {

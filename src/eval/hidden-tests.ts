@@ -6,7 +6,7 @@ import type { SandboxMode } from '../sandbox/bwrap.js';
 import { seedGoCache } from '../sandbox/go-seed.js';
 import { readResults } from '../sandbox/reports/read-results.js';
 import { clearReports, planReporters } from '../sandbox/reports/reporter-plan.js';
-import { runCommand } from '../sandbox/run-command.js';
+import { chooseSandbox, runCommand } from '../sandbox/run-command.js';
 import { CONFIG_PATHS, resolveConfig } from '../workspace/repo-config.js';
 import { git } from './eval-git.js';
 import type { EvalTask } from './task-format.js';
@@ -119,6 +119,8 @@ export async function runSuite(input: SuiteInput): Promise<Suite> {
       env?: Record<string, string>;
       cwd?: string;
       home?: string;
+      signal?: AbortSignal;
+      timeoutMs?: number;
     }) =>
       runCommand({
         cwd: run.cwd ?? dir,
@@ -126,8 +128,8 @@ export async function runSuite(input: SuiteInput): Promise<Suite> {
         network: run.network,
         env: run.env,
         home: run.home ?? home,
-        signal: input.signal,
-        timeoutMs: cfg.timeoutSeconds * 1000,
+        signal: run.signal ?? input.signal,
+        timeoutMs: run.timeoutMs ?? cfg.timeoutSeconds * 1000,
         sandbox: input.sandbox,
         readOnly: [path.join(dir, '.git')],
       });
@@ -144,8 +146,9 @@ export async function runSuite(input: SuiteInput): Promise<Suite> {
       dir,
       command,
       searchPath: process.env.PATH ?? '',
-      run: (cwd, seedHome, seedCommand) =>
-        exec({ command: seedCommand, network: false, cwd, home: seedHome }),
+      walled: (await chooseSandbox(input.sandbox)) === 'bwrap',
+      run: (seed) => exec({ ...seed, network: false }),
+      signal: input.signal ?? new AbortController().signal,
     });
     const reportDir = path.join(home, '.booty-reports');
     fs.mkdirSync(reportDir, { recursive: true });

@@ -25,7 +25,7 @@ import { baselineQuality, changeQuality, type QualityStepInput } from './quality
 import { totalsOf } from './reports/case-list.js';
 import { readResults } from './reports/read-results.js';
 import { clearReports, planReporters } from './reports/reporter-plan.js';
-import { type CommandResult, runCommand } from './run-command.js';
+import { type CommandResult, chooseSandbox, runCommand } from './run-command.js';
 import { runnerSeen } from './runner-seen.js';
 import { strictest } from './sandbox-mode.js';
 import { describeExit, failingIds, judge } from './test-verdict.js';
@@ -99,7 +99,14 @@ export function createTestEffects(options: TestEffectsOptions) {
 
   async function exec(
     cfg: RepoConfig,
-    run: { dir: string; home: string; command: string; network: boolean; env?: Record<string, string> },
+    run: {
+      dir: string;
+      home: string;
+      command: string;
+      network: boolean;
+      env?: Record<string, string>;
+      timeoutMs?: number;
+    },
     signal: AbortSignal,
   ): Promise<CommandResult> {
     return runCommand({
@@ -109,8 +116,8 @@ export function createTestEffects(options: TestEffectsOptions) {
       home: run.home,
       env: run.env,
       signal,
-      timeoutMs: cfg.timeoutSeconds * 1000,
-      sandbox: strictest(options.sandbox ?? 'auto', cfg.sandbox),
+      timeoutMs: run.timeoutMs ?? cfg.timeoutSeconds * 1000,
+      sandbox: sandboxOf(cfg),
       roPaths: options.roPaths,
       parentEnv: options.parentEnv,
       outputCapBytes: options.outputCapBytes,
@@ -119,6 +126,8 @@ export function createTestEffects(options: TestEffectsOptions) {
       readOnly: [path.join(run.dir, '.git')],
     });
   }
+
+  const sandboxOf = (cfg: RepoConfig) => strictest(options.sandbox ?? 'auto', cfg.sandbox);
 
   const clean = (text: string, dir: string, home: string) =>
     cleanOutput(text, { workspace: dir, home, scrub: options.scrub });
@@ -228,8 +237,20 @@ export function createTestEffects(options: TestEffectsOptions) {
       dir,
       command: cfg.test.command,
       searchPath: (options.parentEnv ?? process.env).PATH ?? '',
-      run: (cwd, seedHome, command) =>
-        exec(cfg, { dir: cwd, home: seedHome, command, network: false }, signal),
+      walled: (await chooseSandbox(sandboxOf(cfg), options.bwrapPath)) === 'bwrap',
+      run: (seed) =>
+        exec(
+          cfg,
+          {
+            dir: seed.cwd,
+            home: seed.home,
+            command: seed.command,
+            network: false,
+            timeoutMs: seed.timeoutMs,
+          },
+          seed.signal,
+        ),
+      signal,
       cacheDir: options.cacheDir,
     });
     const reportDir = path.join(home, '.booty-reports');

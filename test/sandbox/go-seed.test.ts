@@ -115,6 +115,39 @@ describe("the Go seed: the standard library vetted once, copied into each Go job
     expect(fs.readFileSync(path.join(await ws.home(job), 'installs'), 'utf8')).toBe('built\n');
   });
 
+  it('follows no symbolic link a run left in HOME: the cache folder and the marker stay where they are', async () => {
+    const cacheDir = path.join(base, 'booty-cache');
+    const outside = path.join(base, 'outside');
+    fs.mkdirSync(outside);
+    // The install leaves the build cache as a link to a folder outside HOME.
+    const { ws, job, effects, input } = await preparedRepo(
+      module,
+      {
+        install: { command: `mkdir -p "$HOME/.cache" && ln -s ${outside} "$HOME/.cache/go-build"` },
+        test: { command: 'true', report: [] },
+      },
+      { cacheDir },
+    );
+    await effects.runBaseline(input(job, 'runBaseline'), { signal });
+    expect(fs.readdirSync(path.join(cacheDir, 'go-vet-seed'))).toHaveLength(1);
+    expect(fs.readdirSync(outside)).toEqual([]);
+    // Another leaves the marker as a link to a file that is not there.
+    const planted = path.join(base, 'planted');
+    const job2 = {
+      ...job,
+      jobId: 'job-2',
+      config: {
+        ...job.config!,
+        install: {
+          command: `mkdir -p "$HOME/.cache/go-build" && ln -s ${planted} "$HOME/.cache/go-build/booty-seeded"`,
+        },
+      },
+    };
+    await ws.prepare(prepareInput(job2), { signal });
+    await effects.runBaseline(input(job2, 'runBaseline'), { signal });
+    expect(fs.existsSync(planted)).toBe(false);
+  });
+
   it('leaves the HOME of a repository that is not Go as it was', async () => {
     const cacheDir = path.join(base, 'booty-cache');
     const { job, effects, input } = await preparedRepo(

@@ -65,6 +65,8 @@ export function useRunTempDir(): string {
   fs.chmodSync(dir, 0o755);
   fs.writeFileSync(path.join(dir, OWNER), `${process.pid}\n`);
   process.env.TMPDIR = dir;
+  // booty's own cache folder (the Go seed) too: a run neither reads nor leaves one outside it.
+  process.env.XDG_CACHE_HOME = path.join(dir, 'cache');
   process.env[RUN] = `${process.pid}:${dir}`;
   process.on('exit', (code) => {
     if (code !== 0) {
