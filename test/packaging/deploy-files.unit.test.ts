@@ -52,7 +52,13 @@ function inContext(file: string): boolean {
   return allowed.some((a) => file === a || file.startsWith(`${a}/`));
 }
 
-const known = new Set([...Object.keys(EnvSchema.shape), ...FILE_SECRETS.map((n) => `${n}_FILE`), 'NODE_ENV']);
+/** booty's settings, and the two standard variables it reads: NODE_ENV, and XDG_CACHE_HOME for its cache folder. */
+const known = new Set([
+  ...Object.keys(EnvSchema.shape),
+  ...FILE_SECRETS.map((n) => `${n}_FILE`),
+  'NODE_ENV',
+  'XDG_CACHE_HOME',
+]);
 
 describe('the Dockerfile', () => {
   const [build, image, ...more] = stages(read('Dockerfile'));
@@ -121,6 +127,7 @@ describe('the Dockerfile', () => {
     expect(of(image!, 'VOLUME')[0]!.args).toBe('["/var/lib/booty"]');
     expect(env.BOOTY_WORKDIR?.startsWith('/var/lib/booty/')).toBe(true);
     expect(env.BOOTY_DB?.startsWith('/var/lib/booty/')).toBe(true);
+    expect(env.XDG_CACHE_HOME?.startsWith('/var/lib/booty/')).toBe(true);
     expect(of(image!, 'ENTRYPOINT')[0]!.args).toBe('["tini", "--", "node", "/app/dist/src/cli/bin.js"]');
     expect(of(image!, 'CMD')[0]!.args).toBe('["serve"]');
   });
