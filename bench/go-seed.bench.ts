@@ -50,7 +50,7 @@ export default async function goSeedBench(): Promise<BenchResult[]> {
       dir,
       command: COMMAND,
       searchPath: process.env.PATH ?? '',
-      walled: true,
+      sandbox: 'required' as const,
       run,
       signal,
       cacheDir,

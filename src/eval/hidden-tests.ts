@@ -6,7 +6,7 @@ import type { SandboxMode } from '../sandbox/bwrap.js';
 import { seedGoCache } from '../sandbox/go-seed.js';
 import { readResults } from '../sandbox/reports/read-results.js';
 import { clearReports, planReporters } from '../sandbox/reports/reporter-plan.js';
-import { chooseSandbox, runCommand } from '../sandbox/run-command.js';
+import { runCommand } from '../sandbox/run-command.js';
 import { CONFIG_PATHS, resolveConfig } from '../workspace/repo-config.js';
 import { git } from './eval-git.js';
 import type { EvalTask } from './task-format.js';
@@ -146,7 +146,7 @@ export async function runSuite(input: SuiteInput): Promise<Suite> {
       dir,
       command,
       searchPath: process.env.PATH ?? '',
-      walled: (await chooseSandbox(input.sandbox)) === 'bwrap',
+      sandbox: input.sandbox,
       run: (seed) => exec({ ...seed, network: false }),
       signal: input.signal ?? new AbortController().signal,
     });

@@ -4,6 +4,8 @@ import { lstat, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/p
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import type { SandboxMode } from './bwrap.js';
+import { chooseSandbox } from './run-command.js';
 
 // `go test` vets every package its binary imports, the standard library's too, and keeps the facts
 // in Go's build cache. A job's HOME starts empty, so a Go repository's first run vets fmt, net,
@@ -185,8 +187,9 @@ export interface SeedInput {
   command: string;
   /** The PATH the command runs with, to find its `go`. */
   searchPath: string;
-  /** The runs are inside bubblewrap: only then is a seed shared (see above). */
-  walled: boolean;
+  /** The runs' sandbox mode: only inside bubblewrap is a seed shared (see above). */
+  sandbox: SandboxMode;
+  bwrapPath?: string;
   run: SeedRun;
   /** The job's own: it waits for a seed being built no longer than it runs. */
   signal: AbortSignal;
@@ -206,7 +209,8 @@ const SEEDED = 'booty-seeded';
  * file where none is, so a link they left inside the cache stays as it is.
  */
 export async function seedGoCache(input: SeedInput): Promise<void> {
-  if (!input.walled || !isGoRepository(input.dir, input.command)) return;
+  if (!isGoRepository(input.dir, input.command)) return;
+  if ((await chooseSandbox(input.sandbox, input.bwrapPath)) !== 'bwrap') return;
   const cache = path.join(input.home, '.cache');
   const target = path.join(cache, 'go-build');
   if (await present(path.join(target, SEEDED))) return;

@@ -25,7 +25,7 @@ import { baselineQuality, changeQuality, type QualityStepInput } from './quality
 import { totalsOf } from './reports/case-list.js';
 import { readResults } from './reports/read-results.js';
 import { clearReports, planReporters } from './reports/reporter-plan.js';
-import { type CommandResult, chooseSandbox, runCommand } from './run-command.js';
+import { type CommandResult, runCommand } from './run-command.js';
 import { runnerSeen } from './runner-seen.js';
 import { strictest } from './sandbox-mode.js';
 import { describeExit, failingIds, judge } from './test-verdict.js';
@@ -237,19 +237,9 @@ export function createTestEffects(options: TestEffectsOptions) {
       dir,
       command: cfg.test.command,
       searchPath: (options.parentEnv ?? process.env).PATH ?? '',
-      walled: (await chooseSandbox(sandboxOf(cfg), options.bwrapPath)) === 'bwrap',
-      run: (seed) =>
-        exec(
-          cfg,
-          {
-            dir: seed.cwd,
-            home: seed.home,
-            command: seed.command,
-            network: false,
-            timeoutMs: seed.timeoutMs,
-          },
-          seed.signal,
-        ),
+      sandbox: sandboxOf(cfg),
+      bwrapPath: options.bwrapPath,
+      run: (seed) => exec(cfg, { ...seed, dir: seed.cwd, network: false }, seed.signal),
       signal,
       cacheDir: options.cacheDir,
     });
