@@ -1,7 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { loadEnv, storeLocation } from '../env.js';
 import { BootyError } from '../errors.js';
-import type { EventStore } from '../store/event-store.js';
 
 // What every `booty` command is: a name, its help, its options, and a run that returns the exit code.
 
@@ -25,10 +23,6 @@ export interface Command {
   /** `io.self` is always set here: main fills in the default. */
   run(args: { values: Values; positionals: string[] }, io: Io & { self: string }): Promise<number>;
 }
-
-export const dbOption = { db: { type: 'string' } } as const satisfies Options;
-export const dbHelp =
-  '  --db PATH|URL  the event store: a SQLite file, or a postgres:// URL (default: $BOOTY_DATABASE_URL,\n                 else $BOOTY_DB, else ./booty.db)';
 
 export function parse(command: Command, argv: string[]) {
   const options: Options = { ...command.options, help: { type: 'boolean', short: 'h' } };
@@ -67,32 +61,6 @@ const optionList = (options: Options) =>
   Object.entries(options)
     .map(([name, o]) => `--${name}${o.type === 'string' ? ' <value>' : ''}`)
     .join(', ');
-
-/**
- * Where the store is, read as every command reads its settings: `--db`, else the environment and
- * ./.env (BOOTY_DATABASE_URL or its _FILE, with BOOTY_DATABASE_PASSWORD; else BOOTY_DB).
- */
-export const storeOf = (values: Values, env: NodeJS.ProcessEnv): string =>
-  storeLocation(loadEnv({ ...env, ...(values.db ? dbEnv(values.db as string) : {}) }));
-
-/** The database for read-only commands: never created by reading it. Loaded only by them. */
-export async function openExistingStore(values: Values, env: NodeJS.ProcessEnv): Promise<EventStore> {
-  const location = storeOf(values, env);
-  const { openExistingStore } = await import('../main/open-store.js');
-  return openExistingStore(location);
-}
-
-/** `--db` in the environment's words: a postgres:// URL is BOOTY_DATABASE_URL, a path BOOTY_DB. */
-export const dbEnv = (db: string): NodeJS.ProcessEnv =>
-  /^postgres(ql)?:\/\//i.test(db)
-    ? { BOOTY_DATABASE_URL: db, BOOTY_DATABASE_URL_FILE: '' }
-    : {
-        BOOTY_DB: db,
-        BOOTY_DATABASE_URL: '',
-        BOOTY_DATABASE_URL_FILE: '',
-        BOOTY_DATABASE_PASSWORD: '',
-        BOOTY_DATABASE_PASSWORD_FILE: '',
-      };
 
 /** A positive integer option, or a usage error naming it. */
 export function intOption(command: string, name: string, value: unknown): number | undefined {

@@ -7,8 +7,9 @@ import { createLogger } from '../log.js';
 import { composeBooty } from '../main/compose.js';
 import { lockStore } from '../main/open-store.js';
 import type { DbLock } from '../store/sqlite/db-lock.js';
-import { dbEnv, type Io, type Values } from './command.js';
+import type { Io, Values } from './command.js';
 import { followJob, stateEcho } from './follow-job.js';
+import { dbEnv } from './store-option.js';
 
 // `booty jobs cancel|retry ID` on a local (SQLite) store that no `serve` holds: the job is cancelled
 // here, or run again here as a fresh job for its issue, as `booty run` runs one. A serve holding the

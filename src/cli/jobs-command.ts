@@ -1,7 +1,8 @@
 import { BootyError } from '../errors.js';
 import { jobJson } from '../views/job-json.js';
-import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
+import type { Command } from './command.js';
 import { formatAge, table } from './format.js';
+import { dbHelp, dbOption, openExistingStore } from './store-option.js';
 
 export const jobsCommand: Command = {
   name: 'jobs',

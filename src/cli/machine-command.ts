@@ -2,8 +2,9 @@ import { jobPath } from '../engine/timeline.js';
 import { BootyError } from '../errors.js';
 import { machineGraph, machineJson, machineMermaid, mermaidWithPath } from '../machines/diagram.js';
 import { waitingStates } from '../machines/job-states.js';
-import { type Command, dbHelp, dbOption, openExistingStore } from './command.js';
+import type { Command } from './command.js';
 import { table } from './format.js';
+import { dbHelp, dbOption, openExistingStore } from './store-option.js';
 
 export const machineCommand: Command = {
   name: 'machine',

@@ -1,6 +1,7 @@
 import { loadEnv, storeLocation } from '../env.js';
 import { isPostgresUrl, redactUrl } from '../store/postgres/postgres-url.js';
-import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
+import type { Command } from './command.js';
+import { dbEnv, dbHelp, dbOption } from './store-option.js';
 
 // `booty migrate`: brings the store's schema up to this booty's, and on PostgreSQL the job queue's
 // (pg-boss, schema pgboss), then exits. A fleet runs it once per release as the database's owner,

@@ -7,16 +7,9 @@ import { sendToRelay } from '../gateway/relay-client.js';
 import { type LogEntry, readJobLog } from '../store/job-log.js';
 import { renderJobView } from '../views/job-view.js';
 import { timelineToJson } from '../views/timeline-json.js';
-import {
-  type Command,
-  dbHelp,
-  dbOption,
-  type Io,
-  intOption,
-  openExistingStore,
-  type Values,
-} from './command.js';
+import { type Command, type Io, intOption, type Values } from './command.js';
 import { formatDelta, table } from './format.js';
+import { dbHelp, dbOption, openExistingStore } from './store-option.js';
 
 export const replayCommand: Command = {
   name: 'replay',

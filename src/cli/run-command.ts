@@ -6,8 +6,9 @@ import { createLogger } from '../log.js';
 import { type BootyConfig, composeBooty } from '../main/compose.js';
 import { lockStore } from '../main/open-store.js';
 import type { DbLock } from '../store/sqlite/db-lock.js';
-import { type Command, dbEnv, dbHelp, dbOption } from './command.js';
+import type { Command } from './command.js';
 import { followJob, stateEcho } from './follow-job.js';
+import { dbEnv, dbHelp, dbOption } from './store-option.js';
 
 /** `owner/repo#N` on GitHub, `gitlab:group/project#N` (subgroups too) on GitLab. */
 const TARGET = /^((?:gitlab:)?[\w.-]+(?:\/[\w.-]+)+)#(\d+)$/;

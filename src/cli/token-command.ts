@@ -1,8 +1,9 @@
 import { BootyError } from '../errors.js';
 import type { ApiScope } from '../store/api-tokens.js';
 import type { EventStore } from '../store/event-store.js';
-import { type Command, dbHelp, dbOption, storeOf } from './command.js';
+import type { Command } from './command.js';
 import { table } from './format.js';
+import { dbHelp, dbOption, storeOf } from './store-option.js';
 
 // `booty token`: the tokens of the jobs API, kept (as hashes) in the event store's database, so
 // every worker on it accepts them.
