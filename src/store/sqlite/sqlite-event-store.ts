@@ -7,7 +7,7 @@ import type { EventStore } from '../event-store.js';
 import { chainRow, walkChain } from '../hash-chain.js';
 import type { EventRow } from '../read-event.js';
 import type { DeliveryRecord, JobRecord, NewEvent, StoredEvent } from '../records.js';
-import { chainedRows, toStoredEvent } from '../store-rows.js';
+import { type ChainedRow, chainedRows, toStoredEvent } from '../store-rows.js';
 import { WriteGuard } from '../write-guard.js';
 import { migrations } from './migrations.js';
 import { SqliteDeliveryLog } from './sqlite-delivery-log.js';
@@ -68,9 +68,10 @@ export class SqliteEventStore implements EventStore {
         INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at, hash)
         SELECT @streamId, @version, @type, @schemaVersion, @data, @state, @meta, @at, @hash
         WHERE COALESCE((SELECT max(version) FROM events WHERE stream_id = @streamId), 0) = @expected`),
+      // Bound by position: better-sqlite3 looks each named parameter up on the row, a cost per append.
       insertNext: db.prepare(`
         INSERT INTO events (stream_id, version, type, schema_version, data, state, meta, at, hash)
-        VALUES (@streamId, @version, @type, @schemaVersion, @data, @state, @meta, @at, @hash)`),
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       version: db.prepare('SELECT COALESCE(max(version), 0) AS v FROM events WHERE stream_id = ?').pluck(),
       hashAt: db.prepare('SELECT hash FROM events WHERE stream_id = ? AND version = ?').pluck(),
       readStream: db.prepare(
@@ -150,11 +151,11 @@ export class SqliteEventStore implements EventStore {
       // that moved on since already holds version expected + 1, and the insert conflicts.
       const first =
         this.heads.get(streamId)?.version === expectedVersion
-          ? this.stmt.insertNext.run(rows[0])
+          ? this.insertNext(rows[0]!)
           : this.stmt.insertFirst.run({ ...rows[0], expected: expectedVersion });
       if (first.changes === 0) this.conflict(streamId, expectedVersion);
       let position = Number(first.lastInsertRowid);
-      for (const row of rows.slice(1)) position = Number(this.stmt.insertNext.run(row).lastInsertRowid);
+      for (let i = 1; i < rows.length; i++) position = Number(this.insertNext(rows[i]!).lastInsertRowid);
       const version = expectedVersion + rows.length;
       if (job) this.jobs.write(streamId, version, at, job);
       return { version, position };
@@ -163,13 +164,37 @@ export class SqliteEventStore implements EventStore {
       const result =
         rows.length === 1 && !job && !delivery ? write() : this.db.transaction(write).immediate();
       // Remembered once committed: a commit that fails leaves the head where the database has it.
-      if (!result.duplicate) this.heads.set(streamId, { version: result.version, hash: head });
+      if (!result.duplicate) this.rememberHead(streamId, result.version, head);
       return result;
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
         this.conflict(streamId, expectedVersion);
       throw err;
     }
+  }
+
+  /** The stream's chain head, updated in place: an append is the hot path, a new object each costs. */
+  private rememberHead(streamId: string, version: number, hash: string) {
+    const known = this.heads.get(streamId);
+    if (!known) this.heads.set(streamId, { version, hash });
+    else {
+      known.version = version;
+      known.hash = hash;
+    }
+  }
+
+  private insertNext(r: ChainedRow) {
+    return this.stmt.insertNext.run(
+      r.streamId,
+      r.version,
+      r.type,
+      r.schemaVersion,
+      r.data,
+      r.state,
+      r.meta,
+      r.at,
+      r.hash,
+    );
   }
 
   /**
