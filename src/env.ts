@@ -40,6 +40,28 @@ export function tokenProblem(token: string): string | null {
   return null;
 }
 
+/** Variables the sandbox sets itself: passing booty's own value would undo what it decided. */
+const SANDBOX_SETS = new Set([
+  'PATH',
+  'HOME',
+  'CI',
+  'LANG',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'TERM',
+  'VIRTUAL_ENV',
+]);
+
+/** Why a name cannot be passed into the sandbox (BOOTY_SANDBOX_ENV), or null when it can. */
+export function sandboxEnvProblem(name: string): string | null {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    return 'is not a variable name (letters, digits and _, not starting with a digit); list names only, as in HTTPS_PROXY,NO_PROXY';
+  if (SANDBOX_SETS.has(name)) return 'is set by the sandbox itself, and cannot be passed in';
+  if (/^(BOOTY|GITHUB|GITLAB|ANTHROPIC|PRIVATE_KEY|WEBHOOK_SECRET|APP_ID)(_|$)/i.test(name))
+    return "is one of booty's own settings or secrets, which never reach the code under test";
+  return null;
+}
+
 const token = optionalText.superRefine((value, ctx) => {
   const problem = value === undefined ? null : tokenProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -202,6 +224,22 @@ export const EnvSchema = z.object({
         .map((s) => s.trim())
         .filter(Boolean),
     ),
+  /**
+   * Names of booty's environment variables the install and test commands get too, with booty's
+   * values: a proxy (HTTPS_PROXY, NO_PROXY), a private registry (PIP_INDEX_URL). Never booty's
+   * own settings and secrets, and never the variables the sandbox sets itself.
+   */
+  BOOTY_SANDBOX_ENV: list
+    .superRefine((names, ctx) => {
+      for (const name of names) {
+        const problem = sandboxEnvProblem(name);
+        if (problem) ctx.addIssue({ code: 'custom', message: `${name} ${problem}` });
+      }
+    })
+    // Each name with its value, read by loadEnv from where booty's settings come from (./.env too).
+    .transform(
+      (names): Record<string, string | undefined> => Object.fromEntries(names.map((n) => [n, undefined])),
+    ),
   BOOTY_GIT_AUTHOR_NAME: z.string().min(1).default('booty[bot]'),
   BOOTY_GIT_AUTHOR_EMAIL: z.string().min(3).default('booty[bot]@users.noreply.github.com'),
 });
@@ -244,6 +282,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
     });
   }
   const env = withDatabasePassword(parsed.data, named);
+  for (const name of Object.keys(env.BOOTY_SANDBOX_ENV)) env.BOOTY_SANDBOX_ENV[name] = values[name];
   recordSources(env, from);
   if (needs.server) {
     checkGitLab(env);

@@ -270,3 +270,49 @@ describe('token shapes', () => {
     expect(tokenProblem(token)).toBe(problem);
   });
 });
+
+// BOOTY_SANDBOX_ENV: the variables an operator passes into the sandbox (a proxy, a registry), named
+// and checked at start, so a secret of booty's or a variable the sandbox decides never gets in.
+describe('BOOTY_SANDBOX_ENV', () => {
+  it('is a list of names, each with its value from where the settings come from; none when unset', () => {
+    expect(loadEnv({}).BOOTY_SANDBOX_ENV).toEqual({});
+    expect(
+      loadEnv({
+        BOOTY_SANDBOX_ENV: ' HTTPS_PROXY, NO_PROXY,,pip_index_url ',
+        HTTPS_PROXY: 'http://proxy.internal:3128',
+        pip_index_url: 'https://pypi.internal/simple',
+        OTHER: 'not named',
+      }).BOOTY_SANDBOX_ENV,
+    ).toEqual({
+      HTTPS_PROXY: 'http://proxy.internal:3128',
+      NO_PROXY: undefined,
+      pip_index_url: 'https://pypi.internal/simple',
+    });
+  });
+
+  it.each([
+    [
+      'GITHUB_TOKEN',
+      "GITHUB_TOKEN is one of booty's own settings or secrets, which never reach the code under test",
+    ],
+    [
+      'ANTHROPIC_API_KEY',
+      "ANTHROPIC_API_KEY is one of booty's own settings or secrets, which never reach the code under test",
+    ],
+    ['BOOTY_DB', "BOOTY_DB is one of booty's own settings or secrets, which never reach the code under test"],
+    [
+      'WEBHOOK_SECRET',
+      "WEBHOOK_SECRET is one of booty's own settings or secrets, which never reach the code under test",
+    ],
+    ['PATH', 'PATH is set by the sandbox itself, and cannot be passed in'],
+    ['HOME', 'HOME is set by the sandbox itself, and cannot be passed in'],
+    [
+      'HTTPS_PROXY=http://proxy:3128',
+      'HTTPS_PROXY=http://proxy:3128 is not a variable name (letters, digits and _, not starting with a digit); list names only, as in HTTPS_PROXY,NO_PROXY',
+    ],
+  ])('refuses %s, naming it and why', (name, why) => {
+    expect(errorOf(() => loadEnv({ BOOTY_SANDBOX_ENV: `NO_PROXY,${name}` }))).toBe(
+      `BOOTY_E_ENV_INVALID: environment variable BOOTY_SANDBOX_ENV is invalid: ${why}`,
+    );
+  });
+});

@@ -65,6 +65,7 @@ export function createJobRuntime(options: JobRuntimeOptions): JobRuntime {
       workspace: await workspace(),
       sandbox: sandbox.mode,
       roPaths: env.BOOTY_SANDBOX_RO_PATHS,
+      passEnv: env.BOOTY_SANDBOX_ENV,
       scrub,
     }),
   );

@@ -39,6 +39,9 @@ export interface HiddenInput {
   /** Where the checkout goes (removed afterwards). */
   workRoot: string;
   sandbox: SandboxMode;
+  /** The operator's additions to the sandbox, as the job's test runs have them. */
+  roPaths?: readonly string[];
+  passEnv?: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
 }
 
@@ -131,6 +134,8 @@ export async function runSuite(input: SuiteInput): Promise<Suite> {
         signal: run.signal ?? input.signal,
         timeoutMs: run.timeoutMs ?? cfg.timeoutSeconds * 1000,
         sandbox: input.sandbox,
+        roPaths: input.roPaths,
+        passEnv: input.passEnv,
         readOnly: [path.join(dir, '.git')],
       });
     if (cfg.install) {

@@ -209,6 +209,8 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
         commit: pull?.headSha ?? repo.head,
         workRoot,
         sandbox,
+        roPaths: env.BOOTY_SANDBOX_RO_PATHS,
+        passEnv: env.BOOTY_SANDBOX_ENV,
       });
       finish(
         taskResult({

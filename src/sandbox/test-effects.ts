@@ -60,6 +60,8 @@ export interface TestEffectsOptions {
   scrub?: (text: string) => string;
   /** Where PATH and the toolchains come from (booty's own environment by default). */
   parentEnv?: NodeJS.ProcessEnv;
+  /** Variables the install and test commands get too (BOOTY_SANDBOX_ENV). */
+  passEnv?: Readonly<Record<string, string | undefined>>;
   /** booty's own cache folder, where the Go seed is kept (go-seed.ts; `~/.cache/booty` by default). */
   cacheDir?: string;
   outputCapBytes?: number;
@@ -120,6 +122,7 @@ export function createTestEffects(options: TestEffectsOptions) {
       sandbox: sandboxOf(cfg),
       roPaths: options.roPaths,
       parentEnv: options.parentEnv,
+      passEnv: options.passEnv,
       outputCapBytes: options.outputCapBytes,
       killGraceMs: options.killGraceMs,
       bwrapPath: options.bwrapPath,

@@ -18,7 +18,7 @@ async function modulesLoaded(args: string[]): Promise<{ stdout: string; modules:
   const hooks = path.join(dir, 'hooks.mjs');
   fs.writeFileSync(
     hooks,
-    "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n",
+    "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); }\n",
   );
   const register = path.join(dir, 'register.mjs');
   fs.writeFileSync(

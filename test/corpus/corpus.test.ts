@@ -7,6 +7,7 @@ import { type JobContext, mergeChanges } from '../../src/machines/job-context.js
 import { createTestEffects } from '../../src/sandbox/test-effects.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
 import { sampleJobView } from '../support/job-harness.js';
+import { machinePluginsOff } from '../support/machine-plugins-off.js';
 import { type CorpusCase, corpusCases } from './cases.js';
 import { corpusDeps, materializeRepo } from './materialize.js';
 
@@ -96,6 +97,7 @@ async function repoOnForge(c: CorpusCase, forge: Forge): Promise<RepoOnForge> {
     workspace: ws,
     sandbox: 'required',
     roPaths: [deps],
+    passEnv: machinePluginsOff,
     parentEnv: repo.extraPath
       ? { ...process.env, PATH: `${repo.extraPath}:${process.env.PATH}` }
       : process.env,

@@ -5,6 +5,7 @@ import { startGitHubSimulator } from '../../sim/github/github-simulator.js';
 import { type HiddenRun, runHiddenTests } from '../../src/eval/hidden-tests.js';
 import type { EvalTask } from '../../src/eval/task-format.js';
 import { importTask } from '../../src/eval/task-import.js';
+import { machinePluginsOff } from '../support/machine-plugins-off.js';
 
 // What `booty eval --null` judges, without the job before it: each task imported on a local forge
 // as the eval imports it, and its hidden tests run on that commit (the base, with the task's
@@ -27,7 +28,14 @@ export async function hiddenTestsOnBase(
         const repo = await importTask(task, github);
         runs.set(
           task.id,
-          await runHiddenTests({ task, bare: repo.bare, commit: repo.head, workRoot, sandbox: 'auto' }),
+          await runHiddenTests({
+            task,
+            bare: repo.bare,
+            commit: repo.head,
+            workRoot,
+            sandbox: 'auto',
+            passEnv: machinePluginsOff,
+          }),
         );
       }),
     );

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadEnv } from '../../src/env.js';
 import { isBootyError } from '../../src/errors.js';
 import { runCommand } from '../../src/sandbox/run-command.js';
 import { liveInGroup, liveWithArg, sleeper } from './procs.js';
@@ -152,6 +153,31 @@ describe('runCommand', () => {
         if (saved.an === undefined) delete process.env.ANTHROPIC_API_KEY;
         else process.env.ANTHROPIC_API_KEY = saved.an;
       }
+    });
+  }
+
+  for (const sandbox of ['off', 'required'] as const) {
+    it(`passes the variables the operator names (BOOTY_SANDBOX_ENV), and no other of booty's (sandbox ${sandbox})`, async () => {
+      const parentEnv = { PATH: process.env.PATH, DATABASE_PASSWORD: 'parentsecret' };
+      const env = loadEnv({
+        ...parentEnv,
+        HTTPS_PROXY: 'http://proxy.internal:3128',
+        NO_PROXY: 'localhost',
+        BOOTY_SANDBOX_ENV: 'HTTPS_PROXY,NO_PROXY,UNSET_ONE',
+      });
+      const result = await runCommand({
+        cwd: tempDir(),
+        command:
+          'echo "[$HTTPS_PROXY] [$NO_PROXY] [$DATABASE_PASSWORD]"; env | grep -q "^UNSET_ONE=" || echo unset',
+        timeoutMs: 10_000,
+        sandbox,
+        network: false,
+        parentEnv,
+        passEnv: env.BOOTY_SANDBOX_ENV,
+      });
+      expect(result.exitCode).toBe(0);
+      // A named variable booty does not have stays unset, not set empty.
+      expect(result.output.trim()).toBe('[http://proxy.internal:3128] [localhost] []\nunset');
     });
   }
 
