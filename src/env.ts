@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
-import { recordSources, withAliases, withSecretFiles } from './env-sources.js';
+import { ENV_ALIASES, recordSources, withAliases, withSecretFiles } from './env-sources.js';
 import { BootyError } from './errors.js';
 
 // Every environment variable booty reads, checked once at start. A missing or malformed one stops
@@ -40,7 +40,12 @@ export function tokenProblem(token: string): string | null {
   return null;
 }
 
-/** Variables the sandbox sets itself: passing booty's own value would undo what it decided. */
+/**
+ * Variables the sandbox decides itself: the scrubbed basics, the detected toolchains' homes
+ * (toolchains.ts), the switches that keep an untrusted install's scripts off (install-step.ts),
+ * and the reporters' settings.
+ * Passing booty's own value would undo what it decided.
+ */
 const SANDBOX_SETS = new Set([
   'PATH',
   'HOME',
@@ -50,14 +55,44 @@ const SANDBOX_SETS = new Set([
   'FORCE_COLOR',
   'TERM',
   'VIRTUAL_ENV',
+  'PYENV_ROOT',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'GOROOT',
+  'JAVA_HOME',
+  'NVM_DIR',
+  'NPM_CONFIG_IGNORE_SCRIPTS',
+  'YARN_ENABLE_SCRIPTS',
+  'PIP_ONLY_BINARY',
+  'PIP_NO_BINARY',
+  // The reporters booty asks for through the environment (reports/reporter-plan.ts).
+  'PYTEST_ADDOPTS',
+  'SPEC_OPTS',
+  'RUBYLIB',
+  'PW_TEST_REPORTER',
+  'PLAYWRIGHT_JUNIT_OUTPUT_FILE',
+  'NODE_OPTIONS',
+  'TAP',
 ]);
+
+/**
+ * booty's own settings, every name it reads one from (Probot's, GitHub Enterprise's, a secret's
+ * _FILE), upper-cased: taken from the schema itself, so a setting added later is refused too.
+ */
+const ownSettings = () =>
+  new Set(
+    [...Object.keys(EnvSchema.shape), ...Object.keys(ENV_ALIASES), 'GHE_HOST', 'GHE_PROTOCOL'].flatMap(
+      (name) => [name, `${name}_FILE`],
+    ),
+  );
 
 /** Why a name cannot be passed into the sandbox (BOOTY_SANDBOX_ENV), or null when it can. */
 export function sandboxEnvProblem(name: string): string | null {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
     return 'is not a variable name (letters, digits and _, not starting with a digit); list names only, as in HTTPS_PROXY,NO_PROXY';
-  if (SANDBOX_SETS.has(name)) return 'is set by the sandbox itself, and cannot be passed in';
-  if (/^(BOOTY|GITHUB|GITLAB|ANTHROPIC|PRIVATE_KEY|WEBHOOK_SECRET|APP_ID)(_|$)/i.test(name))
+  const upper = name.toUpperCase();
+  if (SANDBOX_SETS.has(upper)) return 'is set by the sandbox itself, and cannot be passed in';
+  if (ownSettings().has(upper) || /^(BOOTY|GITHUB|GITLAB|ANTHROPIC)_/.test(upper))
     return "is one of booty's own settings or secrets, which never reach the code under test";
   return null;
 }
@@ -403,7 +438,31 @@ export function secretValues(env: Env, privateKey?: string | null): string[] {
     privateKey ?? undefined,
     env.ANTHROPIC_API_KEY,
     env.BOOTY_DATABASE_PASSWORD,
+    ...Object.values(env.BOOTY_SANDBOX_ENV).flatMap(urlCredential),
   ].filter((s): s is string => typeof s === 'string' && s.length > 0);
+}
+
+/**
+ * The secret in a URL passed into the sandbox (a proxy's `user:pass@`, a registry's token): the
+ * tests may print their environment, and their output reaches the model and the PR. The
+ * password, or a user name long enough to be a token where there is no password.
+ */
+function urlCredential(value: string | undefined): string[] {
+  if (!value?.includes('@')) return [];
+  let secret: string;
+  try {
+    const { username, password } = new URL(value);
+    secret = password || (username.length >= 16 ? username : '');
+  } catch {
+    return [];
+  }
+  if (!secret) return [];
+  // As written in the URL, and as a program that decodes it would print it.
+  let decoded = secret;
+  try {
+    decoded = decodeURIComponent(secret);
+  } catch {}
+  return [...new Set([secret, decoded])];
 }
 
 /** The settings every new job is stamped with, so its replay decides as the live run did. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { EnvSchema, loadEnv, tokenProblem } from '../src/env.js';
+import { EnvSchema, loadEnv, secretValues, tokenProblem } from '../src/env.js';
 import { ENV_ALIASES, FILE_SECRETS, withAliases, withDotEnv } from '../src/env-sources.js';
 import { isBootyError } from '../src/errors.js';
 import { tempDir } from './support/job-harness.js';
@@ -290,6 +290,16 @@ describe('BOOTY_SANDBOX_ENV', () => {
     });
   });
 
+  it("adds a passed URL's password to the secrets kept out of output, not its other parts", () => {
+    const env = loadEnv({
+      BOOTY_SANDBOX_ENV: 'HTTPS_PROXY,PIP_INDEX_URL,NO_PROXY',
+      HTTPS_PROXY: 'http://builder:s3cr%40t@proxy.internal:3128',
+      PIP_INDEX_URL: 'https://aaaabbbbccccddddeeee@pypi.internal/simple',
+      NO_PROXY: 'localhost,.internal',
+    });
+    expect(secretValues(env)).toEqual(['s3cr%40t', 's3cr@t', 'aaaabbbbccccddddeeee']);
+  });
+
   it.each([
     [
       'GITHUB_TOKEN',
@@ -306,6 +316,26 @@ describe('BOOTY_SANDBOX_ENV', () => {
     ],
     ['PATH', 'PATH is set by the sandbox itself, and cannot be passed in'],
     ['HOME', 'HOME is set by the sandbox itself, and cannot be passed in'],
+    ['rustup_home', 'rustup_home is set by the sandbox itself, and cannot be passed in'],
+    ['PYTEST_ADDOPTS', 'PYTEST_ADDOPTS is set by the sandbox itself, and cannot be passed in'],
+    [
+      'github_token',
+      "github_token is one of booty's own settings or secrets, which never reach the code under test",
+    ],
+    ['APP_ID', "APP_ID is one of booty's own settings or secrets, which never reach the code under test"],
+    [
+      'PRIVATE_KEY_PATH',
+      "PRIVATE_KEY_PATH is one of booty's own settings or secrets, which never reach the code under test",
+    ],
+    [
+      'WEBHOOK_PROXY_URL',
+      "WEBHOOK_PROXY_URL is one of booty's own settings or secrets, which never reach the code under test",
+    ],
+    ['PORT', "PORT is one of booty's own settings or secrets, which never reach the code under test"],
+    [
+      'GITLAB_TOKEN_FILE',
+      "GITLAB_TOKEN_FILE is one of booty's own settings or secrets, which never reach the code under test",
+    ],
     [
       'HTTPS_PROXY=http://proxy:3128',
       'HTTPS_PROXY=http://proxy:3128 is not a variable name (letters, digits and _, not starting with a digit); list names only, as in HTTPS_PROXY,NO_PROXY',

@@ -109,6 +109,7 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
 
     const model = options.model ?? options.env.BOOTY_MODEL ?? 'claude-sonnet-4-6';
     const env = loadEnv({
+      ...sandboxSettings(options.env),
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
@@ -123,7 +124,6 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
       BOOTY_MODEL: model,
       BOOTY_CONCURRENCY: String(options.concurrency),
       ...(options.maxAttempts ? { BOOTY_MAX_ATTEMPTS: String(options.maxAttempts) } : {}),
-      ...(options.env.BOOTY_SANDBOX ? { BOOTY_SANDBOX: options.env.BOOTY_SANDBOX } : {}),
     });
     const sandbox: SandboxMode = env.BOOTY_SANDBOX ?? 'auto';
     const log = createLogger({
@@ -261,4 +261,14 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
   } finally {
     await close();
   }
+}
+
+/**
+ * The operator's sandbox settings, as their serve has them: the mode, the read-only paths, and
+ * the variables passed in with their values. The eval's own settings are its own.
+ */
+function sandboxSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const passed = (env.BOOTY_SANDBOX_ENV ?? '').split(',').map((n) => n.trim());
+  const names = ['BOOTY_SANDBOX', 'BOOTY_SANDBOX_RO_PATHS', 'BOOTY_SANDBOX_ENV', ...passed];
+  return Object.fromEntries(names.filter((n) => n && env[n] !== undefined).map((n) => [n, env[n]]));
 }

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { compiled } from '../support/compiled.js';
 import { tempDir } from '../support/job-harness.js';
 
@@ -15,24 +16,32 @@ const exec = promisify(execFile);
 /** The modules of booty and of its packages a run of the compiled CLI loads, by a loader hook. */
 async function modulesLoaded(args: string[]): Promise<{ stdout: string; modules: string[] }> {
   const dir = tempDir('booty-help-loading-');
+  // The hook appends to a file: on node 20 it runs on a thread of its own, whose stderr may be lost.
+  const list = path.join(dir, 'loaded.txt');
   const hooks = path.join(dir, 'hooks.mjs');
   fs.writeFileSync(
     hooks,
-    "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); }\n",
+    `import fs from 'node:fs';\nexport async function load(url, context, next) { if (url.startsWith('file:')) fs.appendFileSync(${JSON.stringify(list)}, url + '\\n'); return next(url, context); }\n`,
   );
   const register = path.join(dir, 'register.mjs');
   fs.writeFileSync(
     register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
-  const bin = compiled('src/cli/bin.ts');
-  const root = path.dirname(path.dirname(path.dirname(bin)));
-  const { stdout, stderr } = await exec(process.execPath, ['--import', register, bin, ...args]);
-  const modules = stderr
+  const root = inject('compiled');
+  const { stdout } = await exec(
+    process.execPath,
+    ['--import', register, compiled('src/cli/bin.ts'), ...args],
+    {
+      env: { PATH: process.env.PATH },
+    },
+  );
+  const modules = fs
+    .readFileSync(list, 'utf8')
     .split('\n')
-    .filter((l) => l.startsWith('LOADED file://'))
-    .map((l) => l.slice('LOADED file://'.length))
-    .map((file) => {
+    .filter(Boolean)
+    .map((url) => {
+      const file = fileURLToPath(url);
       const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
       return pkg ? `package ${pkg[1]}` : path.relative(root, file);
     });
