@@ -79,12 +79,13 @@ const SANDBOX_SETS = new Set([
  * booty's own settings, every name it reads one from (Probot's, GitHub Enterprise's, a secret's
  * _FILE), upper-cased: taken from the schema itself, so a setting added later is refused too.
  */
-const ownSettings = () =>
-  new Set(
+let ownSettings: Set<string> | undefined;
+const ownSettingNames = () =>
+  (ownSettings ??= new Set(
     [...Object.keys(EnvSchema.shape), ...Object.keys(ENV_ALIASES), 'GHE_HOST', 'GHE_PROTOCOL'].flatMap(
       (name) => [name, `${name}_FILE`],
     ),
-  );
+  ));
 
 /** Why a name cannot be passed into the sandbox (BOOTY_SANDBOX_ENV), or null when it can. */
 export function sandboxEnvProblem(name: string): string | null {
@@ -92,7 +93,7 @@ export function sandboxEnvProblem(name: string): string | null {
     return 'is not a variable name (letters, digits and _, not starting with a digit); list names only, as in HTTPS_PROXY,NO_PROXY';
   const upper = name.toUpperCase();
   if (SANDBOX_SETS.has(upper)) return 'is set by the sandbox itself, and cannot be passed in';
-  if (ownSettings().has(upper) || /^(BOOTY|GITHUB|GITLAB|ANTHROPIC)_/.test(upper))
+  if (ownSettingNames().has(upper) || /^(BOOTY|GITHUB|GITLAB|ANTHROPIC)_/.test(upper))
     return "is one of booty's own settings or secrets, which never reach the code under test";
   return null;
 }
@@ -271,10 +272,9 @@ export const EnvSchema = z.object({
         if (problem) ctx.addIssue({ code: 'custom', message: `${name} ${problem}` });
       }
     })
-    // Each name with its value, read by loadEnv from where booty's settings come from (./.env too).
-    .transform(
-      (names): Record<string, string | undefined> => Object.fromEntries(names.map((n) => [n, undefined])),
-    ),
+    // The names that are set, each with its value: loadEnv reads them from where booty's settings
+    // come from (./.env too).
+    .transform((names): Record<string, string> => Object.fromEntries(names.map((n) => [n, '']))),
   BOOTY_GIT_AUTHOR_NAME: z.string().min(1).default('booty[bot]'),
   BOOTY_GIT_AUTHOR_EMAIL: z.string().min(3).default('booty[bot]@users.noreply.github.com'),
 });
@@ -317,7 +317,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, needs: EnvRequi
     });
   }
   const env = withDatabasePassword(parsed.data, named);
-  for (const name of Object.keys(env.BOOTY_SANDBOX_ENV)) env.BOOTY_SANDBOX_ENV[name] = values[name];
+  for (const name of Object.keys(env.BOOTY_SANDBOX_ENV)) {
+    const value = values[name];
+    if (value === undefined) delete env.BOOTY_SANDBOX_ENV[name];
+    else env.BOOTY_SANDBOX_ENV[name] = value;
+  }
   recordSources(env, from);
   if (needs.server) {
     checkGitLab(env);
@@ -447,8 +451,8 @@ export function secretValues(env: Env, privateKey?: string | null): string[] {
  * tests may print their environment, and their output reaches the model and the PR. The
  * password, or a user name long enough to be a token where there is no password.
  */
-function urlCredential(value: string | undefined): string[] {
-  if (!value?.includes('@')) return [];
+function urlCredential(value: string): string[] {
+  if (!value.includes('@')) return [];
   let secret: string;
   try {
     const { username, password } = new URL(value);

@@ -41,7 +41,7 @@ export interface HiddenInput {
   sandbox: SandboxMode;
   /** The operator's additions to the sandbox, as the job's test runs have them. */
   roPaths?: readonly string[];
-  passEnv?: Readonly<Record<string, string | undefined>>;
+  passEnv?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
 }
 

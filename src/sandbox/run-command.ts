@@ -45,8 +45,8 @@ export interface RunCommandOptions {
   bwrapPath?: string;
   /** Where PATH and the toolchains come from; nothing else in it reaches the command. */
   parentEnv?: NodeJS.ProcessEnv;
-  /** Variables the operator passes in (BOOTY_SANDBOX_ENV): the unset ones stay unset. */
-  passEnv?: Readonly<Record<string, string | undefined>>;
+  /** Variables the operator passes in (BOOTY_SANDBOX_ENV), those booty has. */
+  passEnv?: Readonly<Record<string, string>>;
   /** Called with the process group id once the command starts. */
   onStart?: (pgid: number) => void;
 }
@@ -84,13 +84,6 @@ function toolchainsFor(parent: NodeJS.ProcessEnv, extra: readonly string[]): Too
     toolchainCache.set(key, found);
   }
   return found;
-}
-
-/** The operator's passed variables that are set. */
-function passed(pass: Readonly<Record<string, string | undefined>> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(pass)) if (value !== undefined) env[name] = value;
-  return env;
 }
 
 export async function runCommand(options: RunCommandOptions): Promise<CommandResult> {
@@ -134,7 +127,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     if (signal?.aborted) aborted = true;
     const child = execa(file, args, {
       cwd,
-      env: { ...safeEnv(home, toolchains.env), ...passed(options.passEnv), ...options.env },
+      env: { ...safeEnv(home, toolchains.env), ...options.passEnv, ...options.env },
       extendEnv: false,
       detached: true,
       stdin: 'ignore',

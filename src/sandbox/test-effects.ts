@@ -61,7 +61,7 @@ export interface TestEffectsOptions {
   /** Where PATH and the toolchains come from (booty's own environment by default). */
   parentEnv?: NodeJS.ProcessEnv;
   /** Variables the install and test commands get too (BOOTY_SANDBOX_ENV). */
-  passEnv?: Readonly<Record<string, string | undefined>>;
+  passEnv?: Readonly<Record<string, string>>;
   /** booty's own cache folder, where the Go seed is kept (go-seed.ts; `~/.cache/booty` by default). */
   cacheDir?: string;
   outputCapBytes?: number;
